@@ -202,3 +202,17 @@ def test_rebuild_is_byte_identical(tmp_path: Path) -> None:
     subprocess.run([sys.executable, str(BUILD_SCRIPT), str(REFERENCE), "--output", str(out)],
                    check=True, capture_output=True)
     assert out.read_bytes() == DATA_FILE.read_bytes()
+
+
+def test_geometry_is_the_sources(tiles: list[Tile]) -> None:
+    """Edges, sub-edges and zone ids/types are ChaCuN's, unchanged (no zone merged or renumbered)."""
+    if not REFERENCE.is_file():
+        pytest.skip(f"reference file not found: {REFERENCE}")
+    source = {t["id"]: t for t in json.loads(REFERENCE.read_text(encoding="utf-8"))["tiles"]}
+    for tile in tiles:
+        src = source[int(tile["source"].split(":")[1])]
+        assert {"start": "start", "landscape": "normal", "bonus": "menhir"}[tile["kind"]] == src["kind"]
+        for side in SIDES:
+            assert tile["edges"][side]["type"] == src["edges"][side]["type"], (tile["id"], side)
+            assert tile["edges"][side]["sub_edges"] == src["edges"][side]["sub_edges_clockwise"], (tile["id"], side)
+        assert [(f["id"], f["type"]) for f in tile["features"]] == [(z["zone"], z["type"]) for z in src["zones"]]
