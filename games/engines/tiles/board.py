@@ -1,0 +1,112 @@
+"""A board of placed tiles: adjacency, edge matching and the cells where a tile may go.
+
+>>> from games.engines.tiles.tile import TileDef
+>>> grass = TileDef.build("G", {s: ("meadow", (0, 0, 0)) for s in "NESW"}, {0: "meadow"})
+>>> wood = TileDef.build("W", {"N": ("forest", (0, 0, 0)), "E": ("meadow", (1, 1, 1)),
+...                            "S": ("meadow", (1, 1, 1)), "W": ("meadow", (1, 1, 1))},
+...                      {0: "forest", 1: "meadow"})
+>>> board = Board()
+>>> _ = board.place(grass, (0, 0), 0)
+>>> board.mismatches(wood, (0, 1), 0)   # the forest would face the meadow of (0, 0)
+[Mismatch(side=<Side.N: 0>, neighbour=(0, 0), terrain='forest', neighbour_terrain='meadow')]
+>>> board.fits(wood, (0, 1), 2)
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .geometry import SIDES, Position, Side, neighbour
+from .tile import TileDef
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedTile:
+    """A tile on the board; ``order`` counts placements from 0 (the start tile)."""
+
+    tile: TileDef
+    position: Position
+    quarter_turns: int
+    order: int
+
+
+@dataclass(frozen=True, slots=True)
+class Mismatch:
+    """A side whose terrain differs from the neighbour's facing side."""
+
+    side: Side
+    neighbour: Position
+    terrain: str
+    neighbour_terrain: str
+
+
+class Board:
+    """Placed tiles by position, with the frontier of empty cells touching them."""
+
+    def __init__(self) -> None:
+        self.tiles: dict[Position, PlacedTile] = {}
+        self.placed: list[PlacedTile] = []
+        self.frontier: set[Position] = set()
+
+    def __len__(self) -> int:
+        return len(self.placed)
+
+    def is_adjacent(self, position: Position) -> bool:
+        """Whether ``position`` touches a placed tile by a side (corners do not count)."""
+        return position in self.frontier or (not self.tiles and position == (0, 0))
+
+    def mismatches(self, tile: TileDef, position: Position, quarter_turns: int) -> list[Mismatch]:
+        """Sides of ``tile`` placed so that would not continue the neighbour's terrain."""
+        found = []
+        for side in SIDES:
+            other = self.tiles.get(neighbour(position, side))
+            if other is None:
+                continue
+            mine = tile.edge(side, quarter_turns).terrain
+            theirs = other.tile.edge(side.opposite, other.quarter_turns).terrain
+            if mine != theirs:
+                found.append(Mismatch(side, other.position, mine, theirs))
+        return found
+
+    def fits(self, tile: TileDef, position: Position, quarter_turns: int) -> bool:
+        """Whether ``tile`` may go at ``position``: empty, adjacent and matching on every side."""
+        if position in self.tiles or position not in self.frontier:
+            return False
+        for side in SIDES:
+            other = self.tiles.get(neighbour(position, side))
+            if other is not None and (tile.edge(side, quarter_turns).terrain
+                                      != other.tile.edge(side.opposite, other.quarter_turns).terrain):
+                return False
+        return True
+
+    def placements(self, tile: TileDef) -> Iterator[tuple[Position, int]]:
+        """Every ``(position, quarter_turns)`` where ``tile`` fits, in a stable order."""
+        for position in sorted(self.frontier):
+            for quarter_turns in range(4):
+                if self.fits(tile, position, quarter_turns):
+                    yield position, quarter_turns
+
+    def fits_anywhere(self, tile: TileDef) -> bool:
+        """Whether ``tile`` has at least one legal placement."""
+        return next(self.placements(tile), None) is not None
+
+    def place(self, tile: TileDef, position: Position, quarter_turns: int) -> PlacedTile:
+        """Put ``tile`` down without checking the rules (callers check with :meth:`fits`)."""
+        placed = PlacedTile(tile, position, quarter_turns, len(self.placed))
+        self.tiles[position] = placed
+        self.placed.append(placed)
+        self.frontier.discard(position)
+        for side in SIDES:
+            cell = neighbour(position, side)
+            if cell not in self.tiles:
+                self.frontier.add(cell)
+        return placed
+
+    def neighbours(self, position: Position) -> Iterator[tuple[Side, PlacedTile]]:
+        """Placed tiles beside ``position``, with the side of ``position`` they touch."""
+        for side in SIDES:
+            other = self.tiles.get(neighbour(position, side))
+            if other is not None:
+                yield side, other
