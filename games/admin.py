@@ -1,0 +1,146 @@
+from django.contrib import admin
+from django.db.models import Q, QuerySet
+from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+
+from .models import (
+    CatalogueRecord,
+    Category,
+    Contribution,
+    Copy,
+    Identifier,
+    Language,
+    OtherTitle,
+    Person,
+    Publisher,
+)
+
+
+class PlayerCountFilter(admin.SimpleListFilter):
+    title = _("playable with")
+    parameter_name = "players"
+
+    def lookups(self, request, model_admin):
+        return [(str(n), _("%(n)s players") % {"n": n}) for n in range(1, 9)]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if not self.value():
+            return queryset
+        n = int(self.value())
+        return queryset.filter(
+            Q(min_players__isnull=True) | Q(min_players__lte=n),
+            Q(max_players__isnull=True) | Q(max_players__gte=n),
+        ).exclude(min_players__isnull=True, max_players__isnull=True)
+
+
+class MinimumAgeFilter(admin.SimpleListFilter):
+    title = _("suitable from age")
+    parameter_name = "age"
+
+    def lookups(self, request, model_admin):
+        return [(str(a), _("%(a)s years") % {"a": a}) for a in (3, 6, 8, 10, 12, 14)]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        if not self.value():
+            return queryset
+        return queryset.filter(min_age__lte=int(self.value()))
+
+
+DURATION_BANDS = {
+    "short": (_("up to 30 minutes"), 0, 30),
+    "medium": (_("31 to 60 minutes"), 31, 60),
+    "long": (_("61 to 120 minutes"), 61, 120),
+    "epic": (_("over 2 hours"), 121, 10_000),
+}
+
+
+class DurationFilter(admin.SimpleListFilter):
+    title = _("duration")
+    parameter_name = "duration"
+
+    def lookups(self, request, model_admin):
+        return [(key, label) for key, (label, _low, _high) in DURATION_BANDS.items()]
+
+    def queryset(self, request: HttpRequest, queryset: QuerySet) -> QuerySet:
+        band = DURATION_BANDS.get(self.value() or "")
+        if band is None:
+            return queryset
+        return queryset.filter(duration_minutes__gte=band[1], duration_minutes__lte=band[2])
+
+
+class CopyInline(admin.TabularInline):
+    model = Copy
+    extra = 0
+
+
+class ContributionInline(admin.TabularInline):
+    model = Contribution
+    extra = 0
+    autocomplete_fields = ["person"]
+
+
+class OtherTitleInline(admin.TabularInline):
+    model = OtherTitle
+    extra = 0
+
+
+class IdentifierInline(admin.TabularInline):
+    model = Identifier
+    extra = 0
+
+
+@admin.register(CatalogueRecord)
+class CatalogueRecordAdmin(admin.ModelAdmin):
+    list_display = ["title", "publisher", "players", "min_age", "duration_minutes", "engine_slug", "copy_count"]
+    search_fields = ["title", "other_titles__title", "contributions__person__name", "publisher__name"]
+    list_filter = ["categories", "languages", PlayerCountFilter, MinimumAgeFilter, DurationFilter]
+    filter_horizontal = ["languages", "categories"]
+    inlines = [OtherTitleInline, ContributionInline, IdentifierInline, CopyInline]
+    fieldsets = [
+        (None, {"fields": ["title", "document_type", "publisher", "publication_year", "languages", "categories"]}),
+        (_("Play"), {"fields": [("min_players", "max_players"), ("min_age", "max_age"), "duration_minutes"]}),
+        (_("Description"), {"fields": ["contents", "summary", "notes", "engine_slug"]}),
+    ]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).select_related("publisher").prefetch_related("copies")
+
+    @admin.display(description=_("players"))
+    def players(self, obj: CatalogueRecord) -> str:
+        if obj.min_players is None and obj.max_players is None:
+            return ""
+        return f"{obj.min_players or '?'}–{obj.max_players or '?'}"
+
+    @admin.display(description=_("copies"))
+    def copy_count(self, obj: CatalogueRecord) -> int:
+        return len(obj.copies.all())
+
+
+@admin.register(Copy)
+class CopyAdmin(admin.ModelAdmin):
+    list_display = ["barcode", "record", "shelf_location", "status", "acquired_on"]
+    list_filter = ["status"]
+    search_fields = ["barcode", "record__title"]
+    autocomplete_fields = ["record"]
+
+
+@admin.register(Person)
+class PersonAdmin(admin.ModelAdmin):
+    search_fields = ["name"]
+
+
+@admin.register(Publisher)
+class PublisherAdmin(admin.ModelAdmin):
+    search_fields = ["name"]
+
+
+@admin.register(Language)
+class LanguageAdmin(admin.ModelAdmin):
+    list_display = ["code", "name"]
+    search_fields = ["code", "name"]
+
+
+@admin.register(Category)
+class CategoryAdmin(admin.ModelAdmin):
+    list_display = ["code", "label"]
+    search_fields = ["code", "label"]

@@ -1,0 +1,244 @@
+"""The ludothèque catalogue, modelled on a library system's record (PMB, Koha).
+
+A ``CatalogueRecord`` describes a game as a published document: titles, document type, authors
+with their roles, publisher, languages, classification, player counts, ages, duration, contents.
+``Copy`` rows are the holdings: the physical boxes on the shelves, each with its own barcode.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.core.validators import MinValueValidator, RegexValidator
+from django.db import models
+from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
+
+
+class Language(models.Model):
+    """A language by its ISO 639-2/B code, as library records carry it (``fre``, ``cze``, ``dut``)."""
+
+    code = models.CharField(
+        _("ISO 639-2 code"),
+        max_length=3,
+        primary_key=True,
+        validators=[RegexValidator(r"^[a-z]{3}$", _("Use a three-letter ISO 639-2 code, e.g. fre."))],
+    )
+    name = models.CharField(_("name"), max_length=64)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("language")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.code})"
+
+
+class Category(models.Model):
+    """A classification category: a code and a label, e.g. ``A 406`` "jeu de stratégie"."""
+
+    code = models.CharField(_("code"), max_length=32, unique=True)
+    label = models.CharField(_("label"), max_length=200)
+
+    class Meta:
+        ordering = ["code"]
+        verbose_name = _("category")
+        verbose_name_plural = _("categories")
+
+    def __str__(self) -> str:
+        return f"{self.code} {self.label}"
+
+
+class Person(models.Model):
+    """An author, illustrator or other contributor, named as the catalogue names them."""
+
+    name = models.CharField(_("name"), max_length=200, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("person")
+        verbose_name_plural = _("people")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Publisher(models.Model):
+    name = models.CharField(_("name"), max_length=200, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("publisher")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class CatalogueRecord(models.Model):
+    title = models.CharField(_("title"), max_length=300)
+    document_type = models.CharField(
+        _("document type"), max_length=200, blank=True, default="objet à 3 dimensions, artefacts, ..."
+    )
+    publisher = models.ForeignKey(
+        Publisher, verbose_name=_("publisher"), null=True, blank=True, on_delete=models.PROTECT,
+        related_name="records",
+    )
+    publication_year = models.PositiveSmallIntegerField(_("publication year"), null=True, blank=True)
+    languages = models.ManyToManyField(Language, verbose_name=_("languages"), blank=True, related_name="records")
+    categories = models.ManyToManyField(
+        Category, verbose_name=_("categories"), blank=True, related_name="records"
+    )
+    min_players = models.PositiveSmallIntegerField(
+        _("minimum players"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    max_players = models.PositiveSmallIntegerField(
+        _("maximum players"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    min_age = models.PositiveSmallIntegerField(_("minimum age"), null=True, blank=True)
+    max_age = models.PositiveSmallIntegerField(_("maximum age"), null=True, blank=True)
+    duration_minutes = models.PositiveSmallIntegerField(
+        _("average duration (minutes)"), null=True, blank=True, validators=[MinValueValidator(1)]
+    )
+    contents = models.TextField(_("contents"), blank=True, help_text=_("The material in the box."))
+    summary = models.TextField(_("summary"), blank=True)
+    notes = models.TextField(_("notes"), blank=True)
+    engine_slug = models.SlugField(
+        _("rules engine"),
+        blank=True,
+        help_text=_("Slug of the rules engine that can replay this game; empty where none exists yet."),
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["title"]
+        verbose_name = _("catalogue record")
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(min_players__isnull=True) | Q(max_players__isnull=True)
+                | Q(min_players__lte=F("max_players")),
+                name="record_min_players_lte_max",
+                violation_error_message=_("The minimum number of players exceeds the maximum."),
+            ),
+            models.CheckConstraint(
+                condition=Q(min_age__isnull=True) | Q(max_age__isnull=True) | Q(min_age__lte=F("max_age")),
+                name="record_min_age_lte_max",
+                violation_error_message=_("The minimum age exceeds the maximum age."),
+            ),
+            models.CheckConstraint(
+                condition=Q(duration_minutes__isnull=True) | Q(duration_minutes__gt=0),
+                name="record_duration_positive",
+                violation_error_message=_("The duration must be positive."),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.title
+
+    def clean(self) -> None:
+        # The database constraints above are the safety net; these name the field for the librarian.
+        errors: dict[str, str] = {}
+        if self.min_players is not None and self.max_players is not None and self.min_players > self.max_players:
+            errors["max_players"] = _("The maximum number of players must be at least the minimum (%(min)s).") % {
+                "min": self.min_players
+            }
+        if self.min_age is not None and self.max_age is not None and self.min_age > self.max_age:
+            errors["max_age"] = _("The maximum age must be at least the minimum age (%(min)s).") % {
+                "min": self.min_age
+            }
+        if self.duration_minutes is not None and self.duration_minutes <= 0:
+            errors["duration_minutes"] = _("The duration must be a positive number of minutes.")
+        if errors:
+            raise ValidationError(errors)
+
+    def plays_with(self, players: int) -> bool:
+        return (self.min_players or 0) <= players <= (self.max_players or players)
+
+
+class OtherTitle(models.Model):
+    """Original, parallel or other-language titles of a record."""
+
+    class Kind(models.TextChoices):
+        ORIGINAL = "original", _("original title")
+        PARALLEL = "parallel", _("parallel title")
+        TRANSLATED = "translated", _("title in another language")
+
+    record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="other_titles")
+    title = models.CharField(_("title"), max_length=300)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.TRANSLATED)
+    language = models.ForeignKey(Language, null=True, blank=True, on_delete=models.PROTECT)
+
+    class Meta:
+        verbose_name = _("other title")
+        constraints = [models.UniqueConstraint(fields=["record", "title"], name="other_title_unique")]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class Contribution(models.Model):
+    """A person's part in a record: author, illustrator… (PMB's "Klaus-Jürgen Wrede, Auteur")."""
+
+    class Role(models.TextChoices):
+        AUTHOR = "author", _("author")
+        ILLUSTRATOR = "illustrator", _("illustrator")
+        TRANSLATOR = "translator", _("translator")
+        DEVELOPER = "developer", _("developer")
+        OTHER = "other", _("other")
+
+    record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="contributions")
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="contributions")
+    role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.AUTHOR)
+    position = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["position", "id"]
+        verbose_name = _("contribution")
+        constraints = [
+            models.UniqueConstraint(fields=["record", "person", "role"], name="contribution_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.person}, {self.get_role_display()}"
+
+
+class Identifier(models.Model):
+    class Scheme(models.TextChoices):
+        EAN = "ean", "EAN-13"
+        ISBN = "isbn", "ISBN"
+        OTHER = "other", _("other")
+
+    record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="identifiers")
+    scheme = models.CharField(_("scheme"), max_length=8, choices=Scheme.choices)
+    value = models.CharField(_("value"), max_length=32)
+
+    class Meta:
+        verbose_name = _("identifier")
+        constraints = [models.UniqueConstraint(fields=["scheme", "value"], name="identifier_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.get_scheme_display()} {self.value}"
+
+
+class Copy(models.Model):
+    """A holding: one physical box with its barcode, shelf and state."""
+
+    class Status(models.TextChoices):
+        AVAILABLE = "available", _("available")
+        ON_LOAN = "on_loan", _("on loan")
+        MISSING_PARTS = "missing_parts", _("missing parts")
+        WITHDRAWN = "withdrawn", _("withdrawn")
+
+    record = models.ForeignKey(CatalogueRecord, on_delete=models.PROTECT, related_name="copies")
+    barcode = models.CharField(_("barcode"), max_length=32, unique=True)
+    shelf_location = models.CharField(_("shelf / location"), max_length=100, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.AVAILABLE)
+    acquired_on = models.DateField(_("acquisition date"), null=True, blank=True)
+    missing_pieces = models.TextField(_("notes on missing pieces"), blank=True)
+
+    class Meta:
+        ordering = ["barcode"]
+        verbose_name = _("copy")
+        verbose_name_plural = _("copies")
+
+    def __str__(self) -> str:
+        return f"{self.barcode} ({self.record})"

@@ -1,0 +1,61 @@
+from django.contrib import admin
+
+from .models import Event, GameRecord, Player, Seat
+
+
+class ReadOnlyEventMixin:
+    """Events are immutable: the admin shows them but never adds, changes or deletes one."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+
+class EventInline(ReadOnlyEventMixin, admin.TabularInline):
+    model = Event
+    fields = ["seq", "type", "payload", "recorded_by", "recorded_at"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = True
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    extra = 0
+
+
+@admin.register(GameRecord)
+class GameRecordAdmin(admin.ModelAdmin):
+    list_display = ["id", "game_slug", "played_on", "status", "catalogue_record", "location"]
+    list_filter = ["game_slug", "status", "is_private"]
+    search_fields = ["seats__player__display_name", "location"]
+    date_hierarchy = "played_on"
+    inlines = [SeatInline, EventInline]
+    filter_horizontal = ["scorekeepers"]
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        # A record owns an immutable event stream; abandon it instead of deleting it.
+        return False
+
+
+@admin.register(Event)
+class EventAdmin(ReadOnlyEventMixin, admin.ModelAdmin):
+    list_display = ["record", "seq", "type", "recorded_by", "recorded_at"]
+    list_filter = ["type"]
+    readonly_fields = ["record", "seq", "type", "payload", "recorded_by", "recorded_at", "idempotency_key"]
+
+    def get_actions(self, request):
+        # No bulk "delete selected" either.
+        return {}
+
+
+@admin.register(Player)
+class PlayerAdmin(admin.ModelAdmin):
+    list_display = ["display_name", "user"]
+    search_fields = ["display_name"]

@@ -1,0 +1,30 @@
+"""Domain errors of the event store; the API turns each into an HTTP answer with a reason code."""
+
+from __future__ import annotations
+
+
+class RecordError(Exception):
+    """Base: every subclass carries a stable ``reason`` and the HTTP status it maps to."""
+
+    reason = "record_error"
+    status_code = 400
+
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class SeqConflict(RecordError):
+    reason = "seq_conflict"
+    status_code = 409
+
+
+class RecordClosed(RecordError):
+    reason = "record_closed"
+    status_code = 409
+
+
+class IdempotencyKeyReused(RecordError):
+    reason = "idempotency_key_reused"
+    status_code = 409

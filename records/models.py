@@ -1,0 +1,134 @@
+"""The event store: played games as append-only streams of immutable events.
+
+A ``GameRecord`` is one stream; its ``Event`` rows are numbered 1, 2, 3… with no gaps, and the
+database refuses a second event at a taken number (``unique(record, seq)``) as well as any
+``UPDATE`` or ``DELETE`` of a stored event (triggers installed by migration 0002).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class ImmutableEventError(Exception):
+    """Raised on any attempt to change or delete a stored event."""
+
+
+class Player(models.Model):
+    """A club member who sits at games; may be linked to a login."""
+
+    display_name = models.CharField(_("display name"), max_length=100, unique=True)
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+    )
+
+    class Meta:
+        ordering = ["display_name"]
+        verbose_name = _("player")
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class GameRecord(models.Model):
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", _("in progress")
+        FINISHED = "finished", _("finished")
+        ABANDONED = "abandoned", _("abandoned")
+
+    game_slug = models.SlugField(_("game"), max_length=64)
+    ruleset_version = models.CharField(_("ruleset version"), max_length=64, blank=True)
+    catalogue_record = models.ForeignKey(
+        "games.CatalogueRecord", null=True, blank=True, on_delete=models.PROTECT, related_name="game_records"
+    )
+    copy = models.ForeignKey(
+        "games.Copy", null=True, blank=True, on_delete=models.PROTECT, related_name="game_records"
+    )
+    played_on = models.DateField(_("date played"), default=timezone.localdate)
+    location = models.CharField(_("location"), max_length=200, blank=True)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
+    is_private = models.BooleanField(_("private"), default=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="kept_records", verbose_name=_("scorekeepers")
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-played_on", "-id"]
+        verbose_name = _("game record")
+
+    def __str__(self) -> str:
+        return f"{self.game_slug} #{self.pk} ({self.played_on})"
+
+
+class Seat(models.Model):
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="seats")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    seat_order = models.PositiveSmallIntegerField(_("seat order"))
+    colour = models.CharField(_("colour"), max_length=16, blank=True)
+
+    class Meta:
+        ordering = ["record", "seat_order"]
+        verbose_name = _("seat")
+        constraints = [
+            models.UniqueConstraint(fields=["record", "seat_order"], name="seat_order_unique"),
+            models.UniqueConstraint(fields=["record", "player"], name="seat_player_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.seat_order}: {self.player}"
+
+
+class EventQuerySet(models.QuerySet):
+    """Bulk writes would bypass ``Event.save``/``Event.delete``; refuse them here too."""
+
+    def update(self, **kwargs):
+        raise ImmutableEventError("stored events never change")
+
+    def delete(self):
+        raise ImmutableEventError("stored events are never deleted")
+
+
+class Event(models.Model):
+    objects = EventQuerySet.as_manager()
+
+    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="events")
+    seq = models.PositiveIntegerField(_("sequence number"))
+    type = models.CharField(_("type"), max_length=64)
+    payload = models.JSONField(_("payload"), default=dict)
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    idempotency_key = models.CharField(_("idempotency key"), max_length=100, null=True, blank=True)
+
+    class Meta:
+        ordering = ["record", "seq"]
+        verbose_name = _("event")
+        constraints = [
+            models.UniqueConstraint(fields=["record", "seq"], name="event_seq_unique"),
+            models.UniqueConstraint(
+                fields=["record", "idempotency_key"],
+                condition=Q(idempotency_key__isnull=False),
+                name="event_idempotency_key_unique",
+            ),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="event_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.record_id}.{self.seq} {self.type}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ImmutableEventError("stored events never change")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableEventError("stored events are never deleted")

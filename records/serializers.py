@@ -1,0 +1,67 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from games.models import CatalogueRecord, Copy
+
+from .models import Event, GameRecord, Seat
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.display_name", max_length=100)
+
+    class Meta:
+        model = Seat
+        fields = ["seat_order", "player", "colour"]
+        read_only_fields = ["seat_order"]
+
+
+class GameRecordSerializer(serializers.ModelSerializer):
+    seats = SeatSerializer(many=True)
+    catalogue_record = serializers.PrimaryKeyRelatedField(
+        queryset=CatalogueRecord.objects.all(), required=False, allow_null=True
+    )
+    copy = serializers.PrimaryKeyRelatedField(queryset=Copy.objects.all(), required=False, allow_null=True)
+    last_seq = serializers.SerializerMethodField()
+
+    class Meta:
+        model = GameRecord
+        fields = [
+            "id", "game_slug", "ruleset_version", "catalogue_record", "copy", "played_on", "location",
+            "status", "is_private", "seats", "last_seq", "created_at",
+        ]
+        read_only_fields = ["id", "status", "last_seq", "created_at"]
+
+    def get_last_seq(self, record: GameRecord) -> int:
+        return getattr(record, "last_seq", None) or record.events.count()
+
+    def validate_seats(self, seats: list[dict]) -> list[dict]:
+        if not seats:
+            raise serializers.ValidationError("a game needs at least one seat")
+        names = [seat["player"]["display_name"] for seat in seats]
+        if len(set(names)) != len(names):
+            raise serializers.ValidationError("a player can take only one seat")
+        return seats
+
+    def validate(self, attrs: dict) -> dict:
+        copy = attrs.get("copy")
+        record = attrs.get("catalogue_record")
+        if copy is not None and record is not None and copy.record_id != record.pk:
+            raise serializers.ValidationError({"copy": "this copy belongs to another catalogue record"})
+        return attrs
+
+
+class EventSerializer(serializers.ModelSerializer):
+    recorded_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = Event
+        fields = ["seq", "type", "payload", "recorded_by", "recorded_at", "idempotency_key"]
+        read_only_fields = fields
+
+
+class AppendEventSerializer(serializers.Serializer):
+    expected_seq = serializers.IntegerField(min_value=0)
+    type = serializers.RegexField(r"^[a-z][a-z0-9_]{0,63}$", max_length=64)
+    payload = serializers.DictField(required=False, default=dict)
+    idempotency_key = serializers.CharField(max_length=100, required=False, allow_null=True, allow_blank=False)

@@ -1,0 +1,65 @@
+from __future__ import annotations
+
+from django.db.models import Max, Q
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from . import services
+from .models import GameRecord
+from .permissions import RecordAccess
+from .serializers import AppendEventSerializer, EventSerializer, GameRecordSerializer
+
+
+class GameRecordViewSet(
+    mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet
+):
+    serializer_class = GameRecordSerializer
+    permission_classes = [IsAuthenticatedOrReadOnly, RecordAccess]
+    filterset_fields = ["game_slug", "status", "played_on", "catalogue_record"]
+
+    def get_queryset(self):
+        records = GameRecord.objects.annotate(last_seq=Max("events__seq")).prefetch_related("seats__player")
+        user = self.request.user
+        if user.is_authenticated and user.is_staff:
+            return records
+        if user.is_authenticated:
+            return records.filter(
+                Q(is_private=False) | Q(scorekeepers=user) | Q(seats__player__user=user)
+            ).distinct()
+        return records.filter(is_private=False)
+
+    def perform_create(self, serializer: GameRecordSerializer) -> None:
+        data = dict(serializer.validated_data)
+        seats = [
+            services.SeatSpec(player_name=seat["player"]["display_name"], colour=seat.get("colour", ""))
+            for seat in data.pop("seats")
+        ]
+        serializer.instance = services.start_game(seats=seats, created_by=self.request.user, **data)
+
+    @extend_schema(responses=EventSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path="events")
+    def events(self, request: Request, pk: str | None = None) -> Response:
+        record = self.get_object()
+        return Response(EventSerializer(record.events.select_related("recorded_by"), many=True).data)
+
+    @events.mapping.post
+    @extend_schema(request=AppendEventSerializer, responses={201: EventSerializer})
+    def append_event(self, request: Request, pk: str | None = None) -> Response:
+        record = get_object_or_404(GameRecord, pk=pk)
+        self.check_object_permissions(request, record)
+        body = AppendEventSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        event = services.append_event(
+            record,
+            body.validated_data["expected_seq"],
+            body.validated_data["type"],
+            body.validated_data["payload"],
+            recorded_by=request.user,
+            idempotency_key=body.validated_data.get("idempotency_key"),
+        )
+        return Response(EventSerializer(event).data, status=status.HTTP_201_CREATED)
