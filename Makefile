@@ -1,0 +1,40 @@
+# Two commands set everything up: `make run` and `make test` (see README.md).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install run serve demo test lint worker beat clean
+
+# Reinstall only when the project's dependency list changes.
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	$(BIN)/python manage.py migrate --noinput
+	$(BIN)/python manage.py load_demo
+
+run: demo
+	@echo "Ludolog on http://$(HOST):$(PORT)/  (admin: /admin/ as admin / ludolog-demo, API: /api/, schema UI: /api/schema/ui/)"
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+lint: install
+	$(BIN)/lint-imports
+
+test: install lint
+	$(BIN)/python -m pytest
+
+worker: install
+	$(BIN)/celery -A ludolog worker --loglevel=info
+
+beat: install
+	$(BIN)/celery -A ludolog beat --loglevel=info
+
+clean:
+	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .hypothesis

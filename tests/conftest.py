@@ -1,0 +1,89 @@
+"""Test-suite wiring: which real services are reachable, and how the test database is flushed.
+
+PostgreSQL and Redis tests run when ``DATABASE_URL`` points at PostgreSQL and
+``CELERY_BROKER_URL`` at Redis (CI sets both); otherwise they are skipped with the way to
+enable them. With ``LUDOLOG_REQUIRE_SERVICES=1`` (CI) a skipped service test is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+DATABASE_URL = os.environ.get("DATABASE_URL", "")
+BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
+REQUIRE_SERVICES = os.environ.get("LUDOLOG_REQUIRE_SERVICES") == "1"
+
+NEEDS_POSTGRES = (
+    "needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/ludolog (see README, 'PostgreSQL and Redis')"
+)
+NEEDS_REDIS = "needs Redis and a Celery worker: set CELERY_BROKER_URL=redis://127.0.0.1:6379/0 (see README)"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    on_postgres = DATABASE_URL.startswith(("postgres://", "postgresql://"))
+    on_redis = BROKER_URL.startswith("redis://")
+    if REQUIRE_SERVICES and not (on_postgres and on_redis):
+        raise pytest.UsageError(
+            "LUDOLOG_REQUIRE_SERVICES=1 but the services are not configured: "
+            + "; ".join(msg for ok, msg in ((on_postgres, NEEDS_POSTGRES), (on_redis, NEEDS_REDIS)) if not ok)
+        )
+    for item in items:
+        if "postgres" in item.keywords and not on_postgres:
+            item.add_marker(pytest.mark.skip(reason=NEEDS_POSTGRES))
+        if "redis" in item.keywords and not on_redis:
+            item.add_marker(pytest.mark.skip(reason=NEEDS_REDIS))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _flush_around_append_only_triggers(django_db_setup, django_db_blocker) -> None:
+    """Let the test runner empty the events table between transactional tests.
+
+    The append-only triggers rightly refuse DELETE; on SQLite Django flushes with DELETE, so the
+    flush (and only the flush) drops the triggers and puts them back in the same statement list.
+    PostgreSQL flushes with TRUNCATE, which row triggers do not see.
+    """
+    from django.db import connection
+
+    from records.immutability import install_statements, remove_statements
+
+    if connection.vendor != "sqlite":
+        return
+    operations = connection.ops
+    original = operations.sql_flush
+
+    def sql_flush(style, tables, *, reset_sequences=False, allow_cascade=False):
+        statements = original(style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        if "records_event" not in tables:
+            return statements
+        return [*remove_statements("sqlite"), *statements, *install_statements("sqlite")]
+
+    operations.sql_flush = sql_flush  # type: ignore[method-assign]
+
+
+@pytest.fixture
+def celery_worker_queue() -> Iterator[str]:
+    """A real Celery worker process, listening on a queue of its own for this test."""
+    queue = f"ludolog-test-{uuid.uuid4().hex[:8]}"
+    env = dict(os.environ)
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "ludolog", "worker", "--pool=solo", "-Q", queue,
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        yield queue
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()

@@ -1,0 +1,195 @@
+"""The event store: append-only, gap-free, optimistic concurrency, idempotent retries."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import DatabaseError, connection, connections, transaction
+from rest_framework.test import APIClient
+
+from records.errors import IdempotencyKeyReused, SeqConflict
+from records.models import Event, GameRecord, ImmutableEventError
+from records.services import SeatSpec, append_event, start_game
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def record(db) -> GameRecord:
+    return start_game(game_slug="hunters-gatherers", seats=[SeatSpec("Ada"), SeatSpec("Bo")])
+
+
+def test_events_are_numbered_from_one_without_gaps(record):
+    first = append_event(record, 0, "note", {"text": "a"})
+    second = append_event(record, 1, "note", {"text": "b"})
+    assert (first.seq, second.seq) == (1, 2)
+
+
+def test_append_at_a_taken_seq_is_a_conflict_carrying_the_current_seq(record):
+    append_event(record, 0, "note", {})
+    with pytest.raises(SeqConflict) as conflict:
+        append_event(record, 0, "note", {})
+    assert conflict.value.details == {"current_seq": 1}
+    assert Event.objects.filter(record=record).count() == 1
+
+
+def test_retry_with_the_same_idempotency_key_returns_the_stored_event(record):
+    first = append_event(record, 0, "note", {"text": "a"}, idempotency_key="k-1")
+    retry = append_event(record, 0, "note", {"text": "a"}, idempotency_key="k-1")
+    assert retry.pk == first.pk
+    assert Event.objects.filter(record=record).count() == 1
+
+
+def test_reusing_an_idempotency_key_for_another_event_is_refused(record):
+    append_event(record, 0, "note", {"text": "a"}, idempotency_key="k-1")
+    with pytest.raises(IdempotencyKeyReused):
+        append_event(record, 1, "note", {"text": "other"}, idempotency_key="k-1")
+    assert Event.objects.filter(record=record).count() == 1
+
+
+class TestImmutability:
+    def test_orm_save_of_a_stored_event_is_refused(self, record):
+        event = append_event(record, 0, "note", {"text": "a"})
+        event.payload = {"text": "changed"}
+        with pytest.raises(ImmutableEventError):
+            event.save()
+        assert Event.objects.get(pk=event.pk).payload == {"text": "a"}
+
+    def test_orm_delete_and_bulk_writes_are_refused(self, record):
+        event = append_event(record, 0, "note", {"text": "a"})
+        with pytest.raises(ImmutableEventError):
+            event.delete()
+        with pytest.raises(ImmutableEventError):
+            Event.objects.filter(pk=event.pk).update(type="other")
+        with pytest.raises(ImmutableEventError):
+            Event.objects.filter(pk=event.pk).delete()
+        assert Event.objects.get(pk=event.pk).type == "note"
+
+    def test_deleting_a_record_with_events_is_refused(self, record):
+        append_event(record, 0, "note", {})
+        with pytest.raises(Exception):
+            with transaction.atomic():
+                record.delete()
+        assert Event.objects.filter(record=record).count() == 1
+
+    @pytest.mark.parametrize(
+        "statement",
+        ["UPDATE records_event SET type = 'forged' WHERE id = %s", "DELETE FROM records_event WHERE id = %s"],
+    )
+    def test_raw_sql_update_and_delete_are_refused_by_the_database(self, record, statement):
+        """Runs on whichever database the suite uses: PostgreSQL in CI, SQLite locally."""
+        event = append_event(record, 0, "note", {"text": "a"})
+        with pytest.raises(DatabaseError, match="append-only"):
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(statement, [event.pk])
+        assert Event.objects.get(pk=event.pk).type == "note"
+
+    def test_sqlite_triggers_refuse_raw_update_and_delete(self, tmp_path):
+        """SQLite is checked on a real migrated file even when the suite runs on PostgreSQL."""
+        database = tmp_path / "ledger.sqlite3"
+        env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}")
+        env.pop("CELERY_BROKER_URL", None)
+        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+        db = sqlite3.connect(database)
+        db.execute(
+            "INSERT INTO records_gamerecord (game_slug, ruleset_version, played_on, location, status,"
+            " is_private, created_at) VALUES ('x', '', '2026-01-01', '', 'in_progress', 0, '2026-01-01')"
+        )
+        db.execute(
+            "INSERT INTO records_event (record_id, seq, type, payload, recorded_at) "
+            "VALUES (1, 1, 'note', '{}', '2026-01-01')"
+        )
+        db.commit()
+        for statement in ("UPDATE records_event SET type = 'forged'", "DELETE FROM records_event"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                db.execute(statement)
+        assert db.execute("SELECT type FROM records_event").fetchall() == [("note",)]
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+class TestConcurrentWriters:
+    def _race(self, record_id: int, writers: int, work) -> list[object]:
+        barrier = threading.Barrier(writers)
+        outcomes: list[object] = [None] * writers
+
+        def run(index: int) -> None:
+            try:
+                barrier.wait()
+                outcomes[index] = work(GameRecord.objects.get(pk=record_id), index)
+            except Exception as error:  # noqa: BLE001 - the outcome is what the test inspects
+                outcomes[index] = error
+            finally:
+                connections.close_all()
+
+        threads = [threading.Thread(target=run, args=(i,)) for i in range(writers)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return outcomes
+
+    def test_two_writers_on_the_same_seq_one_wins_one_gets_a_conflict(self):
+        record = start_game(game_slug="hunters-gatherers", seats=[SeatSpec("Ada")])
+        outcomes = self._race(record.pk, 2, lambda rec, i: append_event(rec, 0, "note", {"writer": i}))
+        winners = [o for o in outcomes if isinstance(o, Event)]
+        conflicts = [o for o in outcomes if isinstance(o, SeqConflict)]
+        assert len(winners) == 1 and len(conflicts) == 1, outcomes
+        assert conflicts[0].details == {"current_seq": 1}
+        assert list(Event.objects.filter(record=record).values_list("seq", flat=True)) == [1]
+
+    def test_many_retrying_writers_leave_no_gap_and_no_duplicate(self):
+        record = start_game(game_slug="hunters-gatherers", seats=[SeatSpec("Ada")])
+
+        def append_until_stored(rec: GameRecord, index: int) -> int:
+            conflicts = 0
+            while True:
+                seen = Event.objects.filter(record=rec).count()
+                try:
+                    append_event(rec, seen, "note", {"writer": index})
+                    return conflicts
+                except SeqConflict:
+                    conflicts += 1
+
+        outcomes = self._race(record.pk, 6, append_until_stored)
+        assert all(isinstance(o, int) for o in outcomes), outcomes
+        seqs = list(Event.objects.filter(record=record).values_list("seq", flat=True))
+        assert seqs == list(range(1, 7))
+        writers = sorted(e.payload["writer"] for e in Event.objects.filter(record=record))
+        assert writers == list(range(6))
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_http_appends_answer_one_201_and_one_409():
+    user = User.objects.create_user("keeper", password="pw")
+    record = start_game(game_slug="hunters-gatherers", seats=[SeatSpec("Ada")], created_by=user)
+    barrier = threading.Barrier(2)
+    statuses: list[int] = []
+
+    def post(index: int) -> None:
+        client = APIClient()
+        client.force_authenticate(user)
+        barrier.wait()
+        response = client.post(
+            f"/api/records/{record.pk}/events/",
+            {"expected_seq": 0, "type": "note", "payload": {"i": index}},
+            format="json",
+        )
+        statuses.append(response.status_code)
+        connections.close_all()
+
+    threads = [threading.Thread(target=post, args=(i,)) for i in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(statuses) == [201, 409]
+    assert Event.objects.filter(record=record).count() == 1

@@ -1,0 +1,133 @@
+"""The records API: create, append, list; clear 4xx answers that change nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
+
+from records.models import Event, GameRecord, Player
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def keeper() -> User:
+    return User.objects.create_user("keeper", password="pw")
+
+
+@pytest.fixture
+def client(keeper) -> APIClient:
+    api = APIClient()
+    api.force_authenticate(keeper)
+    return api
+
+
+@pytest.fixture
+def record_id(client) -> int:
+    response = client.post(
+        "/api/records/",
+        {"game_slug": "hunters-gatherers", "seats": [{"player": "Ada", "colour": "red"}, {"player": "Bo"}]},
+        format="json",
+    )
+    assert response.status_code == 201, response.data
+    return response.data["id"]
+
+
+def test_create_record_with_seats(client, record_id):
+    record = GameRecord.objects.get(pk=record_id)
+    assert [(s.seat_order, s.player.display_name, s.colour) for s in record.seats.all()] == [
+        (0, "Ada", "red"),
+        (1, "Bo", ""),
+    ]
+    assert record.scorekeepers.filter(username="keeper").exists()
+
+
+def test_append_then_list_events(client, record_id):
+    created = client.post(
+        f"/api/records/{record_id}/events/",
+        {"expected_seq": 0, "type": "note", "payload": {"text": "first"}},
+        format="json",
+    )
+    assert created.status_code == 201
+    assert created.data["seq"] == 1 and created.data["recorded_by"] == "keeper"
+    listed = APIClient().get(f"/api/records/{record_id}/events/")
+    assert listed.status_code == 200
+    assert [(e["seq"], e["payload"]) for e in listed.data] == [(1, {"text": "first"})]
+
+
+def test_taken_seq_answers_409_with_the_current_last_seq(client, record_id):
+    client.post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "note"}, format="json")
+    response = client.post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "note"}, format="json")
+    assert response.status_code == 409
+    assert response.data["reason"] == "seq_conflict"
+    assert response.data["current_seq"] == 1
+    assert Event.objects.count() == 1
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"type": "note"}, "expected_seq"),
+        ({"expected_seq": -1, "type": "note"}, "expected_seq"),
+        ({"expected_seq": 0, "type": "Not A Type!"}, "type"),
+        ({"expected_seq": 0, "type": "note", "payload": [1, 2]}, "payload"),
+    ],
+)
+def test_malformed_append_answers_400_naming_the_field(client, record_id, body, field):
+    response = client.post(f"/api/records/{record_id}/events/", body, format="json")
+    assert response.status_code == 400
+    assert response.data["reason"] == "invalid"
+    assert field in response.data["fields"]
+    assert Event.objects.count() == 0
+
+
+def test_malformed_record_answers_400_naming_the_field(client):
+    response = client.post("/api/records/", {"game_slug": "hunters-gatherers", "seats": []}, format="json")
+    assert response.status_code == 400
+    assert response.data["fields"] == ["seats"]
+    assert GameRecord.objects.count() == 0 and Player.objects.count() == 0
+
+
+def test_idempotent_retry_over_http_returns_the_same_event(client, record_id):
+    body = {"expected_seq": 0, "type": "note", "payload": {"x": 1}, "idempotency_key": "tablet-7-0001"}
+    first = client.post(f"/api/records/{record_id}/events/", body, format="json")
+    retry = client.post(f"/api/records/{record_id}/events/", body, format="json")
+    assert first.status_code == 201 and retry.status_code == 201
+    assert first.data == retry.data
+    assert Event.objects.count() == 1
+
+
+def test_strangers_may_not_append(record_id):
+    stranger = APIClient()
+    stranger.force_authenticate(User.objects.create_user("stranger", password="pw"))
+    response = stranger.post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "note"}, format="json")
+    assert response.status_code == 403
+    anonymous = APIClient().post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "note"}, format="json")
+    assert anonymous.status_code in (401, 403)
+    assert Event.objects.count() == 0
+
+
+def test_seated_player_with_a_login_may_append(record_id):
+    user = User.objects.create_user("ada", password="pw")
+    Player.objects.filter(display_name="Ada").update(user=user)
+    player_client = APIClient()
+    player_client.force_authenticate(user)
+    response = player_client.post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "note"}, format="json")
+    assert response.status_code == 201
+
+
+def test_private_records_are_hidden_from_strangers(client, record_id):
+    GameRecord.objects.filter(pk=record_id).update(is_private=True)
+    assert APIClient().get(f"/api/records/{record_id}/").status_code == 404
+    assert client.get(f"/api/records/{record_id}/").status_code == 200
+
+
+def test_schema_and_schema_ui_are_served():
+    api = APIClient()
+    schema = api.get("/api/schema/")
+    assert schema.status_code == 200
+    assert b"/api/records/{id}/events/" in schema.content
+    ui = api.get("/api/schema/ui/")
+    assert ui.status_code == 200
+    assert b"cdn" not in ui.content.lower()
