@@ -1,0 +1,150 @@
+"""Actions: one tile laid (with at most one figure on it), or one tile discarded.
+
+Notation (one action per token group, like PGN move text)::
+
+    L17@2,-1r90               lay landscape tile L17 at x=2, y=-1, turned 90° clockwise
+    L17@2,-1r90 hunter:0      ... and put a hunter on its feature 0
+    B03@0,1r0 hut:8           lay bonus tile B03 and build a hut on its lake 8
+    L44 discard               L44 fits nowhere: it leaves the game
+    P2:L05@1,0r180            the same, naming the seat (0-based) that plays it
+
+``x`` grows east and ``y`` grows south; the start tile lies at ``0,0``. The
+rotation is in degrees clockwise (0, 90, 180, 270). Feature numbers are the
+tile definition's own (printed-side) numbers, so they do not change with the
+rotation. Figures: ``gatherer`` (forest), ``fisher`` (river), ``hunter``
+(meadow), ``hut`` (river or lake).
+
+>>> a = parse_action("L17@2,-1r90 hunter:0")
+>>> a.tile, a.position, a.rotation, a.figure, a.feature
+('L17', (2, -1), 90, 'hunter', 0)
+>>> a.to_text()
+'L17@2,-1r90 hunter:0'
+>>> Action.from_dict(a.to_dict()) == a
+True
+>>> parse_action("L44 discard").discard
+True
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Final, Literal, cast
+
+FigureKind = Literal["gatherer", "fisher", "hunter", "hut"]
+FIGURE_KINDS: Final[tuple[FigureKind, ...]] = ("gatherer", "fisher", "hunter", "hut")
+TRIBE_MEMBERS: Final[frozenset[str]] = frozenset({"gatherer", "fisher", "hunter"})
+"""Gatherers, fishers and hunters are tribe members (one shared supply of 5); huts are not."""
+
+ROTATIONS: Final = (0, 90, 180, 270)
+
+_NOTATION: Final = re.compile(
+    r"^(?:P(?P<seat>\d+):)?(?P<tile>[A-Za-z][A-Za-z0-9_-]*)"
+    r"(?:(?P<discard> discard)|@(?P<x>-?\d+),(?P<y>-?\d+)r(?P<rot>\d+)"
+    r"(?: (?P<figure>[a-z]+):(?P<feature>\d+))?)$")
+
+
+class NotationError(ValueError):
+    """Text that is not an action in this notation."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One tile laid at ``position`` turned ``rotation`` degrees clockwise, or discarded.
+
+    ``figure``/``feature`` name the optional figure put on the tile just laid.
+    ``seat`` is who plays it; ``None`` means "whoever is to play".
+    """
+
+    tile: str
+    position: tuple[int, int] | None = None
+    rotation: int = 0
+    figure: FigureKind | None = None
+    feature: int | None = None
+    discard: bool = False
+    seat: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.discard:
+            if self.position is not None or self.figure is not None or self.feature is not None:
+                raise ValueError("a discard names only the tile")
+        elif self.position is None:
+            raise ValueError("a placement needs a position (or discard=True)")
+        if self.rotation not in ROTATIONS:
+            raise ValueError(f"rotation must be one of {ROTATIONS}, not {self.rotation}")
+        if (self.figure is None) != (self.feature is None):
+            raise ValueError("a figure needs a feature and a feature needs a figure")
+        if self.figure is not None and self.figure not in FIGURE_KINDS:
+            raise ValueError(f"unknown figure {self.figure!r}; one of {', '.join(FIGURE_KINDS)}")
+
+    @classmethod
+    def place(cls, tile: str, x: int, y: int, rotation: int = 0, figure: FigureKind | None = None,
+              feature: int | None = None, seat: int | None = None) -> Action:
+        """``Action.place("L17", 2, -1, 90, "hunter", 0)``"""
+        return cls(tile, (x, y), rotation, figure, feature, False, seat)
+
+    @classmethod
+    def discard_tile(cls, tile: str, seat: int | None = None) -> Action:
+        return cls(tile, discard=True, seat=seat)
+
+    @property
+    def is_bonus(self) -> bool:
+        return self.tile.startswith("B")
+
+    def to_text(self) -> str:
+        prefix = "" if self.seat is None else f"P{self.seat}:"
+        if self.discard:
+            return f"{prefix}{self.tile} discard"
+        assert self.position is not None
+        text = f"{prefix}{self.tile}@{self.position[0]},{self.position[1]}r{self.rotation}"
+        if self.figure is not None:
+            text += f" {self.figure}:{self.feature}"
+        return text
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able form: ``{"tile": "L17", "x": 2, "y": -1, "rotation": 90, "figure": ..., ...}``."""
+        out: dict[str, Any] = {"tile": self.tile}
+        if self.discard:
+            out["discard"] = True
+        else:
+            assert self.position is not None
+            out.update(x=self.position[0], y=self.position[1], rotation=self.rotation)
+            if self.figure is not None:
+                out.update(figure=self.figure, feature=self.feature)
+        if self.seat is not None:
+            out["seat"] = self.seat
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Action:
+        seat = data.get("seat")
+        if data.get("discard"):
+            return cls.discard_tile(str(data["tile"]), seat)
+        figure = data.get("figure")
+        feature = data.get("feature")
+        return cls(str(data["tile"]), (int(data["x"]), int(data["y"])), int(data.get("rotation", 0)),
+                   cast(FigureKind | None, figure), None if feature is None else int(feature), False,
+                   None if seat is None else int(seat))
+
+
+def parse_action(text: str) -> Action:
+    """Read one action in the notation above; raises :class:`NotationError`.
+
+    >>> parse_action("P1:B03@0,1r270 hut:8").to_dict()
+    {'tile': 'B03', 'x': 0, 'y': 1, 'rotation': 270, 'figure': 'hut', 'feature': 8, 'seat': 1}
+    """
+    match = _NOTATION.match(text.strip())
+    if match is None:
+        raise NotationError(f"{text!r} is not an action (expected e.g. 'L17@2,-1r90 hunter:0' or 'L44 discard')")
+    seat = None if match["seat"] is None else int(match["seat"])
+    try:
+        if match["discard"]:
+            return Action.discard_tile(match["tile"], seat)
+        feature = None if match["feature"] is None else int(match["feature"])
+        return Action(match["tile"], (int(match["x"]), int(match["y"])), int(match["rot"]),
+                      cast(FigureKind | None, match["figure"]), feature, False, seat)
+    except ValueError as error:
+        raise NotationError(f"{text!r}: {error}") from None

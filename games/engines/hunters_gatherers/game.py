@@ -1,0 +1,439 @@
+"""The game state: whose turn, which tiles are left, figures in supply, points so far.
+
+>>> game = Game.new(players=2, seed=7)
+>>> game.current_player, game.phase, game.next_tile
+(0, 'landscape', 'L47')
+>>> action = game.legal_actions()[0]
+>>> game.apply(action)
+>>> game.history == (action,)
+True
+>>> game.undo() == action and game.history == ()
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Final, Literal
+
+from games.engines.tiles import Figure, quarter_turns_from_degrees
+
+from .actions import FIGURE_KINDS, TRIBE_MEMBERS, Action, FigureKind, NotationError, parse_action
+from .landscape import Landscape
+from .scoring import SOURCES, Award, Source, completed_award, final_awards, forest_has_gold
+from .tileset import Lake, Tile, Tileset, load_tileset
+
+ENGINE_SLUG: Final = "hunters-gatherers"
+TRIBE_MEMBERS_PER_PLAYER: Final = 5
+HUTS_PER_PLAYER: Final = 2
+MIN_PLAYERS: Final = 2
+MAX_PLAYERS: Final = 5
+
+Phase = Literal["landscape", "bonus", "over"]
+
+_FIGURE_TERRAIN: Final[Mapping[str, frozenset[str]]] = {
+    "gatherer": frozenset({"forest"}),
+    "fisher": frozenset({"river"}),
+    "hunter": frozenset({"meadow"}),
+    "hut": frozenset({"river", "lake"}),
+}
+_SIDE_NAMES: Final = ("north", "east", "south", "west")
+
+
+class IllegalAction(Exception):
+    """An action the rules forbid now; ``reason`` is a stable snake_case code.
+
+    >>> error = IllegalAction("occupied", "a tile already lies at (0,0)")
+    >>> error.reason, str(error)
+    ('occupied', 'a tile already lies at (0,0)')
+    """
+
+    def __init__(self, reason: str, message: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A seat's points by source (``river``, ``forest``, ``hut``, ``hunter``)."""
+
+    seat: int
+    breakdown: Mapping[Source, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.breakdown.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "total": self.total, "breakdown": dict(self.breakdown)}
+
+
+class Game:
+    """A game of Hunters and Gatherers, from the start tile to the final scoring."""
+
+    def __init__(self, players: int, *, seed: int | None = None, tileset: Tileset | None = None,
+                 landscape_order: Sequence[str] | None = None, bonus_order: Sequence[str] | None = None) -> None:
+        """Prefer :meth:`new`. Orders given fix the draw piles (a seeded game's shuffled piles)."""
+        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"Hunters and Gatherers is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        self.tileset = tileset if tileset is not None else load_tileset()
+        self.players = players
+        self.seed = seed
+        self.ordered = landscape_order is not None
+        self._landscape_order = tuple(landscape_order) if landscape_order is not None else None
+        self._bonus_order = tuple(bonus_order) if bonus_order is not None else None
+        self._landscape_left: list[str] = list(landscape_order) if landscape_order is not None else \
+            sorted(t.id for t in self.tileset.landscape)
+        self._bonus_left: list[str] = list(bonus_order) if bonus_order is not None else \
+            sorted(t.id for t in self.tileset.bonus)
+        for tile_id in (*self._landscape_left, *self._bonus_left):
+            if tile_id not in self.tileset.by_id:
+                raise ValueError(f"the draw pile names tile {tile_id}, which {self.tileset.name} lacks")
+        self.land = Landscape(self.tileset.start)
+        self._members = [TRIBE_MEMBERS_PER_PLAYER] * players
+        self._huts = [HUTS_PER_PLAYER] * players
+        self._points: list[dict[Source, int]] = [dict.fromkeys(SOURCES, 0) for _ in range(players)]
+        self._current = 0
+        self._phase: Phase = "landscape"
+        self._history: list[Action] = []
+        self._discarded: list[str] = []
+        self._awards: list[tuple[int, Award]] = []   # (index of the action that scored, award)
+
+    @classmethod
+    def new(cls, players: int = 4, seed: int | None = None, tileset: Tileset | None = None) -> Game:
+        """A fresh game. With a ``seed`` the engine shuffles both piles itself and actions must
+        name the tile it draws; without one, an action may name any tile left in the pile.
+
+        >>> Game.new(3).next_tile is None
+        True
+        """
+        tileset = tileset if tileset is not None else load_tileset()
+        if seed is None:
+            return cls(players, tileset=tileset)
+        rng = random.Random(seed)
+        landscape = sorted(t.id for t in tileset.landscape)
+        bonus = sorted(t.id for t in tileset.bonus)
+        rng.shuffle(landscape)
+        rng.shuffle(bonus)
+        return cls(players, seed=seed, tileset=tileset, landscape_order=landscape, bonus_order=bonus)
+
+    # -- reading the position -------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self._phase == "over"
+
+    @property
+    def phase(self) -> Phase:
+        """``landscape`` (draw and lay a landscape tile), ``bonus`` (lay a bonus tile), ``over``."""
+        return self._phase
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self._phase == "over" else self._current
+
+    @property
+    def history(self) -> tuple[Action, ...]:
+        return tuple(self._history)
+
+    @property
+    def landscape_left(self) -> tuple[str, ...]:
+        return tuple(self._landscape_left)
+
+    @property
+    def bonus_left(self) -> tuple[str, ...]:
+        return tuple(self._bonus_left)
+
+    @property
+    def discarded(self) -> tuple[str, ...]:
+        return tuple(self._discarded)
+
+    @property
+    def next_tile(self) -> str | None:
+        """The tile the current player draws, known only in a seeded (ordered) game."""
+        if not self.ordered or self._phase == "over":
+            return None
+        pile = self._bonus_left if self._phase == "bonus" else self._landscape_left
+        return pile[0] if pile else None
+
+    def supply(self, seat: int) -> dict[str, int]:
+        """Figures ``seat`` still has in front of them: ``{"tribe_members": 5, "huts": 2}``."""
+        return {"tribe_members": self._members[seat], "huts": self._huts[seat]}
+
+    def scores(self) -> list[Score]:
+        """Points scored so far per seat (huts and hunters score only at the end)."""
+        return [Score(seat, dict(points)) for seat, points in enumerate(self._points)]
+
+    def awards(self) -> list[tuple[int, Award]]:
+        """Every scoring so far with the index of the action that caused it (final scoring: len(history)-1)."""
+        return list(self._awards)
+
+    def final_ranks(self) -> list[int]:
+        """1-based rank per seat, ties sharing a rank (1, 1, 3...); only once the game is over."""
+        if not self.is_over:
+            raise ValueError("ranks are known only once the game is over")
+        totals = [s.total for s in self.scores()]
+        return [1 + sum(other > mine for other in totals) for mine in totals]
+
+    # -- the rules ------------------------------------------------------------------------
+    def _pile(self) -> list[str]:
+        return self._bonus_left if self._phase == "bonus" else self._landscape_left
+
+    def _check_tile(self, action: Action) -> Tile:
+        if self._phase == "over":
+            raise IllegalAction("game_over", "the game is over: the last landscape tile has been laid")
+        if action.seat is not None and action.seat != self._current:
+            raise IllegalAction("not_your_turn", f"it is seat {self._current}'s turn, not seat {action.seat}'s")
+        pile = self._pile()
+        wanted = "bonus" if self._phase == "bonus" else "landscape"
+        tile = self.tileset.by_id.get(action.tile)
+        if tile is None:
+            raise IllegalAction("tile_not_in_bag", f"there is no tile {action.tile} in {self.tileset.name}")
+        if tile.kind != wanted:
+            raise IllegalAction("wrong_tile", f"a {wanted} tile must be laid now, and {action.tile} is a "
+                                f"{tile.kind} tile")
+        if self.ordered:
+            if action.tile != pile[0]:
+                raise IllegalAction("wrong_tile", f"the tile drawn is {pile[0]}, not {action.tile}")
+        elif action.tile not in pile:
+            raise IllegalAction("tile_not_in_bag", f"{action.tile} is no longer in the {wanted} pile")
+        return tile
+
+    def _check_placement(self, tile: Tile, action: Action) -> tuple[tuple[int, int], int]:
+        assert action.position is not None
+        position = action.position
+        turns = quarter_turns_from_degrees(action.rotation)
+        board = self.land.board
+        x, y = position
+        if position in board.tiles:
+            raise IllegalAction("occupied", f"a tile already lies at ({x},{y})")
+        if not board.is_adjacent(position):
+            raise IllegalAction("not_adjacent", f"({x},{y}) touches no tile by a side")
+        mismatches = board.mismatches(tile.geometry, position, turns)
+        if mismatches:
+            m = mismatches[0]
+            raise IllegalAction("edge_mismatch", f"the {_SIDE_NAMES[m.side]} edge is {m.terrain} but the "
+                                f"neighbour at ({m.neighbour[0]},{m.neighbour[1]}) shows {m.neighbour_terrain}")
+        return position, turns
+
+    def _figure_problem(self, tile: Tile, figure: FigureKind, feature_id: int,
+                        joined: dict[int, set[int]]) -> IllegalAction | None:
+        seat = self._current
+        feature = tile.features.get(feature_id)
+        if feature is None:
+            return IllegalAction("unknown_feature", f"tile {tile.id} has no feature {feature_id}")
+        if feature.kind not in _FIGURE_TERRAIN[figure]:
+            where = " or ".join(sorted(_FIGURE_TERRAIN[figure]))
+            return IllegalAction("wrong_feature", f"a {figure} stands on a {where}, and feature {feature_id} "
+                                 f"of {tile.id} is a {feature.kind}")
+        if figure == "hut":
+            if self._huts[seat] == 0:
+                return IllegalAction("no_supply", f"seat {seat} has no hut left")
+            if self.land.system_would_have_hut(tile, feature_id, joined):
+                return IllegalAction("river_system_occupied", f"the river system of feature {feature_id} "
+                                     "already has a hut")
+            return None
+        if self._members[seat] == 0:
+            return IllegalAction("no_supply", f"seat {seat} has no tribe member left")
+        if not isinstance(feature, Lake) and self.land.has_tribe_member(joined[feature_id]):
+            return IllegalAction("feature_occupied", f"a tribe member already stands on this {feature.kind}, "
+                                 "however far away")
+        return None
+
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the current player, or raise :class:`IllegalAction` leaving the game unchanged."""
+        tile = self._check_tile(action)
+        if action.discard:
+            if self.land.board.fits_anywhere(tile.geometry):
+                raise IllegalAction("tile_placeable", f"{tile.id} fits somewhere, so it must be laid")
+            self._pile().remove(tile.id)
+            self._discarded.append(tile.id)
+            self._history.append(action)
+            if not self._pile():
+                self._end_turn()
+            return
+        position, turns = self._check_placement(tile, action)
+        if action.figure is not None:
+            assert action.feature is not None
+            problem = self._figure_problem(tile, action.figure, action.feature,
+                                           self.land.joins(tile, position, turns))
+            if problem is not None:
+                raise problem
+        self._lay(tile, position, turns, action)
+
+    def _lay(self, tile: Tile, position: tuple[int, int], turns: int, action: Action) -> None:
+        seat = self._current
+        self._pile().remove(tile.id)
+        self._history.append(action)
+        placed = self.land.place(tile, position, turns)
+        nodes = self.land.graph.nodes_of_tile(placed.order)
+        if action.figure is not None:
+            assert action.feature is not None
+            self.land.add_figure(Figure(seat, action.figure, nodes[action.feature]))
+            if action.figure == "hut":
+                self._huts[seat] -= 1
+            else:
+                self._members[seat] -= 1
+        # Score every forest and river this tile completed, then send their gatherers and
+        # fishers home: a figure put on this very tile scores and returns in the same turn.
+        completed: list[int] = []
+        seen: set[int] = set()
+        for node in nodes.values():
+            root = self.land.graph.root(node)
+            if root in seen or self.land.feature(node).kind not in ("forest", "river"):
+                continue
+            seen.add(root)
+            if self.land.graph.is_complete(root):
+                completed.append(root)
+        gold = False
+        for root in completed:
+            self._award(completed_award(self.land, root))
+            gold = gold or (self.land.feature(root).kind == "forest" and forest_has_gold(self.land, root))
+        for root in completed:
+            for figure in self.land.remove_figures(root, ("gatherer", "fisher")):
+                self._members[figure.owner] += 1
+        if self._phase == "landscape" and gold and self._bonus_left:
+            self._phase = "bonus"
+        else:
+            self._end_turn()
+
+    def _award(self, award: Award) -> None:
+        self._awards.append((len(self._history) - 1, award))
+        for seat in award.seats:
+            self._points[seat][award.source] += award.points
+
+    def _end_turn(self) -> None:
+        if not self._landscape_left:
+            self._finish()
+            return
+        self._phase = "landscape"
+        self._current = (self._current + 1) % self.players
+
+    def _finish(self) -> None:
+        # Gatherers and fishers on unfinished forests and rivers go home without points;
+        # hunters and huts stay for the final scoring.
+        for figure in list(self.land.figures):
+            if figure.kind in ("gatherer", "fisher"):
+                self.land.remove_figures(figure.node, (figure.kind,))
+                self._members[figure.owner] += 1
+        for award in final_awards(self.land):
+            self._award(award)
+        self._phase = "over"
+
+    # -- choices --------------------------------------------------------------------------
+    def legal_actions(self, tile: str | None = None) -> list[Action]:
+        """Every legal action now. In an unseeded game every tile left in the pile is
+        considered, unless ``tile`` names the one drawn."""
+        if self._phase == "over":
+            return []
+        if self.ordered:
+            candidates = [self._pile()[0]]
+        elif tile is not None:
+            candidates = [tile] if tile in self._pile() else []
+        else:
+            candidates = sorted(set(self._pile()))
+        actions: list[Action] = []
+        for tile_id in candidates:
+            actions.extend(self._actions_for(self.tileset.by_id[tile_id]))
+        return actions
+
+    def _actions_for(self, tile: Tile) -> list[Action]:
+        placements = list(self.land.board.placements(tile.geometry))
+        if not placements:
+            return [Action.discard_tile(tile.id)]
+        actions: list[Action] = []
+        for (x, y), turns in placements:
+            rotation = turns * 90
+            actions.append(Action.place(tile.id, x, y, rotation))
+            joined = self.land.joins(tile, (x, y), turns)
+            for fid, feature in sorted(tile.features.items()):
+                for figure in FIGURE_KINDS:
+                    if feature.kind in _FIGURE_TERRAIN[figure] and \
+                            self._figure_problem(tile, figure, fid, joined) is None:
+                        actions.append(Action.place(tile.id, x, y, rotation, figure, fid))
+        return actions
+
+    # -- history --------------------------------------------------------------------------
+    def _fresh(self) -> Game:
+        return Game(self.players, seed=self.seed, tileset=self.tileset,
+                    landscape_order=self._landscape_order, bonus_order=self._bonus_order)
+
+    def replayed(self, actions: Iterable[Action]) -> Game:
+        """A new game from the same start (players, tile set, piles) with ``actions`` applied."""
+        game = self._fresh()
+        for action in actions:
+            game.apply(action)
+        return game
+
+    def undo(self) -> Action:
+        """Take back the last action; the position is rebuilt from the history, exactly."""
+        if not self._history:
+            raise IndexError("nothing to undo")
+        last = self._history[-1]
+        self.__dict__.update(self.replayed(self._history[:-1]).__dict__)
+        return last
+
+    def copy(self) -> Game:
+        return self.replayed(self._history)
+
+    # -- serialisation --------------------------------------------------------------------
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able: the start (players, seed, piles), the actions, and the position they lead to.
+
+        The actions are the truth; ``position`` is a convenience for readers and is
+        checked against the replay by :meth:`from_dict`.
+        """
+        return {
+            "engine": ENGINE_SLUG,
+            "tileset": {"name": self.tileset.name, "version": self.tileset.version},
+            "players": self.players,
+            "seed": self.seed,
+            "landscape_order": None if self._landscape_order is None else list(self._landscape_order),
+            "bonus_order": None if self._bonus_order is None else list(self._bonus_order),
+            "actions": [a.to_text() for a in self._history],
+            "position": self.view(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], tileset: Tileset | None = None) -> Game:
+        """Rebuild a game from :meth:`to_dict` by replaying its actions.
+
+        Raises ``ValueError`` for another engine or tile set, a bad action or a
+        position that does not match the replay; :class:`IllegalAction` for an
+        action the rules refuse.
+        """
+        if data.get("engine", ENGINE_SLUG) != ENGINE_SLUG:
+            raise ValueError(f"not a {ENGINE_SLUG} game: {data.get('engine')!r}")
+        tileset = tileset if tileset is not None else load_tileset()
+        pinned = data.get("tileset") or {}
+        if pinned and (pinned.get("name"), pinned.get("version")) != (tileset.name, tileset.version):
+            raise ValueError(f"the game was played with tile set {pinned.get('name')} {pinned.get('version')}, "
+                             f"not {tileset.name} {tileset.version}")
+        game = cls(int(data["players"]), seed=data.get("seed"), tileset=tileset,
+                   landscape_order=data.get("landscape_order"), bonus_order=data.get("bonus_order"))
+        for index, text in enumerate(data.get("actions", [])):
+            try:
+                game.apply(parse_action(text))
+            except NotationError as error:
+                raise ValueError(f"action {index}: {error}") from None
+        if "position" in data and data["position"] != game.view():
+            raise ValueError("the stored position does not match the replay of its actions")
+        return game
+
+    def view(self) -> dict[str, Any]:
+        """The position for the replay viewer (JSON-able)."""
+        from .view import position_view
+
+        return position_view(self)
+
+    def figures_on_board(self) -> list[Figure]:
+        return list(self.land.figures)
+
+    def __repr__(self) -> str:
+        return (f"<Game players={self.players} seed={self.seed} actions={len(self._history)} "
+                f"phase={self._phase} current={self.current_player}>")
+
+
+__all__ = ["ENGINE_SLUG", "Game", "IllegalAction", "Score", "TRIBE_MEMBERS"]

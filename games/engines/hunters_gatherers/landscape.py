@@ -1,0 +1,114 @@
+"""The landscape laid so far: tiles, their forests, rivers, meadows and lakes, river systems, figures.
+
+Two partitions are kept over the same nodes (one node per feature printed on a
+placed tile). *Features* (the core's :class:`FeatureGraph`) join across touching
+sides: one forest, one river, one meadow. *River systems* also join every
+river to the lake it flows into on its tile, so all rivers and lakes connected
+to one another form one system (the unit huts score on).
+
+>>> from games.engines.hunters_gatherers.tileset import load_tileset
+>>> land = Landscape(load_tileset().start)
+>>> sorted(land.feature(n).kind for n in land.graph.nodes_of_tile(0).values())
+['forest', 'lake', 'meadow', 'meadow', 'river']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from games.engines.tiles import Board, FeatureGraph, Figure, PlacedTile, Position, UnionFind, meeting_sub_edge
+
+from .actions import TRIBE_MEMBERS
+from .tileset import Feature, Lake, River, Tile
+
+
+class Landscape:
+    """Placed tiles with their features (joined by the core) and river systems."""
+
+    def __init__(self, start: Tile) -> None:
+        self.board = Board()
+        self.graph = FeatureGraph()
+        self.systems = UnionFind()
+        self.tiles: list[Tile] = []            # by placement order
+        self._features: list[Feature] = []     # by node
+        self.figures: list[Figure] = []        # every figure standing on the board
+        self.place(start, (0, 0), 0)
+
+    # -- laying tiles ----------------------------------------------------------------------
+    def place(self, tile: Tile, position: Position, quarter_turns: int) -> PlacedTile:
+        """Lay ``tile`` (already checked to fit) and join its features and river systems."""
+        placed = self.board.place(tile.geometry, position, quarter_turns)
+        self.tiles.append(tile)
+        connections = self.graph.add_tile(placed, self.board)
+        nodes = self.graph.nodes_of_tile(placed.order)
+        for fid in nodes:
+            self._features.append(tile.features[fid])
+            self.systems.add()
+        for fid, feature in tile.features.items():
+            if isinstance(feature, River) and feature.lake is not None:
+                self.systems.union(nodes[fid], nodes[feature.lake])
+        for c in connections:
+            if isinstance(self._features[c.node], River):
+                self.systems.union(c.node, c.other)
+        return placed
+
+    def feature(self, node: int) -> Feature:
+        """What is printed on ``node`` (a meadow with its animals, a lake with its fish...)."""
+        return self._features[node]
+
+    def placed(self, node: int) -> PlacedTile:
+        return self.board.placed[self.graph.node_tile[node]]
+
+    def node_count(self) -> int:
+        return len(self._features)
+
+    # -- looking ahead before a tile is laid -----------------------------------------------
+    def joins(self, tile: Tile, position: Position, quarter_turns: int) -> dict[int, set[int]]:
+        """For each feature of ``tile`` laid so, the existing features (roots) it would join."""
+        joined: dict[int, set[int]] = {fid: set() for fid in tile.features}
+        for side, other in self.board.neighbours(position):
+            mine = tile.geometry.edge(side, quarter_turns).sub_edges
+            theirs = other.tile.edge(side.opposite, other.quarter_turns).sub_edges
+            other_nodes = self.graph.nodes_of_tile(other.order)
+            for i in range(3):
+                joined[mine[i]].add(self.graph.root(other_nodes[theirs[meeting_sub_edge(i)]]))
+        return joined
+
+    def has_tribe_member(self, roots: Iterable[int]) -> bool:
+        """Whether a gatherer, fisher or hunter stands on any of these features."""
+        return any(f.kind in TRIBE_MEMBERS for root in roots for f in self.graph.figures(root))
+
+    def system_would_have_hut(self, tile: Tile, feature_id: int, joined: dict[int, set[int]]) -> bool:
+        """Whether the river system ``feature_id`` would belong to once laid already holds a hut."""
+        local = _local_system(tile, feature_id)
+        systems = {self.systems.find(root) for fid in local for root in joined[fid]}
+        return any(self.systems.find(f.node) in systems for f in self.figures if f.kind == "hut")
+
+    # -- figures ---------------------------------------------------------------------------
+    def add_figure(self, figure: Figure) -> None:
+        self.graph.add_figure(figure)
+        self.figures.append(figure)
+
+    def remove_figures(self, node: int, kinds: Iterable[str]) -> list[Figure]:
+        """Take figures of the given kinds off the feature of ``node``."""
+        taken = self.graph.remove_figures(node, kinds)
+        for figure in taken:
+            self.figures.remove(figure)
+        return taken
+
+    def lakes_of_system(self, system_root: int) -> list[int]:
+        return [n for n, f in enumerate(self._features)
+                if isinstance(f, Lake) and self.systems.find(n) == system_root]
+
+
+def _local_system(tile: Tile, feature_id: int) -> set[int]:
+    """Features of ``tile`` in the same river system as ``feature_id`` through the tile's lakes."""
+    feature = tile.features[feature_id]
+    lakes = set()
+    if isinstance(feature, Lake):
+        lakes.add(feature.id)
+    elif isinstance(feature, River) and feature.lake is not None:
+        lakes.add(feature.lake)
+    members = {feature_id} | lakes
+    members.update(f.id for f in tile.features.values() if isinstance(f, River) and f.lake in lakes)
+    return members
