@@ -2,7 +2,7 @@
 
 >>> game = Game.new(players=2, seed=7)
 >>> game.current_player, game.phase, game.next_tile
-(0, 'landscape', 'L47')
+(0, 'landscape', 'L39')
 >>> action = game.legal_actions()[0]
 >>> game.apply(action)
 >>> game.history == (action,)
