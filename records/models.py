@@ -52,6 +52,14 @@ class GameRecord(models.Model):
     location = models.CharField(_("location"), max_length=200, blank=True)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.IN_PROGRESS)
     is_private = models.BooleanField(_("private"), default=False)
+    seed = models.BigIntegerField(
+        _("seed"), null=True, blank=True,
+        help_text=_("Set at setup when the platform draws from a seeded bag instead of recording each draw."),
+    )
+    result_only = models.BooleanField(
+        _("result only"), default=False,
+        help_text=_("Played without recording moves: one result event holds the final scores."),
+    )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -132,3 +140,26 @@ class Event(models.Model):
 
     def delete(self, *args, **kwargs):
         raise ImmutableEventError("stored events are never deleted")
+
+
+class Snapshot(models.Model):
+    """A cached engine state after event ``seq``: a cache, never a source of truth.
+
+    Dropping every snapshot changes no answer; it only makes rebuilding a position replay more
+    events. Snapshots of another ruleset version are ignored.
+    """
+
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="snapshots")
+    seq = models.PositiveIntegerField()
+    ruleset_version = models.CharField(max_length=64)
+    state = models.JSONField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["record", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["record", "seq", "ruleset_version"], name="snapshot_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"snapshot #{self.record_id}@{self.seq}"

@@ -28,9 +28,9 @@ class GameRecordSerializer(serializers.ModelSerializer):
         model = GameRecord
         fields = [
             "id", "game_slug", "ruleset_version", "catalogue_record", "copy", "played_on", "location",
-            "status", "is_private", "seats", "last_seq", "created_at",
+            "status", "is_private", "seed", "result_only", "seats", "last_seq", "created_at",
         ]
-        read_only_fields = ["id", "status", "last_seq", "created_at"]
+        read_only_fields = ["id", "status", "ruleset_version", "last_seq", "created_at"]
 
     def get_last_seq(self, record: GameRecord) -> int:
         return getattr(record, "last_seq", None) or record.events.count()
@@ -58,6 +58,19 @@ class EventSerializer(serializers.ModelSerializer):
         model = Event
         fields = ["seq", "type", "payload", "recorded_by", "recorded_at", "idempotency_key"]
         read_only_fields = fields
+
+
+class HistoryLineSerializer(serializers.Serializer):
+    """An event as the history shows it: its notation, and who retracted it if it was undone."""
+
+    seq = serializers.IntegerField(source="event.seq")
+    type = serializers.CharField(source="event.type")
+    payload = serializers.JSONField(source="event.payload")
+    notation = serializers.CharField()
+    recorded_by = serializers.CharField(source="event.recorded_by.username", default=None)
+    recorded_at = serializers.DateTimeField(source="event.recorded_at")
+    idempotency_key = serializers.CharField(source="event.idempotency_key", allow_null=True)
+    retracted_by = serializers.IntegerField(allow_null=True)
 
 
 class AppendEventSerializer(serializers.Serializer):

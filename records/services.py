@@ -10,8 +10,41 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 
-from .errors import IdempotencyKeyReused, RecordClosed, SeqConflict
+from games.registry import RESULT, PayloadError, get_engine, validate_payload
+
+from . import replay
+from .errors import IdempotencyKeyReused, RecordClosed, RecordError, SeqConflict
 from .models import Event, GameRecord, Player, Seat
+from .signals import record_finished
+
+
+class UnknownGame(RecordError):
+    reason = "unknown_game"
+    status_code = 400
+
+
+RESULT_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "scores": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "properties": {
+                    "seat": {"type": "integer", "minimum": 0},
+                    "score": {"type": "integer"},
+                    "rank": {"type": "integer", "minimum": 1},
+                    "tiebreak": {"type": "number"},
+                },
+                "required": ["seat", "score"],
+                "additionalProperties": False,
+            },
+        },
+    },
+    "required": ["scores"],
+    "additionalProperties": False,
+}
 
 
 @dataclass(frozen=True)
@@ -32,7 +65,25 @@ def start_game(
     created_by: AbstractBaseUser | None = None,
     **fields: Any,
 ) -> GameRecord:
-    """Create a record with its seats (players are found or created by display name)."""
+    """Create a record with its seats (players are found or created by display name).
+
+    A game with a rules engine pins the engine's ruleset version; a game without one can only be
+    logged as a result-only record.
+    """
+    engine = get_engine(game_slug)
+    if engine is None and not fields.get("result_only"):
+        raise UnknownGame(
+            f"no rules engine replays {game_slug!r}: record it as a result-only game", field="game_slug"
+        )
+    if engine is not None and not fields.get("result_only"):
+        if not engine.min_players <= len(seats) <= engine.max_players:
+            raise UnknownGame(
+                f"{engine.name} is for {engine.min_players} to {engine.max_players} players, not {len(seats)}",
+                field="seats",
+            )
+        fields.setdefault("ruleset_version", engine.ruleset_version)
+        if not fields.get("ruleset_version"):
+            fields["ruleset_version"] = engine.ruleset_version
     record = GameRecord.objects.create(game_slug=game_slug, created_by=created_by, **fields)
     for order, seat in enumerate(seats):
         player, _created = Player.objects.get_or_create(display_name=seat.player_name)
@@ -56,6 +107,10 @@ def append_event(
     Optimistic concurrency: the caller says which seq it last saw. If another writer took the
     next place first, :class:`SeqConflict` carries the current last seq. A retry with the same
     idempotency key returns the event already stored instead of writing it twice.
+
+    For a game with a rules engine the position is rebuilt and the engine must accept the
+    action (it raises ``IllegalAction``, a 422, and nothing is stored). When the engine says the
+    game is over the record is finished and, once committed, ``record_finished`` is sent.
     """
     if idempotency_key:
         existing = _find_retry(record, idempotency_key, type, payload)
@@ -68,9 +123,13 @@ def append_event(
         raise SeqConflict(
             f"expected_seq is {expected_seq} but the last event is {current}", current_seq=current
         )
+    finished, state, engine = _validate(record, current, type, payload)
+    if engine is not None:
+        payload = engine.apply(state, type, payload)
+        finished = engine.is_over(state)
     try:
         with transaction.atomic():
-            return Event.objects.create(
+            event = Event.objects.create(
                 record=record,
                 seq=expected_seq + 1,
                 type=type,
@@ -78,6 +137,10 @@ def append_event(
                 recorded_by=recorded_by,
                 idempotency_key=idempotency_key or None,
             )
+            if engine is not None and event.seq % replay.snapshot_every() == 0:
+                replay.save_snapshot(record, engine, state, event.seq)
+            if finished:
+                _finish(record)
     except IntegrityError:
         # Another writer committed between our read and our insert: either it took the seq,
         # or it was the same client retrying with the same key.
@@ -90,6 +153,30 @@ def append_event(
             f"another event took seq {expected_seq + 1}; the last event is now {current}",
             current_seq=current,
         ) from None
+    return event
+
+
+def _validate(record: GameRecord, current: int, type: str, payload: dict[str, Any]) -> tuple[bool, Any, Any]:
+    """Check a payload before anything is written; returns (finishes, state, engine)."""
+    if record.result_only:
+        if type != RESULT:
+            raise PayloadError("type", f"a result-only record takes one {RESULT!r} event, not {type!r}")
+        validate_payload({RESULT: RESULT_SCHEMA}, type, payload)
+        seats = sorted(record.seats.values_list("seat_order", flat=True))
+        given = sorted(line["seat"] for line in payload["scores"])
+        if given != seats:
+            raise PayloadError("payload.scores", f"payload.scores: give one score per seat {seats}, not {given}")
+        return True, None, None
+    engine = replay.engine_for(record)
+    state, _at = replay.state_at(record, current)
+    return False, state, engine
+
+
+def _finish(record: GameRecord) -> None:
+    GameRecord.objects.filter(pk=record.pk).update(status=GameRecord.Status.FINISHED)
+    record.status = GameRecord.Status.FINISHED
+    record_id = record.pk
+    transaction.on_commit(lambda: record_finished.send(sender=GameRecord, record_id=record_id))
 
 
 def _find_retry(record: GameRecord, key: str, type: str, payload: dict[str, Any]) -> Event | None:
@@ -100,3 +187,36 @@ def _find_retry(record: GameRecord, key: str, type: str, payload: dict[str, Any]
             seq=existing.seq,
         )
     return existing
+
+
+def notation(record: GameRecord, event: Event) -> str:
+    engine = None if record.result_only else get_engine(record.game_slug)
+    return engine.notation(event.type, event.payload) if engine else event.type
+
+
+def position(record: GameRecord, at: int | None = None) -> dict[str, Any]:
+    """The position after event ``at`` as the state endpoint and ``replay --json`` give it."""
+    engine = replay.engine_for(record)
+    state, seq = replay.state_at(record, at)
+    return position_document(
+        engine, state, seq,
+        record={"id": record.pk, "status": record.status, "last_seq": last_seq(record)},
+        seats=[
+            {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
+            for seat in record.seats.select_related("player")
+        ],
+    )
+
+
+def position_document(
+    engine: Any, state: Any, seq: int, *, record: dict[str, Any] | None, seats: list[dict[str, Any]]
+) -> dict[str, Any]:
+    return {
+        "game": engine.slug,
+        "ruleset_version": engine.ruleset_version,
+        "record": record,
+        "at": seq,
+        "seats": seats,
+        "is_over": engine.is_over(state),
+        "position": engine.view(state),
+    }

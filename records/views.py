@@ -5,14 +5,18 @@ from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import ValidationError
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from . import services
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter
+
+from . import replay, services
 from .models import GameRecord
 from .permissions import RecordAccess
-from .serializers import AppendEventSerializer, EventSerializer, GameRecordSerializer
+from .serializers import AppendEventSerializer, GameRecordSerializer, HistoryLineSerializer
 
 
 class GameRecordViewSet(
@@ -41,14 +45,26 @@ class GameRecordViewSet(
         ]
         serializer.instance = services.start_game(seats=seats, created_by=self.request.user, **data)
 
-    @extend_schema(responses=EventSerializer(many=True))
+    @extend_schema(responses=HistoryLineSerializer(many=True))
     @action(detail=True, methods=["get"], url_path="events")
     def events(self, request: Request, pk: str | None = None) -> Response:
         record = self.get_object()
-        return Response(EventSerializer(record.events.select_related("recorded_by"), many=True).data)
+        return Response(HistoryLineSerializer(replay.history(record), many=True).data)
+
+    @extend_schema(
+        parameters=[OpenApiParameter("at", OpenApiTypes.INT, description="position after event N (default: last)")],
+        responses=OpenApiTypes.OBJECT,
+    )
+    @action(detail=True, methods=["get"], url_path="state")
+    def state(self, request: Request, pk: str | None = None) -> Response:
+        record = self.get_object()
+        at = request.query_params.get("at")
+        if at is not None and not at.lstrip("-").isdigit():
+            raise ValidationError({"at": ["at must be an event number (an integer)"]})
+        return Response(services.position(record, None if at is None else int(at)))
 
     @events.mapping.post
-    @extend_schema(request=AppendEventSerializer, responses={201: EventSerializer})
+    @extend_schema(request=AppendEventSerializer, responses={201: HistoryLineSerializer})
     def append_event(self, request: Request, pk: str | None = None) -> Response:
         record = get_object_or_404(GameRecord, pk=pk)
         self.check_object_permissions(request, record)
@@ -62,4 +78,5 @@ class GameRecordViewSet(
             recorded_by=request.user,
             idempotency_key=body.validated_data.get("idempotency_key"),
         )
-        return Response(EventSerializer(event).data, status=status.HTTP_201_CREATED)
+        line = replay.HistoryLine(event=event, notation=services.notation(record, event), retracted_by=None)
+        return Response(HistoryLineSerializer(line).data, status=status.HTTP_201_CREATED)

@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class ScoringConfig(AppConfig):
     name = "scoring"
     verbose_name = _("Scores and leagues")
+
+    def ready(self) -> None:
+        from . import receivers
+
+        receivers.connect()

@@ -17,63 +17,72 @@ from rest_framework.test import APIClient
 from records.errors import IdempotencyKeyReused, SeqConflict
 from records.models import Event, GameRecord, ImmutableEventError
 from records.services import SeatSpec, append_event, start_game
+from tests.factories import event, seeded_record
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
 def record(db) -> GameRecord:
-    return start_game(game_slug="hunters-gatherers", seats=[SeatSpec("Ada"), SeatSpec("Bo")])
+    return seeded_record()
+
+
+def append_nth(record: GameRecord, index: int, **kwargs) -> Event:
+    """Append the index-th action of the seeded simulated game at its place."""
+    kind, payload = event(index)
+    return append_event(record, index, kind, payload, **kwargs)
 
 
 def test_events_are_numbered_from_one_without_gaps(record):
-    first = append_event(record, 0, "note", {"text": "a"})
-    second = append_event(record, 1, "note", {"text": "b"})
+    first = append_nth(record, 0)
+    second = append_nth(record, 1)
     assert (first.seq, second.seq) == (1, 2)
 
 
 def test_append_at_a_taken_seq_is_a_conflict_carrying_the_current_seq(record):
-    append_event(record, 0, "note", {})
+    append_nth(record, 0)
     with pytest.raises(SeqConflict) as conflict:
-        append_event(record, 0, "note", {})
+        append_nth(record, 0)
     assert conflict.value.details == {"current_seq": 1}
     assert Event.objects.filter(record=record).count() == 1
 
 
 def test_retry_with_the_same_idempotency_key_returns_the_stored_event(record):
-    first = append_event(record, 0, "note", {"text": "a"}, idempotency_key="k-1")
-    retry = append_event(record, 0, "note", {"text": "a"}, idempotency_key="k-1")
+    first = append_nth(record, 0, idempotency_key="k-1")
+    retry = append_nth(record, 0, idempotency_key="k-1")
     assert retry.pk == first.pk
     assert Event.objects.filter(record=record).count() == 1
 
 
 def test_reusing_an_idempotency_key_for_another_event_is_refused(record):
-    append_event(record, 0, "note", {"text": "a"}, idempotency_key="k-1")
+    append_nth(record, 0, idempotency_key="k-1")
+    kind, payload = event(1)
     with pytest.raises(IdempotencyKeyReused):
-        append_event(record, 1, "note", {"text": "other"}, idempotency_key="k-1")
+        append_event(record, 1, kind, payload, idempotency_key="k-1")
     assert Event.objects.filter(record=record).count() == 1
 
 
 class TestImmutability:
     def test_orm_save_of_a_stored_event_is_refused(self, record):
-        event = append_event(record, 0, "note", {"text": "a"})
-        event.payload = {"text": "changed"}
+        stored = append_nth(record, 0)
+        original = dict(stored.payload)
+        stored.payload = {"tile": "forged"}
         with pytest.raises(ImmutableEventError):
-            event.save()
-        assert Event.objects.get(pk=event.pk).payload == {"text": "a"}
+            stored.save()
+        assert Event.objects.get(pk=stored.pk).payload == original
 
     def test_orm_delete_and_bulk_writes_are_refused(self, record):
-        event = append_event(record, 0, "note", {"text": "a"})
+        stored = append_nth(record, 0)
         with pytest.raises(ImmutableEventError):
-            event.delete()
+            stored.delete()
         with pytest.raises(ImmutableEventError):
-            Event.objects.filter(pk=event.pk).update(type="other")
+            Event.objects.filter(pk=stored.pk).update(type="other")
         with pytest.raises(ImmutableEventError):
-            Event.objects.filter(pk=event.pk).delete()
-        assert Event.objects.get(pk=event.pk).type == "note"
+            Event.objects.filter(pk=stored.pk).delete()
+        assert Event.objects.get(pk=stored.pk).type == "place_tile"
 
     def test_deleting_a_record_with_events_is_refused(self, record):
-        append_event(record, 0, "note", {})
+        append_nth(record, 0)
         with pytest.raises(Exception):
             with transaction.atomic():
                 record.delete()
@@ -85,11 +94,11 @@ class TestImmutability:
     )
     def test_raw_sql_update_and_delete_are_refused_by_the_database(self, record, statement):
         """Runs on whichever database the suite uses: PostgreSQL in CI, SQLite locally."""
-        event = append_event(record, 0, "note", {"text": "a"})
+        stored = append_nth(record, 0)
         with pytest.raises(DatabaseError, match="append-only"):
             with transaction.atomic(), connection.cursor() as cursor:
-                cursor.execute(statement, [event.pk])
-        assert Event.objects.get(pk=event.pk).type == "note"
+                cursor.execute(statement, [stored.pk])
+        assert Event.objects.get(pk=stored.pk).type == "place_tile"
 
     def test_sqlite_triggers_refuse_raw_update_and_delete(self, tmp_path):
         """SQLite is checked on a real migrated file even when the suite runs on PostgreSQL."""
@@ -100,7 +109,8 @@ class TestImmutability:
         db = sqlite3.connect(database)
         db.execute(
             "INSERT INTO records_gamerecord (game_slug, ruleset_version, played_on, location, status,"
-            " is_private, created_at) VALUES ('x', '', '2026-01-01', '', 'in_progress', 0, '2026-01-01')"
+            " is_private, result_only, created_at)"
+            " VALUES ('x', '', '2026-01-01', '', 'in_progress', 0, 1, '2026-01-01')"
         )
         db.execute(
             "INSERT INTO records_event (record_id, seq, type, payload, recorded_at) "
@@ -137,8 +147,9 @@ class TestConcurrentWriters:
         return outcomes
 
     def test_two_writers_on_the_same_seq_one_wins_one_gets_a_conflict(self):
-        record = start_game(game_slug="hunters-gatherers", seats=[SeatSpec("Ada")])
-        outcomes = self._race(record.pk, 2, lambda rec, i: append_event(rec, 0, "note", {"writer": i}))
+        record = seeded_record()
+        kind, payload = event(0)
+        outcomes = self._race(record.pk, 2, lambda rec, i: append_event(rec, 0, kind, payload))
         winners = [o for o in outcomes if isinstance(o, Event)]
         conflicts = [o for o in outcomes if isinstance(o, SeqConflict)]
         assert len(winners) == 1 and len(conflicts) == 1, outcomes
@@ -146,31 +157,34 @@ class TestConcurrentWriters:
         assert list(Event.objects.filter(record=record).values_list("seq", flat=True)) == [1]
 
     def test_many_retrying_writers_leave_no_gap_and_no_duplicate(self):
-        record = start_game(game_slug="hunters-gatherers", seats=[SeatSpec("Ada")])
+        record = seeded_record()
 
         def append_until_stored(rec: GameRecord, index: int) -> int:
+            """Each writer records the next action of the game, retrying on conflicts."""
             conflicts = 0
             while True:
                 seen = Event.objects.filter(record=rec).count()
+                kind, payload = event(seen)
                 try:
-                    append_event(rec, seen, "note", {"writer": index})
+                    append_event(rec, seen, kind, payload, idempotency_key=f"writer-{index}")
                     return conflicts
                 except SeqConflict:
                     conflicts += 1
 
         outcomes = self._race(record.pk, 6, append_until_stored)
         assert all(isinstance(o, int) for o in outcomes), outcomes
-        seqs = list(Event.objects.filter(record=record).values_list("seq", flat=True))
-        assert seqs == list(range(1, 7))
-        writers = sorted(e.payload["writer"] for e in Event.objects.filter(record=record))
-        assert writers == list(range(6))
+        stored = list(Event.objects.filter(record=record).order_by("seq"))
+        assert [e.seq for e in stored] == list(range(1, 7))
+        assert sorted(e.idempotency_key for e in stored) == [f"writer-{i}" for i in range(6)]
+        assert [(e.type, e.payload) for e in stored] == [event(i) for i in range(6)]
 
 
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_http_appends_answer_one_201_and_one_409():
     user = User.objects.create_user("keeper", password="pw")
-    record = start_game(game_slug="hunters-gatherers", seats=[SeatSpec("Ada")], created_by=user)
+    record = seeded_record(created_by=user)
+    kind, payload = event(0)
     barrier = threading.Barrier(2)
     statuses: list[int] = []
 
@@ -180,7 +194,7 @@ def test_concurrent_http_appends_answer_one_201_and_one_409():
         barrier.wait()
         response = client.post(
             f"/api/records/{record.pk}/events/",
-            {"expected_seq": 0, "type": "note", "payload": {"i": index}},
+            {"expected_seq": 0, "type": kind, "payload": payload},
             format="json",
         )
         statuses.append(response.status_code)

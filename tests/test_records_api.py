@@ -7,6 +7,7 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from records.models import Event, GameRecord, Player
+from tests.factories import event
 
 pytestmark = pytest.mark.django_db
 
@@ -27,7 +28,11 @@ def client(keeper) -> APIClient:
 def record_id(client) -> int:
     response = client.post(
         "/api/records/",
-        {"game_slug": "hunters-gatherers", "seats": [{"player": "Ada", "colour": "red"}, {"player": "Bo"}]},
+        {
+            "game_slug": "hunters-gatherers",
+            "seed": 1,
+            "seats": [{"player": "Ada", "colour": "red"}, {"player": "Bo"}],
+        },
         format="json",
     )
     assert response.status_code == 201, response.data
@@ -44,21 +49,23 @@ def test_create_record_with_seats(client, record_id):
 
 
 def test_append_then_list_events(client, record_id):
+    kind, payload = event(0)
     created = client.post(
-        f"/api/records/{record_id}/events/",
-        {"expected_seq": 0, "type": "note", "payload": {"text": "first"}},
-        format="json",
+        f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": kind, "payload": payload}, format="json"
     )
-    assert created.status_code == 201
+    assert created.status_code == 201, created.data
     assert created.data["seq"] == 1 and created.data["recorded_by"] == "keeper"
+    assert created.data["notation"].startswith(payload["tile"] + "@")
     listed = APIClient().get(f"/api/records/{record_id}/events/")
     assert listed.status_code == 200
-    assert [(e["seq"], e["payload"]) for e in listed.data] == [(1, {"text": "first"})]
+    assert [(e["seq"], e["payload"]) for e in listed.data] == [(1, payload)]
 
 
 def test_taken_seq_answers_409_with_the_current_last_seq(client, record_id):
-    client.post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "note"}, format="json")
-    response = client.post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "note"}, format="json")
+    kind, payload = event(0)
+    body = {"expected_seq": 0, "type": kind, "payload": payload}
+    assert client.post(f"/api/records/{record_id}/events/", body, format="json").status_code == 201
+    response = client.post(f"/api/records/{record_id}/events/", body, format="json")
     assert response.status_code == 409
     assert response.data["reason"] == "seq_conflict"
     assert response.data["current_seq"] == 1
@@ -68,10 +75,10 @@ def test_taken_seq_answers_409_with_the_current_last_seq(client, record_id):
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ({"type": "note"}, "expected_seq"),
-        ({"expected_seq": -1, "type": "note"}, "expected_seq"),
+        ({"type": "place_tile"}, "expected_seq"),
+        ({"expected_seq": -1, "type": "place_tile"}, "expected_seq"),
         ({"expected_seq": 0, "type": "Not A Type!"}, "type"),
-        ({"expected_seq": 0, "type": "note", "payload": [1, 2]}, "payload"),
+        ({"expected_seq": 0, "type": "place_tile", "payload": [1, 2]}, "payload"),
     ],
 )
 def test_malformed_append_answers_400_naming_the_field(client, record_id, body, field):
@@ -90,7 +97,8 @@ def test_malformed_record_answers_400_naming_the_field(client):
 
 
 def test_idempotent_retry_over_http_returns_the_same_event(client, record_id):
-    body = {"expected_seq": 0, "type": "note", "payload": {"x": 1}, "idempotency_key": "tablet-7-0001"}
+    kind, payload = event(0)
+    body = {"expected_seq": 0, "type": kind, "payload": payload, "idempotency_key": "tablet-7-0001"}
     first = client.post(f"/api/records/{record_id}/events/", body, format="json")
     retry = client.post(f"/api/records/{record_id}/events/", body, format="json")
     assert first.status_code == 201 and retry.status_code == 201
@@ -101,9 +109,11 @@ def test_idempotent_retry_over_http_returns_the_same_event(client, record_id):
 def test_strangers_may_not_append(record_id):
     stranger = APIClient()
     stranger.force_authenticate(User.objects.create_user("stranger", password="pw"))
-    response = stranger.post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "note"}, format="json")
+    kind, payload = event(0)
+    body = {"expected_seq": 0, "type": kind, "payload": payload}
+    response = stranger.post(f"/api/records/{record_id}/events/", body, format="json")
     assert response.status_code == 403
-    anonymous = APIClient().post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "note"}, format="json")
+    anonymous = APIClient().post(f"/api/records/{record_id}/events/", body, format="json")
     assert anonymous.status_code in (401, 403)
     assert Event.objects.count() == 0
 
@@ -113,7 +123,9 @@ def test_seated_player_with_a_login_may_append(record_id):
     Player.objects.filter(display_name="Ada").update(user=user)
     player_client = APIClient()
     player_client.force_authenticate(user)
-    response = player_client.post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "note"}, format="json")
+    kind, payload = event(0)
+    body = {"expected_seq": 0, "type": kind, "payload": payload}
+    response = player_client.post(f"/api/records/{record_id}/events/", body, format="json")
     assert response.status_code == 201
 
 

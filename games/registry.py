@@ -1,0 +1,231 @@
+"""Which rules engine replays which game: slug → engine adapter.
+
+The registry is pure Python (no Django): the records app asks it to validate event payloads,
+apply events to a state, serialise states for snapshots and describe positions. Each adapter
+wraps one engine package under ``games.engines`` behind the same small interface, so a new
+engine (Stone Age, base Carcassonne) plugs in by adding an adapter here.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import jsonschema
+
+UNDO = "undo"
+"""Retracts the last effective action. Known to every engine; the log keeps both events."""
+
+RESULT = "result"
+"""The one event of a result-only record: each seat's final score (no replay)."""
+
+
+class PayloadError(ValueError):
+    """A payload that does not fit its event type's schema; ``field`` names where."""
+
+    reason = "invalid_payload"
+    status_code = 400
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.details = {"field": field}
+
+
+class UnknownEventType(PayloadError):
+    reason = "unknown_event_type"
+
+
+@dataclass(frozen=True)
+class FinalScore:
+    seat: int
+    score: int
+    rank: int
+    breakdown: Mapping[str, int] = field(default_factory=dict)
+
+
+class EngineAdapter(Protocol):
+    slug: str
+    name: str
+    ruleset_version: str
+    min_players: int
+    max_players: int
+    event_schemas: Mapping[str, Mapping[str, Any]]
+
+    def new_state(self, players: int, seed: int | None) -> Any: ...
+    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], seat: int | None = None) -> dict[str, Any]: ...
+    def undo(self, state: Any) -> None: ...
+    def notation(self, event_type: str, payload: Mapping[str, Any]) -> str: ...
+    def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]: ...
+    def snapshot(self, state: Any) -> dict[str, Any]: ...
+    def restore(self, data: Mapping[str, Any]) -> Any: ...
+    def view(self, state: Any) -> dict[str, Any]: ...
+    def is_over(self, state: Any) -> bool: ...
+    def final_scores(self, state: Any) -> list[FinalScore]: ...
+    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]: ...
+
+
+def validate_payload(schemas: Mapping[str, Mapping[str, Any]], event_type: str, payload: Any) -> None:
+    """Raise :class:`PayloadError` naming the first field that does not fit the type's schema."""
+    schema = schemas.get(event_type)
+    if schema is None:
+        known = ", ".join(sorted(schemas))
+        raise UnknownEventType("type", f"unknown event type {event_type!r}; this game knows: {known}")
+    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(payload))
+    if error is None:
+        return
+    path = ".".join(str(part) for part in error.absolute_path)
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else ""
+        path = ".".join(filter(None, [path, missing]))
+    elif error.validator == "additionalProperties" and "'" in error.message:
+        path = ".".join(filter(None, [path, error.message.split("'")[1]]))
+    field_name = "payload" + (f".{path}" if path else "")
+    raise PayloadError(field_name, f"{field_name}: {error.message}")
+
+
+class HuntersGatherersAdapter:
+    """Carcassonne – Hunters and Gatherers (first edition) through the platform's interface."""
+
+    slug = "hunters-gatherers"
+    name = "Carcassonne: Hunters and Gatherers"
+    min_players = 2
+    max_players = 5
+
+    def __init__(self) -> None:
+        from games.engines import hunters_gatherers as engine
+
+        self.engine = engine
+        self.ruleset_version = f"{engine.TILESET_NAME}@{engine.TILESET_VERSION}"
+        figure = {"enum": list(engine.FIGURE_KINDS)}
+        self.event_schemas: dict[str, dict[str, Any]] = {
+            "place_tile": {
+                "type": "object",
+                "properties": {
+                    "tile": {"type": "string", "pattern": "^[A-Z][A-Za-z0-9_-]*$"},
+                    "x": {"type": "integer"},
+                    "y": {"type": "integer"},
+                    "rotation": {"enum": [0, 90, 180, 270]},
+                    "figure": figure,
+                    "feature": {"type": "integer", "minimum": 0},
+                    "seat": {"type": "integer", "minimum": 0},
+                },
+                "required": ["x", "y", "rotation"],
+                "dependentRequired": {"figure": ["feature"], "feature": ["figure"]},
+                "additionalProperties": False,
+            },
+            "discard_tile": {
+                "type": "object",
+                "properties": {
+                    "tile": {"type": "string", "pattern": "^[A-Z][A-Za-z0-9_-]*$"},
+                    "seat": {"type": "integer", "minimum": 0},
+                },
+                "additionalProperties": False,
+            },
+            UNDO: {"type": "object", "additionalProperties": False},
+        }
+
+    def new_state(self, players: int, seed: int | None) -> Any:
+        return self.engine.Game.new(players=players, seed=seed)
+
+    def _action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> Any:
+        data = dict(payload)
+        if "tile" not in data:
+            # A seeded record lets the platform draw: the stored event names the tile drawn.
+            if state.next_tile is None:
+                raise PayloadError("payload.tile", "payload.tile: this record has no seeded bag; name the tile drawn")
+            data["tile"] = state.next_tile
+        if event_type == "discard_tile":
+            data["discard"] = True
+        return self.engine.Action.from_dict(data)
+
+    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], seat: int | None = None) -> dict[str, Any]:
+        """Apply one event; returns the payload as stored (the drawn tile filled in)."""
+        validate_payload(self.event_schemas, event_type, payload)
+        if event_type == UNDO:
+            self.undo(state)
+            return {}
+        try:
+            action = self._action(state, event_type, payload)
+        except ValueError as error:
+            if isinstance(error, PayloadError):
+                raise
+            raise PayloadError("payload", f"payload: {error}") from None
+        state.apply(action)
+        stored = action.to_dict()
+        stored.pop("discard", None)
+        return stored
+
+    def undo(self, state: Any) -> None:
+        if not state.history:
+            raise self.engine.IllegalAction("nothing_to_undo", "there is no action left to take back")
+        state.undo()
+
+    def notation(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        if event_type == UNDO:
+            return "undo"
+        data = dict(payload, discard=True) if event_type == "discard_tile" else dict(payload)
+        data.setdefault("tile", "?")
+        return self.engine.Action.from_dict(data).to_text()
+
+    def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]:
+        if text.strip() == "undo":
+            return UNDO, {}
+        action = self.engine.parse_action(text)
+        data = action.to_dict()
+        if data.pop("discard", False):
+            return "discard_tile", data
+        return "place_tile", data
+
+    def snapshot(self, state: Any) -> dict[str, Any]:
+        return state.to_dict()
+
+    def restore(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.Game.from_dict(data)
+
+    def view(self, state: Any) -> dict[str, Any]:
+        return state.view()
+
+    def is_over(self, state: Any) -> bool:
+        return bool(state.is_over)
+
+    def final_scores(self, state: Any) -> list[FinalScore]:
+        ranks = state.final_ranks()
+        return [
+            FinalScore(seat=score.seat, score=score.total, rank=ranks[score.seat], breakdown=dict(score.breakdown))
+            for score in state.scores()
+        ]
+
+    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+        """A complete game of random legal actions; the same seed gives the same game."""
+        rng = random.Random(seed)
+        state = self.new_state(players, seed)
+        events: list[tuple[str, dict[str, Any]]] = []
+        while not state.is_over:
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            data = action.to_dict()
+            events.append(("discard_tile" if data.pop("discard", False) else "place_tile", data))
+        return events
+
+
+_ADAPTERS: dict[str, EngineAdapter] = {}
+
+
+def _load() -> dict[str, EngineAdapter]:
+    if not _ADAPTERS:
+        for adapter in (HuntersGatherersAdapter(),):
+            _ADAPTERS[adapter.slug] = adapter
+    return _ADAPTERS
+
+
+def get_engine(slug: str) -> EngineAdapter | None:
+    """The adapter for ``slug``, or ``None`` when no engine replays that game yet."""
+    return _load().get(slug)
+
+
+def engine_slugs() -> list[str]:
+    return sorted(_load())

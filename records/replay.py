@@ -1,0 +1,139 @@
+"""Rebuilding positions from the event stream.
+
+The events are the truth; a snapshot every ``LUDOLOG_SNAPSHOT_EVERY`` events is a cache that
+bounds the work: any position costs one snapshot restore plus at most K event applies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.conf import settings
+
+from games.registry import UNDO, EngineAdapter, get_engine
+
+from .models import Event, GameRecord, Snapshot
+
+
+class NoEngine(LookupError):
+    reason = "no_engine"
+    status_code = 409
+
+    def __init__(self, record: GameRecord) -> None:
+        message = f"no rules engine replays {record.game_slug!r}" + (
+            " (a result-only record)" if record.result_only else ""
+        )
+        super().__init__(message)
+        self.message = message
+        self.details: dict[str, Any] = {}
+
+
+class PositionOutOfRange(ValueError):
+    reason = "at_out_of_range"
+    status_code = 400
+
+    def __init__(self, at: int, last: int) -> None:
+        message = f"at must be between 0 and {last}, not {at}"
+        super().__init__(message)
+        self.message = message
+        self.details = {"field": "at", "last_seq": last}
+
+
+def engine_for(record: GameRecord) -> EngineAdapter:
+    engine = None if record.result_only else get_engine(record.game_slug)
+    if engine is None:
+        raise NoEngine(record)
+    return engine
+
+
+def snapshot_every() -> int:
+    return max(1, int(getattr(settings, "LUDOLOG_SNAPSHOT_EVERY", 16)))
+
+
+def initial_state(record: GameRecord, engine: EngineAdapter) -> Any:
+    return engine.new_state(record.seats.count(), record.seed)
+
+
+def apply_events(engine: EngineAdapter, state: Any, events: Iterable[Event]) -> Any:
+    for event in events:
+        if event.type == UNDO:
+            engine.undo(state)
+        else:
+            engine.apply(state, event.type, event.payload)
+    return state
+
+
+def state_at(record: GameRecord, at: int | None = None, *, use_snapshots: bool = True) -> tuple[Any, int]:
+    """The engine state after event ``at`` (default: the last) and the seq it stands at."""
+    engine = engine_for(record)
+    last = Event.objects.filter(record=record).order_by("-seq").values_list("seq", flat=True).first() or 0
+    target = last if at is None else at
+    if not 0 <= target <= last:
+        raise PositionOutOfRange(target, last)
+    snapshot = None
+    if use_snapshots:
+        snapshot = (
+            Snapshot.objects.filter(record=record, seq__lte=target, ruleset_version=engine.ruleset_version)
+            .order_by("-seq")
+            .first()
+        )
+    if snapshot is not None:
+        state, start = engine.restore(snapshot.state), snapshot.seq
+    else:
+        state, start = initial_state(record, engine), 0
+    events = Event.objects.filter(record=record, seq__gt=start, seq__lte=target).order_by("seq")
+    return apply_events(engine, state, events.only("seq", "type", "payload")), target
+
+
+def save_snapshot(record: GameRecord, engine: EngineAdapter, state: Any, seq: int) -> None:
+    Snapshot.objects.get_or_create(
+        record=record, seq=seq, ruleset_version=engine.ruleset_version,
+        defaults={"state": engine.snapshot(state)},
+    )
+
+
+def rebuild_snapshots(record: GameRecord) -> int:
+    """Drop a record's snapshots and write them again from its events; returns how many."""
+    Snapshot.objects.filter(record=record).delete()
+    engine = engine_for(record)
+    state = initial_state(record, engine)
+    every = snapshot_every()
+    written = 0
+    for event in Event.objects.filter(record=record).order_by("seq"):
+        apply_events(engine, state, [event])
+        if event.seq % every == 0:
+            save_snapshot(record, engine, state, event.seq)
+            written += 1
+    return written
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    event: Event
+    notation: str
+    retracted_by: int | None
+    """The seq of the undo event that took this action back, if any."""
+
+
+def history(record: GameRecord, events: Sequence[Event] | None = None) -> list[HistoryLine]:
+    """Every event with its notation and, for retracted actions, the undo that retracted it."""
+    engine = None if record.result_only else get_engine(record.game_slug)
+    events = list(events if events is not None else record.events.select_related("recorded_by"))
+    retracted: dict[int, int] = {}
+    effective: list[int] = []
+    for event in events:
+        if event.type == UNDO:
+            if effective:
+                retracted[effective.pop()] = event.seq
+        else:
+            effective.append(event.seq)
+    return [
+        HistoryLine(
+            event=event,
+            notation=engine.notation(event.type, event.payload) if engine else event.type,
+            retracted_by=retracted.get(event.seq),
+        )
+        for event in events
+    ]
