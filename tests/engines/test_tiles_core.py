@@ -1,0 +1,108 @@
+"""The shared tile-laying core, with no game in it: geometry, matching, feature merging."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.engines.tiles import (
+    Board, FeatureGraph, Figure, Side, TileDef, TileDefinitionError, UnionFind, majority_owners,
+    meeting_sub_edge, neighbour, printed_side)
+
+ROAD = TileDef.build("R", {"N": ("road", (0, 1, 2)), "E": ("field", (2, 2, 2)),
+                           "S": ("road", (2, 1, 0)), "W": ("field", (0, 0, 0))},
+                     {0: "field", 1: "road", 2: "field"})
+CITY_END = TileDef.build("C", {"N": ("city", (0, 0, 0)), "E": ("field", (1, 1, 1)),
+                               "S": ("field", (1, 1, 1)), "W": ("field", (1, 1, 1))},
+                         {0: "city", 1: "field"})
+
+
+def test_y_grows_south_and_sides_are_clockwise():
+    assert neighbour((0, 0), Side.N) == (0, -1)
+    assert neighbour((0, 0), Side.E) == (1, 0)
+    assert [s.opposite for s in Side] == [Side.S, Side.W, Side.N, Side.E]
+
+
+def test_rotation_is_clockwise_quarter_turns():
+    assert CITY_END.edge(Side.N, 0).terrain == "city"
+    assert CITY_END.edge(Side.E, 1).terrain == "city"
+    assert CITY_END.edge(Side.S, 2).terrain == "city"
+    assert CITY_END.edge(Side.W, 3).terrain == "city"
+    assert printed_side(Side.N, 1) == Side.W
+
+
+def test_facing_sub_edges_run_in_opposite_directions():
+    assert [meeting_sub_edge(i) for i in range(3)] == [2, 1, 0]
+
+
+def test_a_side_naming_a_missing_feature_is_refused():
+    with pytest.raises(TileDefinitionError):
+        TileDef.build("X", {s: ("field", (0, 0, 9)) for s in "NESW"}, {0: "field"})
+
+
+def test_board_requires_adjacency_and_matching_terrain():
+    board = Board()
+    board.place(ROAD, (0, 0), 0)
+    assert board.fits(ROAD, (0, 1), 0)
+    assert not board.fits(ROAD, (1, 1), 0)          # corner only
+    assert not board.fits(ROAD, (0, 0), 0)          # taken
+    assert not board.fits(ROAD, (1, 0), 1)          # road against field
+    assert [m.side for m in board.mismatches(ROAD, (1, 0), 1)] == [Side.W]
+    assert set(board.frontier) == {(0, -1), (1, 0), (0, 1), (-1, 0)}
+
+
+def test_feature_completes_when_its_last_open_contact_closes():
+    board, graph = Board(), FeatureGraph()
+    graph.add_tile(board.place(CITY_END, (0, 0), 0), board)
+    city = graph.node(0, 0)
+    assert graph.open_contacts(city) == 1 and not graph.is_complete(city)
+    graph.add_tile(board.place(CITY_END, (0, -1), 2), board)
+    assert graph.is_complete(city) and graph.tile_count(city) == 2
+    assert graph.root(graph.node(1, 0)) == graph.root(city)
+
+
+def test_road_banks_stay_apart_and_roads_join():
+    board, graph = Board(), FeatureGraph()
+    graph.add_tile(board.place(ROAD, (0, 0), 0), board)
+    graph.add_tile(board.place(ROAD, (0, 1), 0), board)
+    assert graph.root(graph.node(0, 1)) == graph.root(graph.node(1, 1))
+    assert graph.root(graph.node(0, 0)) == graph.root(graph.node(1, 0))   # west fields join
+    assert graph.root(graph.node(0, 0)) != graph.root(graph.node(0, 2))   # across the road they do not
+    assert graph.open_contacts(graph.node(0, 1)) == 2
+
+
+def test_a_loop_closes_without_any_end():
+    corner = TileDef.build("K", {"N": ("road", (0, 1, 2)), "E": ("road", (2, 1, 0)),
+                                 "S": ("field", (0, 0, 0)), "W": ("field", (0, 0, 0))},
+                           {0: "field", 1: "road", 2: "field"})
+    board, graph = Board(), FeatureGraph()
+    for position, turns in (((0, 0), 0), ((1, 0), 3), ((1, -1), 2), ((0, -1), 1)):
+        assert not board.placed or board.fits(corner, position, turns)
+        graph.add_tile(board.place(corner, position, turns), board)
+    assert graph.is_complete(graph.node(0, 1)) and graph.tile_count(graph.node(0, 1)) == 4
+
+
+def test_figures_follow_their_feature_through_merges_and_come_off_by_kind():
+    board, graph = Board(), FeatureGraph()
+    graph.add_tile(board.place(CITY_END, (0, 0), 0), board)
+    graph.add_figure(Figure(0, "knight", graph.node(0, 0)))
+    graph.add_tile(board.place(CITY_END, (0, -1), 2), board)
+    graph.add_figure(Figure(1, "knight", graph.node(1, 0)))
+    assert sorted(f.owner for f in graph.figures(graph.node(1, 0))) == [0, 1]
+    taken = graph.remove_figures(graph.node(0, 0), ["knight"])
+    assert len(taken) == 2 and graph.figures(graph.node(0, 0)) == []
+
+
+def test_union_find_joins_sets():
+    uf = UnionFind()
+    nodes = [uf.add() for _ in range(5)]
+    uf.union(nodes[0], nodes[1])
+    uf.union(nodes[3], nodes[4])
+    uf.union(nodes[1], nodes[4])
+    assert len({uf.find(n) for n in nodes}) == 2
+
+
+@pytest.mark.parametrize("counts, owners", [
+    ({0: 1}, {0}), ({0: 1, 1: 1}, {0, 1}), ({0: 2, 1: 1, 2: 2}, {0, 2}), ({}, set()), ({3: 0}, set()),
+])
+def test_majority_owners_share_ties(counts: dict[int, int], owners: set[int]):
+    assert majority_owners(counts) == owners
