@@ -1,0 +1,52 @@
+"""Benchmark the Hunters and Gatherers engine.
+
+    python bench/bench_hunters_gatherers.py [--games 20] [--runs 7]
+
+Prints: random complete 4-player games from fixed seeds (games per second), and
+the time to replay one complete game from its action list (parse + apply every
+action, from Game.new), median / min / max over the runs. Target: <= 10 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from games.engines.hunters_gatherers import Game, parse_action  # noqa: E402
+from games.engines.hunters_gatherers.__main__ import random_game  # noqa: E402
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+
+    random_game(4, 0)  # load the tile set (schema check) outside the timing
+    start = time.perf_counter()
+    games = [random_game(4, seed) for seed in range(args.games)]
+    elapsed = time.perf_counter() - start
+    actions = sum(len(g.history) for g in games)
+    print(f"random 4-player games (seeds 0..{args.games - 1}): {args.games} games in {elapsed:.2f} s "
+          f"= {args.games / elapsed:.1f} games/s ({actions / args.games:.0f} actions/game)")
+
+    texts = [a.to_text() for a in games[0].history]
+    times = []
+    for _ in range(args.runs):
+        t0 = time.perf_counter()
+        game = Game.new(4, seed=0)
+        for text in texts:
+            game.apply(parse_action(text))
+        times.append((time.perf_counter() - t0) * 1000)
+        assert game.is_over
+    print(f"replay of one complete 4-player game ({len(texts)} actions), {args.runs} runs: "
+          f"median {statistics.median(times):.2f} ms, min {min(times):.2f} ms, max {max(times):.2f} ms")
+
+
+if __name__ == "__main__":
+    main()
