@@ -200,7 +200,6 @@ def position(record: GameRecord, at: int | None = None) -> dict[str, Any]:
     state, seq = replay.state_at(record, at)
     return position_document(
         engine, state, seq,
-        record={"id": record.pk, "status": record.status, "last_seq": last_seq(record)},
         seats=[
             {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
             for seat in record.seats.select_related("player")
@@ -208,13 +207,11 @@ def position(record: GameRecord, at: int | None = None) -> dict[str, Any]:
     )
 
 
-def position_document(
-    engine: Any, state: Any, seq: int, *, record: dict[str, Any] | None, seats: list[dict[str, Any]]
-) -> dict[str, Any]:
+def position_document(engine: Any, state: Any, seq: int, *, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """One JSON shape for a position, whether it comes from the database or from a file."""
     return {
         "game": engine.slug,
         "ruleset_version": engine.ruleset_version,
-        "record": record,
         "at": seq,
         "seats": seats,
         "is_over": engine.is_over(state),

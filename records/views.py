@@ -13,7 +13,7 @@ from rest_framework.response import Response
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 
-from . import replay, services
+from . import files, replay, services
 from .models import GameRecord
 from .permissions import RecordAccess
 from .serializers import AppendEventSerializer, GameRecordSerializer, HistoryLineSerializer
@@ -62,6 +62,23 @@ class GameRecordViewSet(
         if at is not None and not at.lstrip("-").isdigit():
             raise ValidationError({"at": ["at must be an event number (an integer)"]})
         return Response(services.position(record, None if at is None else int(at)))
+
+    @extend_schema(responses=OpenApiTypes.OBJECT, description="The record as a ludolog-record/1 file.")
+    @action(detail=True, methods=["get"], url_path="export")
+    def export(self, request: Request, pk: str | None = None) -> Response:
+        return Response(files.export_document(self.get_object()))
+
+    @extend_schema(
+        request=OpenApiTypes.OBJECT,
+        responses={201: GameRecordSerializer},
+        description="Import a ludolog-record/1 file; every event is validated by the rules engine; "
+        "on the first bad event nothing is stored and the answer names the event number.",
+    )
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_file(self, request: Request) -> Response:
+        record = files.import_document(request.data, imported_by=request.user)
+        record = self.get_queryset().get(pk=record.pk)
+        return Response(GameRecordSerializer(record).data, status=status.HTTP_201_CREATED)
 
     @events.mapping.post
     @extend_schema(request=AppendEventSerializer, responses={201: HistoryLineSerializer})

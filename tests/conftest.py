@@ -42,9 +42,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=NEEDS_REDIS))
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _flush_around_append_only_triggers(django_db_setup, django_db_blocker) -> None:
-    """Let the test runner empty the events table between transactional tests.
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker) -> None:
+    """Create the test database as usual, then let the runner empty the events table between
+    transactional tests.
 
     The append-only triggers rightly refuse DELETE; on SQLite Django flushes with DELETE, so the
     flush (and only the flush) drops the triggers and puts them back in the same statement list.

@@ -1,16 +1,27 @@
+import datetime as dt
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from games.models import CatalogueRecord
 from games.services import demo_catalogue_data, load_catalogue
+from records.files import import_document, simulate_document
+from records.models import GameRecord
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = "ludolog-demo"
+DEMO_LOCATION = "Ludothèque — demo club"
+DEMO_MEMBERS = ["Alice", "Bastien", "Chloé", "David", "Elif", "Fatou", "Gaspard", "Hana"]
+DEMO_GAMES = 36
 
 
 class Command(BaseCommand):
-    help = "Load the demo catalogue and the demo admin account (idempotent: safe to run again)."
+    help = "Load the demo catalogue, admin account and simulated club games (idempotent: safe to run again)."
 
-    def handle(self, *args, **options):
+    def add_arguments(self, parser):
+        parser.add_argument("--games", type=int, default=DEMO_GAMES, help="simulated games to load")
+
+    def handle(self, *args, games: int, **options):
         records = load_catalogue(demo_catalogue_data())
         self.stdout.write(f"catalogue: {len(records)} records")
         User = get_user_model()
@@ -21,3 +32,27 @@ class Command(BaseCommand):
             admin.set_password(DEMO_ADMIN_PASSWORD)
             admin.save()
             self.stdout.write(f"demo admin created: {DEMO_ADMIN_USERNAME} / {DEMO_ADMIN_PASSWORD}")
+        self.stdout.write(f"simulated games: {self._load_games(games, admin)} new")
+
+    def _load_games(self, count: int, admin) -> int:
+        """Simulated games spread over the last months, each identified by its seed."""
+        catalogue = CatalogueRecord.objects.filter(engine_slug="hunters-gatherers").first()
+        copy = catalogue.copies.order_by("barcode").first() if catalogue else None
+        done = set(
+            GameRecord.objects.filter(location=DEMO_LOCATION, game_slug="hunters-gatherers").values_list("seed", flat=True)
+        )
+        today = dt.date(2026, 11, 28)
+        created = 0
+        for index in range(count):
+            seed = 1000 + index
+            if seed in done:
+                continue
+            players = 2 + index % 4
+            names = [DEMO_MEMBERS[(index * 3 + k) % len(DEMO_MEMBERS)] for k in range(players)]
+            document = simulate_document("hunters-gatherers", players, seed, names)
+            document["played_on"] = (today - dt.timedelta(days=5 * (count - index))).isoformat()
+            document["location"] = DEMO_LOCATION
+            record = import_document(document, imported_by=admin)
+            GameRecord.objects.filter(pk=record.pk).update(catalogue_record=catalogue, copy=copy)
+            created += 1
+        return created

@@ -1,0 +1,268 @@
+"""Record files (``ludolog-record/1``): export, validation, replay without a database, import.
+
+A record file is to Ludolog what a PGN file is to chess: a reader follows the game from each
+event's notation, a program loads the payloads, and a bad file is reported at its first bad
+event, by number, with the reason.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils.dateparse import parse_date, parse_datetime
+
+from games.registry import RESULT, UNDO, EngineAdapter, PayloadError, get_engine, validate_payload
+
+from . import replay
+from .errors import RecordError
+from .models import Event, GameRecord
+from .services import RESULT_SCHEMA, SeatSpec, _finish, position_document, start_game
+
+FORMAT = "ludolog-record/1"
+
+
+class RecordFileError(RecordError):
+    """A file that cannot be imported; ``event`` is the 1-based event number when one is at fault."""
+
+    reason = "invalid_record_file"
+    status_code = 400
+
+    def __init__(self, message: str, *, reason: str | None = None, status_code: int | None = None, **details: Any):
+        super().__init__(message, **details)
+        if reason:
+            self.reason = reason
+        if status_code:
+            self.status_code = status_code
+
+
+@lru_cache(maxsize=1)
+def record_schema() -> dict[str, Any]:
+    text = resources.files("records.schemas").joinpath("ludolog-record-1.schema.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
+def validate_document(document: Any) -> None:
+    """Check the file's shape against the JSON Schema; the error names the first bad field."""
+    validator = jsonschema.Draft202012Validator(record_schema(), format_checker=jsonschema.FormatChecker())
+    error = jsonschema.exceptions.best_match(validator.iter_errors(document))
+    if error is not None:
+        path = ".".join(str(part) for part in error.absolute_path) or "(top level)"
+        details: dict[str, Any] = {"field": path}
+        if len(error.absolute_path) >= 2 and error.absolute_path[0] == "events":
+            details["event"] = int(error.absolute_path[1]) + 1
+        raise RecordFileError(f"{path}: {error.message}", **details)
+    seqs = [event["seq"] for event in document["events"]]
+    if seqs != list(range(1, len(seqs) + 1)):
+        raise RecordFileError("events must be numbered 1, 2, 3… in order with no gap", field="events")
+    seats = sorted(player["seat"] for player in document["players"])
+    if seats != list(range(len(seats))):
+        raise RecordFileError(f"seats must be 0…{len(seats) - 1}, each once, not {seats}", field="players")
+
+
+def _engine(document: dict[str, Any]) -> EngineAdapter | None:
+    if document.get("result_only"):
+        return None
+    engine = get_engine(document["game"])
+    if engine is None:
+        raise RecordFileError(f"no rules engine replays {document['game']!r}", field="game", reason="unknown_game")
+    if document["ruleset_version"] != engine.ruleset_version:
+        raise RecordFileError(
+            f"the file was played with ruleset {document['ruleset_version']!r}; this engine has {engine.ruleset_version!r}",
+            field="ruleset_version",
+            reason="ruleset_mismatch",
+            status_code=409,
+        )
+    return engine
+
+
+def replay_document(document: dict[str, Any], at: int | None = None) -> tuple[EngineAdapter, Any, int]:
+    """Validate a file and replay its events (up to ``at``) through the engine: no database."""
+    validate_document(document)
+    engine = _engine(document)
+    if engine is None:
+        raise RecordFileError("a result-only record has no position to replay", reason="no_engine", status_code=409)
+    events = document["events"]
+    target = len(events) if at is None else at
+    if not 0 <= target <= len(events):
+        raise RecordFileError(f"at must be between 0 and {len(events)}, not {target}", field="at")
+    state = engine.new_state(len(document["players"]), document["setup"].get("seed"))
+    for number, event in enumerate(events[:target], start=1):
+        try:
+            if event["type"] == UNDO:
+                engine.undo(state)
+            else:
+                engine.apply(state, event["type"], event["payload"])
+        except PayloadError as error:
+            raise RecordFileError(f"event {number}: {error.message}", event=number, field=error.field) from None
+        except Exception as error:
+            reason = getattr(error, "reason", None)
+            if reason is None:
+                raise
+            raise RecordFileError(
+                f"event {number} ({event.get('notation') or event['type']}): {getattr(error, 'message', error)}",
+                reason=reason,
+                status_code=422,
+                event=number,
+            ) from None
+    return engine, state, target
+
+
+def document_position(document: dict[str, Any], at: int | None = None) -> dict[str, Any]:
+    """The same JSON as ``GET /api/records/{id}/state/?at=N``, from a file."""
+    engine, state, seq = replay_document(document, at)
+    return position_document(engine, state, seq, seats=_seats(document))
+
+
+def _seats(document: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        {"seat": p["seat"], "player": p["name"], "colour": p.get("colour", "")}
+        for p in sorted(document["players"], key=lambda p: p["seat"])
+    ]
+
+
+def export_document(record: GameRecord) -> dict[str, Any]:
+    lines = replay.history(record)
+    engine = None if record.result_only else get_engine(record.game_slug)
+    final_scores = None
+    if engine is not None and record.status == GameRecord.Status.FINISHED:
+        state, _seq = replay.state_at(record)
+        final_scores = [line.score for line in engine.final_scores(state)]
+    document: dict[str, Any] = {
+        "format": FORMAT,
+        "game": record.game_slug,
+        "ruleset_version": record.ruleset_version or "-",
+        "played_on": record.played_on.isoformat(),
+        "location": record.location,
+        "result_only": record.result_only,
+        "players": [
+            {"seat": seat.seat_order, "name": seat.player.display_name, "colour": seat.colour}
+            for seat in record.seats.select_related("player")
+        ],
+        "setup": {"seed": record.seed},
+        "events": [
+            {
+                "seq": line.event.seq,
+                "type": line.event.type,
+                "payload": line.event.payload,
+                "notation": line.notation,
+                "recorded_by": line.event.recorded_by.username if line.event.recorded_by else None,
+                "recorded_at": line.event.recorded_at.isoformat(),
+                **({"retracted_by": line.retracted_by} if line.retracted_by else {}),
+            }
+            for line in lines
+        ],
+        "final_scores": final_scores,
+    }
+    return document
+
+
+def import_document(document: Any, *, imported_by: Any = None) -> GameRecord:
+    """Validate every event through the engine, then store the record whole, or nothing."""
+    validate_document(document)
+    engine = _engine(document)
+    seed = document["setup"].get("seed")
+    if engine is None:
+        if [e["type"] for e in document["events"]] != [RESULT]:
+            raise RecordFileError("a result-only record holds exactly one 'result' event", field="events")
+        try:
+            validate_payload({RESULT: RESULT_SCHEMA}, RESULT, document["events"][0]["payload"])
+        except PayloadError as error:
+            raise RecordFileError(f"event 1: {error.message}", event=1, field=error.field) from None
+        state, finished = None, True
+    else:
+        if not engine.min_players <= len(document["players"]) <= engine.max_players:
+            raise RecordFileError(
+                f"{engine.name} is for {engine.min_players} to {engine.max_players} players", field="players"
+            )
+        _engine_, state, _seq = replay_document(document)
+        finished = engine.is_over(state)
+    usernames = {e.get("recorded_by") for e in document["events"] if e.get("recorded_by")}
+    users = {u.username: u for u in get_user_model().objects.filter(username__in=usernames)}
+    with transaction.atomic():
+        record = start_game(
+            game_slug=document["game"],
+            seats=[SeatSpec(p["name"], p.get("colour", "")) for p in sorted(document["players"], key=lambda p: p["seat"])],
+            created_by=imported_by,
+            seed=seed,
+            result_only=bool(document.get("result_only")),
+            played_on=parse_date(document["played_on"]) if document.get("played_on") else dt.date.today(),
+            location=document.get("location", ""),
+            ruleset_version=document["ruleset_version"],
+        )
+        Event.objects.bulk_create(
+            [
+                Event(
+                    record=record,
+                    seq=event["seq"],
+                    type=event["type"],
+                    payload=event["payload"],
+                    recorded_by=users.get(event.get("recorded_by") or "") or imported_by,
+                    **({"recorded_at": parse_datetime(event["recorded_at"])} if event.get("recorded_at") else {}),
+                )
+                for event in document["events"]
+            ]
+        )
+        if engine is not None:
+            replay.rebuild_snapshots(record)
+        if finished:
+            _finish(record)
+    return record
+
+
+EVENT_KEY_ORDER = ("seq", "type", "notation", "payload", "recorded_by", "recorded_at", "retracted_by")
+
+
+def dumps(document: dict[str, Any]) -> str:
+    """The canonical text of a record file: one event per line, so it reads like move text.
+
+    Key order is fixed and there is one trailing newline, so export → import → export is
+    byte-identical.
+    """
+    head = {key: value for key, value in document.items() if key != "events"}
+    lines = []
+    for event in document["events"]:
+        ordered = {key: event[key] for key in EVENT_KEY_ORDER if key in event}
+        ordered.update({key: value for key, value in event.items() if key not in ordered})
+        lines.append("  " + json.dumps(ordered, ensure_ascii=False, separators=(", ", ": ")))
+    body = json.dumps(head, ensure_ascii=False, indent=1)
+    events = "[\n" + ",\n".join(lines) + "\n ]" if lines else "[]"
+    # Put the events last, after the setup, as a PGN puts its move text after the tags.
+    return body[:-2] + ',\n "events": ' + events + "\n}\n"
+
+
+SIMULATED_PLAYED_ON = "2026-01-01"
+"""A fixed date keeps a simulated file a pure function of its arguments."""
+
+
+def simulate_document(game: str, players: int, seed: int, names: list[str] | None = None) -> dict[str, Any]:
+    """A complete game of random legal actions as a record file; the same seed, the same file."""
+    engine = get_engine(game)
+    if engine is None:
+        raise RecordFileError(f"no rules engine plays {game!r}", field="game", reason="unknown_game")
+    names = names or [f"Player {seat + 1}" for seat in range(players)]
+    events = engine.random_game(players, seed)
+    state = engine.new_state(players, seed)
+    for kind, payload in events:
+        engine.apply(state, kind, payload)
+    return {
+        "format": FORMAT,
+        "game": game,
+        "ruleset_version": engine.ruleset_version,
+        "played_on": SIMULATED_PLAYED_ON,
+        "location": "",
+        "result_only": False,
+        "players": [{"seat": seat, "name": names[seat], "colour": ""} for seat in range(players)],
+        "setup": {"seed": seed},
+        "events": [
+            {"seq": seq, "type": kind, "payload": payload, "notation": engine.notation(kind, payload)}
+            for seq, (kind, payload) in enumerate(events, start=1)
+        ],
+        "final_scores": [line.score for line in engine.final_scores(state)],
+    }
