@@ -163,6 +163,29 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Position rebuilding caches a snapshot every this many events (records/ issue).
 LUDOLOG_SNAPSHOT_EVERY = int(os.environ.get("LUDOLOG_SNAPSHOT_EVERY", "16"))
 
+# Scoring (scoring/ issue). Redis redelivers a task a dead worker never acknowledged once it has
+# been unacknowledged for the visibility timeout; it must exceed the longest task.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": int(os.environ.get("CELERY_VISIBILITY_TIMEOUT", "3600")),
+    "unacked_restore_interval": int(os.environ.get("CELERY_UNACKED_RESTORE_INTERVAL", "10")),
+    "unacked_restore_throttle": int(os.environ.get("CELERY_UNACKED_RESTORE_THROTTLE", "10")),
+}
+LUDOLOG_SCORING_QUEUE = os.environ.get("LUDOLOG_SCORING_QUEUE", "")
+LUDOLOG_SWEEP_SECONDS = float(os.environ.get("LUDOLOG_SWEEP_SECONDS", "60"))
+LUDOLOG_SWEEP_GRACE_SECONDS = float(os.environ.get("LUDOLOG_SWEEP_GRACE_SECONDS", "30"))
+LUDOLOG_SWEEP_BATCH = int(os.environ.get("LUDOLOG_SWEEP_BATCH", "1000"))
+LUDOLOG_RECOMPUTE_CHUNK_SIZE = int(os.environ.get("LUDOLOG_RECOMPUTE_CHUNK_SIZE", "100"))
+# Test-only: the scoring task waits this long between results and projections, so that a test
+# can kill the worker in the middle of a task. Always 0 outside that test.
+LUDOLOG_SCORING_TEST_PAUSE_SECONDS = float(os.environ.get("LUDOLOG_SCORING_TEST_PAUSE_SECONDS", "0"))
+CELERY_BEAT_SCHEDULE = {
+    "scoring-sweep": {
+        "task": "scoring.sweep",
+        "schedule": LUDOLOG_SWEEP_SECONDS,
+        "options": {"queue": LUDOLOG_SCORING_QUEUE} if LUDOLOG_SCORING_QUEUE else {},
+    },
+}
+
 if not DEBUG:
     SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
     SESSION_COOKIE_SECURE = True

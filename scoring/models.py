@@ -27,3 +27,295 @@ class SeatResult(models.Model):
 
     def __str__(self) -> str:
         return f"{self.record_id}: {self.player} {self.score} (#{self.rank})"
+
+
+class ScoredRecord(models.Model):
+    """A record whose whole scoring pipeline ran, with the figures the game statistics need.
+
+    A finished record without this row was never scored (broker down, worker killed): the sweep
+    finds it by that absence, never by comparing ids, so a record that commits late is not skipped.
+    """
+
+    record = models.OneToOneField(GameRecord, on_delete=models.CASCADE, primary_key=True, related_name="scored")
+    game_slug = models.SlugField(max_length=64, db_index=True)
+    played_on = models.DateField()
+    players = models.PositiveSmallIntegerField()
+    winning_score = models.IntegerField(null=True)
+    duration_seconds = models.PositiveIntegerField(null=True, help_text=_("From the first to the last event."))
+    catalogue_record = models.ForeignKey(
+        "games.CatalogueRecord", null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    copy = models.ForeignKey("games.Copy", null=True, on_delete=models.SET_NULL, related_name="+")
+    ruleset_version = models.CharField(max_length=64, blank=True)
+    scored_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-played_on", "-record_id"]
+        verbose_name = _("scored record")
+
+    def __str__(self) -> str:
+        return f"{self.game_slug} #{self.record_id}"
+
+
+class PlayerStatistics(models.Model):
+    """One player's figures for one game, or over every game when ``game_slug`` is empty."""
+
+    ALL_GAMES = ""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="statistics")
+    game_slug = models.SlugField(max_length=64, blank=True)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    win_rate = models.FloatField(default=0)
+    average_score = models.FloatField(null=True)
+    best_score = models.IntegerField(null=True)
+    average_by_source = models.JSONField(default=dict, help_text=_("Average points per game by source."))
+
+    class Meta:
+        ordering = ["player", "game_slug"]
+        verbose_name = _("player statistics")
+        verbose_name_plural = _("player statistics")
+        constraints = [models.UniqueConstraint(fields=["player", "game_slug"], name="player_statistics_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game_slug or 'all games'}"
+
+
+class GameStatistics(models.Model):
+    game_slug = models.SlugField(max_length=64, unique=True)
+    games = models.PositiveIntegerField(default=0)
+    average_winning_score = models.FloatField(null=True)
+    score_distribution = models.JSONField(default=dict, help_text=_("Seats per score band of ten points."))
+    seat_advantage = models.JSONField(
+        default=dict, help_text=_("Per player count, the win rate of each seat order (0 = first player).")
+    )
+    average_duration_seconds = models.FloatField(null=True)
+
+    class Meta:
+        ordering = ["game_slug"]
+        verbose_name = _("game statistics")
+        verbose_name_plural = _("game statistics")
+
+    def __str__(self) -> str:
+        return self.game_slug
+
+
+class CatalogueUsage(models.Model):
+    """How often a catalogue record's boxes are played: a ludothèque's usage figures."""
+
+    catalogue_record = models.OneToOneField(
+        "games.CatalogueRecord", on_delete=models.CASCADE, primary_key=True, related_name="usage"
+    )
+    times_played = models.PositiveIntegerField(default=0)
+    last_played = models.DateField(null=True)
+
+    class Meta:
+        verbose_name = _("catalogue record usage")
+
+    def __str__(self) -> str:
+        return f"{self.catalogue_record}: {self.times_played}"
+
+
+class CopyUsage(models.Model):
+    copy = models.OneToOneField("games.Copy", on_delete=models.CASCADE, primary_key=True, related_name="usage")
+    times_played = models.PositiveIntegerField(default=0)
+    last_played = models.DateField(null=True)
+
+    class Meta:
+        verbose_name = _("copy usage")
+
+    def __str__(self) -> str:
+        return f"{self.copy}: {self.times_played}"
+
+
+class Club(models.Model):
+    name = models.CharField(_("name"), max_length=200, unique=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("club")
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class League(models.Model):
+    """A club's season: which games count, when, who plays, and how standings are scored.
+
+    A finished record counts for the league when its game is allowed, it was played within the
+    dates and every seated player is a member: nobody files games into a league by hand.
+    """
+
+    class ScoringSystem(models.TextChoices):
+        POINTS = "points", _("league points by rank")
+        AVERAGE_RANK = "average_rank", _("average rank")
+
+    class TieBreaker(models.TextChoices):
+        WINS = "wins", _("more wins")
+        AVERAGE_SCORE = "average_score", _("higher average score")
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
+    name = models.CharField(_("name"), max_length=200)
+    game_slugs = models.JSONField(_("games allowed"), default=list, help_text=_("Game slugs; empty allows every game."))
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"))
+    scoring_system = models.CharField(max_length=16, choices=ScoringSystem.choices, default=ScoringSystem.POINTS)
+    points_table = models.JSONField(
+        _("points by rank"), default=dict, blank=True,
+        help_text=_('Per player count, the points for rank 1, 2, …: {"4": [5, 3, 2, 1], "3": [4, 2, 1]}.'),
+    )
+    min_games = models.PositiveSmallIntegerField(_("games needed to be ranked"), default=0)
+    tie_breakers = models.JSONField(default=list, blank=True, help_text=_('In order, e.g. ["wins", "average_score"].'))
+    members = models.ManyToManyField(Player, through="LeagueMembership", related_name="leagues")
+
+    class Meta:
+        ordering = ["club", "-starts_on", "name"]
+        verbose_name = _("league")
+        constraints = [
+            models.UniqueConstraint(fields=["club", "name"], name="league_name_unique"),
+            models.CheckConstraint(condition=models.Q(starts_on__lte=models.F("ends_on")), name="league_dates_ordered"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.club}: {self.name}"
+
+
+class LeagueMembership(models.Model):
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="league_memberships")
+    joined_on = models.DateField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("league membership")
+        constraints = [models.UniqueConstraint(fields=["league", "player"], name="league_member_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.player} in {self.league}"
+
+
+class Standing(models.Model):
+    """One line of a league table; ``position`` is empty until the player has the games needed."""
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
+    position = models.PositiveIntegerField(null=True)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    points = models.FloatField(default=0)
+    average_rank = models.FloatField(null=True)
+    average_score = models.FloatField(null=True)
+
+    class Meta:
+        ordering = ["league", models.F("position").asc(nulls_last=True), "player__display_name"]
+        verbose_name = _("standing")
+        constraints = [models.UniqueConstraint(fields=["league", "player"], name="standing_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.league}: {self.position or '-'} {self.player}"
+
+
+class Rating(models.Model):
+    """A player's OpenSkill (Plackett–Luce) rating for one game, overall or within one club."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    game_slug = models.SlugField(max_length=64)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField(help_text=_("mu − 3σ: the conservative estimate players are ranked by."))
+    games = models.PositiveIntegerField(default=0)
+    last_played = models.DateField(null=True)
+
+    class Meta:
+        ordering = ["game_slug", "club", "-ordinal"]
+        verbose_name = _("rating")
+        constraints = [
+            models.UniqueConstraint(
+                fields=["player", "game_slug"], condition=models.Q(club__isnull=True), name="rating_unique_overall"
+            ),
+            models.UniqueConstraint(
+                fields=["player", "game_slug", "club"], condition=models.Q(club__isnull=False),
+                name="rating_unique_in_club",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.game_slug}: {self.ordinal:.2f}"
+
+
+class RatingChange(models.Model):
+    """The rating history: how one game moved one player's rating."""
+
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
+    game_slug = models.SlugField(max_length=64)
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="rating_changes")
+    played_on = models.DateField()
+    rank = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    ordinal = models.FloatField()
+
+    class Meta:
+        ordering = ["played_on", "record_id", "player_id"]
+        verbose_name = _("rating change")
+        indexes = [models.Index(fields=["game_slug", "club", "played_on"], name="rating_change_scope")]
+
+    def __str__(self) -> str:
+        return f"{self.player} #{self.record_id}: {self.mu_before:.2f} → {self.mu:.2f}"
+
+
+class RecomputeRun(models.Model):
+    """One recomputation fanned out to the workers in chunks; its progress is the chunks done."""
+
+    class Status(models.TextChoices):
+        RUNNING = "running", _("running")
+        FINALIZING = "finalizing", _("rebuilding projections")
+        FINISHED = "finished", _("finished")
+
+    requested_by = models.CharField(max_length=150, blank=True)
+    filters = models.JSONField(default=dict)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    started_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["-started_at"]
+        verbose_name = _("recomputation")
+
+    def __str__(self) -> str:
+        return f"recomputation #{self.pk} ({self.done}/{self.total})"
+
+
+class RecomputeChunk(models.Model):
+    run = models.ForeignKey(RecomputeRun, on_delete=models.CASCADE, related_name="chunks")
+    index = models.PositiveIntegerField()
+    record_ids = models.JSONField()
+    done_at = models.DateTimeField(null=True)
+
+    class Meta:
+        ordering = ["run", "index"]
+        constraints = [models.UniqueConstraint(fields=["run", "index"], name="recompute_chunk_unique")]
+
+
+class RecomputeChange(models.Model):
+    """A seat whose final score or rank differs after the recomputation: before and after."""
+
+    run = models.ForeignKey(RecomputeRun, on_delete=models.CASCADE, related_name="changes")
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="+")
+    seat_order = models.PositiveSmallIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    score_before = models.IntegerField(null=True)
+    rank_before = models.PositiveSmallIntegerField(null=True)
+    score_after = models.IntegerField()
+    rank_after = models.PositiveSmallIntegerField()
+
+    class Meta:
+        ordering = ["run", "record", "seat_order"]
+        constraints = [
+            models.UniqueConstraint(fields=["run", "record", "seat_order"], name="recompute_change_unique")
+        ]

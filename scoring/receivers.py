@@ -10,10 +10,10 @@ logger = logging.getLogger(__name__)
 
 
 def queue_scoring(sender, record_id: int, **kwargs) -> None:
-    from .tasks import score_record
+    from .tasks import score_record, scoring_queue
 
     try:
-        score_record.delay(record_id)
+        score_record.apply_async((record_id,), queue=scoring_queue())
     except Exception:  # the broker may be down; the periodic sweep scores the record later
         logger.exception("could not queue scoring of record %s; the sweep will pick it up", record_id)
 

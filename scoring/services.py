@@ -1,54 +1,214 @@
-"""Final scores from the events: replayed through the engine, never taken on the client's word."""
+"""Final scores from the events: replayed through the engine, never taken on the client's word.
+
+The scoring pipeline of one finished record: results (one transaction), then the projections
+that depend on them, then the ``ScoredRecord`` marker with the record's own figures. Every step
+recomputes from committed rows, so running it twice, or after a crash half-way, leaves the same
+rows.
+"""
 
 from __future__ import annotations
 
+import logging
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
 from django.db import transaction
+from django.db.models import Max, Min
+from django.utils import timezone
 
 from games.registry import RESULT, FinalScore
 from records import replay
 from records.models import Event, GameRecord
 
-from .models import SeatResult
+from . import locks, ratings, standings, statistics
+from .models import ScoredRecord, SeatResult
+
+logger = logging.getLogger(__name__)
 
 
-def shared_ranks(scores: list[int]) -> list[int]:
-    """Competition ranking: tied scores share a rank, the next rank skips (1, 1, 3)."""
-    return [1 + sum(other > score for other in scores) for score in scores]
+def shared_ranks(scores: list[int], tiebreaks: list[float] | None = None) -> list[int]:
+    """Competition ranking: tied players share a rank, the next rank skips (1, 1, 3).
+
+    A tie-break value, when the game has one (Stone Age's resources), separates equal scores.
+    """
+    keys = list(zip(scores, tiebreaks or [0] * len(scores)))
+    return [1 + sum(other > key for other in keys) for key in keys]
 
 
-def final_scores(record: GameRecord) -> list[FinalScore]:
-    if record.result_only:
-        event = Event.objects.get(record=record, type=RESULT)
-        lines = sorted(event.payload["scores"], key=lambda line: line["seat"])
-        computed = shared_ranks([line["score"] for line in lines])
-        return [
-            FinalScore(seat=line["seat"], score=line["score"], rank=line.get("rank", rank))
-            for line, rank in zip(lines, computed)
-        ]
+def _result_only_scores(event: Event) -> list[FinalScore]:
+    lines = sorted(event.payload["scores"], key=lambda line: line["seat"])
+    computed = shared_ranks([line["score"] for line in lines], [line.get("tiebreak", 0) for line in lines])
+    return [
+        FinalScore(seat=line["seat"], score=line["score"], rank=line.get("rank", rank))
+        for line, rank in zip(lines, computed)
+    ]
+
+
+def _replayed_scores(record: GameRecord, events: Iterable[Event]) -> list[FinalScore]:
+    """Replay from the first event (snapshots are a cache: a score is never read off one)."""
     engine = replay.engine_for(record)
-    state, _seq = replay.state_at(record)
+    state = replay.apply_events(engine, replay.initial_state(record, engine), events)
     if not engine.is_over(state):
         raise ValueError(f"record {record.pk} is not over: no final scores yet")
     return engine.final_scores(state)
 
 
+def final_scores_of(records: Sequence[GameRecord]) -> dict[int, list[FinalScore]]:
+    """The final scores of many records, their events read in one query."""
+    by_record: dict[int, list[Event]] = defaultdict(list)
+    events = Event.objects.filter(record__in=[r.pk for r in records]).order_by("record_id", "seq")
+    for event in events.only("record_id", "seq", "type", "payload"):
+        by_record[event.record_id].append(event)
+    finals = {}
+    for record in records:
+        if record.result_only:
+            result = next((e for e in by_record[record.pk] if e.type == RESULT), None)
+            if result is None:
+                raise ValueError(f"result-only record {record.pk} has no result event")
+            finals[record.pk] = _result_only_scores(result)
+        else:
+            finals[record.pk] = _replayed_scores(record, by_record[record.pk])
+    return finals
+
+
+def final_scores(record: GameRecord) -> list[FinalScore]:
+    return final_scores_of([record])[record.pk]
+
+
+def _ruleset_version(record: GameRecord) -> str:
+    if record.result_only:
+        return record.ruleset_version
+    return replay.engine_for(record).ruleset_version
+
+
+@dataclass(frozen=True)
+class ResultChange:
+    record_id: int
+    seat_order: int
+    player_id: int
+    score_before: int | None
+    rank_before: int | None
+    score_after: int
+    rank_after: int
+
+
+def write_results(records: Sequence[GameRecord], finals: dict[int, list[FinalScore]]) -> list[ResultChange]:
+    """Upsert one result per seat; returns the seats whose score or rank changed (new ones too)."""
+    before = {
+        (row.record_id, row.seat_id): row
+        for row in SeatResult.objects.filter(record__in=[r.pk for r in records])
+    }
+    rows: list[SeatResult] = []
+    changes: list[ResultChange] = []
+    for record in records:
+        seats = {seat.seat_order: seat for seat in record.seats.all()}
+        version = _ruleset_version(record)
+        for final in finals[record.pk]:
+            seat = seats[final.seat]
+            rows.append(SeatResult(
+                record_id=record.pk, seat=seat, player_id=seat.player_id, score=final.score, rank=final.rank,
+                breakdown=dict(final.breakdown), ruleset_version=version, computed_at=timezone.now(),
+            ))
+            old = before.get((record.pk, seat.pk))
+            if old is None or (old.score, old.rank) != (final.score, final.rank):
+                changes.append(ResultChange(
+                    record.pk, final.seat, seat.player_id,
+                    old.score if old else None, old.rank if old else None, final.score, final.rank,
+                ))
+    SeatResult.objects.bulk_create(
+        rows, update_conflicts=True, unique_fields=["seat"],
+        update_fields=["score", "rank", "breakdown", "ruleset_version", "computed_at", "player"],
+    )
+    return changes
+
+
 @transaction.atomic
 def store_results(record: GameRecord) -> list[SeatResult]:
     """Write one result per seat; running it again leaves the same rows."""
-    seats = {seat.seat_order: seat for seat in record.seats.all()}
-    rows = []
-    for final in final_scores(record):
-        seat = seats[final.seat]
-        row, _created = SeatResult.objects.update_or_create(
-            record=record,
-            seat=seat,
-            defaults={
-                "player_id": seat.player_id,
-                "score": final.score,
-                "rank": final.rank,
-                "breakdown": dict(final.breakdown),
-                "ruleset_version": record.ruleset_version,
-            },
+    write_results([record], {record.pk: final_scores(record)})
+    return list(SeatResult.objects.filter(record=record).order_by("seat__seat_order"))
+
+
+def summaries_of(records: Sequence[GameRecord]) -> list[ScoredRecord]:
+    """Each record's own figures: players, winning score, duration, which box was played."""
+    ids = [r.pk for r in records]
+    spans = {
+        row["record_id"]: row
+        for row in Event.objects.filter(record__in=ids).values("record_id")
+        .annotate(first=Min("recorded_at"), last=Max("recorded_at"))
+    }
+    winning = {
+        row["record_id"]: row["best"]
+        for row in SeatResult.objects.filter(record__in=ids).values("record_id").annotate(best=Max("score"))
+    }
+    summaries = []
+    for record in records:
+        span = spans.get(record.pk)
+        duration = None
+        if span and not record.result_only and span["last"] > span["first"]:
+            duration = int((span["last"] - span["first"]).total_seconds())
+        catalogue_id = record.catalogue_record_id or (record.copy.record_id if record.copy_id else None)
+        summaries.append(ScoredRecord(
+            record_id=record.pk, game_slug=record.game_slug, played_on=record.played_on,
+            players=len(record.seats.all()), winning_score=winning.get(record.pk), duration_seconds=duration,
+            catalogue_record_id=catalogue_id, copy_id=record.copy_id, ruleset_version=_ruleset_version(record),
+            scored_at=timezone.now(),
+        ))
+    return summaries
+
+
+def write_summaries(records: Sequence[GameRecord]) -> None:
+    ScoredRecord.objects.bulk_create(
+        summaries_of(records), update_conflicts=True, unique_fields=["record"],
+        update_fields=[
+            "game_slug", "played_on", "players", "winning_score", "duration_seconds", "catalogue_record",
+            "copy", "ruleset_version", "scored_at",
+        ],
+    )
+
+
+def finished_record(record_id: int) -> GameRecord | None:
+    record = (
+        GameRecord.objects.select_related("copy").prefetch_related("seats").filter(pk=record_id).first()
+    )
+    if record is None or record.status != GameRecord.Status.FINISHED:
+        return None
+    return record
+
+
+def update_projections(record: GameRecord) -> None:
+    """Everything that depends on a record's results, then the marker that it was scored."""
+    player_ids = [seat.player_id for seat in record.seats.all()]
+    statistics.refresh_players(player_ids)
+    for league in standings.leagues_of(record):
+        standings.refresh(league)
+    for club_id in ratings.scopes_of(record):
+        ratings.recompute(record.game_slug, club_id, since=record.played_on)
+    with transaction.atomic():
+        locks.hold(f"game:{record.game_slug}")
+        write_summaries([record])
+        statistics.refresh_game(record.game_slug)
+        summary = ScoredRecord.objects.get(pk=record.pk)
+        statistics.refresh_usage(
+            [summary.catalogue_record_id] if summary.catalogue_record_id else [],
+            [summary.copy_id] if summary.copy_id else [],
         )
-        rows.append(row)
-    return rows
+
+
+def unscored_record_ids(*, grace: timedelta | None = None, limit: int | None = None) -> list[int]:
+    """Finished records that no pipeline completed for, oldest first.
+
+    Found by the missing ``ScoredRecord`` row, not by an id bookmark: a record whose transaction
+    committed after a higher id was scored is still found. ``grace`` leaves alone records that
+    finished a moment ago, whose task is probably in flight.
+    """
+    grace = grace if grace is not None else timedelta(seconds=settings.LUDOLOG_SWEEP_GRACE_SECONDS)
+    records = GameRecord.objects.filter(status=GameRecord.Status.FINISHED, scored__isnull=True)
+    if grace > timedelta(0):
+        cutoff = timezone.now() - grace
+        records = records.annotate(last_event=Max("events__recorded_at")).filter(last_event__lte=cutoff)
+    ids = records.order_by("pk").values_list("pk", flat=True)
+    return list(ids[:limit] if limit else ids)

@@ -1,0 +1,143 @@
+from __future__ import annotations
+
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+
+from . import recompute, tasks
+from .models import (
+    Club, GameStatistics, League, LeagueMembership, PlayerStatistics, Rating, RatingChange, RecomputeChange,
+    RecomputeRun, ScoredRecord, SeatResult, Standing,
+)
+
+
+class ProjectionAdmin(admin.ModelAdmin):
+    """Projections are computed from the events: shown, never edited by hand."""
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+def _start(modeladmin: admin.ModelAdmin, request, **filters) -> None:
+    run = recompute.start(requested_by=request.user.get_username(), **filters)
+    tasks.dispatch_recompute(run)
+    url = reverse("admin:scoring_recomputerun_change", args=[run.pk])
+    modeladmin.message_user(
+        request, format_html('Recomputation <a href="{}">#{}</a> of {} records queued: its page shows the progress.',
+                             url, run.pk, run.total),
+        messages.SUCCESS,
+    )
+
+
+@admin.action(description="Recompute the scores of the selected records", permissions=["view"])
+def recompute_records(modeladmin, request, queryset: QuerySet[ScoredRecord]) -> None:
+    _start(modeladmin, request, record_ids=list(queryset.values_list("record_id", flat=True)))
+
+
+@admin.action(description="Recompute every game of the selected leagues", permissions=["view"])
+def recompute_leagues(modeladmin, request, queryset: QuerySet[League]) -> None:
+    for league in queryset:
+        _start(modeladmin, request, league_id=league.pk)
+
+
+@admin.register(SeatResult)
+class SeatResultAdmin(ProjectionAdmin):
+    list_display = ["record", "seat", "player", "score", "rank", "ruleset_version", "computed_at"]
+    list_filter = ["record__game_slug"]
+    search_fields = ["player__display_name"]
+
+
+@admin.register(ScoredRecord)
+class ScoredRecordAdmin(ProjectionAdmin):
+    list_display = ["record", "game_slug", "played_on", "players", "winning_score", "ruleset_version", "scored_at"]
+    list_filter = ["game_slug", "ruleset_version"]
+    date_hierarchy = "played_on"
+    actions = [recompute_records]
+
+
+class MembershipInline(admin.TabularInline):
+    model = LeagueMembership
+    extra = 0
+    autocomplete_fields = ["player"]
+
+
+@admin.register(Club)
+class ClubAdmin(admin.ModelAdmin):
+    search_fields = ["name"]
+
+
+@admin.register(League)
+class LeagueAdmin(admin.ModelAdmin):
+    list_display = ["name", "club", "starts_on", "ends_on", "scoring_system", "min_games"]
+    list_filter = ["club", "scoring_system"]
+    inlines = [MembershipInline]
+    actions = [recompute_leagues]
+
+
+@admin.register(Standing)
+class StandingAdmin(ProjectionAdmin):
+    list_display = ["league", "position", "player", "games", "wins", "points", "average_rank", "average_score"]
+    list_filter = ["league"]
+
+
+@admin.register(PlayerStatistics)
+class PlayerStatisticsAdmin(ProjectionAdmin):
+    list_display = ["player", "game_slug", "games", "wins", "win_rate", "average_score", "best_score"]
+    list_filter = ["game_slug"]
+    search_fields = ["player__display_name"]
+
+
+@admin.register(GameStatistics)
+class GameStatisticsAdmin(ProjectionAdmin):
+    list_display = ["game_slug", "games", "average_winning_score", "average_duration_seconds"]
+
+
+@admin.register(Rating)
+class RatingAdmin(ProjectionAdmin):
+    list_display = ["player", "game_slug", "club", "ordinal", "mu", "sigma", "games", "last_played"]
+    list_filter = ["game_slug", "club"]
+
+
+@admin.register(RatingChange)
+class RatingChangeAdmin(ProjectionAdmin):
+    list_display = ["player", "game_slug", "club", "record", "played_on", "rank", "mu_before", "mu", "ordinal"]
+    list_filter = ["game_slug", "club"]
+
+
+class ChangeInline(admin.TabularInline):
+    model = RecomputeChange
+    fields = ["record", "seat_order", "player", "score_before", "score_after", "rank_before", "rank_after"]
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(RecomputeRun)
+class RecomputeRunAdmin(ProjectionAdmin):
+    list_display = ["id", "status", "progress", "eta", "filters", "requested_by", "started_at", "finished_at"]
+    readonly_fields = ["status", "progress", "eta", "filters", "requested_by", "total", "done", "started_at",
+                       "finished_at"]
+    inlines = [ChangeInline]
+
+    @admin.display(description="progress")
+    def progress(self, run: RecomputeRun) -> str:
+        percent = 100 * run.done // run.total if run.total else 100
+        return format_html('<progress max="100" value="{}"></progress> {}/{} ({}%)', percent, run.done, run.total,
+                           percent)
+
+    @admin.display(description="time left")
+    def eta(self, run: RecomputeRun) -> str:
+        if run.status == RecomputeRun.Status.FINISHED:
+            return "done"
+        if not run.done:
+            return "…"
+        elapsed = (timezone.now() - run.started_at).total_seconds()
+        return f"{elapsed * (run.total - run.done) / run.done:.0f} s"

@@ -1,0 +1,125 @@
+"""Recomputing final scores from the events, fanned out to the workers in chunks.
+
+A run lists the finished records to recompute and splits them into chunks; each chunk task
+replays its records, writes the results and notes every seat whose score or rank changed. The
+chunk that completes the run (whichever worker commits it last) claims the final step: rebuild
+the statistics, the standings and the ratings from the new results.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from records.models import GameRecord
+
+from . import ratings, services, standings, statistics
+from .models import League, RecomputeChange, RecomputeChunk, RecomputeRun
+
+
+class RecomputeError(Exception):
+    reason = "invalid_recompute"
+    status_code = 400
+
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+def records_to_recompute(
+    *, game: str | None = None, league: League | None = None, since: date | None = None,
+    record_ids: list[int] | None = None,
+):
+    records = GameRecord.objects.filter(status=GameRecord.Status.FINISHED)
+    if game:
+        records = records.filter(game_slug=game)
+    if league is not None:
+        records = records.filter(pk__in=standings.league_records(league).values("pk"))
+    if since is not None:
+        records = records.filter(played_on__gte=since)
+    if record_ids is not None:
+        records = records.filter(pk__in=record_ids)
+    return records.order_by("pk").values_list("pk", flat=True)
+
+
+@transaction.atomic
+def start(
+    *, game: str | None = None, league_id: int | None = None, since: date | None = None,
+    record_ids: list[int] | None = None, requested_by: str = "", chunk_size: int | None = None,
+) -> RecomputeRun:
+    """Create a run and its chunks (nothing is queued yet: see ``tasks.dispatch_recompute``)."""
+    league = None
+    if league_id is not None:
+        league = League.objects.filter(pk=league_id).first()
+        if league is None:
+            raise RecomputeError(f"there is no league {league_id}", field="league")
+    ids = list(records_to_recompute(game=game, league=league, since=since, record_ids=record_ids))
+    size = max(1, chunk_size or settings.LUDOLOG_RECOMPUTE_CHUNK_SIZE)
+    filters = {
+        key: value for key, value in
+        {"game": game, "league": league_id, "since": since.isoformat() if since else None,
+         "records": len(record_ids) if record_ids is not None else None}.items()
+        if value is not None
+    }
+    run = RecomputeRun.objects.create(requested_by=requested_by, filters=filters, total=len(ids))
+    RecomputeChunk.objects.bulk_create(
+        [RecomputeChunk(run=run, index=n, record_ids=ids[start:start + size])
+         for n, start in enumerate(range(0, len(ids), size))]
+    )
+    return run
+
+
+def run_chunk(chunk_id: int) -> bool:
+    """Recompute one chunk (again: a redelivered chunk is done once); True when it completed the run."""
+    chunk = RecomputeChunk.objects.select_related("run").get(pk=chunk_id)
+    if chunk.done_at is None:
+        records = list(
+            GameRecord.objects.filter(pk__in=chunk.record_ids, status=GameRecord.Status.FINISHED)
+            .select_related("copy").prefetch_related("seats").order_by("pk")
+        )
+        finals = services.final_scores_of(records)
+        with transaction.atomic():
+            changes = services.write_results(records, finals)
+            services.write_summaries(records)
+            RecomputeChange.objects.bulk_create(
+                [RecomputeChange(
+                    run_id=chunk.run_id, record_id=c.record_id, seat_order=c.seat_order, player_id=c.player_id,
+                    score_before=c.score_before, rank_before=c.rank_before, score_after=c.score_after,
+                    rank_after=c.rank_after,
+                ) for c in changes if c.score_before is not None],
+                ignore_conflicts=True,
+            )
+            if RecomputeChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(done_at=timezone.now()):
+                RecomputeRun.objects.filter(pk=chunk.run_id).update(done=F("done") + len(chunk.record_ids))
+    # Checked after our own commit: the last chunk to commit sees every other one done.
+    if RecomputeChunk.objects.filter(run_id=chunk.run_id, done_at__isnull=True).exists():
+        return False
+    return claim_finish(chunk.run_id)
+
+
+def claim_finish(run_id: int) -> bool:
+    return bool(
+        RecomputeRun.objects.filter(pk=run_id, status=RecomputeRun.Status.RUNNING)
+        .update(status=RecomputeRun.Status.FINALIZING)
+    )
+
+
+def finish(run_id: int) -> RecomputeRun:
+    """Rebuild what depends on the recomputed results, then close the run."""
+    run = RecomputeRun.objects.get(pk=run_id)
+    if run.status == RecomputeRun.Status.FINISHED:
+        return run
+    record_ids = [pk for chunk in run.chunks.all() for pk in chunk.record_ids]
+    if record_ids:
+        statistics.rebuild()
+        standings.rebuild()
+        for (slug, club_id), first in sorted(ratings.affected_scopes(record_ids).items(), key=str):
+            ratings.recompute(slug, club_id, since=first)
+    RecomputeRun.objects.filter(pk=run_id).update(status=RecomputeRun.Status.FINISHED, finished_at=timezone.now())
+    run.refresh_from_db()
+    return run

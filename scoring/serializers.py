@@ -1,0 +1,133 @@
+from __future__ import annotations
+
+from rest_framework import serializers
+
+from records.models import GameRecord
+
+from .models import (
+    Club, GameStatistics, League, PlayerStatistics, Rating, RatingChange, RecomputeRun, SeatResult, Standing,
+)
+
+
+class SeatResultSerializer(serializers.ModelSerializer):
+    seat = serializers.IntegerField(source="seat.seat_order")
+    player = serializers.CharField(source="player.display_name")
+
+    class Meta:
+        model = SeatResult
+        fields = ["seat", "player", "score", "rank", "breakdown", "ruleset_version", "computed_at"]
+
+
+class ClubSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Club
+        fields = ["id", "name"]
+
+
+class LeagueSerializer(serializers.ModelSerializer):
+    members = serializers.SlugRelatedField(slug_field="display_name", many=True, read_only=True)
+
+    class Meta:
+        model = League
+        fields = [
+            "id", "club", "name", "game_slugs", "starts_on", "ends_on", "scoring_system", "points_table",
+            "min_games", "tie_breakers", "members",
+        ]
+
+
+class StandingSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.display_name")
+    player_id = serializers.IntegerField()
+    ranked = serializers.SerializerMethodField()
+    tie_breaks = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Standing
+        fields = [
+            "position", "ranked", "player", "player_id", "games", "wins", "points", "average_rank",
+            "average_score", "tie_breaks",
+        ]
+
+    def get_ranked(self, standing: Standing) -> bool:
+        return standing.position is not None
+
+    def get_tie_breaks(self, standing: Standing) -> dict[str, float | None]:
+        """The values the league's tie-breakers compare, in the league's order."""
+        league = standing.league
+        values = {"wins": standing.wins, "average_score": standing.average_score}
+        from .standings import DEFAULT_TIE_BREAKERS
+
+        return {str(name): values[str(name)] for name in (league.tie_breakers or DEFAULT_TIE_BREAKERS)}
+
+
+class PlayerStatisticsSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.display_name")
+    player_id = serializers.IntegerField()
+
+    class Meta:
+        model = PlayerStatistics
+        fields = [
+            "player", "player_id", "game_slug", "games", "wins", "win_rate", "average_score", "best_score",
+            "average_by_source",
+        ]
+
+
+class GameStatisticsSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = GameStatistics
+        fields = [
+            "game_slug", "games", "average_winning_score", "score_distribution", "seat_advantage",
+            "average_duration_seconds",
+        ]
+
+
+class RatingSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.display_name")
+    player_id = serializers.IntegerField()
+
+    class Meta:
+        model = Rating
+        fields = ["player", "player_id", "game_slug", "club", "mu", "sigma", "ordinal", "games", "last_played"]
+
+
+class RatingChangeSerializer(serializers.ModelSerializer):
+    player = serializers.CharField(source="player.display_name")
+    player_id = serializers.IntegerField()
+
+    class Meta:
+        model = RatingChange
+        fields = [
+            "player", "player_id", "game_slug", "club", "record", "played_on", "rank", "mu_before",
+            "sigma_before", "mu", "sigma", "ordinal",
+        ]
+
+
+class RecomputeRequestSerializer(serializers.Serializer):
+    game = serializers.SlugField(required=False)
+    league = serializers.PrimaryKeyRelatedField(queryset=League.objects.all(), required=False)
+    since = serializers.DateField(required=False)
+
+    def validate_game(self, slug: str) -> str:
+        if not GameRecord.objects.filter(game_slug=slug).exists():
+            raise serializers.ValidationError(f"no record of a game {slug!r}")
+        return slug
+
+
+class RecomputeRunSerializer(serializers.ModelSerializer):
+    progress = serializers.SerializerMethodField()
+    changes = serializers.SerializerMethodField()
+
+    class Meta:
+        model = RecomputeRun
+        fields = ["id", "status", "filters", "total", "done", "progress", "started_at", "finished_at", "changes"]
+
+    def get_progress(self, run: RecomputeRun) -> float:
+        return round(run.done / run.total, 4) if run.total else 1.0
+
+    def get_changes(self, run: RecomputeRun) -> list[dict]:
+        return [
+            {"record": c.record_id, "seat": c.seat_order, "player_id": c.player_id,
+             "before": {"score": c.score_before, "rank": c.rank_before},
+             "after": {"score": c.score_after, "rank": c.rank_after}}
+            for c in run.changes.all()[:500]
+        ]

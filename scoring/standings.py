@@ -1,0 +1,129 @@
+"""League standings: a projection of the league's games' results, recomputed per league.
+
+A finished record counts for a league when its game is allowed, it was played within the
+league's dates and every seated player is a member.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import Count, F, Q, QuerySet
+
+from records.models import GameRecord
+
+from . import locks
+from .models import League, SeatResult, Standing
+
+DEFAULT_TIE_BREAKERS = [League.TieBreaker.WINS, League.TieBreaker.AVERAGE_SCORE]
+
+
+def league_records(league: League) -> QuerySet[GameRecord]:
+    member_ids = list(league.memberships.values_list("player_id", flat=True))
+    records = GameRecord.objects.filter(
+        status=GameRecord.Status.FINISHED, played_on__gte=league.starts_on, played_on__lte=league.ends_on
+    )
+    if league.game_slugs:
+        records = records.filter(game_slug__in=league.game_slugs)
+    return (
+        records.annotate(seated=Count("seats"), members=Count("seats", filter=Q(seats__player__in=member_ids)))
+        .filter(seated=F("members"), seated__gt=0)
+    )
+
+
+def leagues_of(record: GameRecord) -> list[League]:
+    """The leagues a finished record counts for."""
+    seated = {seat.player_id for seat in record.seats.all()}
+    leagues = League.objects.filter(starts_on__lte=record.played_on, ends_on__gte=record.played_on)
+    found = []
+    for league in leagues.prefetch_related("memberships"):
+        if league.game_slugs and record.game_slug not in league.game_slugs:
+            continue
+        if seated and seated <= {m.player_id for m in league.memberships.all()}:
+            found.append(league)
+    return found
+
+
+def league_points(league: League, players: int, rank: int) -> float:
+    table = (league.points_table or {}).get(str(players)) or []
+    return float(table[rank - 1]) if 0 < rank <= len(table) else 0.0
+
+
+@dataclass
+class Line:
+    player_id: int
+    games: int = 0
+    wins: int = 0
+    points: float = 0.0
+    ranks: list[int] = field(default_factory=list)
+    scores: list[int] = field(default_factory=list)
+
+    @property
+    def average_rank(self) -> float | None:
+        return round(sum(self.ranks) / len(self.ranks), 6) if self.ranks else None
+
+    @property
+    def average_score(self) -> float | None:
+        return round(sum(self.scores) / len(self.scores), 6) if self.scores else None
+
+
+def _sort_key(league: League, line: Line) -> tuple:
+    """Smaller sorts first: the main criterion, then each tie-breaker in the league's order."""
+    if league.scoring_system == League.ScoringSystem.AVERAGE_RANK:
+        key: list[float] = [line.average_rank]
+    else:
+        key = [-line.points]
+    for breaker in league.tie_breakers or DEFAULT_TIE_BREAKERS:
+        key.append(-line.wins if breaker == League.TieBreaker.WINS else -(line.average_score or 0))
+    return tuple(key)
+
+
+def table(league: League) -> list[Standing]:
+    """The league's standings as unsaved rows, in order: members who have played, ranked or not."""
+    lines = {player_id: Line(player_id) for player_id in league.memberships.values_list("player_id", flat=True)}
+    results = SeatResult.objects.filter(record__in=league_records(league).values("pk")).values(
+        "record_id", "player_id", "score", "rank"
+    )
+    by_record: dict[int, list[dict]] = defaultdict(list)
+    for row in results:
+        by_record[row["record_id"]].append(row)
+    for rows in by_record.values():
+        for row in rows:
+            line = lines[row["player_id"]]
+            line.games += 1
+            line.wins += row["rank"] == 1
+            line.points += league_points(league, len(rows), row["rank"])
+            line.ranks.append(row["rank"])
+            line.scores.append(row["score"])
+    played = [line for line in lines.values() if line.games]
+    needed = max(1, league.min_games)
+    ranked = sorted((line for line in played if line.games >= needed), key=lambda l: _sort_key(league, l))
+    unranked = [line for line in played if line.games < needed]
+    rows: list[Standing] = []
+    for index, line in enumerate(ranked):
+        previous = rows[-1] if rows else None
+        same = previous is not None and _sort_key(league, ranked[index - 1]) == _sort_key(league, line)
+        rows.append(_row(league, line, previous.position if same else index + 1))
+    rows.extend(_row(league, line, None) for line in sorted(unranked, key=lambda l: (-l.games, l.player_id)))
+    return rows
+
+
+def _row(league: League, line: Line, position: int | None) -> Standing:
+    return Standing(
+        league=league, player_id=line.player_id, position=position, games=line.games, wins=line.wins,
+        points=line.points, average_rank=line.average_rank, average_score=line.average_score,
+    )
+
+
+@transaction.atomic
+def refresh(league: League) -> None:
+    locks.hold(f"league:{league.pk}")
+    Standing.objects.filter(league=league).delete()
+    Standing.objects.bulk_create(table(league))
+
+
+def rebuild() -> None:
+    for league in League.objects.all():
+        refresh(league)

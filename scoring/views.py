@@ -1,0 +1,138 @@
+"""The scoring API: read-only projections, plus a staff-only recompute request."""
+
+from __future__ import annotations
+
+import django_filters
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema
+from rest_framework import mixins, permissions, status, viewsets
+from rest_framework.decorators import action
+from rest_framework.generics import ListAPIView
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from records.models import Player
+
+from . import recompute, selectors, tasks
+from .models import Club, League, PlayerStatistics, Rating, RatingChange
+from .serializers import (
+    ClubSerializer, GameStatisticsSerializer, LeagueSerializer, PlayerStatisticsSerializer,
+    RatingChangeSerializer, RatingSerializer, RecomputeRequestSerializer, RecomputeRunSerializer,
+    SeatResultSerializer, StandingSerializer,
+)
+
+
+class RecordResultsView(ListAPIView):
+    """Each seat's final score, rank and points by source, as the replay computed them."""
+
+    serializer_class = SeatResultSerializer
+    pagination_class = None
+    filter_backends: list = []
+
+    def get_queryset(self):
+        record = get_object_or_404(selectors.visible_records(self.request.user), pk=self.kwargs["record_id"])
+        return selectors.record_results(record)
+
+
+class ClubViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = ClubSerializer
+    queryset = Club.objects.all()
+    filterset_fields = ["name"]
+
+
+class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
+    serializer_class = LeagueSerializer
+    filterset_fields = ["club"]
+
+    def get_queryset(self):
+        return selectors.leagues().prefetch_related("members")
+
+    @extend_schema(responses=StandingSerializer(many=True))
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, pk: str | None = None) -> Response:
+        league = self.get_object()
+        page = self.paginate_queryset(selectors.league_standings(league))
+        return self.get_paginated_response(StandingSerializer(page, many=True).data)
+
+
+class PlayerStatisticsFilter(django_filters.FilterSet):
+    player = django_filters.ModelChoiceFilter(queryset=Player.objects.all())
+    game_slug = django_filters.CharFilter()
+
+    class Meta:
+        model = PlayerStatistics
+        fields = ["player", "game_slug"]
+
+
+class PlayerStatisticsView(ListAPIView):
+    """Per player and game (``game_slug`` empty: over every game)."""
+
+    serializer_class = PlayerStatisticsSerializer
+    filterset_class = PlayerStatisticsFilter
+    queryset = selectors.player_statistics()
+
+
+class GameStatisticsView(ListAPIView):
+    serializer_class = GameStatisticsSerializer
+    filterset_fields = ["game_slug"]
+    queryset = selectors.game_statistics()
+
+
+class RatingScopeFilter(django_filters.FilterSet):
+    player = django_filters.ModelChoiceFilter(queryset=Player.objects.all())
+    club = django_filters.ModelChoiceFilter(queryset=Club.objects.all())
+    overall = django_filters.BooleanFilter(field_name="club", lookup_expr="isnull", label="overall (not a club's)")
+    game_slug = django_filters.CharFilter()
+
+
+class RatingFilter(RatingScopeFilter):
+    class Meta:
+        model = Rating
+        fields = ["player", "club", "overall", "game_slug"]
+
+
+class RatingChangeFilter(RatingScopeFilter):
+    record = django_filters.NumberFilter()
+    since = django_filters.DateFilter(field_name="played_on", lookup_expr="gte")
+
+    class Meta:
+        model = RatingChange
+        fields = ["player", "club", "overall", "game_slug", "record", "since"]
+
+
+class RatingListView(ListAPIView):
+    """Current ratings, best first within each game and scope."""
+
+    serializer_class = RatingSerializer
+    filterset_class = RatingFilter
+    queryset = selectors.ratings()
+
+
+class RatingHistoryView(ListAPIView):
+    """How each game moved each player's rating, in playing order."""
+
+    serializer_class = RatingChangeSerializer
+    filterset_class = RatingChangeFilter
+    queryset = selectors.rating_history()
+
+
+class RecomputeViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+    """Staff only: recompute final scores (and everything built on them) on the workers."""
+
+    serializer_class = RecomputeRunSerializer
+    permission_classes = [permissions.IsAdminUser]
+    queryset = selectors.recompute_runs()
+    filter_backends: list = []
+
+    @extend_schema(request=RecomputeRequestSerializer, responses={202: RecomputeRunSerializer})
+    def create(self, request: Request, *args, **kwargs) -> Response:
+        body = RecomputeRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        league = body.validated_data.get("league")
+        run = recompute.start(
+            game=body.validated_data.get("game"), league_id=league.pk if league else None,
+            since=body.validated_data.get("since"), requested_by=request.user.get_username(),
+        )
+        tasks.dispatch_recompute(run)
+        run.refresh_from_db()
+        return Response(RecomputeRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
