@@ -9,4 +9,6 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/schema/ui/", SpectacularSwaggerView.as_view(url_name="schema"), name="schema-ui"),
     path("api-auth/", include("rest_framework.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("ludolog.web.urls")),
 ]

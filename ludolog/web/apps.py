@@ -1,0 +1,10 @@
+from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
+
+
+class WebConfig(AppConfig):
+    """The server-rendered pages: catalogue, game history, replay viewer, leagues, scorekeeping."""
+
+    name = "ludolog.web"
+    label = "web"
+    verbose_name = _("Web pages")
