@@ -1,0 +1,222 @@
+#!/usr/bin/env python
+"""Recording benchmarks on PostgreSQL through the real HTTP API (gunicorn), printed as figures.
+
+1. ``GET /api/records/{id}/state/?at=N`` at random N: p50 and p99 over 1,000 requests
+   (targets: p50 ≤ 20 ms, p99 ≤ 60 ms).
+2. Validated appends with 8 concurrent clients, each on its own record: appends/s and p99
+   (targets: ≥ 200 appends/s, p99 ≤ 150 ms), printed beside a raw psycopg
+   single-row-insert-per-transaction rate measured in the same run with the same concurrency.
+
+Usage: ``.venv/bin/python bench/bench_recording_api.py [--requests 1000] [--clients 8]``
+It creates (and drops) its own database ``ludolog_bench_records`` on 127.0.0.1:5432.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+PG = "postgres://postgres@127.0.0.1:5432/"
+DB = "ludolog_bench_records"
+PORT = 8765
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def reset_database() -> None:
+    with psycopg.connect(PG + "postgres", autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {DB}")
+
+
+def server_env() -> dict[str, str]:
+    return dict(
+        os.environ,
+        DATABASE_URL=PG + DB,
+        DEBUG="0",
+        SECRET_KEY="bench-only-secret-key-that-is-long-enough-to-pass-the-deploy-checks-0123456789",
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        CONN_MAX_AGE="60",
+        LOG_LEVEL="WARNING",
+    )
+
+
+def prepare(games: int, clients: int) -> tuple[str, list[tuple[int, int]], list[tuple[int, list]]]:
+    """Migrate, create a token, import finished games, and start one record per append client."""
+    env = server_env()
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    os.environ.update({k: env[k] for k in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "LOG_LEVEL")})
+    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ludolog.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    from django.contrib.auth.models import User
+    from rest_framework.authtoken.models import Token
+
+    from records.files import import_document, simulate_document
+    from records.services import SeatSpec, start_game
+
+    user = User.objects.create_user("bench", password="bench")
+    token = Token.objects.create(user=user).key
+    finished = []
+    for seed in range(games):
+        record = import_document(simulate_document("hunters-gatherers", 4, seed), imported_by=user)
+        finished.append((record.pk, record.events.count()))
+    appenders = []
+    for client in range(clients):
+        seed = 10_000 + client
+        document = simulate_document("hunters-gatherers", 4, seed)
+        record = start_game(
+            game_slug="hunters-gatherers", seats=[SeatSpec(f"C{client}-{s}") for s in range(4)],
+            created_by=user, seed=seed,
+        )
+        appenders.append((record.pk, [(e["type"], e["payload"]) for e in document["events"]]))
+    return token, finished, appenders
+
+
+def start_server() -> subprocess.Popen:
+    server = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), "ludolog.wsgi", "-w", "4", "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
+        cwd=ROOT, env=server_env(),
+    )
+    for _ in range(100):
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=2)
+            connection.request("GET", "/api/")
+            connection.getresponse().read()
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("gunicorn did not start")
+
+
+def bench_state(token: str, finished: list[tuple[int, int]], requests: int) -> list[float]:
+    rng = random.Random(42)
+    connection = http.client.HTTPConnection("127.0.0.1", PORT)
+    headers = {"Authorization": f"Token {token}"}
+    timings = []
+    for _ in range(requests):
+        record_id, last = rng.choice(finished)
+        at = rng.randint(0, last)
+        start = time.perf_counter()
+        connection.request("GET", f"/api/records/{record_id}/state/?at={at}", headers=headers)
+        response = connection.getresponse()
+        body = response.read()
+        timings.append((time.perf_counter() - start) * 1000)
+        if response.status != 200:
+            raise SystemExit(f"state answered {response.status}: {body[:200]!r}")
+    return timings
+
+
+def bench_appends(token: str, appenders: list[tuple[int, list]]) -> tuple[int, float, list[float]]:
+    timings: list[float] = []
+    lock = threading.Lock()
+    barrier = threading.Barrier(len(appenders))
+    errors: list[str] = []
+
+    def client(record_id: int, events: list) -> None:
+        connection = http.client.HTTPConnection("127.0.0.1", PORT)
+        headers = {"Authorization": f"Token {token}", "Content-Type": "application/json"}
+        barrier.wait()
+        for seq, (kind, payload) in enumerate(events):
+            body = json.dumps({"expected_seq": seq, "type": kind, "payload": payload})
+            start = time.perf_counter()
+            connection.request("POST", f"/api/records/{record_id}/events/", body=body, headers=headers)
+            response = connection.getresponse()
+            answer = response.read()
+            elapsed = (time.perf_counter() - start) * 1000
+            if response.status != 201:
+                errors.append(f"record {record_id} seq {seq}: {response.status} {answer[:200]!r}")
+                return
+            with lock:
+                timings.append(elapsed)
+
+    threads = [threading.Thread(target=client, args=appender) for appender in appenders]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    wall = time.perf_counter() - start
+    if errors:
+        raise SystemExit("append failed: " + errors[0])
+    return len(timings), wall, timings
+
+
+def bench_raw_inserts(clients: int, seconds: float) -> float:
+    """The machine's limit: one-row INSERT + COMMIT per transaction, same concurrency."""
+    with psycopg.connect(PG + DB, autocommit=True) as setup:
+        setup.execute("CREATE TABLE IF NOT EXISTS bench_raw (id bigserial PRIMARY KEY, record int, seq int, payload jsonb)")
+    counts = [0] * clients
+    deadline = time.perf_counter() + seconds
+
+    def writer(index: int) -> None:
+        with psycopg.connect(PG + DB) as connection:
+            while time.perf_counter() < deadline:
+                connection.execute("INSERT INTO bench_raw (record, seq, payload) VALUES (%s, %s, %s)",
+                                   (index, counts[index], '{"tile": "L01"}'))
+                connection.commit()
+                counts[index] += 1
+
+    threads = [threading.Thread(target=writer, args=(i,)) for i in range(clients)]
+    start = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return sum(counts) / (time.perf_counter() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=1000)
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--games", type=int, default=20, help="finished games for the state benchmark")
+    parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
+    args = parser.parse_args()
+
+    reset_database()
+    token, finished, appenders = prepare(args.games, args.clients)
+    server = start_server()
+    try:
+        bench_state(token, finished, 50)  # warm the workers' connections and imports
+        state = bench_state(token, finished, args.requests)
+        count, wall, appends = bench_appends(token, appenders)
+    finally:
+        server.terminate()
+        server.wait()
+    raw = bench_raw_inserts(args.clients, 5.0)
+    print(f"machine: {os.cpu_count()} cores; server: gunicorn, 4 sync workers, DEBUG off, PostgreSQL {DB}")
+    print(f"state?at=N: {len(state)} requests over {len(finished)} finished 4-player games: "
+          f"p50 {statistics.median(state):.1f} ms, p99 {percentile(state, 0.99):.1f} ms (targets 20 / 60 ms)")
+    print(f"validated appends: {args.clients} clients x own record: {count} appends in {wall:.2f} s = "
+          f"{count / wall:.0f} appends/s, p50 {statistics.median(appends):.1f} ms, p99 {percentile(appends, 0.99):.1f} ms "
+          f"(targets >= 200/s, p99 <= 150 ms)")
+    print(f"raw psycopg single-row insert per transaction, {args.clients} connections: {raw:.0f} inserts/s "
+          f"(appends reach {100 * count / wall / raw:.0f}% of it)")
+    if not args.keep:
+        with psycopg.connect(PG + "postgres", autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+
+
+if __name__ == "__main__":
+    main()
