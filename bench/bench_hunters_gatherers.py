@@ -5,11 +5,15 @@
 Prints: random complete 4-player games from fixed seeds (games per second), and
 the time to replay one complete game from its action list (parse + apply every
 action, from Game.new), median / min / max over the runs. Target: <= 10 ms.
+Then the time to restore the same game's late-game position (one action before
+the end) from its JSON snapshot with Game.from_snapshot, which replays nothing:
+median / min / max over at least 5 runs of --restores each, next to the replay.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -25,6 +29,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--restores", type=int, default=100, help="restores per timed run")
     args = parser.parse_args()
 
     random_game(4, 0)  # load the tile set (schema check) outside the timing
@@ -46,6 +51,22 @@ def main() -> None:
         assert game.is_over
     print(f"replay of one complete 4-player game ({len(texts)} actions), {args.runs} runs: "
           f"median {statistics.median(times):.2f} ms, min {min(times):.2f} ms, max {max(times):.2f} ms")
+
+    late = games[0].copy()
+    late.undo()
+    snapshot = json.loads(json.dumps(late.snapshot()))   # as the platform stores it
+    restores = []
+    for _ in range(max(5, args.runs)):
+        t0 = time.perf_counter()
+        for _ in range(args.restores):
+            restored = Game.from_snapshot(snapshot)
+        restores.append((time.perf_counter() - t0) * 1000 / args.restores)
+    assert restored.to_dict() == late.to_dict()
+    print(f"snapshot restore of the late-game position (after {len(late.history)} actions), "
+          f"{len(restores)} runs x {args.restores}: median {statistics.median(restores):.3f} ms, "
+          f"min {min(restores):.3f} ms, max {max(restores):.3f} ms "
+          f"(full replay median {statistics.median(times):.2f} ms, "
+          f"{statistics.median(times) / statistics.median(restores):.1f}x)")
 
 
 if __name__ == "__main__":

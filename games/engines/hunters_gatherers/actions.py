@@ -126,7 +126,7 @@ class Action:
         figure = data.get("figure")
         feature = data.get("feature")
         return cls(str(data["tile"]), (int(data["x"]), int(data["y"])), int(data.get("rotation", 0)),
-                   cast(FigureKind | None, figure), None if feature is None else int(feature), False,
+                   cast("FigureKind | None", figure), None if feature is None else int(feature), False,
                    None if seat is None else int(seat))
 
 
@@ -145,6 +145,6 @@ def parse_action(text: str) -> Action:
             return Action.discard_tile(match["tile"], seat)
         feature = None if match["feature"] is None else int(match["feature"])
         return Action(match["tile"], (int(match["x"]), int(match["y"])), int(match["rot"]),
-                      cast(FigureKind | None, match["figure"]), feature, False, seat)
+                      cast("FigureKind | None", match["figure"]), feature, False, seat)
     except ValueError as error:
         raise NotationError(f"{text!r}: {error}") from None

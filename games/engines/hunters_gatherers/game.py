@@ -26,6 +26,7 @@ from .scoring import SOURCES, Award, Source, completed_award, final_awards, fore
 from .tileset import Lake, Tile, Tileset, load_tileset
 
 ENGINE_SLUG: Final = "hunters-gatherers"
+SNAPSHOT_VERSION: Final = 1
 TRIBE_MEMBERS_PER_PLAYER: Final = 5
 HUTS_PER_PLAYER: Final = 2
 MIN_PLAYERS: Final = 2
@@ -422,6 +423,86 @@ class Game:
             raise ValueError("the stored position does not match the replay of its actions")
         return game
 
+    def snapshot(self) -> dict[str, Any]:
+        """JSON-able: the whole state, for :meth:`from_snapshot` to restore without replaying.
+
+        A snapshot is a cache, not a record: :meth:`to_dict` stays the readable, replay-checked
+        form. The tile-laying core serialises its own part (board, feature graph, figures);
+        the rest is this game's: river systems, supplies, points, awards, turn and piles.
+
+        >>> game = Game.new(players=3, seed=7)
+        >>> game.apply(game.legal_actions()[0])
+        >>> Game.from_snapshot(game.snapshot()).to_dict() == game.to_dict()
+        True
+        """
+        return {
+            "snapshot_version": SNAPSHOT_VERSION,
+            "engine": ENGINE_SLUG,
+            "tileset": {"name": self.tileset.name, "version": self.tileset.version},
+            "players": self.players,
+            "seed": self.seed,
+            "landscape_order": None if self._landscape_order is None else list(self._landscape_order),
+            "bonus_order": None if self._bonus_order is None else list(self._bonus_order),
+            "landscape_left": list(self._landscape_left),
+            "bonus_left": list(self._bonus_left),
+            "discarded": list(self._discarded),
+            "current_player": self._current,
+            "phase": self._phase,
+            "tribe_members": list(self._members),
+            "huts": list(self._huts),
+            "points": [[points[source] for source in SOURCES] for points in self._points],
+            "awards": [[index, a.source, a.points, sorted(a.seats), a.node] for index, a in self._awards],
+            "history": [a.to_text() for a in self._history],
+            "landscape": self.land.to_state(),
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: Mapping[str, Any], tileset: Tileset | None = None) -> Game:
+        """Restore a game from :meth:`snapshot` without replaying its actions.
+
+        Raises ``ValueError`` for a snapshot of another engine, tile set or snapshot
+        version, or one that does not hold together.
+        """
+        if data.get("engine") != ENGINE_SLUG:
+            raise ValueError(f"not a {ENGINE_SLUG} snapshot: {data.get('engine')!r}")
+        if data.get("snapshot_version") != SNAPSHOT_VERSION:
+            raise ValueError(f"snapshot version {data.get('snapshot_version')!r} is not {SNAPSHOT_VERSION}")
+        tileset = tileset if tileset is not None else load_tileset()
+        pinned = data.get("tileset") or {}
+        if (pinned.get("name"), pinned.get("version")) != (tileset.name, tileset.version):
+            raise ValueError(f"the snapshot was taken with tile set {pinned.get('name')} {pinned.get('version')}, "
+                             f"not {tileset.name} {tileset.version}")
+        try:
+            return cls._restore(data, tileset)
+        except (KeyError, IndexError, TypeError, NotationError) as error:
+            raise ValueError(f"a malformed {ENGINE_SLUG} snapshot: {error!r}") from None
+
+    @classmethod
+    def _restore(cls, data: Mapping[str, Any], tileset: Tileset) -> Game:
+        game = cls(int(data["players"]), seed=data["seed"], tileset=tileset,
+                   landscape_order=data["landscape_order"], bonus_order=data["bonus_order"])
+        players = game.players
+        phase = data["phase"]
+        if phase not in ("landscape", "bonus", "over"):
+            raise ValueError(f"snapshot: unknown phase {phase!r}")
+        game._phase = phase
+        game._current = int(data["current_player"])
+        members = [int(n) for n in data["tribe_members"]]
+        huts = [int(n) for n in data["huts"]]
+        points = [dict(zip(SOURCES, (int(p) for p in row))) for row in data["points"]]
+        if not 0 <= game._current < players or not len(members) == len(huts) == len(points) == players \
+                or any(len(p) != len(SOURCES) for p in points):
+            raise ValueError(f"snapshot: the current player, supplies and points must fit {players} players")
+        game._members, game._huts, game._points = members, huts, points
+        game._landscape_left = [str(t) for t in data["landscape_left"]]
+        game._bonus_left = [str(t) for t in data["bonus_left"]]
+        game._discarded = [str(t) for t in data["discarded"]]
+        game._history = [parse_action(text) for text in data["history"]]
+        game._awards = [(int(index), Award(source, int(value), frozenset(int(s) for s in seats), int(node)))
+                        for index, source, value, seats, node in data["awards"]]
+        game.land = Landscape.from_state(data["landscape"], tileset)
+        return game
+
     def view(self) -> dict[str, Any]:
         """The position for the replay viewer (JSON-able)."""
         from .view import position_view
@@ -436,4 +517,4 @@ class Game:
                 f"phase={self._phase} current={self.current_player}>")
 
 
-__all__ = ["ENGINE_SLUG", "Game", "IllegalAction", "Score", "TRIBE_MEMBERS"]
+__all__ = ["ENGINE_SLUG", "SNAPSHOT_VERSION", "Game", "IllegalAction", "Score", "TRIBE_MEMBERS"]

@@ -14,12 +14,13 @@ to one another form one system (the unit huts score on).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from games.engines.tiles import Board, FeatureGraph, Figure, PlacedTile, Position, UnionFind, meeting_sub_edge
 
 from .actions import TRIBE_MEMBERS
-from .tileset import Feature, Lake, River, Tile
+from .tileset import Feature, Lake, River, Tile, Tileset
 
 
 class Landscape:
@@ -33,6 +34,38 @@ class Landscape:
         self._features: list[Feature] = []     # by node
         self.figures: list[Figure] = []        # every figure standing on the board
         self.place(start, (0, 0), 0)
+
+    # -- state ---------------------------------------------------------------------------------
+    def to_state(self) -> dict[str, Any]:
+        """JSON-able: the core's board and feature graph, the river systems, the figures in order."""
+        return {
+            "board": self.board.to_state(),
+            "features": self.graph.to_state(),
+            "river_systems": self.systems.to_state(),
+            "figures": [f.to_state() for f in self.figures],
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], tileset: Tileset) -> Landscape:
+        """The landscape of :meth:`to_state`, its tiles taken from ``tileset``; nothing is re-merged."""
+        land = cls.__new__(cls)
+        tiles: list[Tile] = []
+        for tile_id, *_ in state["board"]["placed"]:
+            tile = tileset.by_id.get(tile_id)
+            if tile is None:
+                raise ValueError(f"landscape state: {tileset.name} has no tile {tile_id!r}")
+            tiles.append(tile)
+        if not tiles or tiles[0].id != tileset.start.id:
+            raise ValueError("landscape state: the start tile must be laid first")
+        land.board = Board.from_state(state["board"], {t.id: t.geometry for t in tiles})
+        land.tiles = tiles
+        land.graph = FeatureGraph.from_state(state["features"], land.board)
+        land.systems = UnionFind.from_state(state["river_systems"])
+        if len(land.systems.parent) != len(land.graph.node_tile):
+            raise ValueError("landscape state: river systems and features must cover the same nodes")
+        land._features = [tiles[t].features[fid] for t, fid in zip(land.graph.node_tile, land.graph.node_feature)]
+        land.figures = [Figure.from_state(f) for f in state["figures"]]
+        return land
 
     # -- laying tiles ----------------------------------------------------------------------
     def place(self, tile: Tile, position: Position, quarter_turns: int) -> PlacedTile:

@@ -15,8 +15,9 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .geometry import SIDES, Position, Side, neighbour
 from .tile import TileDef
@@ -40,6 +41,9 @@ class Mismatch:
     neighbour: Position
     terrain: str
     neighbour_terrain: str
+
+
+_OFFSETS = tuple(neighbour((0, 0), side) for side in SIDES)
 
 
 class Board:
@@ -103,6 +107,40 @@ class Board:
             if cell not in self.tiles:
                 self.frontier.add(cell)
         return placed
+
+    def to_state(self) -> dict[str, Any]:
+        """JSON-able: ``{"placed": [[tile id, x, y, quarter turns], ...]}`` in placement order.
+
+        >>> from games.engines.tiles.tile import TileDef
+        >>> grass = TileDef.build("G", {s: ("meadow", (0, 0, 0)) for s in "NESW"}, {0: "meadow"})
+        >>> board = Board()
+        >>> _ = board.place(grass, (0, 0), 0), board.place(grass, (1, 0), 3)
+        >>> board.to_state()
+        {'placed': [['G', 0, 0, 0], ['G', 1, 0, 3]]}
+        >>> Board.from_state(board.to_state(), {"G": grass}).frontier == board.frontier
+        True
+        """
+        return {"placed": [[p.tile.id, p.position[0], p.position[1], p.quarter_turns] for p in self.placed]}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], tiles: Mapping[str, TileDef]) -> Board:
+        """The board of :meth:`to_state`, its tiles looked up by id in ``tiles`` (the frontier follows)."""
+        board = cls()
+        for order, (tile_id, x, y, quarter_turns) in enumerate(state["placed"]):
+            tile = tiles.get(tile_id)
+            if tile is None:
+                raise ValueError(f"board state: unknown tile {tile_id!r}")
+            if quarter_turns not in (0, 1, 2, 3):
+                raise ValueError(f"board state: {quarter_turns!r} is not a number of quarter turns")
+            position = (int(x), int(y))
+            if position in board.tiles:
+                raise ValueError(f"board state: two tiles at ({x},{y})")
+            placed = PlacedTile(tile, position, quarter_turns, order)
+            board.tiles[position] = placed
+            board.placed.append(placed)
+        # the frontier is every empty cell beside a tile, whatever the order the tiles came in
+        board.frontier = {(x + dx, y + dy) for x, y in board.tiles for dx, dy in _OFFSETS} - board.tiles.keys()
+        return board
 
     def neighbours(self, position: Position) -> Iterator[tuple[Side, PlacedTile]]:
         """Placed tiles beside ``position``, with the side of ``position`` they touch."""

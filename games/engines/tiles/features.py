@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from .board import Board, PlacedTile
 from .geometry import SIDES, meeting_sub_edge, neighbour
@@ -67,6 +68,30 @@ class UnionFind:
         self.size[ra] += self.size[rb]
         return ra
 
+    # -- state -----------------------------------------------------------------------------
+    def to_state(self) -> dict[str, Any]:
+        """JSON-able: the parent and size arrays exactly as they are (paths not compressed).
+
+        >>> uf = UnionFind()
+        >>> _ = uf.add(), uf.add(), uf.union(0, 1)
+        >>> uf.to_state()
+        {'parent': [0, 0], 'size': [2, 1]}
+        >>> UnionFind.from_state(uf.to_state()).find(1)
+        0
+        """
+        return {"parent": list(self.parent), "size": list(self.size)}
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any]) -> UnionFind:
+        """The sets of :meth:`to_state`; ``ValueError`` if the arrays disagree."""
+        uf = cls()
+        uf.parent = list(state["parent"])
+        uf.size = list(state["size"])
+        n = len(uf.parent)
+        if len(uf.size) != n or (n and not 0 <= min(uf.parent) <= max(uf.parent) < n):
+            raise ValueError("union-find state: parent and size must be as long, parents in range")
+        return uf
+
 
 @dataclass(frozen=True, slots=True)
 class Figure:
@@ -75,6 +100,15 @@ class Figure:
     owner: int
     kind: str
     node: int
+
+    def to_state(self) -> list[Any]:
+        """``[owner, kind, node]``, JSON-able."""
+        return [self.owner, self.kind, self.node]
+
+    @classmethod
+    def from_state(cls, state: Iterable[Any]) -> Figure:
+        owner, kind, node = state
+        return cls(int(owner), str(kind), int(node))
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,6 +189,62 @@ class FeatureGraph:
         self._members[gone] = []
         self._figures[root].extend(self._figures[gone])
         self._figures[gone] = []
+
+    # -- state -----------------------------------------------------------------------------
+    def to_state(self) -> dict[str, Any]:
+        """JSON-able: union–find arrays, open-contact counts, and each feature's nodes and figures.
+
+        Which node lies on which tile is not stored: it follows from the board's placements
+        (nodes are numbered tile by tile, in placement order), see :meth:`from_state`. The
+        member and figure lists are kept in their exact order, keyed by root.
+        """
+        return {
+            "union_find": self._uf.to_state(),
+            "open": list(self._open),
+            "members": [[root, list(nodes)] for root, nodes in enumerate(self._members) if nodes],
+            "figures": [[root, [f.to_state() for f in figures]]
+                        for root, figures in enumerate(self._figures) if figures],
+        }
+
+    @classmethod
+    def from_state(cls, state: Mapping[str, Any], board: Board) -> FeatureGraph:
+        """The graph of :meth:`to_state` over ``board`` (restored first), without re-merging.
+
+        >>> from games.engines.tiles.tile import TileDef
+        >>> end = TileDef.build("E", {"N": ("forest", (0, 0, 0)), "E": ("meadow", (1, 1, 1)),
+        ...                           "S": ("meadow", (1, 1, 1)), "W": ("meadow", (1, 1, 1))},
+        ...                     {0: "forest", 1: "meadow"})
+        >>> board, graph = Board(), FeatureGraph()
+        >>> _ = graph.add_tile(board.place(end, (0, 0), 0), board)
+        >>> _ = graph.add_tile(board.place(end, (0, -1), 2), board)
+        >>> copy = FeatureGraph.from_state(graph.to_state(), Board.from_state(board.to_state(), {"E": end}))
+        >>> copy.is_complete(0), copy.tile_count(0), copy.to_state() == graph.to_state()
+        (True, 2, True)
+        """
+        graph = cls()
+        for placed in board.placed:  # nodes are numbered as add_tile numbers them
+            kinds = placed.tile.feature_kinds
+            first = len(graph.node_tile)
+            graph._tile_nodes.append(dict(zip(kinds, range(first, first + len(kinds)))))
+            graph.node_tile.extend([placed.order] * len(kinds))
+            graph.node_feature.extend(kinds)
+            graph.node_kind.extend(kinds.values())
+        n = len(graph.node_tile)
+        graph._uf = UnionFind.from_state(state["union_find"])
+        graph._open = list(state["open"])
+        if len(graph._uf.parent) != n or len(graph._open) != n:
+            raise ValueError(f"feature graph state: {len(graph._uf.parent)} nodes stored, the board has {n}")
+        graph._members = [[] for _ in range(n)]
+        for root, nodes_of_root in state["members"]:
+            if not 0 <= root < n:
+                raise ValueError(f"feature graph state: no node {root}")
+            graph._members[root] = list(nodes_of_root)
+        graph._figures = [[] for _ in range(n)]
+        for root, figures in state["figures"]:
+            if not 0 <= root < n:
+                raise ValueError(f"feature graph state: no node {root}")
+            graph._figures[root] = [Figure.from_state(f) for f in figures]
+        return graph
 
     # -- queries ---------------------------------------------------------------------------
     def root(self, node: int) -> int:
