@@ -181,10 +181,11 @@ class HuntersGatherersAdapter:
         return "place_tile", data
 
     def snapshot(self, state: Any) -> dict[str, Any]:
-        return state.to_dict()
+        """The full state as JSON, restorable without replaying (a cache entry, see records.replay)."""
+        return state.snapshot()
 
     def restore(self, data: Mapping[str, Any]) -> Any:
-        return self.engine.Game.from_dict(data)
+        return self.engine.Game.from_snapshot(data)
 
     def view(self, state: Any) -> dict[str, Any]:
         return state.view()

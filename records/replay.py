@@ -6,6 +6,7 @@ bounds the work: any position costs one snapshot restore plus at most K event ap
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,8 @@ from django.conf import settings
 from games.registry import UNDO, EngineAdapter, get_engine
 
 from .models import Event, GameRecord, Snapshot
+
+logger = logging.getLogger(__name__)
 
 
 class NoEngine(LookupError):
@@ -79,9 +82,14 @@ def state_at(record: GameRecord, at: int | None = None, *, use_snapshots: bool =
             .order_by("-seq")
             .first()
         )
+    state, start = None, 0
     if snapshot is not None:
-        state, start = engine.restore(snapshot.state), snapshot.seq
-    else:
+        try:
+            state, start = engine.restore(snapshot.state), snapshot.seq
+        except ValueError:
+            # An unreadable cache entry (an older snapshot layout) costs a replay, never an answer.
+            logger.warning("ignoring unreadable snapshot %s of record %s", snapshot.seq, record.pk)
+    if state is None:
         state, start = initial_state(record, engine), 0
     events = Event.objects.filter(record=record, seq__gt=start, seq__lte=target).order_by("seq")
     return apply_events(engine, state, events.only("seq", "type", "payload")), target

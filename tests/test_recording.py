@@ -354,3 +354,14 @@ def test_action_notation_in_the_event_list_reads_like_move_text(api):
     post_event(api, record_id, 0, kind, payload)
     line = api.get(f"/api/records/{record_id}/events/").data[0]
     assert Action.from_dict(payload).to_text() == line["notation"]
+
+
+def test_an_unreadable_snapshot_is_ignored_and_the_answer_is_unchanged(api, settings):
+    settings.LUDOLOG_SNAPSHOT_EVERY = 4
+    record_id = create_record(api, 2, 1)
+    for index, (kind, payload) in enumerate(simulated_events(2, 1)[:6]):
+        post_event(api, record_id, index, kind, payload)
+    record = GameRecord.objects.get(pk=record_id)
+    expected = position(record, 6)
+    Snapshot.objects.filter(record=record).update(state={"snapshot_version": 0})
+    assert position(record, 6) == expected
