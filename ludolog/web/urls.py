@@ -9,4 +9,5 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("catalogue/", include(("ludolog.web.catalogue_urls", "catalogue"))),
 ]
