@@ -15,7 +15,10 @@ from records.models import GameRecord
 
 from . import recompute, services
 
+# Nobody waits on these tasks' return values: storing none also keeps a publish from waiting on
+# the result store when Redis is down (the finishing request must not hang; the sweep catches up).
 RETRYING = {
+    "ignore_result": True,
     "acks_late": True,
     "autoretry_for": (Exception,),
     "retry_backoff": True,

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import django_filters
-from django.shortcuts import get_object_or_404
+from django.http import Http404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
+from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -22,6 +23,16 @@ from .serializers import (
 )
 
 
+class ReasonedNotFound:
+    """Answer a missing object with DRF's ``NotFound``, whose ``reason`` is ``not_found``."""
+
+    def get_object(self):
+        try:
+            return super().get_object()
+        except Http404:
+            raise NotFound() from None
+
+
 class RecordResultsView(ListAPIView):
     """Each seat's final score, rank and points by source, as the replay computed them."""
 
@@ -30,17 +41,19 @@ class RecordResultsView(ListAPIView):
     filter_backends: list = []
 
     def get_queryset(self):
-        record = get_object_or_404(selectors.visible_records(self.request.user), pk=self.kwargs["record_id"])
+        record = selectors.visible_records(self.request.user).filter(pk=self.kwargs["record_id"]).first()
+        if record is None:
+            raise NotFound(f"there is no record {self.kwargs['record_id']} you may see")
         return selectors.record_results(record)
 
 
-class ClubViewSet(viewsets.ReadOnlyModelViewSet):
+class ClubViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
     serializer_class = ClubSerializer
     queryset = Club.objects.all()
     filterset_fields = ["name"]
 
 
-class LeagueViewSet(viewsets.ReadOnlyModelViewSet):
+class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
     serializer_class = LeagueSerializer
     filterset_fields = ["club"]
 
@@ -81,8 +94,14 @@ class GameStatisticsView(ListAPIView):
 class RatingScopeFilter(django_filters.FilterSet):
     player = django_filters.ModelChoiceFilter(queryset=Player.objects.all())
     club = django_filters.ModelChoiceFilter(queryset=Club.objects.all())
-    overall = django_filters.BooleanFilter(field_name="club", lookup_expr="isnull", label="overall (not a club's)")
+    overall = django_filters.ChoiceFilter(
+        choices=[("true", "true"), ("false", "false")], method="filter_overall",
+        label="true: the overall ratings only; false: the clubs' only",
+    )
     game_slug = django_filters.CharFilter()
+
+    def filter_overall(self, queryset, name, value):
+        return queryset.filter(club__isnull=value == "true")
 
 
 class RatingFilter(RatingScopeFilter):
@@ -116,7 +135,7 @@ class RatingHistoryView(ListAPIView):
     queryset = selectors.rating_history()
 
 
-class RecomputeViewSet(mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
+class RecomputeViewSet(ReasonedNotFound, mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
     """Staff only: recompute final scores (and everything built on them) on the workers."""
 
     serializer_class = RecomputeRunSerializer
