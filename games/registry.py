@@ -56,7 +56,7 @@ class EngineAdapter(Protocol):
     event_schemas: Mapping[str, Mapping[str, Any]]
 
     def new_state(self, players: int, seed: int | None) -> Any: ...
-    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], seat: int | None = None) -> dict[str, Any]: ...
+    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]: ...
     def undo(self, state: Any) -> None: ...
     def notation(self, event_type: str, payload: Mapping[str, Any]) -> str: ...
     def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]: ...
@@ -68,13 +68,24 @@ class EngineAdapter(Protocol):
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]: ...
 
 
+_VALIDATORS: dict[int, jsonschema.Draft202012Validator] = {}
+
+
+def _validator(schema: Mapping[str, Any]) -> jsonschema.Draft202012Validator:
+    # Schemas are module-level constants: build each validator once, not per event.
+    validator = _VALIDATORS.get(id(schema))
+    if validator is None:
+        validator = _VALIDATORS[id(schema)] = jsonschema.Draft202012Validator(schema)
+    return validator
+
+
 def validate_payload(schemas: Mapping[str, Mapping[str, Any]], event_type: str, payload: Any) -> None:
     """Raise :class:`PayloadError` naming the first field that does not fit the type's schema."""
     schema = schemas.get(event_type)
     if schema is None:
         known = ", ".join(sorted(schemas))
         raise UnknownEventType("type", f"unknown event type {event_type!r}; this game knows: {known}")
-    error = jsonschema.exceptions.best_match(jsonschema.Draft202012Validator(schema).iter_errors(payload))
+    error = jsonschema.exceptions.best_match(_validator(schema).iter_errors(payload))
     if error is None:
         return
     path = ".".join(str(part) for part in error.absolute_path)
@@ -142,9 +153,14 @@ class HuntersGatherersAdapter:
             data["discard"] = True
         return self.engine.Action.from_dict(data)
 
-    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], seat: int | None = None) -> dict[str, Any]:
-        """Apply one event; returns the payload as stored (the drawn tile filled in)."""
-        validate_payload(self.event_schemas, event_type, payload)
+    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:
+        """Apply one event; returns the payload as stored (the drawn tile filled in).
+
+        ``validate=False`` skips the schema check for events read back from the store, which
+        were checked when they were appended; the engine still checks the rules.
+        """
+        if validate:
+            validate_payload(self.event_schemas, event_type, payload)
         if event_type == UNDO:
             self.undo(state)
             return {}

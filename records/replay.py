@@ -64,14 +64,20 @@ def apply_events(engine: EngineAdapter, state: Any, events: Iterable[Event]) -> 
         if event.type == UNDO:
             engine.undo(state)
         else:
-            engine.apply(state, event.type, event.payload)
+            engine.apply(state, event.type, event.payload, validate=False)
     return state
 
 
-def state_at(record: GameRecord, at: int | None = None, *, use_snapshots: bool = True) -> tuple[Any, int]:
-    """The engine state after event ``at`` (default: the last) and the seq it stands at."""
+def state_at(
+    record: GameRecord, at: int | None = None, *, use_snapshots: bool = True, last: int | None = None
+) -> tuple[Any, int]:
+    """The engine state after event ``at`` (default: the last) and the seq it stands at.
+
+    ``last`` is the record's last seq when the caller already knows it (saves a query).
+    """
     engine = engine_for(record)
-    last = Event.objects.filter(record=record).order_by("-seq").values_list("seq", flat=True).first() or 0
+    if last is None:
+        last = Event.objects.filter(record=record).order_by("-seq").values_list("seq", flat=True).first() or 0
     target = last if at is None else at
     if not 0 <= target <= last:
         raise PositionOutOfRange(target, last)
@@ -82,17 +88,36 @@ def state_at(record: GameRecord, at: int | None = None, *, use_snapshots: bool =
             .order_by("-seq")
             .first()
         )
-    state, start = None, 0
+    state, start = _restore(record, engine, snapshot)
+    events = Event.objects.filter(record=record, seq__gt=start, seq__lte=target).order_by("seq")
+    return apply_events(engine, state, events.only("seq", "type", "payload")), target
+
+
+def _restore(record: GameRecord, engine: EngineAdapter, snapshot: Snapshot | None) -> tuple[Any, int]:
+    """The snapshot's state, or the initial state when there is none or it cannot be read."""
     if snapshot is not None:
         try:
-            state, start = engine.restore(snapshot.state), snapshot.seq
+            return engine.restore(snapshot.state), snapshot.seq
         except ValueError:
             # An unreadable cache entry (an older snapshot layout) costs a replay, never an answer.
             logger.warning("ignoring unreadable snapshot %s of record %s", snapshot.seq, record.pk)
-    if state is None:
-        state, start = initial_state(record, engine), 0
-    events = Event.objects.filter(record=record, seq__gt=start, seq__lte=target).order_by("seq")
-    return apply_events(engine, state, events.only("seq", "type", "payload")), target
+    return initial_state(record, engine), 0
+
+
+def current_state(record: GameRecord) -> tuple[Any, int]:
+    """The state after the last event and that event's seq, in two queries (snapshot, events).
+
+    The append path needs both the last seq (for the concurrency check) and the state; reading
+    the events after the latest snapshot gives both without a separate ``MAX(seq)`` query.
+    """
+    engine = engine_for(record)
+    snapshot = (
+        Snapshot.objects.filter(record=record, ruleset_version=engine.ruleset_version).order_by("-seq").first()
+    )
+    state, start = _restore(record, engine, snapshot)
+    events = list(Event.objects.filter(record=record, seq__gt=start).order_by("seq").only("seq", "type", "payload"))
+    apply_events(engine, state, events)
+    return state, events[-1].seq if events else start
 
 
 def save_snapshot(record: GameRecord, engine: EngineAdapter, state: Any, seq: int) -> None:

@@ -118,15 +118,21 @@ def append_event(
             return existing
     if record.status != GameRecord.Status.IN_PROGRESS:
         raise RecordClosed(f"the record is {record.status}: no more events", status=record.status)
-    current = last_seq(record)
+    engine = None if record.result_only else replay.engine_for(record)
+    if engine is not None:
+        state, current = replay.current_state(record)
+    else:
+        state, current = None, last_seq(record)
     if expected_seq != current:
         raise SeqConflict(
             f"expected_seq is {expected_seq} but the last event is {current}", current_seq=current
         )
-    finished, state, engine = _validate(record, current, type, payload)
     if engine is not None:
         payload = engine.apply(state, type, payload)
         finished = engine.is_over(state)
+    else:
+        _check_result(record, type, payload)
+        finished = True
     try:
         with transaction.atomic():
             event = Event.objects.create(
@@ -156,20 +162,15 @@ def append_event(
     return event
 
 
-def _validate(record: GameRecord, current: int, type: str, payload: dict[str, Any]) -> tuple[bool, Any, Any]:
-    """Check a payload before anything is written; returns (finishes, state, engine)."""
-    if record.result_only:
-        if type != RESULT:
-            raise PayloadError("type", f"a result-only record takes one {RESULT!r} event, not {type!r}")
-        validate_payload({RESULT: RESULT_SCHEMA}, type, payload)
-        seats = sorted(record.seats.values_list("seat_order", flat=True))
-        given = sorted(line["seat"] for line in payload["scores"])
-        if given != seats:
-            raise PayloadError("payload.scores", f"payload.scores: give one score per seat {seats}, not {given}")
-        return True, None, None
-    engine = replay.engine_for(record)
-    state, _at = replay.state_at(record, current)
-    return False, state, engine
+def _check_result(record: GameRecord, type: str, payload: dict[str, Any]) -> None:
+    """A result-only record takes one result event with a score for every seat."""
+    if type != RESULT:
+        raise PayloadError("type", f"a result-only record takes one {RESULT!r} event, not {type!r}")
+    validate_payload({RESULT: RESULT_SCHEMA}, type, payload)
+    seats = sorted(record.seats.values_list("seat_order", flat=True))
+    given = sorted(line["seat"] for line in payload["scores"])
+    if given != seats:
+        raise PayloadError("payload.scores", f"payload.scores: give one score per seat {seats}, not {given}")
 
 
 def _finish(record: GameRecord) -> None:

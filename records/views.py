@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from django.db.models import Max, Q
+from django.http import Http404
 from django.shortcuts import get_object_or_404
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
@@ -15,7 +16,7 @@ from drf_spectacular.utils import OpenApiParameter
 
 from . import files, replay, services
 from .models import GameRecord
-from .permissions import RecordAccess
+from .permissions import RecordAccess, can_read
 from .serializers import AppendEventSerializer, GameRecordSerializer, HistoryLineSerializer
 
 
@@ -25,6 +26,15 @@ class GameRecordViewSet(
     serializer_class = GameRecordSerializer
     permission_classes = [IsAuthenticatedOrReadOnly, RecordAccess]
     filterset_fields = ["game_slug", "status", "played_on", "catalogue_record"]
+
+    def get_object(self) -> GameRecord:
+        # One record by key: the visibility filter of the list is a join-heavy query; here a
+        # record the user may not read is simply not found.
+        record = get_object_or_404(GameRecord, pk=self.kwargs["pk"])
+        if not can_read(self.request.user, record):
+            raise Http404
+        self.check_object_permissions(self.request, record)
+        return record
 
     def get_queryset(self):
         records = GameRecord.objects.annotate(last_seq=Max("events__seq")).prefetch_related("seats__player")
