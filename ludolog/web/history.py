@@ -1,0 +1,136 @@
+"""Game history: every recorded game with filters, and one record's page (seats, results, events)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.core.paginator import Paginator
+from django.db.models import Prefetch, QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext_lazy as _
+
+from games.registry import get_engine
+from records import replay
+from records.models import GameRecord, Player, Seat
+from records.permissions import can_append
+from scoring import selectors, standings
+from scoring.models import League, SeatResult
+
+PAGE_SIZE = 25
+
+
+SOURCE_LABELS = {"river": _("Rivers"), "forest": _("Forests"), "hut": _("Huts"), "hunter": _("Hunters")}
+"""Points by source, as the engine names them, in the reader's words."""
+
+
+CHART_COLOURS = ("#d62828", "#1d4ed8", "#e09f00", "#7b2cbf", "#222222", "#2f9e44", "#e64980", "#0b7285",
+                 "#8a4b1f", "#868e96")
+"""Line colours for charts with more lines than seats at a table (a league's members)."""
+
+
+def source_label(source: str) -> str:
+    return str(SOURCE_LABELS.get(source, source.replace("_", " ").capitalize()))
+
+
+def game_name(slug: str) -> str:
+    engine = get_engine(slug)
+    return engine.name if engine is not None else slug
+
+
+class HistoryFilter(forms.Form):
+    game = forms.ChoiceField(label=_("Game"), required=False)
+    player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.all(), required=False,
+                                    empty_label=_("any player"))
+    league = forms.ModelChoiceField(label=_("League"), queryset=League.objects.select_related("club"), required=False,
+                                    empty_label=_("any league"))
+    played_from = forms.DateField(label=_("Played from"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    played_to = forms.DateField(label=_("Played until"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
+    status = forms.ChoiceField(
+        label=_("Status"), required=False, choices=[("", _("any status")), *GameRecord.Status.choices]
+    )
+
+    def __init__(self, *args, slugs: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [("", _("any game"))] + [(slug, game_name(slug)) for slug in slugs]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        start, end = data.get("played_from"), data.get("played_to")
+        if start and end and start > end:
+            raise forms.ValidationError(_("The first day must not come after the last day."), code="date_order")
+        return data
+
+    def apply(self, records: QuerySet[GameRecord]) -> QuerySet[GameRecord]:
+        data = self.cleaned_data
+        if data.get("game"):
+            records = records.filter(game_slug=data["game"])
+        if data.get("player"):
+            records = records.filter(seats__player=data["player"])
+        if data.get("league"):
+            records = records.filter(pk__in=standings.league_records(data["league"]).values("pk"))
+        if data.get("played_from"):
+            records = records.filter(played_on__gte=data["played_from"])
+        if data.get("played_to"):
+            records = records.filter(played_on__lte=data["played_to"])
+        if data.get("status"):
+            records = records.filter(status=data["status"])
+        return records
+
+
+def with_seats_and_results(records: QuerySet[GameRecord]) -> QuerySet[GameRecord]:
+    return records.prefetch_related(
+        Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("seat_order")),
+        Prefetch("results", queryset=SeatResult.objects.select_related("player").order_by("seat__seat_order")),
+    )
+
+
+def game_list(request: HttpRequest) -> HttpResponse:
+    visible = selectors.visible_records(request.user)
+    slugs = sorted(set(GameRecord.objects.values_list("game_slug", flat=True).distinct()))
+    form = HistoryFilter(request.GET or None, slugs=slugs)
+    status = 200
+    if form.is_bound and not form.is_valid():
+        records, status = visible.none(), 400
+    else:
+        records = form.apply(visible) if form.is_bound else visible
+    page = Paginator(with_seats_and_results(records.order_by("-played_on", "-pk")), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    query = request.GET.copy()
+    query.pop("page", None)
+    rows = [
+        {
+            "record": record,
+            "game": game_name(record.game_slug),
+            "seats": list(record.seats.all()),
+            "results": list(record.results.all()),
+            "winners": [result.player for result in record.results.all() if result.rank == 1],
+        }
+        for record in page
+    ]
+    context = {"form": form, "page": page, "rows": rows, "query": query.urlencode()}
+    return render(request, "games/list.html", context, status=status)
+
+
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    record = get_object_or_404(with_seats_and_results(selectors.visible_records(request.user)), pk=pk)
+    results = {result.seat_id: result for result in record.results.all()}
+    sources = sorted({source for result in results.values() for source in result.breakdown})
+    seats = [
+        {
+            "seat": seat,
+            "result": results.get(seat.pk),
+            "points": [results[seat.pk].breakdown.get(source, 0) for source in sources] if seat.pk in results else [],
+        }
+        for seat in record.seats.all()
+    ]
+    context = {
+        "record": record,
+        "game": game_name(record.game_slug),
+        "seats": seats,
+        "sources": [source_label(source) for source in sources],
+        "lines": replay.history(record),
+        "can_replay": not record.result_only and get_engine(record.game_slug) is not None,
+        "can_record": record.status == GameRecord.Status.IN_PROGRESS and can_append(request.user, record),
+    }
+    return render(request, "games/detail.html", context)

@@ -1,0 +1,62 @@
+"""League pages: the seasons, each with its standings table, rating chart and games."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils import formats
+from django.utils.translation import gettext
+
+from scoring import selectors, standings
+
+from .history import CHART_COLOURS, game_name, with_seats_and_results
+
+RECENT_GAMES = 20
+
+
+def league_list(request: HttpRequest) -> HttpResponse:
+    leagues = [
+        {"league": league, "games": [game_name(slug) for slug in league.game_slugs]}
+        for league in selectors.leagues().prefetch_related("memberships")
+    ]
+    return render(request, "leagues/list.html", {"leagues": leagues})
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    league = get_object_or_404(selectors.leagues(), pk=pk)
+    table = list(selectors.league_standings(league))
+    members = {line.player_id for line in table}
+    changes = selectors.rating_history().filter(
+        club=league.club, played_on__gte=league.starts_on, played_on__lte=league.ends_on, player_id__in=members
+    )
+    if league.game_slugs:
+        changes = changes.filter(game_slug__in=league.game_slugs)
+    series: dict[int, dict] = {}
+    for change in changes:
+        line = series.setdefault(change.player_id, {"label": change.player.display_name, "points": []})
+        line["points"].append([(change.played_on - league.starts_on).days, round(change.ordinal, 2)])
+    chart = {
+        "x_label": gettext("Days since the league began"),
+        "y_label": gettext("Rating (μ − 3σ)"),
+        "series": [
+            dict(line, colour=CHART_COLOURS[index % len(CHART_COLOURS)]) for index, line in enumerate(series.values())
+        ],
+        "x_ticks": [
+            [0, formats.date_format(league.starts_on, "SHORT_DATE_FORMAT")],
+            [(league.ends_on - league.starts_on).days, formats.date_format(league.ends_on, "SHORT_DATE_FORMAT")],
+        ],
+    }
+    games = with_seats_and_results(
+        standings.league_records(league).filter(pk__in=selectors.visible_records(request.user).values("pk"))
+    ).order_by("-played_on", "-pk")[:RECENT_GAMES]
+    context = {
+        "league": league,
+        "games_allowed": [game_name(slug) for slug in league.game_slugs],
+        "table": table,
+        "chart": chart,
+        "games": [
+            {"record": record, "game": game_name(record.game_slug), "results": list(record.results.all())}
+            for record in games
+        ],
+    }
+    return render(request, "leagues/detail.html", context)
