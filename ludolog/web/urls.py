@@ -3,11 +3,21 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import home
+from . import history, home, leagues, players, replay, scorekeeping
 
 urlpatterns = [
     path("", home.home, name="home"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("games/", history.game_list, name="game-list"),
+    path("games/<int:pk>/", history.game_detail, name="game-detail"),
+    path("games/<int:pk>/replay/", replay.replay_page, name="game-replay"),
+    path("games/<int:pk>/replay/board/", replay.board, name="game-replay-board"),
+    path("players/", players.player_list, name="player-list"),
+    path("players/<int:pk>/", players.player_detail, name="player-detail"),
+    path("leagues/", leagues.league_list, name="league-list"),
+    path("leagues/<int:pk>/", leagues.league_detail, name="league-detail"),
+    path("scorekeeping/", scorekeeping.start, name="scorekeeping"),
+    path("scorekeeping/<int:pk>/", scorekeeping.record_page, name="scorekeeping-record"),
     path("catalogue/", include(("ludolog.web.catalogue_urls", "catalogue"))),
 ]
