@@ -18,9 +18,11 @@ True
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -299,15 +301,32 @@ def _figure(kind: str, at: Point, colour: str, label: str) -> str:
             f'<path d="{MEEPLE}" {common}/></g>')
 
 
-def _draw_tile(tile: Mapping[str, Any], origin: Point, highlight: bool) -> tuple[list[str], dict[int, Point]]:
-    """The tile's ground, forests, rivers, lakes and marks; returns the figure anchors too."""
-    shape = _Tile(tile)
-    place = _Placer(int(tile["x"]), int(tile["y"]), int(tile.get("rotation", 0)), origin)
-    corners = [place(p) for p in ((0, 0), (1, 0), (1, 1), (0, 1))]
+def _draw_tile(tile: Mapping[str, Any], origin: Point, highlight: bool) -> tuple[str, dict[int, Point]]:
+    """The tile's group on the board, and where its features' figures go in board coordinates."""
+    rotation = int(tile.get("rotation", 0))
+    key = json.dumps([tile.get("kind"), tile.get("edges"), tile.get("features")], sort_keys=True)
+    art, local_anchors = _tile_art(key, rotation)
+    left, top = (int(tile["x"]) - origin[0]) * TILE, (int(tile["y"]) - origin[1]) * TILE
     classes = ["tile", f"tile-{escape(str(tile.get('kind', '')))}"] + (["last-placed"] if highlight else [])
-    out = [f'<g class="{" ".join(classes)}" data-tile="{escape(str(tile.get("id", "")))}" '
-           f'data-x="{tile["x"]}" data-y="{tile["y"]}">',
-           f'<polygon points="{_points(corners)}" fill="{MEADOW}"/>']
+    group = (f'<g class="{" ".join(classes)}" data-tile="{escape(str(tile.get("id", "")))}" '
+             f'data-x="{int(tile["x"])}" data-y="{int(tile["y"])}" transform="translate({_fmt(left)} {_fmt(top)})">'
+             f'{art}</g>')
+    return group, {fid: (left + x, top + y) for fid, (x, y) in local_anchors.items()}
+
+
+@lru_cache(maxsize=2048)
+def _tile_art(key: str, rotation: int) -> tuple[str, dict[int, Point]]:
+    """A tile's drawing in its own square (0..TILE), turned; the same tile is drawn once.
+
+    A tile set has fewer than a hundred tiles and four turns, so every step of a replay after
+    the first few reuses these strings instead of recomputing the geometry.
+    """
+    kind, edges, features = json.loads(key)
+    tile = {"kind": kind, "edges": edges, "features": features}
+    shape = _Tile(tile)
+    place = _Placer(0, 0, rotation, (0, 0))
+    corners = [place(p) for p in ((0, 0), (1, 0), (1, 1), (0, 1))]
+    out = [f'<polygon points="{_points(corners)}" fill="{MEADOW}"/>']
     forests = [f for f in shape.features.values() if f.get("type") == "forest"]
     for forest in forests:
         sides = shape.sides(forest["id"])
@@ -362,9 +381,8 @@ def _draw_tile(tile: Mapping[str, Any], origin: Point, highlight: bool) -> tuple
         bx, by = place((0.88, 0.12))
         out.append(f'<circle class="bonus-mark" cx="{_fmt(bx)}" cy="{_fmt(by)}" r="{_fmt(TILE * 0.06)}" '
                    f'fill="#ffe066" stroke="#7a5b00" stroke-width="1"/>')
-    out.append("</g>")
     anchors = {fid: place(shape.anchor(fid)) for fid in shape.features}
-    return out, anchors
+    return "".join(out), anchors
 
 
 def board_svg(
@@ -381,7 +399,13 @@ def board_svg(
     outlines the empty squares next to the tiles with their coordinates, for a scorekeeper;
     ``translate`` turns the English words of the text alternative into the reader's language.
     """
-    tr = translate
+    words: dict[str, str] = {}
+
+    def tr(text: str) -> str:
+        if text not in words:
+            words[text] = translate(text)
+        return words[text]
+
     tiles = list(position.get("tiles", []))
     last = position.get("last_placed") or {}
     occupied = {(int(t["x"]), int(t["y"])) for t in tiles}
@@ -412,7 +436,7 @@ def board_svg(
     for tile in tiles:
         is_last = bool(last) and tile.get("id") == last.get("id")
         drawn, anchors[str(tile.get("id"))] = _draw_tile(tile, origin, is_last)
-        parts.extend(drawn)
+        parts.append(drawn)
         if is_last:
             x0, y0 = (tile["x"] - origin[0]) * TILE, (tile["y"] - origin[1]) * TILE
             highlighted = (f'<rect class="last-placed-outline" x="{_fmt(x0 + 1.5)}" y="{_fmt(y0 + 1.5)}" '

@@ -1,0 +1,166 @@
+"""The SVG board, drawn from the engine's JSON view of a position: no database, no Django.
+
+Each test builds a position the way the state API gives it and reads the drawing back as XML.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from games.registry import get_engine
+from ludolog.web.board_svg import PALETTE, board_svg, seat_colour
+from tests.factories import HG, simulated_events
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+SEATS = [{"seat": 0, "player": "Ada", "colour": ""}, {"seat": 1, "player": "Bo", "colour": "blue"}]
+
+
+def position_after(events: int, players: int = 2, seed: int = 1) -> dict:
+    engine = get_engine(HG)
+    state = engine.new_state(players, seed)
+    for kind, payload in simulated_events(players, seed)[:events]:
+        engine.apply(state, kind, dict(payload))
+    return dict(engine.view(state), at=events)
+
+
+def parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def tiles(root: ET.Element) -> list[ET.Element]:
+    return [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "tile" in g.get("class", "").split()]
+
+
+def test_the_start_position_is_the_start_tile_alone_highlighted_with_a_text_alternative():
+    root = parse(board_svg(position_after(0), SEATS))
+
+    assert root.get("role") == "img"
+    assert root.get("aria-labelledby") == "board-title board-desc"
+    drawn = tiles(root)
+    assert [g.get("data-tile") for g in drawn] == ["S"]
+    assert "last-placed" in drawn[0].get("class")
+    desc = root.find("svg:desc", NS).text
+    # The start tile: a meadow with a mammoth, a forest with gold, a river into a lake with a fish.
+    assert "Tile S at (0, 0), turned 0°" in desc
+    assert "1 mammoth" in desc and "1 gold nugget" in desc and "lake (1 fish)" in desc
+    assert "Last tile placed: S at (0, 0)." in desc
+    assert root.find("svg:title", NS).text == "Board with 1 tiles"
+
+
+def test_every_placed_tile_is_drawn_once_and_only_the_last_one_is_highlighted():
+    position = position_after(12)
+    root = parse(board_svg(position, SEATS))
+
+    drawn = tiles(root)
+    assert sorted(g.get("data-tile") for g in drawn) == sorted(t["id"] for t in position["tiles"])
+    highlighted = [g.get("data-tile") for g in drawn if "last-placed" in g.get("class")]
+    assert highlighted == [position["last_placed"]["id"]]
+    assert len(root.findall(".//svg:rect[@class='last-placed-outline']", NS)) == 1
+
+
+def test_figures_are_drawn_in_their_players_colours_and_listed_in_the_description():
+    position = position_after(30)
+    assert position["figures"], "the simulated game has figures by then"
+    svg = board_svg(position, SEATS)
+    root = parse(svg)
+
+    desc = root.find("svg:desc", NS).text
+    figures = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if "figure" in g.get("class", "").split()]
+    assert len(figures) == len(position["figures"])
+    for figure, drawn in zip(position["figures"], figures):
+        assert figure["kind"] in drawn.get("class")
+        fill = drawn.find("svg:path", NS).get("fill")
+        assert fill == (PALETTE[0] if figure["owner"] == 0 else "#1d4ed8")
+        name = SEATS[figure["owner"]]["player"]
+        assert drawn.find("svg:title", NS).text == f"{name}'s {figure['kind']}"
+        assert f"{name}'s {figure['kind']} on tile {figure['tile']} at ({figure['x']}, {figure['y']})." in desc
+    hunters = [g for g in figures if "hunter" in g.get("class")]
+    assert all("rotate(-90)" in g.get("transform") for g in hunters), "hunters lie down"
+
+
+MARKED_TILE = {
+    "id": "L99", "kind": "landscape", "x": 0, "y": 0, "rotation": 0, "order": 0,
+    "edges": {
+        "N": {"type": "forest", "sub_edges": [1, 1, 1]},
+        "E": {"type": "river", "sub_edges": [0, 3, 2]},
+        "S": {"type": "meadow", "sub_edges": [2, 2, 2]},
+        "W": {"type": "river", "sub_edges": [2, 4, 0]},
+    },
+    "features": [
+        {"id": 0, "type": "meadow", "deer": 1, "mammoths": 1, "tigers": 1, "aurochs": 1, "fire": True, "shrine": True},
+        {"id": 1, "type": "forest", "gold_nuggets": 1, "mushroom_clearings": 1},
+        {"id": 2, "type": "meadow", "deer": 0, "mammoths": 0, "tigers": 0, "aurochs": 0, "fire": False, "shrine": False},
+        {"id": 3, "type": "river", "lake": 8, "spring": False},
+        {"id": 4, "type": "river", "lake": None, "spring": True},
+        {"id": 8, "type": "lake", "fish": 2},
+    ],
+}
+
+
+def test_each_printed_mark_has_its_own_picture():
+    position = {"tiles": [MARKED_TILE], "figures": [], "last_placed": {"id": "L99", "x": 0, "y": 0}}
+    root = parse(board_svg(position))
+
+    marks = [use.get("href") for use in root.iter("{http://www.w3.org/2000/svg}use")]
+    assert sorted(marks) == sorted([
+        "#hg-deer", "#hg-mammoth", "#hg-tiger", "#hg-aurochs", "#hg-fire", "#hg-shrine",
+        "#hg-gold", "#hg-mushroom", "#hg-fish", "#hg-fish",
+    ])
+    symbols = {symbol.get("id") for symbol in root.iter("{http://www.w3.org/2000/svg}symbol")}
+    assert {mark[1:] for mark in marks} <= symbols
+    assert len(root.findall(".//svg:circle[@class='lake']", NS)) == 1
+    assert len(root.findall(".//svg:circle[@class='spring']", NS)) == 1
+    assert len(root.findall(".//svg:path[@class='river']", NS)) == 2
+    desc = root.find("svg:desc", NS).text
+    assert ("meadow (1 deer, 1 mammoth, 1 aurochs, 1 sabre-tooth tiger, fire, shrine), "
+            "forest (1 gold nugget, 1 mushroom clearing), meadow, river, river (spring), lake (2 fish)") in desc
+
+
+def _forest_box(position: dict) -> tuple[float, float, float, float]:
+    root = parse(board_svg(position))
+    polygon = root.find(".//svg:polygon[@class='forest']", NS)
+    points = [tuple(map(float, pair.split(","))) for pair in polygon.get("points").split()]
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def test_a_tile_turned_a_quarter_clockwise_shows_its_north_forest_on_the_east():
+    tile = {
+        "id": "L98", "kind": "landscape", "x": 0, "y": 0, "rotation": 0, "order": 0,
+        "edges": {"N": {"type": "forest", "sub_edges": [1, 1, 1]}, "E": {"type": "meadow", "sub_edges": [0, 0, 0]},
+                  "S": {"type": "meadow", "sub_edges": [0, 0, 0]}, "W": {"type": "meadow", "sub_edges": [0, 0, 0]}},
+        "features": [{"id": 0, "type": "meadow"}, {"id": 1, "type": "forest"}],
+    }
+    left, top, right, bottom = _forest_box({"tiles": [tile], "figures": []})
+    assert (top, left, right) == (0, 0, 60) and bottom < 30, "a band along the north side"
+    left, top, right, bottom = _forest_box({"tiles": [dict(tile, rotation=90)], "figures": []})
+    assert (right, top, bottom) == (60, 0, 60) and left > 30, "a band along the east side"
+
+
+def test_player_names_and_colours_cannot_break_out_of_the_drawing():
+    seats = [{"seat": 0, "player": "<script>alert(1)</script>", "colour": "red\" onload=\"x"}]
+    svg = board_svg(position_after(30, players=2), seats)
+    assert "<script>" not in svg and "onload" not in svg
+    parse(svg)  # still well-formed XML
+
+
+def test_seat_colours_accept_names_and_hex_codes_and_fall_back_to_the_palette():
+    assert seat_colour(0, "Blue") == "#1d4ed8"
+    assert seat_colour(1, "#a0b1c2") == "#a0b1c2"
+    assert seat_colour(2, "url(#x)") == PALETTE[2]
+    assert seat_colour(6, "") == PALETTE[1]
+
+
+def test_free_cells_show_the_coordinates_a_scorekeeper_types():
+    root = parse(board_svg(position_after(0), free_cells=True))
+    labels = sorted(text.text for text in root.iter("{http://www.w3.org/2000/svg}text"))
+    assert labels == ["-1,0", "0,-1", "0,1", "1,0"]
+
+
+def test_the_description_can_be_translated():
+    words = {"meadow": "pré", "Last tile placed: %(tile)s at (%(x)s, %(y)s).": "Dernière tuile : %(tile)s (%(x)s, %(y)s)."}
+    svg = board_svg(position_after(0), translate=lambda text: words.get(text, text))
+    desc = parse(svg).find("svg:desc", NS).text
+    assert desc.startswith("Dernière tuile : S (0, 0).")
+    assert re.search(r"pré \(1 mammoth\)", desc)

@@ -1,0 +1,201 @@
+"""Game history, player and league pages, read as a club member reads them."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+from functools import lru_cache
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from records.files import import_document, simulate_document
+from records.models import Event, GameRecord
+from records.services import SeatSpec, append_event, start_game
+from scoring import tasks
+from scoring.models import Club, League, LeagueMembership, SeatResult
+from tests.factories import HG, simulated_events
+
+pytestmark = pytest.mark.django_db
+
+
+@lru_cache(maxsize=None)
+def simulated_file(names: tuple[str, ...], seed: int) -> str:
+    """Simulating a game is the slow part (legal moves each turn): once per test session."""
+    return json.dumps(simulate_document(HG, len(names), seed, list(names)))
+
+
+def finished_game(names: list[str], seed: int, played_on: str, **fields) -> GameRecord:
+    document = json.loads(simulated_file(tuple(names), seed))
+    document["played_on"] = played_on
+    record = import_document(document)
+    if fields:
+        GameRecord.objects.filter(pk=record.pk).update(**fields)
+    tasks.score_record(record.pk)
+    return GameRecord.objects.get(pk=record.pk)
+
+
+@pytest.fixture
+def club_games() -> dict[str, GameRecord]:
+    return {
+        "spring": finished_game(["Ada", "Bo"], 11, "2026-03-10"),
+        "summer": finished_game(["Ada", "Cy", "Di"], 12, "2026-07-02"),
+        "autumn": finished_game(["Bo", "Cy"], 13, "2026-10-20"),
+        "private": finished_game(["Di", "Ed"], 14, "2026-10-21", is_private=True),
+    }
+
+
+def rows(html: str) -> list[str]:
+    return re.findall(r'<tr data-record="(\d+)"', html)
+
+
+def test_the_list_shows_each_game_with_date_players_scores_winner_and_replay_link(client: Client, club_games):
+    html = client.get("/games/").content.decode()
+
+    public = [club_games[k] for k in ("autumn", "summer", "spring")]
+    assert rows(html) == [str(r.pk) for r in public], "newest first, the private game hidden"
+    summer = club_games["summer"]
+    results = list(SeatResult.objects.filter(record=summer).select_related("player").order_by("seat__seat_order"))
+    row = html.split(f'<tr data-record="{summer.pk}"')[1].split("</tr>")[0]
+    assert "July 2, 2026" in row
+    for result in results:
+        assert re.search(rf">{result.player.display_name}</a> {result.score}<", row)
+    winners = ", ".join(r.player.display_name for r in results if r.rank == 1)
+    assert f"<td>{winners}</td>" in row
+    assert f'href="/games/{summer.pk}/replay/"' in row
+    assert "3 games" in html
+
+
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ("game=hunters-gatherers", ["autumn", "summer", "spring"]),
+        ("player={Ada}", ["summer", "spring"]),
+        ("played_from=2026-06-01&played_to=2026-09-30", ["summer"]),
+        ("played_from=2026-07-03", ["autumn"]),
+        ("status=finished&player={Bo}", ["autumn", "spring"]),
+        ("status=in_progress", []),
+    ],
+)
+def test_filters_narrow_the_list(client: Client, club_games, query, expected):
+    from records.models import Player
+
+    ids = {name: Player.objects.get(display_name=name).pk for name in ("Ada", "Bo")}
+    html = client.get("/games/?" + query.format(**ids)).content.decode()
+    assert rows(html) == [str(club_games[key].pk) for key in expected]
+
+
+def test_the_league_filter_keeps_the_games_that_count_for_the_league(client: Client, club_games):
+    league = League.objects.create(
+        club=Club.objects.create(name="Les Meeples"), name="Autumn", game_slugs=[HG],
+        starts_on=date(2026, 9, 1), ends_on=date(2026, 12, 31),
+    )
+    for player in club_games["autumn"].seats.values_list("player", flat=True):
+        LeagueMembership.objects.create(league=league, player_id=player)
+    html = client.get(f"/games/?league={league.pk}").content.decode()
+    assert rows(html) == [str(club_games["autumn"].pk)]
+
+
+@pytest.mark.parametrize(
+    "query", ["played_from=2026-12-01&played_to=2026-01-01", "player=999999", "status=won", "played_from=yesterday"]
+)
+def test_bad_filters_answer_400_with_the_reason(client: Client, club_games, query):
+    response = client.get("/games/?" + query)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert rows(html) == []
+    assert 'class="error" role="alert"' in html
+
+
+def test_a_private_game_is_listed_for_its_players(client: Client, club_games):
+    user = get_user_model().objects.create_user("di", password="pw-di-123456")
+    club_games["private"].seats.get(player__display_name="Di").player.__class__.objects.filter(
+        display_name="Di").update(user=user)
+    client.force_login(user)
+    assert str(club_games["private"].pk) in rows(client.get("/games/").content.decode())
+    assert client.get(f"/games/{club_games['private'].pk}/").status_code == 200
+
+
+def test_a_private_game_is_not_found_by_others(client: Client, club_games):
+    pk = club_games["private"].pk
+    assert client.get(f"/games/{pk}/").status_code == 404
+    assert client.get(f"/games/{pk}/replay/").status_code == 404
+    assert client.get(f"/games/{pk}/replay/board/?at=1").status_code == 404
+
+
+def test_the_record_page_shows_seats_results_and_events_with_retracted_ones_struck_through(client: Client):
+    record = start_game(game_slug=HG, seats=[SeatSpec("Ada"), SeatSpec("Bo")], seed=1, location="Le Dé Rouge")
+    events = simulated_events(2, 1)
+    append_event(record, 0, *events[0])
+    append_event(record, 1, "undo", {})
+    append_event(record, 2, *events[0])
+    html = client.get(f"/games/{record.pk}/").content.decode()
+
+    assert "Le Dé Rouge" in html and "in progress" in html
+    assert ">Ada</a>" in html and ">Bo</a>" in html
+    first = Event.objects.get(record=record, seq=1)
+    lines = re.findall(r'<li value="(\d+)" data-seq="\d+"[^>]*>(.*?)</li>', html, re.S)
+    assert [seq for seq, _ in lines] == ["1", "2", "3"]
+    assert "<del" in lines[0][1] and "taken back by event 2" in lines[0][1]
+    assert "<del" not in lines[2][1]
+    assert first.payload["tile"] in lines[0][1]
+    assert "<code>undo</code>" in lines[1][1]
+    assert "No results yet" in html
+
+
+def test_a_finished_record_page_shows_ranks_scores_and_points_by_source(client: Client, club_games):
+    record = club_games["spring"]
+    html = client.get(f"/games/{record.pk}/").content.decode()
+    for result in SeatResult.objects.filter(record=record):
+        assert f'<td class="number">{result.score}</td>' in html
+    assert ">Rivers<" in html and ">Hunters<" in html
+    assert f'href="/games/{record.pk}/replay/"' in html
+
+
+def test_the_players_list_and_page_show_results_statistics_and_the_chart_data(client: Client, club_games):
+    from records.models import Player
+
+    ada = Player.objects.get(display_name="Ada")
+    html = client.get("/players/").content.decode()
+    assert f'href="/players/{ada.pk}/">Ada</a>' in html
+
+    html = client.get(f"/players/{ada.pk}/").content.decode()
+    results = SeatResult.objects.filter(player=ada).select_related("record").order_by("record__played_on")
+    assert [r.record.played_on for r in results] == [date(2026, 3, 10), date(2026, 7, 2)]
+    chart = json.loads(re.search(r'<script id="player-chart-data" type="application/json">(.*?)</script>', html, re.S)[1])
+    assert chart["series"][0]["points"] == [[1, results[0].score], [2, results[1].score]]
+    assert html.index("July 2, 2026") < html.index("March 10, 2026"), "newest result first in the table"
+    assert f'<td class="number">{len(results)}</td>' in html, "games played, in the statistics"
+
+
+def test_unknown_player_and_league_are_404(client: Client):
+    assert client.get("/players/999/").status_code == 404
+    assert client.get("/leagues/999/").status_code == 404
+
+
+def test_the_league_pages_show_standings_and_the_rating_chart(client: Client, club_games):
+    club = Club.objects.create(name="Les Meeples")
+    league = League.objects.create(
+        club=club, name="Season 2026", game_slugs=[HG], starts_on=date(2026, 1, 1), ends_on=date(2026, 12, 31),
+        points_table={"2": [3, 1], "3": [4, 2, 1]},
+    )
+    from records.models import Player
+
+    for player in Player.objects.filter(display_name__in=["Ada", "Bo", "Cy", "Di"]):
+        LeagueMembership.objects.create(league=league, player=player)
+    for key in ("spring", "summer", "autumn"):
+        tasks.score_record(club_games[key].pk)
+
+    html = client.get("/leagues/").content.decode()
+    assert f'href="/leagues/{league.pk}/">Season 2026</a>' in html and "Les Meeples" in html
+
+    html = client.get(f"/leagues/{league.pk}/").content.decode()
+    standings = re.findall(r'<td class="number">(\d+)</td>\s*<th scope="row"><a href="/players/\d+/">(\w+)</a>', html)
+    assert len(standings) == 4 and standings[0][0] == "1"
+    chart = json.loads(re.search(r'<script id="rating-chart-data" type="application/json">(.*?)</script>', html, re.S)[1])
+    assert sorted(line["label"] for line in chart["series"]) == ["Ada", "Bo", "Cy", "Di"]
+    ada = next(line for line in chart["series"] if line["label"] == "Ada")
+    assert [point[0] for point in ada["points"]] == [(date(2026, 3, 10) - date(2026, 1, 1)).days,
+                                                     (date(2026, 7, 2) - date(2026, 1, 1)).days]
