@@ -88,3 +88,16 @@ def celery_worker_queue() -> Iterator[str]:
         except subprocess.TimeoutExpired:
             worker.kill()
             worker.wait()
+
+
+@pytest.fixture
+def celery_eager() -> Iterator[None]:
+    """Run tasks in-process for this test, as `make run` does, even when a broker is configured."""
+    from ludolog.celery import app
+
+    before = app.conf.task_always_eager
+    app.conf.task_always_eager = True
+    try:
+        yield
+    finally:
+        app.conf.task_always_eager = before

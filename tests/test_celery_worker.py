@@ -13,14 +13,5 @@ def test_task_round_trip_through_a_real_worker(celery_worker_queue):
     assert result.get(timeout=60) == "pong:ludolog"
 
 
-def test_without_a_broker_tasks_run_eagerly(settings):
-    settings.CELERY_TASK_ALWAYS_EAGER = True
-    from ludolog.celery import app
-
-    app.conf.task_always_eager = True
-    try:
-        assert ping.delay("local").get() == "pong:local"
-    finally:
-        from django.conf import settings as live
-
-        app.conf.task_always_eager = live.CELERY_TASK_ALWAYS_EAGER
+def test_without_a_broker_tasks_run_eagerly(celery_eager):
+    assert ping.delay("local").get() == "pong:local"

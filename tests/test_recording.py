@@ -75,7 +75,9 @@ def final_engine_scores(players: int, seed: int) -> list[int]:
     return [score.total for score in game.scores()]
 
 
-def test_a_simulated_game_recorded_event_by_event_reproduces_the_engine_scores(api, django_capture_on_commit_callbacks):
+def test_a_simulated_game_recorded_event_by_event_reproduces_the_engine_scores(
+    api, django_capture_on_commit_callbacks, celery_eager
+):
     with django_capture_on_commit_callbacks(execute=True):
         record_id = record_game(api, 3, 11)
     record = GameRecord.objects.get(pk=record_id)
@@ -318,7 +320,7 @@ def test_simulate_prints_the_same_file_for_the_same_seed():
     assert document["final_scores"] == final_engine_scores(4, 7)
 
 
-def test_result_only_record_holds_one_result_event_and_is_scored(api, django_capture_on_commit_callbacks):
+def test_result_only_record_holds_one_result_event_and_is_scored(api, django_capture_on_commit_callbacks, celery_eager):
     response = api.post(
         "/api/records/",
         {"game_slug": "stone-age", "result_only": True, "seats": [{"player": "Ada"}, {"player": "Bo"}, {"player": "Cy"}]},
