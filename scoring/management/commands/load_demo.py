@@ -6,13 +6,17 @@ from django.core.management.base import BaseCommand
 from games.models import CatalogueRecord
 from games.services import demo_catalogue_data, load_catalogue
 from records.files import import_document, simulate_document
-from records.models import GameRecord
+from records.models import GameRecord, Player
+from scoring import standings
+from scoring.models import Club, League, LeagueMembership
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = "ludolog-demo"
 DEMO_LOCATION = "Ludothèque — demo club"
 DEMO_MEMBERS = ["Alice", "Bastien", "Chloé", "David", "Elif", "Fatou", "Gaspard", "Hana"]
 DEMO_GAMES = 36
+DEMO_CLUB = "Club de la ludothèque (démo)"
+DEMO_LEAGUE = "Saison 2026"
 
 
 class Command(BaseCommand):
@@ -32,7 +36,30 @@ class Command(BaseCommand):
             admin.set_password(DEMO_ADMIN_PASSWORD)
             admin.save()
             self.stdout.write(f"demo admin created: {DEMO_ADMIN_USERNAME} / {DEMO_ADMIN_PASSWORD}")
+        league = self._load_league()
         self.stdout.write(f"simulated games: {self._load_games(games, admin)} new")
+        standings.refresh(league)
+        self.stdout.write(f"league: {league} with {league.memberships.count()} members")
+
+    def _load_league(self) -> League:
+        """The demo club's season: every demo member, Hunters and Gatherers, 4-3-2-1-style points."""
+        club, _created = Club.objects.get_or_create(name=DEMO_CLUB)
+        league, _created = League.objects.get_or_create(
+            club=club,
+            name=DEMO_LEAGUE,
+            defaults={
+                "game_slugs": ["hunters-gatherers"],
+                "starts_on": dt.date(2026, 1, 1),
+                "ends_on": dt.date(2026, 12, 31),
+                "points_table": {"2": [3, 1], "3": [4, 2, 1], "4": [5, 3, 2, 1], "5": [6, 4, 3, 2, 1]},
+                "min_games": 3,
+                "tie_breakers": [League.TieBreaker.WINS, League.TieBreaker.AVERAGE_SCORE],
+            },
+        )
+        for name in DEMO_MEMBERS:
+            player, _created = Player.objects.get_or_create(display_name=name)
+            LeagueMembership.objects.get_or_create(league=league, player=player)
+        return league
 
     def _load_games(self, count: int, admin) -> int:
         """Simulated games spread over the last months, each identified by its seed."""
