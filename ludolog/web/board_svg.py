@@ -28,6 +28,8 @@ from typing import Any
 
 TILE = 60
 """Side of one tile in SVG user units."""
+PIXELS_PER_UNIT = 1.5
+"""Natural size: a tile is 90 px wide; a page may shrink a large board to fit (``max-width``)."""
 
 SIDES = ("N", "E", "S", "W")
 PALETTE = ("#d62828", "#1d4ed8", "#f2c200", "#7b2cbf", "#222222")
@@ -426,6 +428,7 @@ def board_svg(
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board" role="img" '
         f'viewBox="{_fmt(-margin)} {_fmt(-margin)} {_fmt(width)} {_fmt(height)}" '
+        f'width="{_fmt(width * PIXELS_PER_UNIT)}" height="{_fmt(height * PIXELS_PER_UNIT)}" '
         f'aria-labelledby="board-title board-desc" data-at="{escape(str(position.get("at", "")))}">',
         f'<title id="board-title">{escape(heading)}</title>',
         f'<desc id="board-desc">{escape(describe(position, seats, tr))}</desc>',

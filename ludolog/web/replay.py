@@ -52,7 +52,8 @@ def _replayable(request: HttpRequest, pk: int) -> tuple[GameRecord, int]:
 def board_for(document: dict[str, Any], record: GameRecord, **options: Any) -> str:
     title = gettext("%(game)s #%(id)s after event %(at)s") % {
         "game": game_name(record.game_slug), "id": record.pk, "at": document["at"]}
-    return board_svg(document["position"], document["seats"], title=title, translate=gettext, **options)
+    position = dict(document["position"], at=document["at"])
+    return board_svg(position, document["seats"], title=title, translate=gettext, **options)
 
 
 def score_progression(record: GameRecord, last: int) -> list[list[int]]:

@@ -56,6 +56,13 @@
     if (disabled) link.setAttribute("aria-disabled", "true"); else link.removeAttribute("aria-disabled");
   }
 
+  function reveal(item) {
+    // Scroll the event list itself (not the page) so that the current event is in view.
+    var list = item.parentElement;
+    if (item.offsetTop < list.scrollTop || item.offsetTop > list.scrollTop + list.clientHeight - item.offsetHeight)
+      list.scrollTop = item.offsetTop - list.clientHeight / 2;
+  }
+
   function render(n, data) {
     var state = data.state, position = state.position;
     board.innerHTML = data.svg;
@@ -94,9 +101,7 @@
     var current = document.querySelector('#event-list li[data-seq="' + n + '"]');
     if (current) {
       current.classList.add("current"); current.setAttribute("aria-current", "step");
-      var list = current.parentElement;
-      if (current.offsetTop < list.scrollTop || current.offsetTop > list.scrollTop + list.clientHeight - current.offsetHeight)
-        list.scrollTop = current.offsetTop - list.clientHeight / 2;
+      reveal(current);
     }
     if (chart && window.LudologCharts) window.LudologCharts.setMarker(chart, n);
     var url = new URL(window.location.href);
@@ -146,5 +151,7 @@
     event.preventDefault();
     go(moves[event.key]);
   });
+  var initial = document.querySelector("#event-list li.current");
+  if (initial) reveal(initial);
   if (at < last) load(at + 1);
 })();
