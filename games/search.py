@@ -77,9 +77,9 @@ def query_words(query: str) -> list[str]:
 # --- Words -----------------------------------------------------------------------------------------
 
 
-def _prefix_tsquery(words: Iterable[str]) -> str:
+def _prefix_tsquery(words: Iterable[str], operator: str = "&") -> str:
     # Words are letters and digits only (WORD), so this cannot break to_tsquery's syntax.
-    return " & ".join(f"{word}:*" for word in words)
+    return f" {operator} ".join(f"{word}:*" for word in words)
 
 
 class _Fold(Func):
@@ -121,6 +121,22 @@ def _sqlite_matches(records: QuerySet[CatalogueRecord], words: list[str]) -> Que
     return records
 
 
+def _words_sql(query: str) -> tuple[str, list[object]] | None:
+    """The word search as a condition on the record table, for the counting statements."""
+    words = query_words(query)
+    if not words:
+        return None
+    record = CatalogueRecord._meta.db_table
+    if connection.vendor == "postgresql":
+        return (
+            f"{record}.id IN (SELECT record_id FROM games_cataloguesearch"
+            " WHERE document @@ to_tsquery('simple', unaccent(%s)))",
+            [_prefix_tsquery(words)],
+        )
+    found_sql, found_params = matching(CatalogueRecord.objects.all(), query).order_by().values("pk").query.sql_with_params()
+    return f"{record}.id IN ({found_sql})", list(found_params)
+
+
 def matching(records: QuerySet[CatalogueRecord], query: str) -> QuerySet[CatalogueRecord]:
     """The records of ``records`` in which every word of ``query`` appears; all of them if none."""
     words = query_words(query)
@@ -137,16 +153,22 @@ def matching(records: QuerySet[CatalogueRecord], query: str) -> QuerySet[Catalog
 
 
 def with_relevance(records: QuerySet[CatalogueRecord], query: str) -> QuerySet[CatalogueRecord]:
-    """Annotate ``relevance``: higher where the words sit in the title rather than the summary."""
+    """Annotate ``relevance``: higher the more words a title, a person or the publisher holds.
+
+    A record found only through its summary or categories ranks after them (relevance 0), the
+    way a librarian reads a hit list: title and author matches first.
+    """
     words = query_words(query)
     if not words:
         return records.annotate(relevance=Value(0.0, output_field=FloatField()))
     if connection.vendor == "postgresql":
+        # Ranked on the small heading vector, with any word counting: ranking the whole
+        # documents of thousands of matches would cost more than the search itself.
         return records.annotate(
             relevance=RawSQL(
-                "SELECT ts_rank(s.document, to_tsquery('simple', unaccent(%s))) FROM games_cataloguesearch s "
+                "SELECT ts_rank(s.heading, to_tsquery('simple', unaccent(%s))) FROM games_cataloguesearch s "
                 "WHERE s.record_id = games_cataloguerecord.id",
-                [_prefix_tsquery(words)],
+                [_prefix_tsquery(words, "|")],
                 output_field=FloatField(),
             )
         )
@@ -172,11 +194,9 @@ class FacetChoice:
     age: int | None = None
     duration: str | None = None
 
-    def without(self, facet: str) -> FacetChoice:
-        return FacetChoice(**{name: getattr(self, name) for name in FACETS if name != facet})
-
 
 FACETS = ("category", "language", "players", "age", "duration")
+FACET_FIELDS = {"category": "categories", "language": "languages"}
 
 
 def plays_with(players: int) -> Q:
@@ -224,6 +244,7 @@ def filtered(records: QuerySet[CatalogueRecord], choice: FacetChoice) -> QuerySe
 
 @dataclass(frozen=True)
 class FacetCounts:
+    total: int
     categories: list[tuple[Category, int]]
     languages: list[tuple[Language, int]]
     players: Mapping[int, int]
@@ -231,42 +252,89 @@ class FacetCounts:
     durations: Mapping[str, int]
 
 
-def facet_counts(records: QuerySet[CatalogueRecord], choice: FacetChoice) -> FacetCounts:
-    """How many of ``records`` each facet value would leave, given the reader's other choices.
+def _facet_sql(facet: str, value: object) -> tuple[str, list[object]]:
+    """The SQL twin of ``_facet_condition``, for counting many facet values in one statement.
 
-    Each facet is counted without its own choice, so that a chosen category still shows the
-    other categories to switch to (as library catalogues do), while every other facet narrows.
+    Counting through the ORM would compile some twenty filtered aggregates per search, which
+    costs more than the database takes to answer them; a test checks the twins agree.
     """
+    record = CatalogueRecord._meta.db_table
+    if facet == "category":
+        through = CatalogueRecord.categories.through._meta.db_table
+        return f"{record}.id IN (SELECT cataloguerecord_id FROM {through} WHERE category_id = %s)", [value]
+    if facet == "language":
+        through = CatalogueRecord.languages.through._meta.db_table
+        return f"{record}.id IN (SELECT cataloguerecord_id FROM {through} WHERE language_id = %s)", [value]
+    if facet == "players":
+        return (
+            f"({record}.min_players IS NULL OR {record}.min_players <= %s)"
+            f" AND ({record}.max_players IS NULL OR {record}.max_players >= %s)"
+            f" AND NOT ({record}.min_players IS NULL AND {record}.max_players IS NULL)",
+            [value, value],
+        )
+    if facet == "age":
+        return f"{record}.min_age <= %s", [value]
+    if facet == "duration":
+        band = DURATION_BANDS_BY_KEY[str(value)]
+        if band.high is None:
+            return f"{record}.duration_minutes >= %s", [band.low]
+        return f"{record}.duration_minutes BETWEEN %s AND %s", [band.low, band.high]
+    raise ValueError(f"unknown facet {facet!r}")
 
-    def base(facet: str) -> QuerySet[CatalogueRecord]:
-        return filtered(records, choice.without(facet)).order_by().values("pk")
 
-    categories = (
-        Category.objects.filter(records__in=base("category"))
-        .annotate(count=Count("records"))
-        .order_by("code")
-    )
-    languages = (
-        Language.objects.filter(records__in=base("language"))
-        .annotate(count=Count("records"))
-        .order_by("name")
-    )
-    players = CatalogueRecord.objects.filter(pk__in=base("players")).aggregate(
-        **{f"p{n}": Count("pk", filter=plays_with(n)) for n in PLAYER_COUNTS}
-    )
-    ages = CatalogueRecord.objects.filter(pk__in=base("age")).aggregate(
-        **{f"a{age}": Count("pk", filter=suitable_at(age)) for age in AGES}
-    )
-    durations = CatalogueRecord.objects.filter(pk__in=base("duration")).aggregate(
-        **{band.key: Count("pk", filter=lasting(band)) for band in DURATION_BANDS}
-    )
-    return FacetCounts(
-        categories=[(category, category.count) for category in categories],
-        languages=[(language, language.count) for language in languages],
-        players={n: players[f"p{n}"] for n in PLAYER_COUNTS},
-        ages={age: ages[f"a{age}"] for age in AGES},
-        durations={band.key: durations[band.key] for band in DURATION_BANDS},
-    )
+def facet_counts(query: str, choice: FacetChoice) -> FacetCounts:
+    """How many records each facet value would leave, given the words and the other choices.
+
+    Each facet is counted without its own choice, so that a chosen category still offers the
+    other categories to switch to (as library catalogues do), while the other facets narrow.
+    ``total`` counts the records matching everything. Three statements: the number-valued
+    facets with the total, then each many-to-many facet.
+    """
+    record = CatalogueRecord._meta.db_table
+    words = _words_sql(query)
+    chosen = {facet: _facet_sql(facet, getattr(choice, facet)) for facet in FACETS
+              if getattr(choice, facet) is not None}
+
+    def where(*, but: str | None = None, extra: tuple[str, list[object]] | None = None) -> tuple[str, list[object]]:
+        parts = [words] if words else []
+        parts += [condition for facet, condition in chosen.items() if facet != but]
+        parts += [extra] if extra else []
+        return " AND ".join(f"({sql})" for sql, _params in parts) or "1 = 1", [p for _sql, ps in parts for p in ps]
+
+    columns, params = [], []
+    for condition in [
+        where(),
+        *(where(but="players", extra=_facet_sql("players", n)) for n in PLAYER_COUNTS),
+        *(where(but="age", extra=_facet_sql("age", age)) for age in AGES),
+        *(where(but="duration", extra=_facet_sql("duration", band.key)) for band in DURATION_BANDS),
+    ]:
+        columns.append(f"COUNT(*) FILTER (WHERE {condition[0]})")
+        params += condition[1]
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {', '.join(columns)} FROM {record}", params)
+        figures = iter(cursor.fetchone())
+        total = next(figures)
+        players = {n: next(figures) for n in PLAYER_COUNTS}
+        ages = {age: next(figures) for age in AGES}
+        durations = {band.key: next(figures) for band in DURATION_BANDS}
+
+        def grouped(model: type, facet: str, fields: tuple[str, ...]) -> list[tuple[object, int]]:
+            through = CatalogueRecord._meta.get_field(FACET_FIELDS[facet]).remote_field.through._meta.db_table
+            condition, condition_params = where(but=facet)
+            selected = ", ".join(f"v.{field}" for field in fields)
+            cursor.execute(
+                f"SELECT {selected}, COUNT(*) FROM {through} t"
+                f" JOIN {model._meta.db_table} v ON v.{model._meta.pk.column} = t.{model._meta.model_name}_id"
+                + (f" WHERE t.cataloguerecord_id IN (SELECT {record}.id FROM {record} WHERE {condition})"
+                   if condition_params or condition != "1 = 1" else "")
+                + f" GROUP BY {selected} ORDER BY v.{fields[1]}",
+                condition_params,
+            )
+            return [(model(**dict(zip(fields, row[:-1]))), row[-1]) for row in cursor.fetchall()]
+
+        categories = grouped(Category, "category", ("id", "code", "label"))
+        languages = grouped(Language, "language", ("code", "name"))
+    return FacetCounts(total, categories, languages, players, ages, durations)
 
 
 def search(query: str, choice: FacetChoice) -> QuerySet[CatalogueRecord]:

@@ -1,6 +1,8 @@
 """Full-text search documents for the catalogue, kept by PostgreSQL itself (see games/search.py).
 
-One ``tsvector`` per record in ``games_cataloguesearch``, rebuilt by triggers whenever the record,
+One row per record in ``games_cataloguesearch``: ``document``, every searchable word, matched
+against; ``heading``, its titles, people and publisher only, small enough to rank thousands of
+matches quickly. Both are rebuilt by triggers whenever the record,
 its other titles, contributors, categories, or the names of its people, publisher and categories
 change: bulk writes and the admin keep it right as well as the services. The table is a cache
 of the records (no foreign key, so that test flushes can truncate the catalogue alone; a TRUNCATE
@@ -13,7 +15,7 @@ from django.contrib.postgres.operations import CreateExtension
 from django.db import migrations
 
 DOCUMENT = """
-CREATE FUNCTION games_catalogue_search_document(rid bigint) RETURNS tsvector
+CREATE FUNCTION games_catalogue_search_heading(rid bigint) RETURNS tsvector
 LANGUAGE sql STABLE AS $$
   SELECT
     setweight(to_tsvector('simple', unaccent(r.title)), 'A')
@@ -23,24 +25,32 @@ LANGUAGE sql STABLE AS $$
          (SELECT string_agg(p.name, ' ') FROM games_contribution c JOIN games_person p ON p.id = c.person_id
           WHERE c.record_id = r.id), ''))), 'B')
     || setweight(to_tsvector('simple', unaccent(coalesce(pub.name, ''))), 'B')
-    || setweight(to_tsvector('simple', unaccent(coalesce(
+  FROM games_cataloguerecord r LEFT JOIN games_publisher pub ON pub.id = r.publisher_id
+  WHERE r.id = rid
+$$;
+
+CREATE FUNCTION games_catalogue_search_body(rid bigint) RETURNS tsvector
+LANGUAGE sql STABLE AS $$
+  SELECT
+    setweight(to_tsvector('simple', unaccent(coalesce(
          (SELECT string_agg(cat.code || ' ' || cat.label, ' ') FROM games_cataloguerecord_categories rc
           JOIN games_category cat ON cat.id = rc.category_id WHERE rc.cataloguerecord_id = r.id), ''))), 'C')
     || setweight(to_tsvector('simple', unaccent(r.summary || ' ' || r.contents)), 'D')
-  FROM games_cataloguerecord r LEFT JOIN games_publisher pub ON pub.id = r.publisher_id
+  FROM games_cataloguerecord r
   WHERE r.id = rid
 $$;
 
 CREATE FUNCTION games_catalogue_search_refresh(rid bigint) RETURNS void
 LANGUAGE plpgsql AS $$
 DECLARE
-  doc tsvector := games_catalogue_search_document(rid);
+  heading tsvector := games_catalogue_search_heading(rid);
 BEGIN
-  IF doc IS NULL THEN
+  IF heading IS NULL THEN
     DELETE FROM games_cataloguesearch WHERE record_id = rid;
   ELSE
-    INSERT INTO games_cataloguesearch (record_id, document) VALUES (rid, doc)
-    ON CONFLICT (record_id) DO UPDATE SET document = EXCLUDED.document;
+    INSERT INTO games_cataloguesearch (record_id, heading, document)
+    VALUES (rid, heading, heading || games_catalogue_search_body(rid))
+    ON CONFLICT (record_id) DO UPDATE SET heading = EXCLUDED.heading, document = EXCLUDED.document;
   END IF;
 END $$;
 """
@@ -115,6 +125,7 @@ FORWARD = (
     """
 CREATE TABLE games_cataloguesearch (
   record_id bigint PRIMARY KEY,
+  heading tsvector NOT NULL,
   document tsvector NOT NULL
 );
 CREATE INDEX games_cataloguesearch_document ON games_cataloguesearch USING gin (document);
@@ -141,7 +152,8 @@ BACKWARD = (
         for table in TRIGGERS
     )
     + "DROP FUNCTION IF EXISTS games_catalogue_search_refresh(bigint);\n"
-    "DROP FUNCTION IF EXISTS games_catalogue_search_document(bigint);\n"
+    "DROP FUNCTION IF EXISTS games_catalogue_search_heading(bigint);\n"
+    "DROP FUNCTION IF EXISTS games_catalogue_search_body(bigint);\n"
     "DROP TABLE IF EXISTS games_cataloguesearch;\n"
 )
 

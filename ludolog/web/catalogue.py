@@ -1,11 +1,11 @@
 """The public catalogue: search with facets, and the record page of one game (an OPAC record).
 
 Searching is ``games.search``; what the site adds is what only the site may know about: the games
-recorded with a record (``records``), how often and how long it was played.
+recorded with a record (``records``), how often and how long it was played (``scoring``).
 
-Times played are counted from the finished game records themselves rather than read from
-``scoring``'s usage projection: a record linked to its box after it was scored (the demo loader
-does this) would otherwise show "never played" above a list of its games.
+The hit list sorts and shows "times played" from scoring's usage projection (one join, however
+many records match). The record page counts its finished games from the records themselves,
+cheap for one record, so that it always agrees with the list of games shown under it.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from django import forms
 from django.core.paginator import Page, Paginator
-from django.db.models import Avg, Count, IntegerField, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
@@ -36,27 +36,13 @@ RECENT_GAMES = 50
 def recorded_with(record: Any) -> Q:
     """Game records played with this catalogue record, named directly or through the copy used.
 
-    ``record`` is a record, its id or an ``OuterRef`` to one.
+    ``record`` is a record or its id.
     """
     return Q(catalogue_record=record) | Q(catalogue_record__isnull=True, copy__record=record)
 
 
 def finished_games() -> QuerySet[GameRecord]:
     return GameRecord.objects.filter(status=GameRecord.Status.FINISHED)
-
-
-class _SubqueryCount(Subquery):
-    template = "(SELECT COUNT(*) FROM (%(subquery)s) AS counted)"
-    output_field = IntegerField()
-
-
-def times_played() -> _SubqueryCount:
-    return _SubqueryCount(finished_games().filter(recorded_with(OuterRef("pk"))).order_by().values("pk"))
-
-
-def last_played() -> Subquery:
-    games = finished_games().filter(recorded_with(OuterRef("pk"))).order_by("-played_on")
-    return Subquery(games.values("played_on")[:1])
 
 
 class SortOrder:
@@ -135,25 +121,34 @@ def _ordered(records: QuerySet[CatalogueRecord], query: str, sort: str) -> Query
     if sort == SortOrder.TITLE:
         return records.order_by("title", "pk")
     if sort == SortOrder.TIMES_PLAYED:
-        return records.annotate(times_played=times_played()).order_by("-times_played", "title", "pk")
+        return records.order_by(F("usage__times_played").desc(nulls_last=True), "title", "pk")
     return search.with_relevance(records, query).order_by("-relevance", "title", "pk")
 
 
-def _result_page(records: QuerySet[CatalogueRecord], number: int | None) -> Page:
-    page = Paginator(records.values_list("pk", flat=True), PAGE_SIZE).get_page(number)
-    # Only the page's records are read in full, with their people, languages, copies and usage.
+def _result_page(records: QuerySet[CatalogueRecord], total: int, number: int | None) -> Page:
+    paginator = Paginator(records.values_list("pk", flat=True), PAGE_SIZE)
+    paginator.count = total  # the facet query counted it already
+    page = paginator.get_page(number)
+    # Only the page's records are read in full, with their people, languages and holdings.
     ids = list(page.object_list)
     details = {
         record.pk: record
         for record in CatalogueRecord.objects.filter(pk__in=ids)
         .select_related("publisher")
-        .annotate(times_played=times_played(), last_played=last_played())
+        .defer("contents", "notes")
+        .annotate(times_played=F("usage__times_played"), last_played=F("usage__last_played"))
         .prefetch_related(
-            Prefetch("contributions", Contribution.objects.select_related("person")), "languages", "copies",
+            Prefetch("contributions", Contribution.objects.select_related("person")),
+            "languages",
+            Prefetch("copies", Copy.objects.only("pk", "record_id", "status")),
         )
     }
     page.object_list = [details[pk] for pk in ids]
+    # get_role_display() rebuilds the translated choices on every call: look each label up once.
+    role_labels = {role: str(label) for role, label in Contribution.Role.choices}
     for record in page.object_list:
+        for contribution in record.contributions.all():
+            contribution.role_label = role_labels.get(contribution.role, contribution.role)
         copies = record.copies.all()
         record.copy_count = len(copies)
         record.available_count = sum(copy.status == Copy.Status.AVAILABLE for copy in copies)
@@ -166,14 +161,14 @@ def catalogue_search(request: HttpRequest) -> HttpResponse:
     query = form.value("q") or ""
     sort = form.value("sort") or (SortOrder.RELEVANCE if search.query_words(query) else SortOrder.TITLE)
     choice = search.FacetChoice(**{name: form.value(name) for name in search.FACETS})
-    records = search.search(query, choice)
-    page = _result_page(_ordered(records, query, sort), form.value("page"))
+    counts = search.facet_counts(query, choice)
+    page = _result_page(_ordered(search.search(query, choice), query, sort), counts.total, form.value("page"))
     context = {
         "form": form,
         "query": query,
         "sort": sort,
         "sort_choices": SortOrder.choices,
-        "facets": _facets(search.facet_counts(search.matching(CatalogueRecord.objects.all(), query), choice), choice),
+        "facets": _facets(counts, choice),
         "page": page,
         "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1),
         "filtered": any(getattr(choice, name) is not None for name in search.FACETS),

@@ -17,7 +17,7 @@ from games import search
 from games.models import CatalogueRecord, Category, Contribution, Copy, Language, OtherTitle, Person, Publisher
 from games.services import demo_catalogue_data, load_catalogue
 from records.models import GameRecord, Player, Seat
-from scoring.models import ScoredRecord, SeatResult
+from scoring.models import CatalogueUsage, ScoredRecord, SeatResult
 
 pytestmark = pytest.mark.django_db
 
@@ -186,25 +186,21 @@ def test_a_malformed_facet_value_is_ignored_rather_than_an_error(client, shelf):
 
 
 def test_selector_facet_counts_match_the_page(shelf):
-    counts = search.facet_counts(CatalogueRecord.objects.all(), search.FacetChoice(language="eng"))
+    counts = search.facet_counts("", search.FacetChoice(language="eng"))
     assert [(language.code, n) for language, n in counts.languages] == [("eng", 3), ("fre", 3)]
     assert counts.players[2] == 2  # Les Aventuriers du Rail, Twilight Struggle
     assert counts.durations == {"short": 0, "medium": 1, "long": 0, "epic": 1}
 
 
-def test_sort_by_times_played_counts_finished_games(client, shelf):
-    player = Player.objects.create(display_name="Ada")
-    for day, title in [(1, "Dobble"), (2, "Dobble"), (3, "Patience")]:
-        game = GameRecord.objects.create(
-            game_slug="dobble", catalogue_record=shelf[title], status=GameRecord.Status.FINISHED,
-            played_on=date(2026, 3, day), result_only=True,
-        )
-        Seat.objects.create(record=game, player=player, seat_order=0)
-    GameRecord.objects.create(game_slug="dobble", catalogue_record=shelf["Twilight Struggle"])  # in progress
+def test_sort_by_times_played_reads_the_usage_figures(client, shelf):
+    """The hit list reads scoring's usage projection; records never played come last, by title."""
+    CatalogueUsage.objects.create(catalogue_record=shelf["Dobble"], times_played=2, last_played=date(2026, 3, 2))
+    CatalogueUsage.objects.create(catalogue_record=shelf["Patience"], times_played=1, last_played=date(2026, 3, 3))
     html = get(client, f"{SEARCH}?sort=played")
-    assert titles(html)[:2] == ["Dobble", "Patience"]
+    assert titles(html) == ["Dobble", "Patience", HG_TITLE, "Les Aventuriers du Rail", "Twilight Struggle"]
     assert "played 2 times, last on March 2, 2026" in html
     assert "played once, on March 3, 2026" in html
+    assert html.count("never played here yet") == 3
 
 
 # --- Pagination and htmx -------------------------------------------------------------------------------
@@ -361,8 +357,20 @@ def test_french_from_the_language_cookie_and_localised_dates(client, shelf):
         game_slug="dobble", catalogue_record=shelf["Dobble"], status=GameRecord.Status.FINISHED,
         played_on=date(2026, 3, 2), result_only=True,
     )
+    CatalogueUsage.objects.create(catalogue_record=shelf["Dobble"], times_played=1, last_played=game.played_on)
     html = get(client, SEARCH + "?sort=played")
     assert "joué une fois, le 2 mars 2026" in html
     record = get(client, reverse("catalogue:record", args=[shelf["Dobble"].pk]))
     assert '<time datetime="2026-03-02">2 mars 2026</time>' in record
     assert f'<a href="/games/{game.pk}/">Partie nº {game.pk}</a>' in record
+
+
+@pytest.mark.parametrize("query", ["", "carcassonne", "jeu"])
+def test_every_facet_count_is_what_choosing_it_finds(client, shelf, query):
+    """The counting statement and the filters are twins: each offered count must come true."""
+    html = get(client, f"{SEARCH}?q={query}")
+    for facet in search.FACETS:
+        for value, label in options(html, facet).items():
+            count = int(label.rsplit("(", 1)[1].rstrip(")"))
+            chosen = get(client, f"{SEARCH}?q={query}&{facet}={value}")
+            assert re.search(rf">{count} records? found", chosen), (facet, value, count)
