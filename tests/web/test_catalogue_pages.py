@@ -335,7 +335,7 @@ def test_an_unknown_record_is_not_found(client, shelf):
 
 
 def test_french_labels_follow_the_browser(client, demo):
-    html = get(client, SEARCH + "?q=carcassonne", HTTP_ACCEPT_LANGUAGE="fr")
+    html = get(client, SEARCH + "?q=prehistoire", HTTP_ACCEPT_LANGUAGE="fr")
     assert '<html lang="fr">' in html
     assert '<label for="catalogue-q">Rechercher dans le catalogue</label>' in html
     assert "Affiner la recherche" in html
