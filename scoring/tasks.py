@@ -14,6 +14,7 @@ from django.conf import settings
 from records.models import GameRecord
 
 from . import recompute, services
+from .models import RecomputeChunk, RecomputeRun
 
 # Nobody waits on these tasks' return values: storing none also keeps a publish from waiting on
 # the result store when Redis is down (the finishing request must not hang; the sweep catches up).
@@ -66,7 +67,7 @@ def sweep() -> list[int]:
 def recompute_chunk(chunk_id: int) -> bool:
     completed_run = recompute.run_chunk(chunk_id)
     if completed_run:
-        run_id = recompute.RecomputeChunk.objects.get(pk=chunk_id).run_id
+        run_id = RecomputeChunk.objects.get(pk=chunk_id).run_id
         finish_recompute.apply_async((run_id,), queue=scoring_queue())
     return completed_run
 
@@ -76,7 +77,7 @@ def finish_recompute(run_id: int) -> int:
     return recompute.finish(run_id).total
 
 
-def dispatch_recompute(run: recompute.RecomputeRun, on_queued=None) -> None:
+def dispatch_recompute(run: RecomputeRun, on_queued=None) -> None:
     """Queue every chunk of a run (in eager mode each runs as it is queued)."""
     chunk_ids = list(run.chunks.order_by("index").values_list("pk", flat=True))
     if not chunk_ids:
