@@ -163,8 +163,11 @@ def export_document(record: GameRecord) -> dict[str, Any]:
     return document
 
 
-def import_document(document: Any, *, imported_by: Any = None) -> GameRecord:
-    """Validate every event through the engine, then store the record whole, or nothing."""
+def import_document(document: Any, *, imported_by: Any = None, **fields: Any) -> GameRecord:
+    """Validate every event through the engine, then store the record whole, or nothing.
+
+    ``fields`` are record fields the file does not carry (the catalogue record and copy used).
+    """
     validate_document(document)
     engine = _engine(document)
     seed = document["setup"].get("seed")
@@ -195,6 +198,7 @@ def import_document(document: Any, *, imported_by: Any = None) -> GameRecord:
             played_on=parse_date(document["played_on"]) if document.get("played_on") else dt.date.today(),
             location=document.get("location", ""),
             ruleset_version=document["ruleset_version"],
+            **fields,
         )
         Event.objects.bulk_create(
             [

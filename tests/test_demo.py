@@ -10,6 +10,7 @@ from django.core.management import call_command
 
 from games.models import CatalogueRecord, Copy
 from records.models import Event, GameRecord
+from scoring.models import SeatResult
 
 pytestmark = pytest.mark.django_db
 
@@ -21,11 +22,16 @@ def counts() -> tuple[int, ...]:
     )
 
 
-def test_loading_the_demo_twice_duplicates_nothing(celery_eager):
-    call_command("load_demo", "--games", "3", stdout=io.StringIO())
+def test_loading_the_demo_twice_duplicates_nothing(celery_eager, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo", "--games", "3", stdout=io.StringIO())
     first = counts()
     assert first[:4] == (3, 5, 1, 3)
     assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED).count() == 3
+    # the demo games are played with a copy of the catalogued box, and the usage projection knows it
+    box = CatalogueRecord.objects.get(engine_slug="hunters-gatherers")
+    assert box.usage.times_played == 3
+    assert SeatResult.objects.filter(record__catalogue_record=box).count() == sum(2 + i % 4 for i in range(3))
     out = io.StringIO()
     call_command("load_demo", "--games", "3", stdout=out)
     assert counts() == first

@@ -79,7 +79,6 @@ class Command(BaseCommand):
             document = simulate_document("hunters-gatherers", players, seed, names)
             document["played_on"] = (today - dt.timedelta(days=5 * (count - index))).isoformat()
             document["location"] = DEMO_LOCATION
-            record = import_document(document, imported_by=admin)
-            GameRecord.objects.filter(pk=record.pk).update(catalogue_record=catalogue, copy=copy)
+            import_document(document, imported_by=admin, catalogue_record=catalogue, copy=copy)
             created += 1
         return created
