@@ -128,11 +128,15 @@ def _words_sql(query: str) -> tuple[str, list[object]] | None:
         return None
     record = CatalogueRecord._meta.db_table
     if connection.vendor == "postgresql":
-        return (
-            f"{record}.id IN (SELECT record_id FROM games_cataloguesearch"
-            " WHERE document @@ to_tsquery('simple', unaccent(%s)))",
-            [_prefix_tsquery(words)],
-        )
+        # Run the full-text search once and hand its ids to the three counting statements:
+        # a common word matches most of the catalogue, and each statement would search again.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT record_id FROM games_cataloguesearch WHERE document @@ to_tsquery('simple', unaccent(%s))",
+                [_prefix_tsquery(words)],
+            )
+            ids = [row[0] for row in cursor.fetchall()]
+        return f"{record}.id = ANY(%s)", [ids]
     found_sql, found_params = matching(CatalogueRecord.objects.all(), query).order_by().values("pk").query.sql_with_params()
     return f"{record}.id IN ({found_sql})", list(found_params)
 
@@ -295,23 +299,31 @@ def facet_counts(query: str, choice: FacetChoice) -> FacetCounts:
     chosen = {facet: _facet_sql(facet, getattr(choice, facet)) for facet in FACETS
               if getattr(choice, facet) is not None}
 
-    def where(*, but: str | None = None, extra: tuple[str, list[object]] | None = None) -> tuple[str, list[object]]:
-        parts = [words] if words else []
+    def where(
+        *, but: str | None = None, extra: tuple[str, list[object]] | None = None, with_words: bool = True
+    ) -> tuple[str, list[object]]:
+        parts = [words] if words and with_words else []
         parts += [condition for facet, condition in chosen.items() if facet != but]
         parts += [extra] if extra else []
         return " AND ".join(f"({sql})" for sql, _params in parts) or "1 = 1", [p for _sql, ps in parts for p in ps]
 
+    # The words go in the statement's WHERE, once: inside each FILTER the full-text search
+    # would run again for every column.
     columns, params = [], []
     for condition in [
-        where(),
-        *(where(but="players", extra=_facet_sql("players", n)) for n in PLAYER_COUNTS),
-        *(where(but="age", extra=_facet_sql("age", age)) for age in AGES),
-        *(where(but="duration", extra=_facet_sql("duration", band.key)) for band in DURATION_BANDS),
+        where(with_words=False),
+        *(where(but="players", extra=_facet_sql("players", n), with_words=False) for n in PLAYER_COUNTS),
+        *(where(but="age", extra=_facet_sql("age", age), with_words=False) for age in AGES),
+        *(where(but="duration", extra=_facet_sql("duration", band.key), with_words=False) for band in DURATION_BANDS),
     ]:
         columns.append(f"COUNT(*) FILTER (WHERE {condition[0]})")
         params += condition[1]
+    statement = f"SELECT {', '.join(columns)} FROM {record}"
+    if words:
+        statement += f" WHERE {words[0]}"
+        params += words[1]
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {', '.join(columns)} FROM {record}", params)
+        cursor.execute(statement, params)
         figures = iter(cursor.fetchone())
         total = next(figures)
         players = {n: next(figures) for n in PLAYER_COUNTS}
