@@ -77,8 +77,14 @@ class Command(BaseCommand):
             players = 2 + index % 4
             names = [DEMO_MEMBERS[(index * 3 + k) % len(DEMO_MEMBERS)] for k in range(players)]
             document = simulate_document("hunters-gatherers", players, seed, names)
-            document["played_on"] = (today - dt.timedelta(days=5 * (count - index))).isoformat()
+            played_on = today - dt.timedelta(days=5 * (count - index))
+            document["played_on"] = played_on.isoformat()
             document["location"] = DEMO_LOCATION
+            # A table records an action every half minute or so: the observed duration is believable.
+            moment = dt.datetime.combine(played_on, dt.time(20, 0), tzinfo=dt.timezone.utc)
+            for event in document["events"]:
+                moment += dt.timedelta(seconds=25 + 7 * (event["seq"] % 5))
+                event["recorded_at"] = moment.isoformat()
             import_document(document, imported_by=admin, catalogue_record=catalogue, copy=copy)
             created += 1
         return created
