@@ -249,7 +249,8 @@ def main() -> None:
 
     from games.models import CatalogueRecord
 
-    print(f"catalogue: {CatalogueRecord.objects.count()} records built in {time.perf_counter() - started:.1f} s")
+    print(f"catalogue: {CatalogueRecord.objects.count()} records "
+          + ("reused" if args.reuse else f"built in {time.perf_counter() - started:.1f} s"))
 
     client = Client()
     for url, headers in search_urls(20, random.Random(0)):  # warm the caches and the connection
