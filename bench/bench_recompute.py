@@ -161,6 +161,8 @@ def main() -> None:
     import django
 
     django.setup()
+    from django.db import connection
+
     from games.registry import get_engine
     from records.models import Player
 
@@ -178,6 +180,8 @@ def main() -> None:
     for size in sorted({min(args.small, args.games), args.games}):
         clock = time.monotonic()
         insert_games(inserted, size, games, ruleset)
+        with connection.cursor() as cursor:  # fresh planner statistics, as autovacuum would give a live database
+            cursor.execute("ANALYZE")
         print(f"inserted games {inserted + 1}..{size} in {time.monotonic() - clock:.1f} s")
         inserted = size
         result = measure(size, args.workers, queue, env, args.chunk_size)
