@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 
 from games.registry import RESULT, PayloadError, get_engine, validate_payload
@@ -133,20 +133,26 @@ def append_event(
     else:
         _check_result(record, type, payload)
         finished = True
+    event = Event(
+        record=record,
+        seq=expected_seq + 1,
+        type=type,
+        payload=payload,
+        recorded_by=recorded_by,
+        idempotency_key=idempotency_key or None,
+    )
+    snapshot_due = engine is not None and event.seq % replay.snapshot_every() == 0
     try:
-        with transaction.atomic():
-            event = Event.objects.create(
-                record=record,
-                seq=expected_seq + 1,
-                type=type,
-                payload=payload,
-                recorded_by=recorded_by,
-                idempotency_key=idempotency_key or None,
-            )
-            if engine is not None and event.seq % replay.snapshot_every() == 0:
-                replay.save_snapshot(record, engine, state, event.seq)
-            if finished:
-                _finish(record)
+        if snapshot_due or finished or connection.in_atomic_block:
+            with transaction.atomic():
+                event.save()
+                if snapshot_due:
+                    replay.save_snapshot(record, engine, state, event.seq)
+                if finished:
+                    _finish(record)
+        else:
+            # A lone INSERT is atomic by itself: no BEGIN/COMMIT round trips on the hot path.
+            event.save()
     except IntegrityError:
         # Another writer committed between our read and our insert: either it took the seq,
         # or it was the same client retrying with the same key.
