@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
+from django.http import Http404
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -20,6 +22,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         body.update(getattr(exc, "details", {}) or {})
         return Response(body, status=getattr(exc, "status_code", status.HTTP_422_UNPROCESSABLE_ENTITY))
 
+    # Django's own 404 and 403 get DRF's codes, as DRF's handler itself would convert them.
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    elif isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
     response = drf_exception_handler(exc, context)
     if response is None:
         return None

@@ -131,7 +131,8 @@ def test_seated_player_with_a_login_may_append(record_id):
 
 def test_private_records_are_hidden_from_strangers(client, record_id):
     GameRecord.objects.filter(pk=record_id).update(is_private=True)
-    assert APIClient().get(f"/api/records/{record_id}/").status_code == 404
+    hidden = APIClient().get(f"/api/records/{record_id}/")
+    assert hidden.status_code == 404 and hidden.data["reason"] == "not_found"
     assert client.get(f"/api/records/{record_id}/").status_code == 200
 
 
