@@ -60,14 +60,8 @@ def wait_for(condition: Callable[[], bool], timeout: float = 60, what: str = "co
 
 
 @pytest.fixture
-def eager():
+def eager(celery_eager):
     """Run tasks in-process even when a broker is configured (for tests that start no worker)."""
-    from ludolog.celery import app
-
-    before = app.conf.task_always_eager
-    app.conf.task_always_eager = True
-    yield
-    app.conf.task_always_eager = before
 
 
 def test_database_url() -> str:
