@@ -42,8 +42,58 @@ def browser() -> Iterator["object"]:
             browser.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def one_request_at_a_time_on_sqlite() -> Iterator[None]:
+    """On SQLite the live server's threads share one in-memory connection, and two requests at
+    once (the viewer fetches the state and the board together; htmx may overlap a submit) can
+    hang on it. A single-threaded server answers them in turn; PostgreSQL keeps the threads.
+    """
+    from django.core.servers.basehttp import WSGIServer
+    from django.db import connection
+    from django.test.testcases import LiveServerThread
+
+    if connection.vendor != "sqlite":
+        yield
+        return
+    class SerialWSGIServer(WSGIServer):
+        # The live server thread has already installed the shared connection for itself.
+        def __init__(self, *args, connections_override=None, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+
+    threaded = LiveServerThread.server_class
+    LiveServerThread.server_class = SerialWSGIServer
+    try:
+        yield
+    finally:
+        LiveServerThread.server_class = threaded
+
+
+def _flush_around_the_event_triggers() -> None:
+    """Let the end-of-test flush empty the append-only events table on SQLite.
+
+    ``tests/conftest.py`` teaches the test connection's flush to lift the triggers; with the live
+    server the flush may run on a fresh connection object without that lesson, so give it again.
+    """
+    from django.db import connections
+
+    from records.immutability import EVENT_TABLE, install_statements, remove_statements
+
+    connection = connections["default"]
+    original = connection.ops.sql_flush
+    if connection.vendor != "sqlite" or original.__qualname__ != "DatabaseOperations.sql_flush":
+        return
+
+    def sql_flush(style, tables, *, reset_sequences=False, allow_cascade=False):
+        statements = original(style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        if EVENT_TABLE not in tables:
+            return statements
+        return [*remove_statements("sqlite"), *statements, *install_statements("sqlite")]
+
+    connection.ops.sql_flush = sql_flush  # type: ignore[method-assign]
+
+
 @pytest.fixture
-def page(browser, live_server) -> Iterator["object"]:
+def page(browser, transactional_db, live_server) -> Iterator["object"]:
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -51,6 +101,7 @@ def page(browser, live_server) -> Iterator["object"]:
         yield page
     finally:
         context.close()
+        _flush_around_the_event_triggers()
 
 
 @pytest.fixture(scope="session")

@@ -35,10 +35,11 @@ def test_an_accentless_search_finds_the_hunters_and_gatherers_record(page, live_
     load_catalogue(demo_catalogue_data())
     query = "prehistoire" if connection.vendor == "postgresql" else "Carcassonne"
     page.goto(live_server.url + "/catalogue/")
-    page.get_by_label("Search", exact=False).first.fill(query)
-    page.locator("#catalogue-search").get_by_role("button").first.click()
-    link = page.get_by_role("link", name=HG_TITLE)
-    link.first.click()
+    search = page.locator("#catalogue-search")
+    search.get_by_role("searchbox").fill(query)
+    search.get_by_role("button", name="Search").click()
+    page.wait_for_url(re.compile(r"[?&]q=" + query))
+    page.get_by_role("link", name=HG_TITLE).first.click()
     page.wait_for_url(re.compile(r"/catalogue/\d+/$"))
     assert page.locator("h1").inner_text() == HG_TITLE
 
