@@ -63,7 +63,8 @@ def score_progression(record: GameRecord, last: int) -> list[list[int]]:
     can change the answer.
     """
     engine = replay.engine_for(record)
-    key = f"ludolog:replay-scores:{record.pk}:{last}:{engine.ruleset_version}"
+    created = record.created_at.timestamp() if record.created_at else ""
+    key = f"ludolog:replay-scores:{record.pk}:{created}:{last}:{engine.ruleset_version}"
     cached = cache.get(key)
     if cached is not None:
         return cached
