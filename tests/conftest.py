@@ -49,24 +49,25 @@ def django_db_setup(django_db_setup, django_db_blocker) -> None:
 
     The append-only triggers rightly refuse DELETE; on SQLite Django flushes with DELETE, so the
     flush (and only the flush) drops the triggers and puts them back in the same statement list.
-    PostgreSQL flushes with TRUNCATE, which row triggers do not see.
+    The SQLite backend's class is taught this, so every connection object (the live server's
+    too) flushes the same way. PostgreSQL flushes with TRUNCATE, which row triggers do not see.
     """
-    from django.db import connection
+    from django.db.backends.sqlite3.operations import DatabaseOperations
 
-    from records.immutability import install_statements, remove_statements
+    from records.immutability import EVENT_TABLE, install_statements, remove_statements
 
-    if connection.vendor != "sqlite":
+    original = DatabaseOperations.sql_flush
+    if getattr(original, "lifts_event_triggers", False):
         return
-    operations = connection.ops
-    original = operations.sql_flush
 
-    def sql_flush(style, tables, *, reset_sequences=False, allow_cascade=False):
-        statements = original(style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
-        if "records_event" not in tables:
+    def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
+        statements = original(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
+        if EVENT_TABLE not in tables:
             return statements
         return [*remove_statements("sqlite"), *statements, *install_statements("sqlite")]
 
-    operations.sql_flush = sql_flush  # type: ignore[method-assign]
+    sql_flush.lifts_event_triggers = True  # type: ignore[attr-defined]
+    DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
 
 
 @pytest.fixture

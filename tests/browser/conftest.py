@@ -68,30 +68,6 @@ def one_request_at_a_time_on_sqlite() -> Iterator[None]:
         LiveServerThread.server_class = threaded
 
 
-def _flush_around_the_event_triggers() -> None:
-    """Let the end-of-test flush empty the append-only events table on SQLite.
-
-    ``tests/conftest.py`` teaches the test connection's flush to lift the triggers; with the live
-    server the flush may run on a fresh connection object without that lesson, so give it again.
-    """
-    from django.db import connections
-
-    from records.immutability import EVENT_TABLE, install_statements, remove_statements
-
-    connection = connections["default"]
-    original = connection.ops.sql_flush
-    if connection.vendor != "sqlite" or original.__qualname__ != "DatabaseOperations.sql_flush":
-        return
-
-    def sql_flush(style, tables, *, reset_sequences=False, allow_cascade=False):
-        statements = original(style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
-        if EVENT_TABLE not in tables:
-            return statements
-        return [*remove_statements("sqlite"), *statements, *install_statements("sqlite")]
-
-    connection.ops.sql_flush = sql_flush  # type: ignore[method-assign]
-
-
 @pytest.fixture
 def page(browser, transactional_db, live_server) -> Iterator["object"]:
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
@@ -101,7 +77,6 @@ def page(browser, transactional_db, live_server) -> Iterator["object"]:
         yield page
     finally:
         context.close()
-        _flush_around_the_event_triggers()
 
 
 @pytest.fixture(scope="session")
