@@ -52,6 +52,11 @@ def django_db_setup(django_db_setup, django_db_blocker) -> None:
     The SQLite backend's class is taught this, so every connection object (the live server's
     too) flushes the same way. PostgreSQL flushes with TRUNCATE, which row triggers do not see.
     """
+    from django.db import connection
+
+    if connection.vendor != "sqlite":
+        return
+    # Only now: the SQLite backend is loaded, so its operations module imports cleanly.
     from django.db.backends.sqlite3.operations import DatabaseOperations
 
     from records.immutability import EVENT_TABLE, install_statements, remove_statements
