@@ -54,6 +54,8 @@ class EngineAdapter(Protocol):
     min_players: int
     max_players: int
     event_schemas: Mapping[str, Mapping[str, Any]]
+    refusals: tuple[type[Exception], ...]
+    """What ``apply`` raises for an action it refuses; the state is then left unchanged."""
 
     def new_state(self, players: int, seed: int | None) -> Any: ...
     def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]: ...
@@ -111,6 +113,9 @@ class HuntersGatherersAdapter:
 
         self.engine = engine
         self.ruleset_version = f"{engine.TILESET_NAME}@{engine.TILESET_VERSION}"
+        # The schema check and the tile draw raise PayloadError before the state is touched;
+        # Game.apply and undo raise IllegalAction leaving the game unchanged.
+        self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
         figure = {"enum": list(engine.FIGURE_KINDS)}
         self.event_schemas: dict[str, dict[str, Any]] = {
             "place_tile": {

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db.models import OuterRef, Subquery
 
 from games.registry import UNDO, EngineAdapter, get_engine
 
@@ -95,36 +96,87 @@ def state_at(
 
 def _restore(record: GameRecord, engine: EngineAdapter, snapshot: Snapshot | None) -> tuple[Any, int]:
     """The snapshot's state, or the initial state when there is none or it cannot be read."""
+    return _restore_data(record, engine, None if snapshot is None else (snapshot.seq, snapshot.state))
+
+
+def _restore_data(record: GameRecord, engine: EngineAdapter, snapshot: tuple[int, Any] | None) -> tuple[Any, int]:
     if snapshot is not None:
+        seq, data = snapshot
         try:
-            return engine.restore(snapshot.state), snapshot.seq
+            return engine.restore(data), seq
         except ValueError:
             # An unreadable cache entry (an older snapshot layout) costs a replay, never an answer.
-            logger.warning("ignoring unreadable snapshot %s of record %s", snapshot.seq, record.pk)
+            logger.warning("ignoring unreadable snapshot %s of record %s", seq, record.pk)
     return initial_state(record, engine), 0
 
 
-def current_state(record: GameRecord) -> tuple[Any, int]:
-    """The state after the last event and that event's seq, in two queries (snapshot, events).
+def _apply_rows(engine: EngineAdapter, state: Any, rows: Iterable[tuple[int, str, Any]]) -> None:
+    for _seq, type, payload in rows:
+        if type == UNDO:
+            engine.undo(state)
+        else:
+            engine.apply(state, type, payload, validate=False)
 
-    The append path needs both the last seq (for the concurrency check) and the state; reading
-    the events after the latest snapshot gives both without a separate ``MAX(seq)`` query.
+
+def catch_up_limit() -> int:
+    """How many events a cached state may replay to catch up before a snapshot is cheaper."""
+    return 2 * snapshot_every()
+
+
+def current_state(
+    record: GameRecord, *, cached: tuple[int, Any] | None = None, last: int | None = None
+) -> tuple[Any, int]:
+    """The state after the last event and that event's seq.
+
+    ``cached`` is ``(seq, state)``, a state this process built after event ``seq`` (see
+    :mod:`records.state_cache`); it is advanced in place by the events stored after ``seq``.
+    ``last`` is the record's last seq as read from the database in this request, when the
+    caller has it: a cached state already at ``last`` needs no further query.
+
+    Otherwise two queries (latest snapshot, the events after it): the append path needs both
+    the last seq (for the concurrency check) and the state, and the events after the latest
+    snapshot give both without a separate ``MAX(seq)`` query. Rows are read as tuples, not
+    model instances: nothing else of them is needed.
     """
     engine = engine_for(record)
+    if cached is not None:
+        seq, state = cached
+        if last is not None and last == seq:
+            return state, seq
+        limit = catch_up_limit()
+        if last is None or last - seq <= limit:
+            rows = list(
+                Event.objects.filter(record=record, seq__gt=seq).order_by("seq")
+                .values_list("seq", "type", "payload")[: limit + 1]
+            )
+            if len(rows) <= limit:
+                _apply_rows(engine, state, rows)
+                return state, rows[-1][0] if rows else seq
+        # Too far behind: the latest snapshot plus a few events is cheaper than this catch-up.
     snapshot = (
-        Snapshot.objects.filter(record=record, ruleset_version=engine.ruleset_version).order_by("-seq").first()
+        Snapshot.objects.filter(record=record, ruleset_version=engine.ruleset_version)
+        .order_by("-seq").values_list("seq", "state").first()
     )
-    state, start = _restore(record, engine, snapshot)
-    events = list(Event.objects.filter(record=record, seq__gt=start).order_by("seq").only("seq", "type", "payload"))
-    apply_events(engine, state, events)
-    return state, events[-1].seq if events else start
+    state, start = _restore_data(record, engine, snapshot)
+    rows = list(
+        Event.objects.filter(record=record, seq__gt=start).order_by("seq").values_list("seq", "type", "payload")
+    )
+    _apply_rows(engine, state, rows)
+    return state, rows[-1][0] if rows else start
 
 
 def save_snapshot(record: GameRecord, engine: EngineAdapter, state: Any, seq: int) -> None:
-    Snapshot.objects.get_or_create(
-        record=record, seq=seq, ruleset_version=engine.ruleset_version,
-        defaults={"state": engine.snapshot(state)},
+    # One INSERT … ON CONFLICT DO NOTHING: a snapshot already stored for this place is kept,
+    # as get_or_create would, without its SELECT and savepoint round trips.
+    Snapshot.objects.bulk_create(
+        [Snapshot(record=record, seq=seq, ruleset_version=engine.ruleset_version, state=engine.snapshot(state))],
+        ignore_conflicts=True,
     )
+
+
+def last_seq_subquery() -> Subquery:
+    """The last seq of the outer record (``OuterRef("pk")``), for ``annotate``: one index probe."""
+    return Subquery(Event.objects.filter(record=OuterRef("pk")).order_by("-seq").values("seq")[:1])
 
 
 def rebuild_snapshots(record: GameRecord) -> int:

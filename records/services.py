@@ -12,7 +12,7 @@ from django.db.models import Max
 
 from games.registry import RESULT, PayloadError, get_engine, validate_payload
 
-from . import replay
+from . import replay, state_cache
 from .errors import IdempotencyKeyReused, RecordClosed, RecordError, SeqConflict
 from .models import Event, GameRecord, Player, Seat
 from .signals import record_finished
@@ -101,6 +101,7 @@ def append_event(
     *,
     recorded_by: AbstractBaseUser | None = None,
     idempotency_key: str | None = None,
+    known_last_seq: int | None = None,
 ) -> Event:
     """Append one event at ``expected_seq + 1``; never overwrite, never leave a gap.
 
@@ -111,6 +112,10 @@ def append_event(
     For a game with a rules engine the position is rebuilt and the engine must accept the
     action (it raises ``IllegalAction``, a 422, and nothing is stored). When the engine says the
     game is over the record is finished and, once committed, ``record_finished`` is sent.
+
+    ``known_last_seq`` is the record's last seq when the caller read it from the database in
+    this request (the API reads it with the record): with this process's cached state of the
+    record already there (:mod:`records.state_cache`), no position needs rebuilding at all.
     """
     if idempotency_key:
         existing = _find_retry(record, idempotency_key, type, payload)
@@ -120,15 +125,25 @@ def append_event(
         raise RecordClosed(f"the record is {record.status}: no more events", status=record.status)
     engine = None if record.result_only else replay.engine_for(record)
     if engine is not None:
-        state, current = replay.current_state(record)
+        # This request owns the cached state from here on: it goes back to the cache only when
+        # it is known to be the state after a committed seq (below); any other exit drops it.
+        cached = state_cache.take(record, engine.ruleset_version)
+        state, current = replay.current_state(record, cached=cached, last=known_last_seq)
     else:
-        state, current = None, last_seq(record)
+        state, current = None, last_seq(record) if known_last_seq is None else known_last_seq
     if expected_seq != current:
+        if engine is not None:
+            state_cache.put_on_commit(record, engine.ruleset_version, current, state)
         raise SeqConflict(
             f"expected_seq is {expected_seq} but the last event is {current}", current_seq=current
         )
     if engine is not None:
-        payload = engine.apply(state, type, payload)
+        try:
+            payload = engine.apply(state, type, payload)
+        except getattr(engine, "refusals", ()):
+            # A refused action leaves the state as it was (the engine guarantees it).
+            state_cache.put_on_commit(record, engine.ruleset_version, current, state)
+            raise
         finished = engine.is_over(state)
     else:
         _check_result(record, type, payload)
@@ -165,6 +180,10 @@ def append_event(
             f"another event took seq {expected_seq + 1}; the last event is now {current}",
             current_seq=current,
         ) from None
+    if engine is not None and not finished:
+        # Cached only once the event is committed (at once in autocommit); a finished record
+        # takes no more events, so its state is not worth keeping.
+        state_cache.put_on_commit(record, engine.ruleset_version, event.seq, state)
     return event
 
 

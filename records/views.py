@@ -16,7 +16,7 @@ from drf_spectacular.utils import OpenApiParameter
 
 from . import files, replay, services
 from .models import GameRecord
-from .permissions import RecordAccess, can_read
+from .permissions import RecordAccess, can_read, with_append_access
 from .serializers import AppendEventSerializer, GameRecordSerializer, HistoryLineSerializer
 
 
@@ -93,7 +93,10 @@ class GameRecordViewSet(
     @events.mapping.post
     @extend_schema(request=AppendEventSerializer, responses={201: HistoryLineSerializer})
     def append_event(self, request: Request, pk: str | None = None) -> Response:
-        record = get_object_or_404(GameRecord, pk=pk)
+        # One query: the record, its last seq (the concurrency check, and the check that this
+        # process's cached state of the record is current) and whether this user may append.
+        records = with_append_access(GameRecord.objects.annotate(last_seq=replay.last_seq_subquery()), request.user)
+        record = get_object_or_404(records, pk=pk)
         self.check_object_permissions(request, record)
         body = AppendEventSerializer(data=request.data)
         body.is_valid(raise_exception=True)
@@ -104,6 +107,7 @@ class GameRecordViewSet(
             body.validated_data["payload"],
             recorded_by=request.user,
             idempotency_key=body.validated_data.get("idempotency_key"),
+            known_last_seq=record.last_seq or 0,
         )
         line = replay.HistoryLine(event=event, notation=services.notation(record, event), retracted_by=None)
         return Response(HistoryLineSerializer(line).data, status=status.HTTP_201_CREATED)

@@ -1,0 +1,90 @@
+"""A per-process cache of the latest engine state of the records this process appended to.
+
+Rebuilding the position for every append (latest snapshot + the events after it, replayed) is
+most of an append's cost. Events are immutable and numbered without gaps, so the state after
+event ``seq`` of a record never changes once that event is committed: a state this process
+built for ``(record, seq)`` stays exact, and bringing it up to date only takes the events after
+``seq`` — which the append path reads from the database anyway, so a stale entry is never
+*used*, only caught up (or dropped when it is too far behind for that to be cheaper than a
+snapshot).
+
+Rules that keep it exact:
+
+* An entry is *taken* (removed) by the request that uses it, so no two requests (threads)
+  ever mutate the same state object; it is put back only after that request knows what the
+  state stands for.
+* It is put back only once the data it reflects is committed (``transaction.on_commit``): a
+  state built from, or advanced by, a transaction that rolls back is never cached.
+* A refused action leaves the engine state unchanged (the engine guarantees it), so the entry
+  goes back at the same seq; any other failure (database error, a bug) drops it.
+* The key names what a reused record id could not share: the database, the record's creation
+  time, its seed and the engine's ruleset version.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from django.conf import settings
+from django.db import connections, transaction
+
+from .models import GameRecord
+
+_lock = threading.Lock()
+_entries: OrderedDict[int, tuple[tuple[Any, ...], int, Any]] = OrderedDict()
+
+
+def max_entries() -> int:
+    return max(0, int(getattr(settings, "LUDOLOG_STATE_CACHE_SIZE", 64)))
+
+
+def _identity(record: GameRecord, ruleset_version: str, using: str) -> tuple[Any, ...]:
+    return (connections[using].settings_dict["NAME"], record.created_at, record.seed, ruleset_version)
+
+
+def take(record: GameRecord, ruleset_version: str, *, using: str = "default") -> tuple[int, Any] | None:
+    """The cached ``(seq, state)`` of ``record``, removed from the cache (the caller owns it now)."""
+    with _lock:
+        entry = _entries.pop(record.pk, None)
+    if entry is None:
+        return None
+    identity, seq, state = entry
+    if identity != _identity(record, ruleset_version, using):
+        return None
+    return seq, state
+
+
+def put_on_commit(record: GameRecord, ruleset_version: str, seq: int, state: Any, *, using: str = "default") -> None:
+    """Cache ``state`` as the state after event ``seq`` once the current transaction commits
+    (at once in autocommit); never if it rolls back."""
+    if max_entries() == 0:
+        return
+    identity = _identity(record, ruleset_version, using)
+    record_id = record.pk
+    transaction.on_commit(lambda: _put(record_id, identity, seq, state), using=using)
+
+
+def _put(record_id: int, identity: tuple[Any, ...], seq: int, state: Any) -> None:
+    limit = max_entries()
+    with _lock:
+        current = _entries.get(record_id)
+        if current is not None and current[0] == identity and current[1] > seq:
+            return  # another request of this process already cached a later state
+        _entries[record_id] = (identity, seq, state)
+        _entries.move_to_end(record_id)
+        while len(_entries) > limit:
+            _entries.popitem(last=False)
+
+
+def clear() -> None:
+    with _lock:
+        _entries.clear()
+
+
+def cached_seq(record_id: int) -> int | None:
+    """The seq the cached state of ``record_id`` stands at (for tests and diagnostics)."""
+    with _lock:
+        entry = _entries.get(record_id)
+    return None if entry is None else entry[1]
