@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import Case, CharField, Count, FloatField, Func, Q, QuerySet, Value, When
 from django.db.models.expressions import RawSQL
@@ -256,13 +257,14 @@ class FacetCounts:
     durations: Mapping[str, int]
 
 
-def _facet_sql(facet: str, value: object) -> tuple[str, list[object]]:
+def _facet_sql(facet: str, value: object, table: str | None = None) -> tuple[str, list[object]]:
     """The SQL twin of ``_facet_condition``, for counting many facet values in one statement.
 
     Counting through the ORM would compile some twenty filtered aggregates per search, which
-    costs more than the database takes to answer them; a test checks the twins agree.
+    costs more than the database takes to answer them; a test checks the twins agree. ``table``
+    names the rows tested (the record table by default, or the matches of a search).
     """
-    record = CatalogueRecord._meta.db_table
+    record = table or CatalogueRecord._meta.db_table
     if facet == "category":
         through = CatalogueRecord.categories.through._meta.db_table
         return f"{record}.id IN (SELECT cataloguerecord_id FROM {through} WHERE category_id = %s)", [value]
@@ -286,67 +288,203 @@ def _facet_sql(facet: str, value: object) -> tuple[str, list[object]]:
     raise ValueError(f"unknown facet {facet!r}")
 
 
+# --- One search: its facet counts and one page of it, in one statement ------------------------------
+#
+# A search is answered from ``m``, the records matching the words (all records without words),
+# with the columns the facets test and the sorts use. On PostgreSQL ``m`` is computed once,
+# and the facet counts and the page's ids are read from it in the same statement: the full-text
+# search, the join back to the records and the ranking run once per request instead of once per
+# counting statement. Without words the counts do not depend on the request's words at all, and
+# are cached until the catalogue changes (migration 0003 keeps a version for that).
+# SQLite runs the same parts as separate statements on the same ``m``.
+
+MATCH = "m"
+MATCH_COLUMNS = ("id", "title", "min_players", "max_players", "min_age", "duration_minutes")
+COUNTS_CACHE_SECONDS = 24 * 3600
+
+
+@dataclass(frozen=True)
+class Hits:
+    """The facet counts of a search (``counts.total`` the number of hits) and one page's record ids."""
+
+    counts: FacetCounts
+    ids: list[int]
+
+
+def _joined(parts: list[tuple[str, list[object]]]) -> tuple[str, list[object]]:
+    return " AND ".join(f"({sql})" for sql, _params in parts) or "1 = 1", [p for _sql, ps in parts for p in ps]
+
+
+def _match_sql(query: str, records: QuerySet[CatalogueRecord]) -> tuple[str, list[object], tuple[str, ...]]:
+    """The SELECT of ``m``: the match columns, ``relevance``, and the annotations of ``records``."""
+    words = query_words(query)
+    extra = tuple(records.query.annotations)
+    columns = (*MATCH_COLUMNS, *extra)
+    if connection.vendor == "postgresql":
+        base_sql, base_params = records.order_by().values(*columns).query.sql_with_params()
+        if not words:
+            return f"SELECT r.*, 0.0 AS relevance FROM ({base_sql}) r", list(base_params), extra
+        # Found through the GIN index (a query written out, so that the planner estimates how many
+        # records it finds); ranked with a query computed once in FROM: written in the select list,
+        # unaccent and to_tsquery would run again for every match, four times the cost of ts_rank.
+        return (
+            f"SELECT r.*, ts_rank(s.heading, ranked.q) AS relevance FROM ({base_sql}) r"
+            " JOIN games_cataloguesearch s ON s.record_id = r.id"
+            " CROSS JOIN to_tsquery('simple', unaccent(%s)) AS ranked(q)"
+            " WHERE s.document @@ to_tsquery('simple', unaccent(%s))",
+            [*base_params, _prefix_tsquery(words, "|"), _prefix_tsquery(words)],
+            extra,
+        )
+    found = with_relevance(matching(records, query), query).order_by().values(*columns, "relevance")
+    sql, params = found.query.sql_with_params()
+    return sql, list(params), extra
+
+
+def _counting_parts(choice: FacetChoice) -> dict[str, tuple[str, list[object]]]:
+    """The SELECTs over ``m`` that count: ``numbers`` (the total, then each player count, age and
+    duration band), ``categories`` (id, code, label, n) and ``languages`` (code, name, n).
+
+    Each facet is counted without its own choice (see ``facet_counts``).
+    """
+    chosen = {facet: _facet_sql(facet, getattr(choice, facet), MATCH) for facet in FACETS
+              if getattr(choice, facet) is not None}
+
+    def where(but: str | None = None, extra: tuple[str, list[object]] | None = None) -> tuple[str, list[object]]:
+        return _joined([condition for facet, condition in chosen.items() if facet != but] + ([extra] if extra else []))
+
+    columns, params = [], []
+    for n, (sql, condition_params) in enumerate([
+        where(),
+        *(where("players", _facet_sql("players", n, MATCH)) for n in PLAYER_COUNTS),
+        *(where("age", _facet_sql("age", age, MATCH)) for age in AGES),
+        *(where("duration", _facet_sql("duration", band.key, MATCH)) for band in DURATION_BANDS),
+    ]):
+        columns.append(f"COUNT(*) FILTER (WHERE {sql}) AS c{n}")
+        params += condition_params
+    parts = {"numbers": (f"SELECT {', '.join(columns)} FROM {MATCH}", params)}
+    for facet, model, fields in (("category", Category, ("id", "code", "label")), ("language", Language, ("code", "name"))):
+        through = CatalogueRecord._meta.get_field(FACET_FIELDS[facet]).remote_field.through._meta.db_table
+        condition, condition_params = where(facet)
+        parts[FACET_FIELDS[facet]] = (
+            f"SELECT {', '.join(f'v.{field}' for field in fields)}, c.n FROM"
+            f" (SELECT t.{model._meta.model_name}_id AS value, COUNT(*) AS n FROM {MATCH}"
+            f" JOIN {through} t ON t.cataloguerecord_id = {MATCH}.id WHERE {condition} GROUP BY t.{model._meta.model_name}_id) c"
+            f" JOIN {model._meta.db_table} v ON v.{model._meta.pk.column} = c.value",
+            condition_params,
+        )
+    return parts
+
+
+def _page_part(choice: FacetChoice, order_by: Iterable[str], offset: int, limit: int, allowed: set[str]) -> tuple[str, list[object]]:
+    terms = []
+    for name in order_by:
+        column = name.lstrip("-")
+        if column not in allowed:
+            raise ValueError(f"cannot sort on {name!r}")
+        # Missing values last on every database (SQLite puts them first going up); PostgreSQL's
+        # default going up, so that "title, id" still reads the title index.
+        terms.append(f"{column} DESC NULLS LAST" if name.startswith("-") else f"{column} NULLS LAST")
+    condition, params = _joined([_facet_sql(facet, getattr(choice, facet), MATCH) for facet in FACETS
+                                 if getattr(choice, facet) is not None])
+    return (f"SELECT {MATCH}.id FROM {MATCH} WHERE {condition} ORDER BY {', '.join(terms)} LIMIT %s OFFSET %s",
+            [*params, limit, offset])
+
+
+def _counts_from(numbers: Iterable[int], categories: Iterable[Iterable], languages: Iterable[Iterable]) -> FacetCounts:
+    figures = iter(numbers)
+    total = next(figures)
+    players = {n: next(figures) for n in PLAYER_COUNTS}
+    ages = {age: next(figures) for age in AGES}
+    durations = {band.key: next(figures) for band in DURATION_BANDS}
+    return FacetCounts(
+        total,
+        [(Category(id=id_, code=code, label=label), n) for id_, code, label, n in categories],
+        [(Language(code=code, name=name), n) for code, name, n in languages],
+        players, ages, durations,
+    )
+
+
+def _counts_cache_key(choice: FacetChoice) -> str | None:
+    """Where the counts of a search without words are cached; ``None`` where they are not."""
+    if connection.vendor != "postgresql":
+        return None
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT version FROM games_catalogueversion")
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    return "games:catalogue-facets:{}:{}".format(row[0], ":".join(str(getattr(choice, facet)) for facet in FACETS))
+
+
+def hits(
+    query: str,
+    choice: FacetChoice,
+    *,
+    order_by: Iterable[str] = ("title", "id"),
+    offset: int = 0,
+    limit: int = 20,
+    records: QuerySet[CatalogueRecord] | None = None,
+    counts: FacetCounts | None = None,
+) -> Hits:
+    """The facet counts of the search and the ids of the records from ``offset`` on, sorted.
+
+    ``order_by`` names columns of the matches: ``relevance``, ``title``, ``id``, the other
+    ``MATCH_COLUMNS`` or an annotation of ``records`` (a queryset of all the records, which may
+    add sort keys from apps above this one); a leading "-" sorts descending, and missing values
+    come last either way. ``counts`` given (the same search's) are not counted again.
+    """
+    records = CatalogueRecord.objects.all() if records is None else records
+    match_sql, match_params, extra = _match_sql(query, records)
+    page_sql, page_params = _page_part(choice, order_by, offset, limit, {*MATCH_COLUMNS, "relevance", *extra})
+    key = None
+    if counts is None and not query_words(query):
+        key = _counts_cache_key(choice)
+        cached = cache.get(key) if key else None
+        if cached is not None:
+            counts = _counts_from(*cached)
+    with connection.cursor() as cursor:
+        if counts is not None:
+            cursor.execute(f"WITH {MATCH} AS ({match_sql}) {page_sql}", [*match_params, *page_params])
+            return Hits(counts, [row[0] for row in cursor.fetchall()])
+        parts = _counting_parts(choice)
+        if connection.vendor == "postgresql":
+            # Matches found by words are few enough to keep once and read four times; the whole
+            # catalogue is better read where each part needs it (an index for the page, say).
+            materialized = "MATERIALIZED" if query_words(query) else "NOT MATERIALIZED"
+            numbers_sql, numbers_params = parts["numbers"]
+            sql = (
+                f"WITH {MATCH} AS {materialized} ({match_sql}) SELECT"
+                f" (SELECT row_to_json(x) FROM ({numbers_sql}) x),"
+                f" (SELECT json_agg(json_build_array(x.id, x.code, x.label, x.n) ORDER BY x.code) FROM ({parts['categories'][0]}) x),"
+                f" (SELECT json_agg(json_build_array(x.code, x.name, x.n) ORDER BY x.name) FROM ({parts['languages'][0]}) x),"
+                f" ARRAY({page_sql})"
+            )
+            cursor.execute(sql, [*match_params, *numbers_params, *parts["categories"][1], *parts["languages"][1],
+                                 *page_params])
+            numbers, categories, languages, ids = cursor.fetchone()
+            figures = (list(numbers.values()), categories or [], languages or [])
+        else:
+            figures_list = []
+            for name, order in (("numbers", ""), ("categories", " ORDER BY code"), ("languages", " ORDER BY name")):
+                sql, params = parts[name]
+                cursor.execute(f"WITH {MATCH} AS ({match_sql}) {sql}{order}", [*match_params, *params])
+                figures_list.append(cursor.fetchone() if name == "numbers" else cursor.fetchall())
+            figures = tuple(figures_list)
+            cursor.execute(f"WITH {MATCH} AS ({match_sql}) {page_sql}", [*match_params, *page_params])
+            ids = [row[0] for row in cursor.fetchall()]
+    if key:
+        cache.set(key, figures, COUNTS_CACHE_SECONDS)
+    return Hits(_counts_from(*figures), list(ids))
+
+
 def facet_counts(query: str, choice: FacetChoice) -> FacetCounts:
     """How many records each facet value would leave, given the words and the other choices.
 
     Each facet is counted without its own choice, so that a chosen category still offers the
     other categories to switch to (as library catalogues do), while the other facets narrow.
-    ``total`` counts the records matching everything. Three statements: the number-valued
-    facets with the total, then each many-to-many facet.
+    ``total`` counts the records matching everything.
     """
-    record = CatalogueRecord._meta.db_table
-    words = _words_sql(query)
-    chosen = {facet: _facet_sql(facet, getattr(choice, facet)) for facet in FACETS
-              if getattr(choice, facet) is not None}
-
-    def where(
-        *, but: str | None = None, extra: tuple[str, list[object]] | None = None, with_words: bool = True
-    ) -> tuple[str, list[object]]:
-        parts = [words] if words and with_words else []
-        parts += [condition for facet, condition in chosen.items() if facet != but]
-        parts += [extra] if extra else []
-        return " AND ".join(f"({sql})" for sql, _params in parts) or "1 = 1", [p for _sql, ps in parts for p in ps]
-
-    # The words go in the statement's WHERE, once: inside each FILTER the full-text search
-    # would run again for every column.
-    columns, params = [], []
-    for condition in [
-        where(with_words=False),
-        *(where(but="players", extra=_facet_sql("players", n), with_words=False) for n in PLAYER_COUNTS),
-        *(where(but="age", extra=_facet_sql("age", age), with_words=False) for age in AGES),
-        *(where(but="duration", extra=_facet_sql("duration", band.key), with_words=False) for band in DURATION_BANDS),
-    ]:
-        columns.append(f"COUNT(*) FILTER (WHERE {condition[0]})")
-        params += condition[1]
-    statement = f"SELECT {', '.join(columns)} FROM {record}"
-    if words:
-        statement += f" WHERE {words[0]}"
-        params += words[1]
-    with connection.cursor() as cursor:
-        cursor.execute(statement, params)
-        figures = iter(cursor.fetchone())
-        total = next(figures)
-        players = {n: next(figures) for n in PLAYER_COUNTS}
-        ages = {age: next(figures) for age in AGES}
-        durations = {band.key: next(figures) for band in DURATION_BANDS}
-
-        def grouped(model: type, facet: str, fields: tuple[str, ...]) -> list[tuple[object, int]]:
-            through = CatalogueRecord._meta.get_field(FACET_FIELDS[facet]).remote_field.through._meta.db_table
-            condition, condition_params = where(but=facet)
-            selected = ", ".join(f"v.{field}" for field in fields)
-            cursor.execute(
-                f"SELECT {selected}, COUNT(*) FROM {through} t"
-                f" JOIN {model._meta.db_table} v ON v.{model._meta.pk.column} = t.{model._meta.model_name}_id"
-                + (f" WHERE t.cataloguerecord_id IN (SELECT {record}.id FROM {record} WHERE {condition})"
-                   if condition_params or condition != "1 = 1" else "")
-                + f" GROUP BY {selected} ORDER BY v.{fields[1]}",
-                condition_params,
-            )
-            return [(model(**dict(zip(fields, row[:-1]))), row[-1]) for row in cursor.fetchall()]
-
-        categories = grouped(Category, "category", ("id", "code", "label"))
-        languages = grouped(Language, "language", ("code", "name"))
-    return FacetCounts(total, categories, languages, players, ages, durations)
+    return hits(query, choice, limit=0).counts
 
 
 def search(query: str, choice: FacetChoice) -> QuerySet[CatalogueRecord]:

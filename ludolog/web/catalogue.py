@@ -10,11 +10,12 @@ cheap for one record, so that it always agrees with the list of games shown unde
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from datetime import date
 from typing import Any
 
 from django import forms
-from django.core.paginator import Page, Paginator
+from django.core.paginator import Paginator
 from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -117,42 +118,60 @@ def _facets(counts: search.FacetCounts, choice: search.FacetChoice) -> list[Face
     ]
 
 
-def _ordered(records: QuerySet[CatalogueRecord], query: str, sort: str) -> QuerySet[CatalogueRecord]:
+@dataclass
+class ResultRow:
+    """What a hit list shows of one record, read with a few flat queries."""
+
+    pk: int
+    title: str
+    publisher_name: str | None
+    publication_year: int | None
+    min_players: int | None
+    max_players: int | None
+    min_age: int | None
+    duration_minutes: int | None
+    times_played: int | None
+    last_played: date | None
+    people: list[tuple[str, str]] = field(default_factory=list)  # (name, role label)
+    languages: list[tuple[str, str]] = field(default_factory=list)  # (code, name)
+    copy_count: int = 0
+    available_count: int = 0
+
+
+def _sorting(query: str, sort: str) -> tuple[tuple[str, ...], QuerySet[CatalogueRecord] | None]:
+    """The sort keys for ``search.hits``, and the records annotated with any key only the site knows."""
     if sort == SortOrder.TITLE:
-        return records.order_by("title", "pk")
+        return ("title", "id"), None
     if sort == SortOrder.TIMES_PLAYED:
-        return records.order_by(F("usage__times_played").desc(nulls_last=True), "title", "pk")
-    return search.with_relevance(records, query).order_by("-relevance", "title", "pk")
+        return ("-times_played", "title", "id"), CatalogueRecord.objects.annotate(times_played=F("usage__times_played"))
+    return ("-relevance", "title", "id"), None
 
 
-def _result_page(records: QuerySet[CatalogueRecord], total: int, number: int | None) -> Page:
-    paginator = Paginator(records.values_list("pk", flat=True), PAGE_SIZE)
-    paginator.count = total  # the facet query counted it already
-    page = paginator.get_page(number)
-    # Only the page's records are read in full, with their people, languages and holdings.
-    ids = list(page.object_list)
-    details = {
-        record.pk: record
-        for record in CatalogueRecord.objects.filter(pk__in=ids)
-        .select_related("publisher")
-        .defer("contents", "notes")
-        .annotate(times_played=F("usage__times_played"), last_played=F("usage__last_played"))
-        .prefetch_related(
-            Prefetch("contributions", Contribution.objects.select_related("person")),
-            "languages",
-            Prefetch("copies", Copy.objects.only("pk", "record_id", "status")),
+def _result_rows(ids: list[int]) -> list[ResultRow]:
+    """The page's records with their people, languages and holdings: flat rows, no model instances,
+    since the list shows a dozen values of each (four statements whatever the page holds)."""
+    rows = {
+        values[0]: ResultRow(*values)
+        for values in CatalogueRecord.objects.filter(pk__in=ids).order_by().values_list(
+            "pk", "title", "publisher__name", "publication_year", "min_players", "max_players", "min_age",
+            "duration_minutes", "usage__times_played", "usage__last_played",
         )
     }
-    page.object_list = [details[pk] for pk in ids]
     # get_role_display() rebuilds the translated choices on every call: look each label up once.
     role_labels = {role: str(label) for role, label in Contribution.Role.choices}
-    for record in page.object_list:
-        for contribution in record.contributions.all():
-            contribution.role_label = role_labels.get(contribution.role, contribution.role)
-        copies = record.copies.all()
-        record.copy_count = len(copies)
-        record.available_count = sum(copy.status == Copy.Status.AVAILABLE for copy in copies)
-    return page
+    for record_id, name, role in Contribution.objects.filter(record_id__in=ids).values_list(
+        "record_id", "person__name", "role"
+    ):
+        rows[record_id].people.append((name, role_labels.get(role, role)))
+    for record_id, code, name in CatalogueRecord.languages.through.objects.filter(
+        cataloguerecord_id__in=ids
+    ).order_by("language__name").values_list("cataloguerecord_id", "language__code", "language__name"):
+        rows[record_id].languages.append((code, name))
+    for record_id, status in Copy.objects.filter(record_id__in=ids).order_by().values_list("record_id", "status"):
+        row = rows[record_id]
+        row.copy_count += 1
+        row.available_count += status == Copy.Status.AVAILABLE
+    return [rows[pk] for pk in ids if pk in rows]
 
 
 def catalogue_search(request: HttpRequest) -> HttpResponse:
@@ -161,14 +180,24 @@ def catalogue_search(request: HttpRequest) -> HttpResponse:
     query = form.value("q") or ""
     sort = form.value("sort") or (SortOrder.RELEVANCE if search.query_words(query) else SortOrder.TITLE)
     choice = search.FacetChoice(**{name: form.value(name) for name in search.FACETS})
-    counts = search.facet_counts(query, choice)
-    page = _result_page(_ordered(search.search(query, choice), query, sort), counts.total, form.value("page"))
+    order_by, records = _sorting(query, sort)
+    number = form.value("page") or 1
+    # One statement counts the facets and reads the asked page's ids (see games.search.hits).
+    hits = search.hits(query, choice, order_by=order_by, records=records,
+                       offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE)
+    paginator = Paginator(range(hits.counts.total), PAGE_SIZE)
+    page = paginator.get_page(number)
+    ids = hits.ids
+    if page.number != number:  # past the end: the last page instead, as Paginator.get_page does
+        ids = search.hits(query, choice, order_by=order_by, records=records, counts=hits.counts,
+                          offset=(page.number - 1) * PAGE_SIZE, limit=PAGE_SIZE).ids
+    page.object_list = _result_rows(ids)
     context = {
         "form": form,
         "query": query,
         "sort": sort,
         "sort_choices": SortOrder.choices,
-        "facets": _facets(counts, choice),
+        "facets": _facets(hits.counts, choice),
         "page": page,
         "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1),
         "filtered": any(getattr(choice, name) is not None for name in search.FACETS),
