@@ -340,14 +340,30 @@ def _match_sql(query: str, records: QuerySet[CatalogueRecord]) -> tuple[str, lis
     return sql, list(params), extra
 
 
+def _chosen(choice: FacetChoice) -> dict[str, tuple[str, list[object]]]:
+    """The chosen facets' conditions on ``m``: columns of it, computed once per match (see ``_flagged``)."""
+    return {facet: (f"{MATCH}.chosen_{facet}", []) for facet in FACETS if getattr(choice, facet) is not None}
+
+
+def _flagged(match_sql: str, match_params: list[object], choice: FacetChoice) -> tuple[str, list[object]]:
+    """``m`` with a column per chosen facet, true where the record passes it.
+
+    Each count leaves out one chosen facet, so each condition appears in some twenty counts: a
+    category or language condition repeated so would look its records up twenty times per match.
+    """
+    flags = [(facet, _facet_sql(facet, getattr(choice, facet), "x")) for facet in FACETS
+             if getattr(choice, facet) is not None]
+    columns = "".join(f", ({sql}) AS chosen_{facet}" for facet, (sql, _params) in flags)
+    return f"SELECT x.*{columns} FROM ({match_sql}) x", [p for _facet, (_sql, ps) in flags for p in ps] + match_params
+
+
 def _counting_parts(choice: FacetChoice) -> dict[str, tuple[str, list[object]]]:
     """The SELECTs over ``m`` that count: ``numbers`` (the total, then each player count, age and
     duration band), ``categories`` (id, code, label, n) and ``languages`` (code, name, n).
 
     Each facet is counted without its own choice (see ``facet_counts``).
     """
-    chosen = {facet: _facet_sql(facet, getattr(choice, facet), MATCH) for facet in FACETS
-              if getattr(choice, facet) is not None}
+    chosen = _chosen(choice)
 
     def where(but: str | None = None, extra: tuple[str, list[object]] | None = None) -> tuple[str, list[object]]:
         return _joined([condition for facet, condition in chosen.items() if facet != but] + ([extra] if extra else []))
@@ -384,8 +400,7 @@ def _page_part(choice: FacetChoice, order_by: Iterable[str], offset: int, limit:
         # Missing values last on every database (SQLite puts them first going up); PostgreSQL's
         # default going up, so that "title, id" still reads the title index.
         terms.append(f"{column} DESC NULLS LAST" if name.startswith("-") else f"{column} NULLS LAST")
-    condition, params = _joined([_facet_sql(facet, getattr(choice, facet), MATCH) for facet in FACETS
-                                 if getattr(choice, facet) is not None])
+    condition, params = _joined(list(_chosen(choice).values()))
     return (f"SELECT {MATCH}.id FROM {MATCH} WHERE {condition} ORDER BY {', '.join(terms)} LIMIT %s OFFSET %s",
             [*params, limit, offset])
 
@@ -435,6 +450,7 @@ def hits(
     """
     records = CatalogueRecord.objects.all() if records is None else records
     match_sql, match_params, extra = _match_sql(query, records)
+    match_sql, match_params = _flagged(match_sql, match_params, choice)
     page_sql, page_params = _page_part(choice, order_by, offset, limit, {*MATCH_COLUMNS, "relevance", *extra})
     key = None
     if counts is None and not query_words(query):
