@@ -10,7 +10,9 @@ import re
 from datetime import date
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games import search
@@ -374,3 +376,57 @@ def test_every_facet_count_is_what_choosing_it_finds(client, shelf, query):
             count = int(label.rsplit("(", 1)[1].rstrip(")"))
             chosen = get(client, f"{SEARCH}?q={query}&{facet}={value}")
             assert re.search(rf">{count} records? found", chosen), (facet, value, count)
+
+
+# --- Speed mechanisms: the cached counts follow every catalogue change ----------------------------
+
+
+@pytest.mark.postgres
+def test_cached_counts_of_a_search_without_words_follow_catalogue_changes(client, shelf):
+    """Without words the counts are cached under the catalogue's version, which triggers change
+    with every write to the records, their categories and languages, and their labels."""
+    strategy = Category.objects.get(code="A 406")
+    assert options(get(client, SEARCH), "category")[str(strategy.pk)] == "A 406 jeu de stratégie (3)"
+    with CaptureQueriesContext(connection) as read_twice:
+        html = get(client, SEARCH)
+    assert "5 records found" in html
+    assert not any("games_category" in query["sql"] for query in read_twice), "counted again though cached"
+
+    agricola = CatalogueRecord.objects.create(title="Agricola", min_players=1, max_players=4, min_age=12)
+    html = get(client, SEARCH)
+    assert "6 records found" in html and options(html, "players")["1"] == "1 player (2)"
+    agricola.categories.add(strategy)  # the many-to-many table alone
+    assert options(get(client, SEARCH), "category")[str(strategy.pk)] == "A 406 jeu de stratégie (4)"
+    agricola.languages.add(Language.objects.get(code="eng"))
+    assert options(get(client, SEARCH), "language")["eng"] == "English (4)"
+    Category.objects.filter(pk=strategy.pk).update(label="stratégie")  # a label, in bulk
+    assert options(get(client, SEARCH), "category")[str(strategy.pk)] == "A 406 stratégie (4)"
+    CatalogueRecord.objects.filter(pk=agricola.pk).update(min_age=6)
+    assert options(get(client, SEARCH), "age")["6"] == "6 years or under (2)"
+    agricola.delete()
+    assert "5 records found" in get(client, SEARCH)
+
+
+@pytest.mark.postgres
+def test_the_catalogue_version_changes_with_writes_only(shelf):
+    def version() -> int:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT version FROM games_catalogueversion")
+            return cursor.fetchone()[0]
+
+    before = version()
+    list(CatalogueRecord.objects.all())
+    assert version() == before
+    Language.objects.create(code="ger", name="Deutsch")
+    assert version() > before
+
+
+def test_searching_with_words_sorts_and_pages_like_browsing(client, many_records, shelf):
+    CatalogueUsage.objects.create(catalogue_record=shelf["Dobble"], times_played=3, last_played=date(2026, 3, 1))
+    numbered = [f"Jeu numéro {n:02d}" for n in range(1, 26)]
+    assert titles(get(client, f"{SEARCH}?q=numero&sort=title")) == numbered[:20]
+    # Past the end: the last page, with words too.
+    assert titles(get(client, f"{SEARCH}?q=numero&sort=title&page=9")) == numbered[20:]
+    # Times played first, then titles; relevance ignored.
+    assert titles(get(client, f"{SEARCH}?q=jeu&sort=played&category={Category.objects.get(code='B 100').pk}")) == ["Dobble"]
+    assert titles(get(client, f"{SEARCH}?q=d&sort=played"))[0] == "Dobble"
