@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db.models import OuterRef, Subquery
 
 from games.registry import UNDO, EngineAdapter, get_engine
 
@@ -173,10 +172,6 @@ def save_snapshot(record: GameRecord, engine: EngineAdapter, state: Any, seq: in
         ignore_conflicts=True,
     )
 
-
-def last_seq_subquery() -> Subquery:
-    """The last seq of the outer record (``OuterRef("pk")``), for ``annotate``: one index probe."""
-    return Subquery(Event.objects.filter(record=OuterRef("pk")).order_by("-seq").values("seq")[:1])
 
 
 def rebuild_snapshots(record: GameRecord) -> int:

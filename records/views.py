@@ -16,7 +16,7 @@ from drf_spectacular.utils import OpenApiParameter
 
 from . import files, replay, services
 from .models import GameRecord
-from .permissions import RecordAccess, can_read, with_append_access
+from .permissions import RecordAccess, can_read, record_for_append
 from .serializers import AppendEventSerializer, GameRecordSerializer, HistoryLineSerializer
 
 
@@ -95,8 +95,7 @@ class GameRecordViewSet(
     def append_event(self, request: Request, pk: str | None = None) -> Response:
         # One query: the record, its last seq (the concurrency check, and the check that this
         # process's cached state of the record is current) and whether this user may append.
-        records = with_append_access(GameRecord.objects.annotate(last_seq=replay.last_seq_subquery()), request.user)
-        record = get_object_or_404(records, pk=pk)
+        record = record_for_append(pk, request.user)
         self.check_object_permissions(request, record)
         body = AppendEventSerializer(data=request.data)
         body.is_valid(raise_exception=True)

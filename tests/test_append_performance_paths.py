@@ -1,0 +1,241 @@
+"""The fast paths of an append answer exactly as the slow ones did.
+
+* the per-process state cache (records.state_cache): a stale entry is never used, a refused
+  action leaves it consistent, a rolled-back or failed append never leaves its state behind,
+  and the cached state always equals an uncached replay of the stored events;
+* the record + last seq + permission query of the API (records.permissions.record_for_append);
+* the one-query token authentication (records.authentication).
+
+The cache is filled on commit, so these tests run with real transactions.
+"""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.test import override_settings
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
+
+from games.registry import get_engine
+from records import replay, state_cache
+from records.errors import SeqConflict
+from records.models import Event, GameRecord, Player
+from records.services import append_event
+from tests.factories import HG, event, seeded_record
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+OCCUPIED = {"x": 0, "y": 0, "rotation": 0}  # the start tile lies there: the engine refuses it
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    state_cache.clear()
+    yield
+    state_cache.clear()
+
+
+def append_nth(record: GameRecord, index: int, **kwargs) -> Event:
+    kind, payload = event(index)
+    return append_event(record, index, kind, payload, **kwargs)
+
+
+def stored_by_another_process(record: GameRecord, index: int) -> None:
+    """An event appended elsewhere: it reaches the database, not this process's cache."""
+    kind, payload = event(index)
+    Event.objects.create(record=record, seq=index + 1, type=kind, payload=payload)
+
+
+def cached_state_equals_replay(record: GameRecord) -> bool:
+    """The cached state is the state an uncached replay of the stored events gives."""
+    engine = get_engine(HG)
+    entry = state_cache.take(record, engine.ruleset_version)
+    assert entry is not None
+    seq, state = entry
+    replayed, at = replay.state_at(record, seq, use_snapshots=False)
+    state_cache.put_on_commit(record, engine.ruleset_version, seq, state)
+    return at == seq and engine.snapshot(state) == engine.snapshot(replayed)
+
+
+def test_the_cached_state_follows_the_appends_and_equals_an_uncached_replay():
+    record = seeded_record()
+    for index in range(20):  # past a snapshot (every 16)
+        append_nth(record, index)
+    assert state_cache.cached_seq(record.pk) == 20
+    assert cached_state_equals_replay(record)
+
+
+def test_events_stored_by_another_process_are_caught_up_never_skipped():
+    record = seeded_record()
+    for index in range(3):
+        append_nth(record, index)
+    stored_by_another_process(record, 3)
+    stored_by_another_process(record, 4)
+    assert state_cache.cached_seq(record.pk) == 3  # stale: it stands before events 4 and 5
+    with pytest.raises(SeqConflict) as conflict:
+        append_nth(record, 3)  # a client that missed them is told where the record stands
+    assert conflict.value.details == {"current_seq": 5}
+    assert append_nth(record, 5).seq == 6  # the engine validated it against the real position
+    assert state_cache.cached_seq(record.pk) == 6
+    assert cached_state_equals_replay(record)
+
+
+def test_a_stale_known_last_seq_cannot_make_a_stale_entry_current():
+    """The API reads the last seq with the record; an event stored after that read makes the
+    insert fail, which is a conflict, and the applied-but-unstored state is dropped."""
+    record = seeded_record()
+    for index in range(3):
+        append_nth(record, index)
+    stored_by_another_process(record, 3)
+    kind, payload = event(3)
+    with pytest.raises(SeqConflict):
+        append_event(record, 3, kind, payload, known_last_seq=3)
+    assert state_cache.cached_seq(record.pk) is None
+    assert append_nth(record, 4).seq == 5
+    assert cached_state_equals_replay(record)
+
+
+def test_a_refused_action_leaves_the_cache_consistent():
+    record = seeded_record()
+    for index in range(4):
+        append_nth(record, index)
+    kind, _payload = event(4)
+    with pytest.raises(Exception) as refused:
+        append_event(record, 4, kind, dict(OCCUPIED))
+    assert getattr(refused.value, "reason", None) == "occupied"
+    with pytest.raises(Exception) as invalid:
+        append_event(record, 4, kind, {"x": "far"})
+    assert getattr(invalid.value, "reason", None) == "invalid_payload"
+    assert state_cache.cached_seq(record.pk) == 4
+    assert cached_state_equals_replay(record)
+    assert append_nth(record, 4).seq == 5
+    assert cached_state_equals_replay(record)
+
+
+def test_a_rolled_back_append_never_leaves_its_state_in_the_cache():
+    record = seeded_record()
+    for index in range(3):
+        append_nth(record, index)
+
+    class Abort(Exception):
+        pass
+
+    with pytest.raises(Abort), transaction.atomic():
+        append_nth(record, 3)
+        raise Abort
+    assert Event.objects.filter(record=record).count() == 3
+    assert state_cache.cached_seq(record.pk) in (None, 3)
+    stored = append_nth(record, 3)  # judged against the stored position, not the rolled-back one
+    assert stored.seq == 4 and cached_state_equals_replay(record)
+
+
+def test_an_entry_of_another_record_under_a_reused_id_is_not_used():
+    record = seeded_record()
+    append_nth(record, 0)
+    engine = get_engine(HG)
+    impostor = GameRecord.objects.get(pk=record.pk)
+    impostor.created_at = impostor.created_at.replace(year=impostor.created_at.year - 1)
+    assert state_cache.take(impostor, engine.ruleset_version) is None
+
+
+def test_api_answers_equal_the_uncached_ones():
+    """The same appends through the API with the cache on and off give the same answers."""
+    keeper = User.objects.create_user("keeper", password="pw")
+    api = APIClient()
+    api.force_authenticate(keeper)
+    answers = []
+    for size in (64, 0):
+        with override_settings(LUDOLOG_STATE_CACHE_SIZE=size):
+            state_cache.clear()
+            created = api.post("/api/records/", {"game_slug": HG, "seed": 1, "seats": [{"player": f"A{size}"}, {"player": f"B{size}"}]}, format="json")
+            record_id = created.data["id"]
+            lines = []
+            for index in range(18):
+                kind, payload = event(index)
+                response = api.post(f"/api/records/{record_id}/events/", {"expected_seq": index, "type": kind, "payload": payload}, format="json")
+                lines.append((response.status_code, {k: v for k, v in response.data.items() if k != "recorded_at"}))
+            refused = api.post(f"/api/records/{record_id}/events/", {"expected_seq": 18, "type": "place_tile", "payload": OCCUPIED}, format="json")
+            stale = api.post(f"/api/records/{record_id}/events/", {"expected_seq": 3, "type": "place_tile", "payload": OCCUPIED}, format="json")
+            lines.append((refused.status_code, refused.data))
+            lines.append((stale.status_code, stale.data))
+            lines.append(api.get(f"/api/records/{record_id}/state/").data["position"])
+            answers.append(lines)
+    assert answers[0] == answers[1]
+    assert answers[0][-3][0] == 422 and answers[0][-2] == (409, {"reason": "seq_conflict", "detail": "expected_seq is 3 but the last event is 18", "current_seq": 18})
+
+
+def test_a_warm_append_over_the_api_takes_three_queries(django_assert_num_queries):
+    keeper = User.objects.create_user("keeper", password="pw")
+    token = Token.objects.create(user=keeper)
+    record = seeded_record(created_by=keeper)
+    api = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
+    for index in range(2):
+        kind, payload = event(index)
+        assert api.post(f"/api/records/{record.pk}/events/", {"expected_seq": index, "type": kind, "payload": payload}, format="json").status_code == 201
+    kind, payload = event(2)
+    # token and user; record, last seq and permission; the insert
+    with django_assert_num_queries(3):
+        response = api.post(f"/api/records/{record.pk}/events/", {"expected_seq": 2, "type": kind, "payload": payload}, format="json")
+    assert response.status_code == 201 and response.data["seq"] == 3
+
+
+def test_record_for_append_answers_as_before():
+    keeper = User.objects.create_user("keeper", password="pw")
+    seated = User.objects.create_user("ada", password="pw")
+    stranger = User.objects.create_user("stranger", password="pw")
+    staff = User.objects.create_user("staff", password="pw", is_staff=True)
+    record = seeded_record(created_by=keeper)
+    Player.objects.filter(display_name="Ada").update(user=seated)
+    kind, payload = event(0)
+    body = {"expected_seq": 0, "type": kind, "payload": payload}
+    for user, status in ((stranger, 403), (seated, 201), (staff, 409), (keeper, 409)):
+        api = APIClient()
+        api.force_authenticate(user)
+        assert api.post(f"/api/records/{record.pk}/events/", body, format="json").status_code == status
+    api = APIClient()
+    api.force_authenticate(keeper)
+    missing = api.post(f"/api/records/{record.pk + 1000}/events/", body, format="json")
+    assert missing.status_code == 404 and missing.data == {"reason": "not_found", "detail": "Not found."}
+
+
+def test_token_authentication_answers_as_drf_does():
+    user = User.objects.create_user("keeper", password="pw")
+    token = Token.objects.create(user=user)
+    record = seeded_record(created_by=user)
+    url = f"/api/records/{record.pk}/events/"
+    kind, payload = event(0)
+    body = {"expected_seq": 0, "type": kind, "payload": payload}
+    bad = APIClient(HTTP_AUTHORIZATION="Token nope").post(url, body, format="json")
+    # 403, not 401: session authentication comes first and names no WWW-Authenticate scheme.
+    assert bad.status_code == 403 and bad.data == {"reason": "authentication_failed", "detail": "Invalid token."}
+    good = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}").post(url, body, format="json")
+    assert good.status_code == 201 and good.data["recorded_by"] == "keeper"
+    User.objects.filter(pk=user.pk).update(is_active=False)
+    inactive = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}").get(f"/api/records/{record.pk}/")
+    assert inactive.status_code == 403 and inactive.data["detail"] == "User inactive or deleted."
+
+
+def test_the_authenticated_token_is_the_stored_one():
+    from rest_framework.test import APIRequestFactory
+
+    from records.authentication import TokenAuthentication
+
+    user = User.objects.create_user("keeper", password="pw")
+    token = Token.objects.create(user=user)
+    request = APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {token.key}")
+    found_user, found_token = TokenAuthentication().authenticate(request)
+    assert found_user == user and found_user.username == "keeper"
+    assert (found_token.key, found_token.user_id, found_token.created) == (token.key, user.pk, token.created)
+
+
+def test_an_entry_far_behind_is_replaced_by_the_snapshot_path():
+    record = seeded_record()
+    for index in range(2):
+        append_nth(record, index)
+    for index in range(2, 2 + replay.catch_up_limit() + 5):
+        stored_by_another_process(record, index)
+    last = 2 + replay.catch_up_limit() + 5
+    assert append_nth(record, last).seq == last + 1
+    assert cached_state_equals_replay(record)
