@@ -365,11 +365,28 @@ def _flagged(match_sql: str, match_params: list[object], choice: FacetChoice) ->
 
     Each count leaves out one chosen facet, so each condition appears in some twenty counts: a
     category or language condition repeated so would look its records up twenty times per match.
+    A chosen category or language is joined (a record holds each at most once), so that ``m``
+    read in several places still looks them up once per place, not once per count.
     """
-    flags = [(facet, _facet_sql(facet, getattr(choice, facet), "x")) for facet in FACETS
-             if getattr(choice, facet) is not None]
-    columns = "".join(f", ({sql}) AS chosen_{facet}" for facet, (sql, _params) in flags)
-    return f"SELECT x.*{columns} FROM ({match_sql}) x", [p for _facet, (_sql, ps) in flags for p in ps] + match_params
+    columns, joins, column_params, join_params = [], [], [], []
+    for facet in FACETS:
+        value = getattr(choice, facet)
+        if value is None:
+            continue
+        if facet in FACET_FIELDS:
+            field = CatalogueRecord._meta.get_field(FACET_FIELDS[facet])
+            through = field.remote_field.through._meta.db_table
+            value_column = f"{field.related_model._meta.model_name}_id"
+            joins.append(f" LEFT JOIN (SELECT cataloguerecord_id FROM {through} WHERE {value_column} = %s) {facet}"
+                         f" ON {facet}.cataloguerecord_id = x.id")
+            join_params.append(value)
+            columns.append(f", {facet}.cataloguerecord_id IS NOT NULL AS chosen_{facet}")
+        else:
+            sql, params = _facet_sql(facet, value, "x")
+            columns.append(f", ({sql}) AS chosen_{facet}")
+            column_params += params
+    return (f"SELECT x.*{''.join(columns)} FROM ({match_sql}) x{''.join(joins)}",
+            [*column_params, *match_params, *join_params])
 
 
 def _counting_parts(choice: FacetChoice) -> dict[str, tuple[str, list[object]]]:
@@ -479,8 +496,9 @@ def hits(
             return Hits(counts, [row[0] for row in cursor.fetchall()])
         parts = _counting_parts(choice)
         if connection.vendor == "postgresql":
-            # Matches found by words are few enough to keep once and read four times; the whole
-            # catalogue is better read where each part needs it (an index for the page, say).
+            # Matches found by words are kept once and read four times (inlined, each part would
+            # search again); the whole catalogue is better read where each part needs it (the
+            # title index for the page, say). Chosen facets are joined in ``m`` either way.
             materialized = "MATERIALIZED" if query_words(query) else "NOT MATERIALIZED"
             numbers_sql, numbers_params = parts["numbers"]
             sql = (
