@@ -168,6 +168,9 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # Position rebuilding caches a snapshot every this many events (records/ issue).
 LUDOLOG_SNAPSHOT_EVERY = int(os.environ.get("LUDOLOG_SNAPSHOT_EVERY", "16"))
+# Each web process keeps the latest engine state of this many records it appended to (about
+# 130 KB each at the end of a game), so that an append need not rebuild the position; 0: off.
+LUDOLOG_STATE_CACHE_SIZE = int(os.environ.get("LUDOLOG_STATE_CACHE_SIZE", "64"))
 
 # Scoring (scoring/ issue). Redis redelivers a task a dead worker never acknowledged once it has
 # been unacknowledged for the visibility timeout; it must exceed the longest task.
