@@ -141,6 +141,7 @@ class ResultRow:
     copy_count: int = 0
     available_count: int = 0
     # The sentences of the row, worded in Python (see _word).
+    byline: str = ""
     players_fact: str = ""
     age_fact: str = ""
     duration_fact: str = ""
@@ -156,6 +157,14 @@ def _blocktranslated(message: str, **values: Any) -> SafeString:
 def _word(row: ResultRow) -> None:
     """The row's sentences, as the list template once worded them with a dozen translation tags
     per record (half the time of rendering a page): same messages, so same translations."""
+    if row.people or row.publisher_name:
+        # "Name (role), Name (role) · Publisher, year", escaped as the template escaped each value.
+        byline = ", ".join(f"{conditional_escape(name)} ({conditional_escape(role)})" for name, role in row.people)
+        if row.publisher_name:
+            byline += (" · " if row.people else "") + conditional_escape(row.publisher_name)
+        if row.publication_year:
+            byline += ", " + conditional_escape(localize(row.publication_year))
+        row.byline = mark_safe(byline)
     if row.min_players or row.max_players:
         row.players_fact = _blocktranslated(
             gettext("%(low)s–%(high)s players"), low=row.min_players or "?", high=row.max_players or "?"
