@@ -336,20 +336,24 @@ def _match_sql(query: str, records: QuerySet[CatalogueRecord]) -> tuple[str, lis
     extra = tuple(records.query.annotations)
     columns = (*MATCH_COLUMNS, *extra)
     if connection.vendor == "postgresql":
-        base_sql, base_params = records.order_by().values(*columns).query.sql_with_params()
         if not words:
+            base_sql, base_params = records.order_by().values(*columns).query.sql_with_params()
             return f"SELECT r.*, 0.0 AS relevance FROM ({base_sql}) r", list(base_params), extra
         found, ranked = _tsqueries(_prefix_tsquery(words), _prefix_tsquery(words, "|"))
         # The queries go in as constants: as expressions (unaccent, to_tsquery) they would be
         # computed again for every row a sequential scan tests or ts_rank ranks, which cost
         # three times the search itself; and a constant lets the planner estimate the matches.
-        return (
-            f"SELECT r.*, ts_rank(s.heading, %s::tsquery) AS relevance FROM ({base_sql}) r"
-            " JOIN games_cataloguesearch s ON s.record_id = r.id"
-            " WHERE s.document @@ %s::tsquery",
-            [ranked, *base_params, found],
-            extra,
-        )
+        # The search rows carry the match columns (migration 0004): the records are joined only
+        # for the annotations of ``records``, if any.
+        match_columns = ", ".join(f"s.{column}" for column in MATCH_COLUMNS[1:])
+        sql = (f"SELECT s.record_id AS id, {match_columns}, ts_rank(s.heading, %s::tsquery) AS relevance"
+               f"{''.join(f', r.{name}' for name in extra)} FROM games_cataloguesearch s")
+        params: list[object] = [ranked]
+        if extra:
+            base_sql, base_params = records.order_by().values("id", *extra).query.sql_with_params()
+            sql += f" JOIN ({base_sql}) r ON r.id = s.record_id"
+            params += base_params
+        return f"{sql} WHERE s.document @@ %s::tsquery", [*params, found], extra
     found = with_relevance(matching(records, query), query).order_by().values(*columns, "relevance")
     sql, params = found.query.sql_with_params()
     return sql, list(params), extra

@@ -430,3 +430,14 @@ def test_searching_with_words_sorts_and_pages_like_browsing(client, many_records
     # Times played first, then titles; relevance ignored.
     assert titles(get(client, f"{SEARCH}?q=jeu&sort=played&category={Category.objects.get(code='B 100').pk}")) == ["Dobble"]
     assert titles(get(client, f"{SEARCH}?q=d&sort=played"))[0] == "Dobble"
+
+
+def test_words_with_facets_follow_record_edits(client, shelf):
+    """On PostgreSQL the search rows carry the facet and sort columns: a bulk edit must reach them."""
+    assert titles(get(client, f"{SEARCH}?q=dobble&players=8")) == ["Dobble"]
+    CatalogueRecord.objects.filter(title="Dobble").update(max_players=6, title="Dobble Kids", duration_minutes=200)
+    assert titles(get(client, f"{SEARCH}?q=dobble&players=8")) == []
+    html = get(client, f"{SEARCH}?q=dobble&players=6")
+    assert titles(html) == ["Dobble Kids"] and options(html, "duration") == {"epic": "over 2 hours (1)"}
+    CatalogueRecord.objects.create(title="Dobble Animals", min_players=2, max_players=6)
+    assert titles(get(client, f"{SEARCH}?q=dobble&sort=title")) == ["Dobble Animals", "Dobble Kids"]
