@@ -4,7 +4,7 @@
   action leaves it consistent, a rolled-back or failed append never leaves its state behind,
   and the cached state always equals an uncached replay of the stored events;
 * the record + last seq + permission query of the API (records.permissions.record_for_append);
-* the one-query token authentication (records.authentication).
+* token authentication answers as DRF documents it.
 
 The cache is filled on commit, so these tests run with real transactions.
 """
@@ -215,19 +215,6 @@ def test_token_authentication_answers_as_drf_does():
     User.objects.filter(pk=user.pk).update(is_active=False)
     inactive = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}").get(f"/api/records/{record.pk}/")
     assert inactive.status_code == 403 and inactive.data["detail"] == "User inactive or deleted."
-
-
-def test_the_authenticated_token_is_the_stored_one():
-    from rest_framework.test import APIRequestFactory
-
-    from records.authentication import TokenAuthentication
-
-    user = User.objects.create_user("keeper", password="pw")
-    token = Token.objects.create(user=user)
-    request = APIRequestFactory().get("/", HTTP_AUTHORIZATION=f"Token {token.key}")
-    found_user, found_token = TokenAuthentication().authenticate(request)
-    assert found_user == user and found_user.username == "keeper"
-    assert (found_token.key, found_token.user_id, found_token.created) == (token.key, user.pk, token.created)
 
 
 def test_an_entry_far_behind_is_replaced_by_the_snapshot_path():
