@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Case, CharField, Count, FloatField, Func, Q, QuerySet, Value, When
+from django.db.models import Case, CharField, FloatField, Func, Q, QuerySet, Value, When
 from django.db.models.expressions import RawSQL
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _

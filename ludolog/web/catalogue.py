@@ -229,13 +229,11 @@ def _result_rows(ids: list[int]) -> list[ResultRow]:
         rows = {}
         with connection.cursor() as cursor:
             cursor.execute(_ROWS_SQL, [Copy.Status.AVAILABLE.value, ids])
-            for *values, people, languages, copies, available in cursor.fetchall():
-                rows[values[0]] = ResultRow(
-                    *values,
-                    people=[(name, role_labels.get(role, role)) for name, role in people or ()],
-                    languages=[(code, name) for code, name in languages or ()],
-                    copy_count=copies, available_count=available,
-                )
+            for row_values in cursor.fetchall():
+                row = rows[row_values[0]] = ResultRow(*row_values[:-4])
+                people, languages, row.copy_count, row.available_count = row_values[-4:]
+                row.people = [(name, role_labels.get(role, role)) for name, role in people or ()]
+                row.languages = [(code, name) for code, name in languages or ()]
     else:
         rows = {
             values[0]: ResultRow(*values)
