@@ -266,7 +266,9 @@ def catalogue_search(request: HttpRequest) -> HttpResponse:
     sort = form.value("sort") or (SortOrder.RELEVANCE if search.query_words(query) else SortOrder.TITLE)
     choice = search.FacetChoice(**{name: form.value(name) for name in search.FACETS})
     order_by, records = _sorting(query, sort)
-    number = form.value("page") or 1
+    # A page number past any catalogue's end still reads as "the last page" (below), not as an
+    # offset too large for the database.
+    number = min(form.value("page") or 1, 2**31 // PAGE_SIZE)
     # One statement counts the facets and reads the asked page's ids (see games.search.hits).
     hits = search.hits(query, choice, order_by=order_by, records=records,
                        offset=(number - 1) * PAGE_SIZE, limit=PAGE_SIZE)

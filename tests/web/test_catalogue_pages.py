@@ -224,6 +224,7 @@ def test_results_are_paginated_by_twenty(client, many_records):
     assert '<span aria-current="page">2</span>' in second
     # A page past the end shows the last one rather than an error.
     assert titles(get(client, f"{SEARCH}?sort=title&page=9")) == titles(second)
+    assert titles(get(client, f"{SEARCH}?sort=title&page={10**30}")) == titles(second)
 
 
 def test_an_htmx_request_gets_only_the_results_fragment(client, shelf):
