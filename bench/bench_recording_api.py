@@ -31,6 +31,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PG = "postgres://postgres@127.0.0.1:5432/"
 DB = "ludolog_bench_records"
 PORT = 8765
+BROKER = "redis://127.0.0.1:6379/11"
+"""As in production, the server hands the scoring of a finished game to the workers through
+Redis instead of scoring it inside the request; no worker runs during the measurement and the
+queue is emptied afterwards (scoring has its own benchmark, bench_recompute.py)."""
 
 
 def percentile(values: list[float], fraction: float) -> float:
@@ -54,6 +58,7 @@ def server_env() -> dict[str, str]:
         SECURE_SSL_REDIRECT="0",
         CONN_MAX_AGE="60",
         LOG_LEVEL="WARNING",
+        CELERY_BROKER_URL=BROKER,
     )
 
 
@@ -62,7 +67,7 @@ def prepare(games: int, clients: int) -> tuple[str, list[tuple[int, int]], list[
     env = server_env()
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     os.environ.update({k: env[k] for k in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "LOG_LEVEL")})
-    os.environ.pop("CELERY_BROKER_URL", None)
+    os.environ.pop("CELERY_BROKER_URL", None)  # the finished games imported here are scored in-process
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ludolog.settings")
     sys.path.insert(0, str(ROOT))
     import django
@@ -92,9 +97,9 @@ def prepare(games: int, clients: int) -> tuple[str, list[tuple[int, int]], list[
     return token, finished, appenders
 
 
-def start_server() -> subprocess.Popen:
+def start_server(workers: int) -> subprocess.Popen:
     server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "ludolog.wsgi", "-w", "4", "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
+        [str(ROOT / ".venv/bin/gunicorn"), "ludolog.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
         cwd=ROOT, env=server_env(),
     )
     for _ in range(100):
@@ -192,11 +197,12 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--games", type=int, default=20, help="finished games for the state benchmark")
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
     args = parser.parse_args()
 
     reset_database()
     token, finished, appenders = prepare(args.games, args.clients)
-    server = start_server()
+    server = start_server(args.workers)
     try:
         bench_state(token, finished, 50)  # warm the workers' connections and imports
         state = bench_state(token, finished, args.requests)
@@ -205,7 +211,9 @@ def main() -> None:
         server.terminate()
         server.wait()
     raw = bench_raw_inserts(args.clients, 5.0)
-    print(f"machine: {os.cpu_count()} cores; server: gunicorn, 4 sync workers, DEBUG off, PostgreSQL {DB}")
+    subprocess.run(["redis-cli", "-u", BROKER, "flushdb"], check=False, capture_output=True)
+    print(f"machine: {os.cpu_count()} cores; server: gunicorn, {args.workers} sync workers, DEBUG off, PostgreSQL {DB}, "
+          f"scoring queued to Redis as in production")
     print(f"state?at=N: {len(state)} requests over {len(finished)} finished 4-player games: "
           f"p50 {statistics.median(state):.1f} ms, p99 {percentile(state, 0.99):.1f} ms (targets 20 / 60 ms)")
     print(f"validated appends: {args.clients} clients x own record: {count} appends in {wall:.2f} s = "
