@@ -18,12 +18,12 @@ from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
-from games.registry import RESULT, UNDO, EngineAdapter, PayloadError, get_engine, validate_payload
+from games.registry import UNDO, EngineAdapter, PayloadError, get_engine
 
 from . import replay
 from .errors import RecordError
 from .models import Event, GameRecord
-from .services import RESULT_SCHEMA, SeatSpec, _finish, position_document, start_game
+from .services import SeatSpec, check_result, finish, position_document, start_game
 
 FORMAT = "ludolog-record/1"
 
@@ -172,10 +172,11 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
     engine = _engine(document)
     seed = document["setup"].get("seed")
     if engine is None:
-        if [e["type"] for e in document["events"]] != [RESULT]:
+        if len(document["events"]) != 1:
             raise RecordFileError("a result-only record holds exactly one 'result' event", field="events")
+        event = document["events"][0]
         try:
-            validate_payload({RESULT: RESULT_SCHEMA}, RESULT, document["events"][0]["payload"])
+            check_result((p["seat"] for p in document["players"]), event["type"], event["payload"])
         except PayloadError as error:
             raise RecordFileError(f"event 1: {error.message}", event=1, field=error.field) from None
         state, finished = None, True
@@ -216,7 +217,7 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
         if engine is not None:
             replay.rebuild_snapshots(record)
         if finished:
-            _finish(record)
+            finish(record)
     return record
 
 

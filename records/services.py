@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -164,7 +164,7 @@ def append_event(
                 if snapshot_due:
                     replay.save_snapshot(record, engine, state, event.seq)
                 if finished:
-                    _finish(record)
+                    finish(record)
         else:
             # A lone INSERT is atomic by itself: no BEGIN/COMMIT round trips on the hot path.
             event.save()
@@ -188,17 +188,24 @@ def append_event(
 
 
 def _check_result(record: GameRecord, type: str, payload: dict[str, Any]) -> None:
-    """A result-only record takes one result event with a score for every seat."""
+    check_result(record.seats.values_list("seat_order", flat=True), type, payload)
+
+
+def check_result(seat_orders: Iterable[int], type: str, payload: dict[str, Any]) -> None:
+    """A result-only record takes one result event with a score for every seat.
+
+    The same check for an event appended through the API and for a record file being imported.
+    """
     if type != RESULT:
         raise PayloadError("type", f"a result-only record takes one {RESULT!r} event, not {type!r}")
     validate_payload({RESULT: RESULT_SCHEMA}, type, payload)
-    seats = sorted(record.seats.values_list("seat_order", flat=True))
+    seats = sorted(seat_orders)
     given = sorted(line["seat"] for line in payload["scores"])
     if given != seats:
         raise PayloadError("payload.scores", f"payload.scores: give one score per seat {seats}, not {given}")
 
 
-def _finish(record: GameRecord) -> None:
+def finish(record: GameRecord) -> None:
     GameRecord.objects.filter(pk=record.pk).update(status=GameRecord.Status.FINISHED)
     record.status = GameRecord.Status.FINISHED
     record_id = record.pk

@@ -367,3 +367,18 @@ def test_an_unreadable_snapshot_is_ignored_and_the_answer_is_unchanged(api, sett
     expected = position(record, 6)
     Snapshot.objects.filter(record=record).update(state={"snapshot_version": 0})
     assert position(record, 6) == expected
+
+
+def test_a_result_only_file_must_score_every_seat_like_an_appended_result(api):
+    document = {
+        "format": "ludolog-record/1", "game": "stone-age", "ruleset_version": "-", "result_only": True,
+        "players": [{"seat": 0, "name": "Ada"}, {"seat": 1, "name": "Bo"}, {"seat": 2, "name": "Cy"}],
+        "setup": {"seed": None},
+        "events": [{"seq": 1, "type": "result", "payload": {"scores": [{"seat": 0, "score": 10}, {"seat": 1, "score": 12}]}}],
+    }
+    response = api.post("/api/records/import/", document, format="json")
+    assert response.status_code == 400, response.data
+    assert response.data["event"] == 1 and response.data["field"] == "payload.scores"
+    assert not GameRecord.objects.exists()
+    document["events"][0]["payload"]["scores"].append({"seat": 2, "score": 9})
+    assert api.post("/api/records/import/", document, format="json").status_code == 201
