@@ -146,7 +146,7 @@ def append_event(
             raise
         finished = engine.is_over(state)
     else:
-        _check_result(record, type, payload)
+        check_result(record.seats.values_list("seat_order", flat=True), type, payload)
         finished = True
     event = Event(
         record=record,
@@ -185,10 +185,6 @@ def append_event(
         # takes no more events, so its state is not worth keeping.
         state_cache.put_on_commit(record, engine.ruleset_version, event.seq, state)
     return event
-
-
-def _check_result(record: GameRecord, type: str, payload: dict[str, Any]) -> None:
-    check_result(record.seats.values_list("seat_order", flat=True), type, payload)
 
 
 def check_result(seat_orders: Iterable[int], type: str, payload: dict[str, Any]) -> None:
