@@ -33,7 +33,8 @@ DB = "ludolog_bench_records"
 PORT = 8765
 BROKER = "redis://127.0.0.1:6379/11"
 """As in production, the server hands the scoring of a finished game to the workers through
-Redis instead of scoring it inside the request; no worker runs during the measurement and the
+Redis instead of scoring it inside the request (each gunicorn process connects to the broker when
+it starts, in ``ludolog.wsgi``, as in production); no worker runs during the measurement and the
 queue is emptied afterwards (scoring has its own benchmark, bench_recompute.py)."""
 
 
@@ -132,8 +133,10 @@ def bench_state(token: str, finished: list[tuple[int, int]], requests: int) -> l
     return timings
 
 
-def bench_appends(token: str, appenders: list[tuple[int, list]]) -> tuple[int, float, list[float]]:
+def bench_appends(token: str, appenders: list[tuple[int, list]]) -> tuple[int, float, list[float], list[tuple[float, int, bool]]]:
+    """Returns the count, the wall time, each append's latency, and (latency, seq, finished the game) per append."""
     timings: list[float] = []
+    detail: list[tuple[float, int, bool]] = []
     lock = threading.Lock()
     barrier = threading.Barrier(len(appenders))
     errors: list[str] = []
@@ -154,6 +157,7 @@ def bench_appends(token: str, appenders: list[tuple[int, list]]) -> tuple[int, f
                 return
             with lock:
                 timings.append(elapsed)
+                detail.append((elapsed, seq + 1, seq + 1 == len(events)))
 
     threads = [threading.Thread(target=client, args=appender) for appender in appenders]
     start = time.perf_counter()
@@ -164,7 +168,7 @@ def bench_appends(token: str, appenders: list[tuple[int, list]]) -> tuple[int, f
     wall = time.perf_counter() - start
     if errors:
         raise SystemExit("append failed: " + errors[0])
-    return len(timings), wall, timings
+    return len(timings), wall, timings, detail
 
 
 def bench_raw_inserts(clients: int, seconds: float) -> float:
@@ -206,7 +210,7 @@ def main() -> None:
     try:
         bench_state(token, finished, 50)  # warm the workers' connections and imports
         state = bench_state(token, finished, args.requests)
-        count, wall, appends = bench_appends(token, appenders)
+        count, wall, appends, detail = bench_appends(token, appenders)
     finally:
         server.terminate()
         server.wait()
@@ -219,6 +223,8 @@ def main() -> None:
     print(f"validated appends: {args.clients} clients x own record: {count} appends in {wall:.2f} s = "
           f"{count / wall:.0f} appends/s, p50 {statistics.median(appends):.1f} ms, p99 {percentile(appends, 0.99):.1f} ms "
           f"(targets >= 200/s, p99 <= 150 ms)")
+    slowest = ", ".join(f"{ms:.0f} ms (seq {seq}{', game over' if over else ''})" for ms, seq, over in sorted(detail)[-5:])
+    print(f"slowest appends: {slowest}")
     print(f"raw psycopg single-row insert per transaction, {args.clients} connections: {raw:.0f} inserts/s "
           f"(appends reach {100 * count / wall / raw:.0f}% of it)")
     if not args.keep:
