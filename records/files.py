@@ -11,6 +11,7 @@ import datetime as dt
 import json
 from functools import lru_cache
 from importlib import resources
+from collections.abc import Callable
 from typing import Any
 
 import jsonschema
@@ -82,8 +83,17 @@ def _engine(document: dict[str, Any]) -> EngineAdapter | None:
     return engine
 
 
-def replay_document(document: dict[str, Any], at: int | None = None) -> tuple[EngineAdapter, Any, int]:
-    """Validate a file and replay its events (up to ``at``) through the engine: no database."""
+def replay_document(
+    document: dict[str, Any],
+    at: int | None = None,
+    *,
+    after_each: Callable[[int, Any], None] | None = None,
+) -> tuple[EngineAdapter, Any, int]:
+    """Validate a file and replay its events (up to ``at``) through the engine: no database.
+
+    ``after_each(seq, state)`` sees the position after every event (the import keeps its
+    snapshots from it rather than replaying the game a second time).
+    """
     validate_document(document)
     engine = _engine(document)
     if engine is None:
@@ -111,6 +121,8 @@ def replay_document(document: dict[str, Any], at: int | None = None) -> tuple[En
                 status_code=422,
                 event=number,
             ) from None
+        if after_each is not None:
+            after_each(number, state)
     return engine, state, target
 
 
@@ -185,7 +197,14 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
             raise RecordFileError(
                 f"{engine.name} is for {engine.min_players} to {engine.max_players} players", field="players"
             )
-        _engine_, state, _seq = replay_document(document)
+        every = replay.snapshot_every()
+        snapshots: list[tuple[int, Any]] = []
+
+        def keep_snapshot(seq: int, state: Any) -> None:
+            if seq % every == 0:
+                snapshots.append((seq, engine.snapshot(state)))
+
+        _engine_, state, _seq = replay_document(document, after_each=keep_snapshot)
         finished = engine.is_over(state)
     usernames = {e.get("recorded_by") for e in document["events"] if e.get("recorded_by")}
     users = {u.username: u for u in get_user_model().objects.filter(username__in=usernames)}
@@ -215,7 +234,7 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
             ]
         )
         if engine is not None:
-            replay.rebuild_snapshots(record)
+            replay.store_snapshots(record, engine, snapshots)
         if finished:
             finish(record)
     return record

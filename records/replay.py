@@ -174,6 +174,16 @@ def save_snapshot(record: GameRecord, engine: EngineAdapter, state: Any, seq: in
 
 
 
+def store_snapshots(record: GameRecord, engine: EngineAdapter, snapshots: Iterable[tuple[int, Any]]) -> int:
+    """Store snapshots already taken (``(seq, engine.snapshot(state))`` pairs); returns how many."""
+    rows = [
+        Snapshot(record=record, seq=seq, ruleset_version=engine.ruleset_version, state=data)
+        for seq, data in snapshots
+    ]
+    Snapshot.objects.bulk_create(rows, ignore_conflicts=True)
+    return len(rows)
+
+
 def rebuild_snapshots(record: GameRecord) -> int:
     """Drop a record's snapshots and write them again from its events; returns how many."""
     Snapshot.objects.filter(record=record).delete()

@@ -47,29 +47,33 @@ def django_db_setup(django_db_setup, django_db_blocker) -> None:
     """Create the test database as usual, then let the runner empty the events table between
     transactional tests.
 
-    The append-only triggers rightly refuse DELETE; on SQLite Django flushes with DELETE, so the
-    flush (and only the flush) drops the triggers and puts them back in the same statement list.
-    The SQLite backend's class is taught this, so every connection object (the live server's
-    too) flushes the same way. PostgreSQL flushes with TRUNCATE, which row triggers do not see.
+    The append-only triggers rightly refuse DELETE (SQLite's flush) and TRUNCATE (PostgreSQL's),
+    so the flush, and only the flush, lifts them for its own statement list
+    (``records.immutability.flush_statements``). The backend's class is taught this, so every
+    connection object (the live server's too) flushes the same way.
     """
     from django.db import connection
 
-    if connection.vendor != "sqlite":
+    if connection.vendor == "sqlite":
+        # Only now: the backend in use is loaded, so its operations module imports cleanly.
+        from django.db.backends.sqlite3.operations import DatabaseOperations
+    elif connection.vendor == "postgresql":
+        from django.db.backends.postgresql.operations import DatabaseOperations  # type: ignore[no-redef]
+    else:
         return
-    # Only now: the SQLite backend is loaded, so its operations module imports cleanly.
-    from django.db.backends.sqlite3.operations import DatabaseOperations
 
-    from records.immutability import EVENT_TABLE, install_statements, remove_statements
+    from records.immutability import EVENT_TABLE, flush_statements
 
     original = DatabaseOperations.sql_flush
     if getattr(original, "lifts_event_triggers", False):
         return
+    vendor = connection.vendor
 
     def sql_flush(self, style, tables, *, reset_sequences=False, allow_cascade=False):
         statements = original(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
         if EVENT_TABLE not in tables:
             return statements
-        return [*remove_statements("sqlite"), *statements, *install_statements("sqlite")]
+        return flush_statements(vendor, statements)
 
     sql_flush.lifts_event_triggers = True  # type: ignore[attr-defined]
     DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]

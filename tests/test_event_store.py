@@ -100,6 +100,20 @@ class TestImmutability:
                 cursor.execute(statement, [stored.pk])
         assert Event.objects.get(pk=stored.pk).type == "place_tile"
 
+    @pytest.mark.postgres
+    @pytest.mark.django_db(transaction=True)
+    @pytest.mark.parametrize(
+        "statement", ["TRUNCATE records_event", "TRUNCATE records_gamerecord CASCADE"],
+    )
+    def test_postgresql_refuses_truncating_the_events(self, record, statement):
+        """With the event committed (else PostgreSQL refuses for its pending constraint checks).
+        The suite's own flush after this test then shows that the flush alone gets through."""
+        stored = append_nth(record, 0)
+        with pytest.raises(DatabaseError, match="append-only"):
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(statement)
+        assert Event.objects.get(pk=stored.pk).type == "place_tile"
+
     def test_sqlite_triggers_refuse_raw_update_and_delete(self, tmp_path):
         """SQLite is checked on a real migrated file even when the suite runs on PostgreSQL."""
         database = tmp_path / "ledger.sqlite3"

@@ -268,6 +268,32 @@ def test_export_import_export_gives_the_same_file(api):
     assert second == first
 
 
+def test_an_imported_record_holds_the_snapshots_a_rebuild_writes(api, settings):
+    """The import keeps its snapshots from its own validating replay (one replay, not two)."""
+    settings.LUDOLOG_SNAPSHOT_EVERY = 4
+    record_id = create_record(api, 2, 5)
+    seq = 0
+    for index, (kind, payload) in enumerate(simulated_events(2, 5)):
+        assert post_event(api, record_id, seq, kind, payload).status_code == 201
+        seq += 1
+        if index in (5, 30):  # a correction: the undo lands on, or next to, a snapshot place
+            assert post_event(api, record_id, seq, "undo", {}).status_code == 201
+            assert post_event(api, record_id, seq + 1, kind, payload).status_code == 201
+            seq += 2
+    imported = api.post("/api/records/import/", api.get(f"/api/records/{record_id}/export/").data, format="json")
+    assert imported.status_code == 201, imported.data
+    record = GameRecord.objects.get(pk=imported.data["id"])
+
+    def snapshots(of: GameRecord) -> list[tuple[int, Any]]:
+        return list(Snapshot.objects.filter(record=of).order_by("seq").values_list("seq", "state"))
+
+    on_import = snapshots(record)
+    assert [seq for seq, _state in on_import] == list(range(4, seq + 1, 4))
+    assert on_import == snapshots(GameRecord.objects.get(pk=record_id))
+    replay.rebuild_snapshots(record)
+    assert snapshots(record) == on_import
+
+
 def test_import_stops_at_the_first_illegal_event_and_stores_nothing(api):
     document = files.simulate_document(HG, 2, 6)
     document["events"][9]["payload"]["x"] += 40
