@@ -49,15 +49,16 @@ EDGE = "#6b7d4f"
 HIGHLIGHT = "#ff7a00"
 
 MARKS = {
-    "deer": ("deer", "deer"),
-    "mammoths": ("mammoth", "mammoths"),
-    "aurochs": ("aurochs", "aurochs"),
-    "tigers": ("sabre-tooth tiger", "sabre-tooth tigers"),
-    "gold_nuggets": ("gold nugget", "gold nuggets"),
-    "mushroom_clearings": ("mushroom clearing", "mushroom clearings"),
-    "fish": ("fish", "fish"),
+    "deer": ("%(count)s deer", "%(count)s deer"),
+    "mammoths": ("%(count)s mammoth", "%(count)s mammoths"),
+    "aurochs": ("%(count)s aurochs", "%(count)s aurochs"),
+    "tigers": ("%(count)s sabre-tooth tiger", "%(count)s sabre-tooth tigers"),
+    "gold_nuggets": ("%(count)s gold nugget", "%(count)s gold nuggets"),
+    "mushroom_clearings": ("%(count)s mushroom clearing", "%(count)s mushroom clearings"),
+    "fish": ("%(count)s fish", "%(count)s fish"),
 }
-"""Feature field → (singular, plural) for the text alternative; the field's symbol has the same stem."""
+"""Feature field → (singular, plural) of its count in the text alternative (gettext's ``ngettext``
+picks the form: French says "1 poisson", "3 poissons")."""
 SYMBOL_OF = {
     "deer": "deer", "mammoths": "mammoth", "aurochs": "aurochs", "tigers": "tiger",
     "gold_nuggets": "gold", "mushroom_clearings": "mushroom", "fish": "fish",
@@ -65,10 +66,16 @@ SYMBOL_OF = {
 
 Point = tuple[float, float]
 Translate = Callable[[str], str]
+TranslatePlural = Callable[[str, str, int], str]
+"""``ngettext``'s signature: (singular, plural, count) → the form for that count."""
 
 
 def _identity(text: str) -> str:
     return text
+
+
+def _english_plural(singular: str, plural: str, count: int) -> str:
+    return singular if count == 1 else plural
 
 
 def gettext_noop(text: str) -> str:
@@ -79,15 +86,18 @@ def gettext_noop(text: str) -> str:
     return text
 
 
+def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
+    """The same for a count (the page passes Django's ``ngettext``). makemessages does not know
+    this name: the French entries for :data:`MARKS` are kept by hand, and a test checks them."""
+    return singular, plural
+
+
 # The words the text alternative is made of, so that makemessages finds them.
 TEXT_ALTERNATIVE_WORDS = (
     gettext_noop("meadow"), gettext_noop("forest"), gettext_noop("river"), gettext_noop("lake"),
     gettext_noop("spring"), gettext_noop("fire"), gettext_noop("shrine"),
     gettext_noop("hunter"), gettext_noop("gatherer"), gettext_noop("fisher"), gettext_noop("hut"),
-    gettext_noop("deer"), gettext_noop("mammoth"), gettext_noop("mammoths"), gettext_noop("aurochs"),
-    gettext_noop("sabre-tooth tiger"), gettext_noop("sabre-tooth tigers"),
-    gettext_noop("gold nugget"), gettext_noop("gold nuggets"),
-    gettext_noop("mushroom clearing"), gettext_noop("mushroom clearings"), gettext_noop("fish"),
+    *(ngettext_noop(singular, plural) for singular, plural in MARKS.values()),
     gettext_noop("Last tile placed: %(tile)s at (%(x)s, %(y)s)."),
     gettext_noop("Tile %(tile)s at (%(x)s, %(y)s), turned %(rotation)s°: %(features)s."),
     gettext_noop("%(player)s's %(figure)s on tile %(tile)s at (%(x)s, %(y)s)."),
@@ -251,13 +261,13 @@ def _marks_of(feature: Mapping[str, Any]) -> list[str]:
     return names
 
 
-def _describe_feature(feature: Mapping[str, Any], tr: Translate) -> str:
+def _describe_feature(feature: Mapping[str, Any], tr: Translate, trn: TranslatePlural) -> str:
     kind = feature.get("type", "")
     parts = []
     for field, (one, many) in MARKS.items():
         count = int(feature.get(field) or 0)
         if count:
-            parts.append(f"{count} {tr(one) if count == 1 else tr(many)}")
+            parts.append(trn(one, many, count) % {"count": count})
     if feature.get("fire"):
         parts.append(tr("fire"))
     if feature.get("shrine"):
@@ -268,7 +278,12 @@ def _describe_feature(feature: Mapping[str, Any], tr: Translate) -> str:
     return f"{text} ({', '.join(parts)})" if parts else text
 
 
-def describe(position: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] = (), translate: Translate = _identity) -> str:
+def describe(
+    position: Mapping[str, Any],
+    seats: Sequence[Mapping[str, Any]] = (),
+    translate: Translate = _identity,
+    translate_plural: TranslatePlural = _english_plural,
+) -> str:
     """The board in words, for the SVG's ``<desc>``: every tile and figure, the last tile laid."""
     tr = translate
     names = {seat.get("seat"): seat.get("player") for seat in seats}
@@ -278,7 +293,7 @@ def describe(position: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] = (
         lines.append(tr("Last tile placed: %(tile)s at (%(x)s, %(y)s).") % {
             "tile": last.get("id"), "x": last.get("x"), "y": last.get("y")})
     for tile in position.get("tiles", []):
-        features = ", ".join(_describe_feature(f, tr) for f in tile.get("features", []))
+        features = ", ".join(_describe_feature(f, tr, translate_plural) for f in tile.get("features", []))
         lines.append(tr("Tile %(tile)s at (%(x)s, %(y)s), turned %(rotation)s°: %(features)s.") % {
             "tile": tile.get("id"), "x": tile.get("x"), "y": tile.get("y"),
             "rotation": tile.get("rotation", 0), "features": features})
@@ -419,12 +434,14 @@ def board_svg(
     title: str | None = None,
     free_cells: bool = False,
     translate: Translate = _identity,
+    translate_plural: TranslatePlural = _english_plural,
 ) -> str:
     """The whole board as one ``<svg>`` element with a ``<title>`` and a ``<desc>``.
 
     ``seats`` are the state document's seats (``seat``, ``player``, ``colour``); ``free_cells``
     outlines the empty squares next to the tiles with their coordinates, for a scorekeeper;
-    ``translate`` turns the English words of the text alternative into the reader's language.
+    ``translate`` (``gettext``) and ``translate_plural`` (``ngettext``) turn the English words
+    of the text alternative into the reader's language.
     """
     words: dict[str, str] = {}
 
@@ -456,7 +473,7 @@ def board_svg(
         f'width="{_fmt(width * PIXELS_PER_UNIT)}" height="{_fmt(height * PIXELS_PER_UNIT)}" '
         f'aria-labelledby="board-title board-desc" data-at="{escape(str(position.get("at", "")))}">',
         f'<title id="board-title">{escape(heading)}</title>',
-        f'<desc id="board-desc">{escape(describe(position, seats, tr))}</desc>',
+        f'<desc id="board-desc">{escape(describe(position, seats, tr, translate_plural))}</desc>',
         SYMBOLS,
     ]
     anchors: dict[str, dict[int, Point]] = {}

@@ -12,7 +12,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 from django.views.decorators.http import require_GET
 
 from games.registry import get_engine
@@ -53,7 +53,7 @@ def board_for(document: dict[str, Any], record: GameRecord, **options: Any) -> s
     title = gettext("%(game)s #%(id)s after event %(at)s") % {
         "game": game_name(record.game_slug), "id": record.pk, "at": document["at"]}
     position = dict(document["position"], at=document["at"])
-    return board_svg(position, document["seats"], title=title, translate=gettext, **options)
+    return board_svg(position, document["seats"], title=title, translate=gettext, translate_plural=ngettext, **options)
 
 
 def score_progression(record: GameRecord, last: int) -> list[list[int]]:

@@ -9,7 +9,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from games.registry import get_engine
-from ludolog.web.board_svg import PALETTE, board_svg, seat_colour
+from ludolog.web.board_svg import MARKS, PALETTE, board_svg, describe, seat_colour
 from tests.factories import HG, simulated_events
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -164,3 +164,37 @@ def test_the_description_can_be_translated():
     desc = parse(svg).find("svg:desc", NS).text
     assert desc.startswith("Dernière tuile : S (0, 0).")
     assert re.search(r"pré \(1 mammoth\)", desc)
+
+
+def test_counted_marks_take_the_plural_the_language_gives():
+    forms = {"%(count)s fish": ("%(count)s poisson", "%(count)s poissons")}
+
+    def french_plural(singular: str, plural: str, count: int) -> str:
+        one, many = forms.get(singular, (singular, plural))
+        return one if count <= 1 else many
+
+    lake = {"tiles": [{"id": "L1", "x": 0, "y": 0, "rotation": 0,
+                       "features": [{"type": "lake", "fish": 3}, {"type": "river", "fish": 1}]}]}
+    assert "lake (3 fish), river (1 fish)" in describe(lake)
+    assert "lake (3 poissons), river (1 poisson)" in describe(lake, translate_plural=french_plural)
+
+
+def test_every_counted_mark_has_its_french_singular_and_plural():
+    from django.utils import translation
+
+    expected = {
+        "deer": ("1 cerf", "3 cerfs"),
+        "mammoths": ("1 mammouth", "3 mammouths"),
+        "aurochs": ("1 aurochs", "3 aurochs"),
+        "tigers": ("1 tigre à dents de sabre", "3 tigres à dents de sabre"),
+        "gold_nuggets": ("1 pépite d'or", "3 pépites d'or"),
+        "mushroom_clearings": ("1 clairière aux champignons sacrés", "3 clairières aux champignons sacrés"),
+        "fish": ("1 poisson", "3 poissons"),
+    }
+    assert set(expected) == set(MARKS)
+    with translation.override("fr"):
+        french = {
+            field: tuple(translation.ngettext(one, many, n) % {"count": n} for n in (1, 3))
+            for field, (one, many) in MARKS.items()
+        }
+    assert french == expected
