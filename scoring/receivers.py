@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import logging
 
+from django.db import transaction
+from django.db.models.signals import post_delete, post_save
+
 from records.signals import record_finished
+
+from .models import League, LeagueMembership
 
 logger = logging.getLogger(__name__)
 
@@ -18,5 +23,55 @@ def queue_scoring(sender, record_id: int, **kwargs) -> None:
         logger.exception("could not queue scoring of record %s; the sweep will pick it up", record_id)
 
 
+class _LeagueRefresh:
+    """The on-commit callback that queues a league's refresh; equal for the same league, so that
+    one transaction touching many memberships queues it once."""
+
+    def __init__(self, league_id: int, club_id: int) -> None:
+        self.key = (league_id, club_id)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _LeagueRefresh) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __call__(self) -> None:
+        from .tasks import refresh_league, scoring_queue
+
+        try:
+            refresh_league.apply_async(self.key, queue=scoring_queue())
+        except Exception:  # the broker may be down: the league's recompute action catches up
+            logger.exception("could not queue the refresh of league %s", self.key[0])
+
+
+def queue_league_refresh(league_id: int, club_id: int) -> None:
+    """Once the change is committed: the league's standings and its club's ratings."""
+    refresh = _LeagueRefresh(league_id, club_id)
+    connection = transaction.get_connection()
+    # Django drops the callbacks of a transaction or savepoint that rolls back, so a refresh
+    # found pending here is one that will run (run_on_commit holds (savepoints, func, robust)).
+    if any(pending[1] == refresh for pending in connection.run_on_commit):
+        return
+    transaction.on_commit(refresh)
+
+
+def league_changed(sender, instance: League, **kwargs) -> None:
+    # After a delete the id is still set (Django clears it once the signals are sent); the task
+    # finds no league then, and replays the club's ratings alone.
+    queue_league_refresh(instance.pk, instance.club_id)
+
+
+def membership_changed(sender, instance: LeagueMembership, **kwargs) -> None:
+    league = League.objects.filter(pk=instance.league_id).values_list("pk", "club_id").first()
+    if league is not None:
+        queue_league_refresh(*league)
+
+
 def connect() -> None:
     record_finished.connect(queue_scoring, dispatch_uid="scoring.queue_scoring")
+    for signal in (post_save, post_delete):
+        signal.connect(league_changed, sender=League, dispatch_uid=f"scoring.league_changed.{signal is post_save}")
+        signal.connect(
+            membership_changed, sender=LeagueMembership, dispatch_uid=f"scoring.membership_changed.{signal is post_save}"
+        )

@@ -25,7 +25,7 @@ from records import replay
 from records.models import Event, GameRecord
 
 from . import locks, ratings, standings, statistics
-from .models import ScoredRecord, SeatResult
+from .models import Club, League, Rating, ScoredRecord, SeatResult
 
 logger = logging.getLogger(__name__)
 
@@ -204,6 +204,21 @@ def update_projections(record: GameRecord) -> None:
             [summary.catalogue_record_id] if summary.catalogue_record_id else [],
             [summary.copy_id] if summary.copy_id else [],
         )
+
+
+def refresh_league(league_id: int, club_id: int) -> None:
+    """After a league's members, dates, games or points changed (or it was deleted): its standings,
+    then its club's ratings, which count the games of the club's leagues, replayed from scratch
+    (the games that now count, or no longer do, may be of any date)."""
+    league = League.objects.filter(pk=league_id).first()
+    if league is not None:
+        standings.refresh(league)
+    if not Club.objects.filter(pk=club_id).exists():
+        return
+    slugs = set(Rating.objects.filter(club_id=club_id).values_list("game_slug", flat=True))
+    slugs |= set(ScoredRecord.objects.values_list("game_slug", flat=True).distinct())
+    for slug in sorted(slugs):
+        ratings.recompute(slug, club_id)
 
 
 def unscored_record_ids(*, grace: timedelta | None = None, limit: int | None = None) -> list[int]:

@@ -63,6 +63,11 @@ def sweep() -> list[int]:
     return ids
 
 
+@shared_task(name="scoring.refresh_league", **RETRYING)
+def refresh_league(league_id: int, club_id: int) -> None:
+    services.refresh_league(league_id, club_id)
+
+
 @shared_task(name="scoring.recompute_chunk", **RETRYING)
 def recompute_chunk(chunk_id: int) -> bool:
     completed_run = recompute.run_chunk(chunk_id)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import date
 
 import pytest
+from django.db import transaction
 from openskill.models import PlackettLuce
 
 from records.models import Player
@@ -151,3 +152,48 @@ def test_a_late_entered_older_game_recomputes_the_ratings_from_its_date():
     second = RatingChange.objects.filter(club=league.club, player__display_name="Ada", played_on=date(2026, 3, 5)).get()
     assert second.mu_before == first_of_ada.mu
     assert Rating.objects.get(club=league.club, player__display_name="Ada").games == 5
+
+
+@pytest.mark.django_db(transaction=True)
+def test_changing_a_leagues_members_or_dates_refreshes_its_table_and_club_ratings(celery_eager):
+    """Committed for real: each change queues the refresh on commit (run in-process here)."""
+    league = make_league(members=("Ada", "Bo", "Cy", "Di"))
+    play_and_score(LEAGUE_GAMES + NOT_COUNTED)
+    # Without Ed as a member, G5 does not count.
+    without_ed = [game for game in LEAGUE_GAMES if "Ed" not in game[1]]
+    assert "Ed" not in [row[1] for row in table(league)]
+    assert_close(ratings_of(league.club), expected_ratings(without_ed))
+
+    LeagueMembership.objects.create(league=league, player=Player.objects.get(display_name="Ed"))
+    assert table(league) == EXPECTED_TABLE
+    assert_close(ratings_of(league.club), expected_ratings(LEAGUE_GAMES))
+
+    # The season now ends on 15 April: G6 (20 April) no longer counts.
+    league.ends_on = date(2026, 4, 15)
+    league.save()
+    # Ada 5+2+4+2, Di 1+4+3+4, Cy 2+1+5 with a win, Bo 3+2+1+1+1 without: Cy before Bo.
+    assert [row[:5] for row in table(league)] == [
+        (1, "Ada", 4, 2, 13.0), (2, "Di", 4, 2, 12.0), (3, "Cy", 3, 1, 8.0), (4, "Bo", 5, 0, 8.0),
+        (None, "Ed", 1, 1, 4.0),
+    ]
+    assert_close(ratings_of(league.club), expected_ratings(LEAGUE_GAMES[:5]))
+
+    # A deleted league takes its games out of the club's ratings.
+    league.delete()
+    assert not Standing.objects.exists()
+    assert ratings_of(league.club) == {}
+    assert RatingChange.objects.filter(club=league.club).count() == 0
+
+
+def test_many_membership_changes_in_one_transaction_queue_one_refresh(django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        with transaction.atomic():
+            league = make_league(members=())
+            for name in ("Ada", "Bo", "Cy"):
+                player = Player.objects.get_or_create(display_name=name)[0]
+                LeagueMembership.objects.create(league=league, player=player)
+            other = make_league("Autumn 2026", members=("Ada",))
+            other_key = (other.pk, other.club_id)
+            other.delete()  # the league and its membership: still one refresh
+    refreshed = sorted(callback.key for callback in callbacks)
+    assert refreshed == sorted([(league.pk, league.club_id), other_key])
