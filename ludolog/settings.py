@@ -182,6 +182,10 @@ LUDOLOG_SCORING_QUEUE = os.environ.get("LUDOLOG_SCORING_QUEUE", "")
 LUDOLOG_SWEEP_SECONDS = float(os.environ.get("LUDOLOG_SWEEP_SECONDS", "60"))
 LUDOLOG_SWEEP_GRACE_SECONDS = float(os.environ.get("LUDOLOG_SWEEP_GRACE_SECONDS", "30"))
 LUDOLOG_SWEEP_BATCH = int(os.environ.get("LUDOLOG_SWEEP_BATCH", "1000"))
+# A scoring task that keeps failing is retried this many times, waiting longer each time (at most
+# the cap, in seconds) before it gives up; a recomputation whose chunk gives up is marked failed.
+LUDOLOG_TASK_MAX_RETRIES = int(os.environ.get("LUDOLOG_TASK_MAX_RETRIES", "8"))
+LUDOLOG_TASK_RETRY_BACKOFF_MAX = int(os.environ.get("LUDOLOG_TASK_RETRY_BACKOFF_MAX", "300"))
 LUDOLOG_RECOMPUTE_CHUNK_SIZE = int(os.environ.get("LUDOLOG_RECOMPUTE_CHUNK_SIZE", "100"))
 # Test-only: the scoring task waits this long between results and projections, so that a test
 # can kill the worker in the middle of a task. Always 0 outside that test.

@@ -123,9 +123,20 @@ class ChangeInline(admin.TabularInline):
 @admin.register(RecomputeRun)
 class RecomputeRunAdmin(ProjectionAdmin):
     list_display = ["id", "status", "progress", "eta", "filters", "requested_by", "started_at", "finished_at"]
-    readonly_fields = ["status", "progress", "eta", "filters", "requested_by", "total", "done", "started_at",
+    readonly_fields = ["status", "error", "progress", "eta", "filters", "requested_by", "total", "done", "started_at",
                        "finished_at"]
     inlines = [ChangeInline]
+    actions = ["resume"]
+
+    @admin.action(description="Resume the selected failed recomputations", permissions=["view"])
+    def resume(self, request, queryset: QuerySet[RecomputeRun]) -> None:
+        for run in queryset.order_by("pk"):
+            try:
+                tasks.resume_recompute(run.pk)
+            except recompute.RecomputeError as error:
+                self.message_user(request, error.message, level=messages.WARNING)
+            else:
+                self.message_user(request, f"recomputation #{run.pk} resumed")
 
     @admin.display(description="progress")
     def progress(self, run: RecomputeRun) -> str:
@@ -137,6 +148,8 @@ class RecomputeRunAdmin(ProjectionAdmin):
     def eta(self, run: RecomputeRun) -> str:
         if run.status == RecomputeRun.Status.FINISHED:
             return "done"
+        if run.status == RecomputeRun.Status.FAILED:
+            return "stopped: see the error"
         if not run.done:
             return "…"
         elapsed = (timezone.now() - run.started_at).total_seconds()

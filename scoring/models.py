@@ -274,6 +274,7 @@ class RecomputeRun(models.Model):
         RUNNING = "running", _("running")
         FINALIZING = "finalizing", _("rebuilding projections")
         FINISHED = "finished", _("finished")
+        FAILED = "failed", _("failed")
 
     requested_by = models.CharField(max_length=150, blank=True)
     filters = models.JSONField(default=dict)
@@ -282,6 +283,7 @@ class RecomputeRun(models.Model):
     done = models.PositiveIntegerField(default=0)
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True)
+    error = models.TextField(blank=True, help_text=_("Why the run stopped, when a task gave up after its retries."))
 
     class Meta:
         ordering = ["-started_at"]
@@ -296,6 +298,7 @@ class RecomputeChunk(models.Model):
     index = models.PositiveIntegerField()
     record_ids = models.JSONField()
     done_at = models.DateTimeField(null=True)
+    error = models.TextField(blank=True)
 
     class Meta:
         ordering = ["run", "index"]

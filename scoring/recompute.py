@@ -4,6 +4,10 @@ A run lists the finished records to recompute and splits them into chunks; each 
 replays its records, writes the results and notes every seat whose score or rank changed. The
 chunk that completes the run (whichever worker commits it last) claims the final step: rebuild
 the statistics, the standings and the ratings from the new results.
+
+A task that gives up after its retries marks the run failed with the reason (:func:`fail`); the
+other chunks still finish, but the projections are not rebuilt until :func:`resume` queues the
+chunks not done again (``recompute --resume RUN``, the admin action, the API).
 """
 
 from __future__ import annotations
@@ -29,6 +33,11 @@ class RecomputeError(Exception):
         super().__init__(message)
         self.message = message
         self.details = details
+
+
+class NotResumable(RecomputeError):
+    reason = "not_resumable"
+    status_code = 409
 
 
 def records_to_recompute(
@@ -100,6 +109,35 @@ def run_chunk(chunk_id: int) -> bool:
     if RecomputeChunk.objects.filter(run_id=chunk.run_id, done_at__isnull=True).exists():
         return False
     return claim_finish(chunk.run_id)
+
+
+def fail(run_id: int, error: str, chunk_id: int | None = None) -> None:
+    """A task gave up: note why on its chunk and stop the run (its first reason is kept)."""
+    with transaction.atomic():
+        if chunk_id is not None:
+            RecomputeChunk.objects.filter(pk=chunk_id).update(error=error)
+        run = (
+            RecomputeRun.objects.select_for_update().filter(pk=run_id)
+            .exclude(status=RecomputeRun.Status.FINISHED).first()
+        )
+        if run is not None:
+            RecomputeRun.objects.filter(pk=run_id).update(status=RecomputeRun.Status.FAILED, error=run.error or error)
+
+
+def resume(run_id: int) -> RecomputeRun:
+    """Set a failed run going again (its chunks not done, then its finish, are queued by the caller)."""
+    with transaction.atomic():
+        run = RecomputeRun.objects.select_for_update().filter(pk=run_id).first()
+        if run is None:
+            raise RecomputeError(f"there is no recomputation {run_id}", field="run")
+        if run.status != RecomputeRun.Status.FAILED:
+            raise NotResumable(
+                f"recomputation #{run_id} is {run.status}: only a failed one can be resumed", status=run.status,
+            )
+        run.chunks.update(error="")
+        RecomputeRun.objects.filter(pk=run_id).update(status=RecomputeRun.Status.RUNNING, error="")
+    run.refresh_from_db()
+    return run
 
 
 def claim_finish(run_id: int) -> bool:

@@ -119,7 +119,9 @@ class RecomputeRunSerializer(serializers.ModelSerializer):
 
     class Meta:
         model = RecomputeRun
-        fields = ["id", "status", "filters", "total", "done", "progress", "started_at", "finished_at", "changes"]
+        fields = [
+            "id", "status", "error", "filters", "total", "done", "progress", "started_at", "finished_at", "changes",
+        ]
 
     def get_progress(self, run: RecomputeRun) -> float:
         return round(run.done / run.total, 4) if run.total else 1.0

@@ -6,15 +6,18 @@ unacknowledged, the broker delivers it again, and the redelivered run leaves the
 
 from __future__ import annotations
 
+import logging
 import time
 
-from celery import shared_task
+from celery import Task, shared_task
 from django.conf import settings
 
 from records.models import GameRecord
 
 from . import recompute, services
 from .models import RecomputeChunk, RecomputeRun
+
+logger = logging.getLogger(__name__)
 
 # Nobody waits on these tasks' return values: storing none also keeps a publish from waiting on
 # the result store when Redis is down (the finishing request must not hang; the sweep catches up).
@@ -23,8 +26,8 @@ RETRYING = {
     "acks_late": True,
     "autoretry_for": (Exception,),
     "retry_backoff": True,
-    "retry_backoff_max": 300,
-    "max_retries": 8,
+    "retry_backoff_max": settings.LUDOLOG_TASK_RETRY_BACKOFF_MAX,
+    "max_retries": settings.LUDOLOG_TASK_MAX_RETRIES,
 }
 
 
@@ -68,28 +71,86 @@ def refresh_league(league_id: int, club_id: int) -> None:
     services.refresh_league(league_id, club_id)
 
 
-@shared_task(name="scoring.recompute_chunk", **RETRYING)
-def recompute_chunk(chunk_id: int) -> bool:
-    completed_run = recompute.run_chunk(chunk_id)
+class RecomputeTask(Task):
+    """A recomputation step that, once its retries are spent, marks the run failed with why.
+
+    A worker calls ``on_failure`` after the last retry. Run in-process (eager, ``make run``), a
+    task has no retries and Celery raises the error to the caller without calling it, so the
+    step records the failure itself before raising (see :func:`_give_up_if_eager`).
+    """
+
+    def give_up(self, exc: BaseException, argument: int) -> None:
+        raise NotImplementedError
+
+    def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
+        self.give_up(exc, args[0])
+
+
+class RecomputeChunkTask(RecomputeTask):
+    def give_up(self, exc: BaseException, argument: int) -> None:
+        chunk = RecomputeChunk.objects.filter(pk=argument).values_list("run_id", "index").first()
+        if chunk is not None:
+            run_id, index = chunk
+            recompute.fail(run_id, f"chunk {index}: {type(exc).__name__}: {exc}", chunk_id=argument)
+
+
+class FinishRecomputeTask(RecomputeTask):
+    def give_up(self, exc: BaseException, argument: int) -> None:
+        recompute.fail(argument, f"rebuilding the projections: {type(exc).__name__}: {exc}")
+
+
+def _give_up_if_eager(task: RecomputeTask, exc: BaseException, argument: int) -> None:
+    if task.request.is_eager:
+        task.give_up(exc, argument)
+
+
+@shared_task(bind=True, name="scoring.recompute_chunk", base=RecomputeChunkTask, **RETRYING)
+def recompute_chunk(self: RecomputeChunkTask, chunk_id: int) -> bool:
+    try:
+        completed_run = recompute.run_chunk(chunk_id)
+    except Exception as exc:
+        _give_up_if_eager(self, exc, chunk_id)
+        raise
     if completed_run:
         run_id = RecomputeChunk.objects.get(pk=chunk_id).run_id
         finish_recompute.apply_async((run_id,), queue=scoring_queue())
     return completed_run
 
 
-@shared_task(name="scoring.finish_recompute", **RETRYING)
-def finish_recompute(run_id: int) -> int:
-    return recompute.finish(run_id).total
+@shared_task(bind=True, name="scoring.finish_recompute", base=FinishRecomputeTask, **RETRYING)
+def finish_recompute(self: FinishRecomputeTask, run_id: int) -> int:
+    try:
+        return recompute.finish(run_id).total
+    except Exception as exc:
+        _give_up_if_eager(self, exc, run_id)
+        raise
+
+
+def resume_recompute(run_id: int, on_queued=None) -> RecomputeRun:
+    """Queue again what a failed run had not done (``RecomputeError`` if it did not fail)."""
+    run = recompute.resume(run_id)
+    dispatch_recompute(run, on_queued)
+    return run
 
 
 def dispatch_recompute(run: RecomputeRun, on_queued=None) -> None:
-    """Queue every chunk of a run (in eager mode each runs as it is queued)."""
-    chunk_ids = list(run.chunks.order_by("index").values_list("pk", flat=True))
-    if not chunk_ids:
-        if recompute.claim_finish(run.pk):
-            finish_recompute.apply_async((run.pk,), queue=scoring_queue())
-        return
-    for chunk_id in chunk_ids:
-        recompute_chunk.apply_async((chunk_id,), queue=scoring_queue())
-        if on_queued is not None:
-            on_queued()
+    """Queue every chunk of a run not done yet.
+
+    In eager mode each chunk runs as it is queued; one that fails has marked the run failed, and
+    the chunks after it are not run (``resume`` runs them with the failed one).
+    """
+    chunk_ids = list(run.chunks.filter(done_at__isnull=True).order_by("index").values_list("pk", flat=True))
+    eager = recompute_chunk.app.conf.task_always_eager
+    try:
+        if not chunk_ids:
+            if recompute.claim_finish(run.pk):
+                finish_recompute.apply_async((run.pk,), queue=scoring_queue())
+            return
+        for chunk_id in chunk_ids:
+            recompute_chunk.apply_async((chunk_id,), queue=scoring_queue())
+            if on_queued is not None:
+                on_queued()
+    except Exception:
+        if not eager:
+            raise  # the broker refused the message: the caller hears of it
+        logger.exception("recomputation #%s failed", run.pk)

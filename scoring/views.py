@@ -155,3 +155,11 @@ class RecomputeViewSet(ReasonedNotFound, mixins.CreateModelMixin, mixins.Retriev
         tasks.dispatch_recompute(run)
         run.refresh_from_db()
         return Response(RecomputeRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)
+
+    @extend_schema(request=None, responses={202: RecomputeRunSerializer})
+    @action(detail=True, methods=["post"])
+    def resume(self, request: Request, pk: str | None = None) -> Response:
+        """Queue again what a failed run had not done (409 ``not_resumable`` if it did not fail)."""
+        run = tasks.resume_recompute(self.get_object().pk)
+        run.refresh_from_db()
+        return Response(RecomputeRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)

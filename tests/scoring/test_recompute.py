@@ -8,6 +8,10 @@ from io import StringIO
 import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from records.models import GameRecord
+from records.services import SeatSpec, append_event, start_game
 
 from scoring import tasks
 from scoring.models import RecomputeChange, RecomputeRun, ScoredRecord, SeatResult, Standing
@@ -84,3 +88,68 @@ def test_recompute_fans_chunks_out_to_real_workers(start_worker):
     assert (run.status, run.done, run.chunks.count()) == ("finished", 8, 4)
     assert RecomputeChange.objects.filter(run=run).count() == 1
     assert stored(records[1]) == engine_scores(4, 42)
+
+
+def broken_finished_record():
+    """A finished result-only record without its result event: a chunk holding it cannot be scored."""
+    record = result_game({"Ada": 3, "Bo": 5}, date(2026, 3, 2))
+    broken = start_game(game_slug="stone-age", seats=[SeatSpec("Ada"), SeatSpec("Bo")], result_only=True,
+                        played_on=date(2026, 3, 3))
+    GameRecord.objects.filter(pk=broken.pk).update(status=GameRecord.Status.FINISHED)
+    return record, broken
+
+
+def repair(broken) -> None:
+    """The fix an operator would make: the missing result is recorded."""
+    GameRecord.objects.filter(pk=broken.pk).update(status=GameRecord.Status.IN_PROGRESS)
+    broken.refresh_from_db()
+    append_event(broken, 0, "result", {"scores": [{"seat": 0, "score": 7}, {"seat": 1, "score": 9}]})
+
+
+@pytest.mark.django_db
+def test_a_chunk_that_gives_up_fails_the_run_with_its_reason_and_resume_finishes_it(eager):
+    """In-process (make run): no retries; the failing chunk stops the run at once."""
+    good, broken = broken_finished_record()
+    with pytest.raises(CommandError, match=r"failed: chunk 1: ValueError: .* has no result event.*--resume"):
+        call_command("recompute", "--chunk-size", "1", stdout=StringIO())
+    run = RecomputeRun.objects.get()
+    assert (run.status, run.done, run.total) == ("failed", 1, 2)
+    assert "has no result event" in run.chunks.get(index=1).error and run.chunks.get(index=0).error == ""
+    with pytest.raises(CommandError, match=f"there is no recomputation {run.pk + 1}"):
+        call_command("recompute", "--resume", str(run.pk + 1), stdout=StringIO())
+
+    repair(broken)
+    out = StringIO()
+    call_command("recompute", "--resume", str(run.pk), stdout=out)
+    assert "1 records left" in out.getvalue()
+    run.refresh_from_db()
+    assert (run.status, run.done, run.error) == ("finished", 2, "")
+    assert [(row.seat.seat_order, row.score) for row in SeatResult.objects.filter(record=broken).order_by("seat")] == [
+        (0, 7), (1, 9)]
+    with pytest.raises(CommandError, match="is finished: only a failed one can be resumed"):
+        call_command("recompute", "--resume", str(run.pk), stdout=StringIO())
+
+
+@pytest.mark.postgres
+@pytest.mark.redis
+@pytest.mark.django_db(transaction=True)
+def test_on_real_workers_a_chunk_out_of_retries_fails_the_run_and_resume_completes_it(start_worker, client):
+    good, broken = broken_finished_record()
+    start_worker(LUDOLOG_TASK_MAX_RETRIES="1", LUDOLOG_TASK_RETRY_BACKOFF_MAX="1")
+    wait_for(lambda: ScoredRecord.objects.filter(record=good).exists(), what="the good game to be scored")
+    with pytest.raises(CommandError, match=r"failed: chunk 1: ValueError: .* has no result event"):
+        call_command("recompute", "--chunk-size", "1", "--timeout", "120", stdout=StringIO())
+    run = RecomputeRun.objects.get()
+    assert (run.status, run.done) == ("failed", 1)
+
+    staff = User.objects.create_superuser("boss", password="pw")
+    client.force_login(staff)
+    repair(broken)
+    answer = client.post(f"/api/recompute/{run.pk}/resume/")
+    assert answer.status_code == 202 and answer.json()["status"] in ("running", "finalizing", "finished")
+    wait_for(lambda: RecomputeRun.objects.get().status == "finished", what="the resumed run to finish")
+    run.refresh_from_db()
+    assert (run.done, run.error) == (2, "")
+    assert SeatResult.objects.filter(record=broken).count() == 2
+    again = client.post(f"/api/recompute/{run.pk}/resume/")
+    assert again.status_code == 409 and again.json()["reason"] == "not_resumable"

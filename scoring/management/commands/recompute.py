@@ -20,22 +20,34 @@ class Command(BaseCommand):
         parser.add_argument("--league", type=int, help="only the records that count for this league")
         parser.add_argument("--since", type=date.fromisoformat, help="only records played on or after YYYY-MM-DD")
         parser.add_argument("--chunk-size", type=int, default=None)
+        parser.add_argument("--resume", type=int, metavar="RUN", help="queue again what failed run RUN had not done")
         parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the workers")
 
-    def handle(self, *args, game=None, league=None, since=None, chunk_size=None, timeout=3600, **options):
+    def handle(self, *args, game=None, league=None, since=None, chunk_size=None, timeout=3600, resume=None,
+               **options):
+        started = time.monotonic()
         try:
-            run = recompute.start(game=game, league_id=league, since=since, chunk_size=chunk_size,
-                                  requested_by="manage.py recompute")
+            if resume is not None:
+                run = tasks.resume_recompute(resume, on_queued=lambda: self._bar(resume, started))
+                self.stdout.write(f"recomputation #{run.pk} resumed: {run.total - run.done} records left")
+            else:
+                run = recompute.start(game=game, league_id=league, since=since, chunk_size=chunk_size,
+                                      requested_by="manage.py recompute")
+                self.stdout.write(f"recomputation #{run.pk}: {run.total} records in {run.chunks.count()} chunks")
+                tasks.dispatch_recompute(run, on_queued=lambda: self._bar(run.pk, started))
         except recompute.RecomputeError as error:
             raise CommandError(error.message) from None
-        self.stdout.write(f"recomputation #{run.pk}: {run.total} records in {run.chunks.count()} chunks")
-        started = time.monotonic()
-        tasks.dispatch_recompute(run, on_queued=lambda: self._bar(run.pk, started))
         deadline = started + timeout
         while True:
             current = self._bar(run.pk, started)
             if current.status == RecomputeRun.Status.FINISHED:
                 break
+            if current.status == RecomputeRun.Status.FAILED:
+                self.stdout.write("")
+                raise CommandError(
+                    f"recomputation #{run.pk} failed: {current.error} (fix the cause, then: manage.py recompute "
+                    f"--resume {run.pk})"
+                )
             if time.monotonic() > deadline:
                 raise CommandError(f"recomputation #{run.pk} not finished after {timeout:.0f} s (are workers running?)")
             time.sleep(0.5)
