@@ -199,3 +199,37 @@ def test_the_league_pages_show_standings_and_the_rating_chart(client: Client, cl
     ada = next(line for line in chart["series"] if line["label"] == "Ada")
     assert [point[0] for point in ada["points"]] == [(date(2026, 3, 10) - date(2026, 1, 1)).days,
                                                      (date(2026, 7, 2) - date(2026, 1, 1)).days]
+
+
+def test_the_list_pages_keep_the_filters_from_page_to_page(client: Client, monkeypatch):
+    from ludolog.web import history
+
+    monkeypatch.setattr(history, "PAGE_SIZE", 2)
+    logged = [
+        start_game(game_slug="stone-age", seats=[SeatSpec("Ada"), SeatSpec("Bo")], result_only=True,
+                   played_on=date(2026, 5, day))
+        for day in range(1, 6)
+    ]
+    for record in logged:
+        append_event(record, 0, "result", {"scores": [{"seat": 0, "score": 3}, {"seat": 1, "score": 1}]})
+    start_game(game_slug="stone-age", seats=[SeatSpec("Cy"), SeatSpec("Di")], result_only=True,
+               played_on=date(2026, 5, 9))  # in progress: filtered out
+    first = client.get("/games/?status=finished").content.decode()
+    assert rows(first) == [str(r.pk) for r in logged[:2:-1]][:2]
+    assert 'href="?status=finished&amp;page=2" rel="next"' in first and "Page 1 of 3" in first
+    second = client.get("/games/?status=finished&page=2").content.decode()
+    assert rows(second) == [str(logged[2].pk), str(logged[1].pk)]
+    assert 'href="?status=finished&amp;page=1" rel="prev"' in second
+    assert 'href="?status=finished&amp;page=3" rel="next"' in second
+
+
+def test_the_players_list_pages(client: Client, monkeypatch):
+    from ludolog.web import players
+
+    monkeypatch.setattr(players, "PAGE_SIZE", 2)
+    for name in ("Ada", "Bo", "Cy"):
+        start_game(game_slug="stone-age", seats=[SeatSpec(name), SeatSpec("Zed")], result_only=True)
+    first = client.get("/players/").content.decode()
+    assert 'href="?page=2" rel="next"' in first and "Page 1 of 2" in first
+    second = client.get("/players/?page=2").content.decode()
+    assert "Zed" in second and "Ada" not in second and 'href="?page=1" rel="prev"' in second
