@@ -23,12 +23,11 @@ import subprocess
 import sys
 import time
 from datetime import date, timedelta
-from pathlib import Path
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
-import psycopg
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchlib import ROOT, percentile, recreate_database
+
 DEFAULT_URL = "postgres://postgres@127.0.0.1:5432/ludolog_bench_catalogue"
 
 TITLE_HEADS = [
@@ -89,18 +88,9 @@ QUERIES = [
 ]
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
 def reset_database(url: str) -> None:
     parts = urlsplit(url)
-    name = parts.path.lstrip("/")
-    admin_url = urlunsplit(parts._replace(path="/postgres"))
-    with psycopg.connect(admin_url, autocommit=True) as admin:
-        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        admin.execute(f'CREATE DATABASE "{name}"')
+    recreate_database(parts.path.lstrip("/"), urlunsplit(parts._replace(path="/")))
 
 
 def setup_django(url: str) -> None:

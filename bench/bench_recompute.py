@@ -29,11 +29,10 @@ import uuid
 from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 
-import psycopg
 
-ROOT = Path(__file__).resolve().parent.parent
+from benchlib import PG, ROOT, drop_database, recreate_database
+
 sys.path.insert(0, str(ROOT))
-PG = "postgres://postgres@127.0.0.1:5432/"
 DB = "ludolog_bench_scoring"
 HG = "hunters-gatherers"
 PLAYERS = 4
@@ -43,12 +42,6 @@ def simulate(seed: int) -> list[tuple[str, dict]]:
     from games.registry import get_engine
 
     return get_engine(HG).random_game(PLAYERS, seed)
-
-
-def recreate_database() -> None:
-    with psycopg.connect(PG + "postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {DB}")
 
 
 def insert_games(first: int, last: int, games: list[tuple[int, list]], ruleset: str) -> None:
@@ -156,7 +149,7 @@ def main() -> None:
     os.environ.update(env)
 
     print(f"database {DB}, broker {broker}, {args.workers} worker processes, chunks of {args.chunk_size}")
-    recreate_database()
+    recreate_database(DB)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
     import django
 
@@ -195,11 +188,10 @@ def main() -> None:
         print(f"growth: {large['games'] / small['games']:.0f}x the games took "
               f"{large['seconds'] / small['seconds']:.1f}x the time "
               f"({1000 * small['seconds'] / small['games']:.1f} -> {1000 * large['seconds'] / large['games']:.1f} ms a game)")
-    with psycopg.connect(PG + "postgres", autocommit=True) as admin:
-        from django.db import connections
+    from django.db import connections
 
-        connections.close_all()
-        admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+    connections.close_all()
+    drop_database(DB)
 
 
 if __name__ == "__main__":

@@ -23,12 +23,10 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import psycopg
+from benchlib import PG, ROOT, drop_database, manage, percentile, production_env, recreate_database, start_gunicorn, stop
 
-ROOT = Path(__file__).resolve().parent.parent
-PG = "postgres://postgres@127.0.0.1:5432/"
 DB = "ludolog_bench_records"
 PORT = 8765
 BROKER = "redis://127.0.0.1:6379/11"
@@ -38,35 +36,14 @@ it starts, in ``ludolog.wsgi``, as in production); no worker runs during the mea
 queue is emptied afterwards (scoring has its own benchmark, bench_recompute.py)."""
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
-def reset_database() -> None:
-    with psycopg.connect(PG + "postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {DB}")
-
-
 def server_env() -> dict[str, str]:
-    return dict(
-        os.environ,
-        DATABASE_URL=PG + DB,
-        DEBUG="0",
-        SECRET_KEY="bench-only-secret-key-that-is-long-enough-to-pass-the-deploy-checks-0123456789",
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="0",
-        CONN_MAX_AGE="60",
-        LOG_LEVEL="WARNING",
-        CELERY_BROKER_URL=BROKER,
-    )
+    return production_env(DB, CELERY_BROKER_URL=BROKER)
 
 
 def prepare(games: int, clients: int) -> tuple[str, list[tuple[int, int]], list[tuple[int, list]]]:
     """Migrate, create a token, import finished games, and start one record per append client."""
     env = server_env()
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    manage(env, "migrate", "-v0")
     os.environ.update({k: env[k] for k in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "LOG_LEVEL")})
     os.environ.pop("CELERY_BROKER_URL", None)  # the finished games imported here are scored in-process
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ludolog.settings")
@@ -96,23 +73,6 @@ def prepare(games: int, clients: int) -> tuple[str, list[tuple[int, int]], list[
         )
         appenders.append((record.pk, [(e["type"], e["payload"]) for e in document["events"]]))
     return token, finished, appenders
-
-
-def start_server(workers: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "ludolog.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{PORT}", "--log-level", "warning"],
-        cwd=ROOT, env=server_env(),
-    )
-    for _ in range(100):
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=2)
-            connection.request("GET", "/api/")
-            connection.getresponse().read()
-            return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("gunicorn did not start")
 
 
 def bench_state(token: str, finished: list[tuple[int, int]], requests: int) -> list[float]:
@@ -204,16 +164,15 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
     args = parser.parse_args()
 
-    reset_database()
+    recreate_database(DB)
     token, finished, appenders = prepare(args.games, args.clients)
-    server = start_server(args.workers)
+    server = start_gunicorn(server_env(), PORT, args.workers)
     try:
         bench_state(token, finished, 50)  # warm the workers' connections and imports
         state = bench_state(token, finished, args.requests)
         count, wall, appends, detail = bench_appends(token, appenders)
     finally:
-        server.terminate()
-        server.wait()
+        stop(server)
     raw = bench_raw_inserts(args.clients, 5.0)
     subprocess.run(["redis-cli", "-u", BROKER, "flushdb"], check=False, capture_output=True)
     print(f"machine: {os.cpu_count()} cores; server: gunicorn, {args.workers} sync workers, DEBUG off, PostgreSQL {DB}, "
@@ -228,8 +187,7 @@ def main() -> None:
     print(f"raw psycopg single-row insert per transaction, {args.clients} connections: {raw:.0f} inserts/s "
           f"(appends reach {100 * count / wall / raw:.0f}% of it)")
     if not args.keep:
-        with psycopg.connect(PG + "postgres", autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+        drop_database(DB)
 
 
 if __name__ == "__main__":

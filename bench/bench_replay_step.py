@@ -20,15 +20,12 @@ import argparse
 import http.client
 import os
 import statistics
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import psycopg
+from benchlib import PG, drop_database, manage, percentile, production_env, recreate_database, start_gunicorn, stop
 
-ROOT = Path(__file__).resolve().parent.parent
-PG = "postgres://postgres@127.0.0.1:5432/"
 DB = "ludolog_bench_replay"
 PORT = 8766
 CHROMIUM = os.environ.get("LUDOLOG_CHROMIUM", "/usr/bin/chromium")
@@ -55,37 +52,14 @@ MEASURE_JS = """
 """
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
-
-
-def server_env() -> dict[str, str]:
-    env = dict(
-        os.environ,
-        DATABASE_URL=PG + DB,
-        DEBUG="0",
-        SECRET_KEY="bench-only-secret-key-that-is-long-enough-to-pass-the-deploy-checks-0123456789",
-        ALLOWED_HOSTS="127.0.0.1",
-        SECURE_SSL_REDIRECT="0",
-        CONN_MAX_AGE="60",
-        LOG_LEVEL="WARNING",
-    )
-    env.pop("CELERY_BROKER_URL", None)  # the demo's games are scored in-process while loading
-    return env
-
-
 def prepare(games: int) -> tuple[int, int]:
     """A fresh database with the demo data; returns a finished 4-player game and its last seq."""
-    with psycopg.connect(PG + "postgres", autocommit=True) as admin:
-        admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
-        admin.execute(f"CREATE DATABASE {DB}")
-    env = server_env()
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    recreate_database(DB)
+    env = production_env(DB)  # no broker: the demo's games are scored in-process while loading
+    manage(env, "migrate", "-v0")
     # DEBUG off serves the hashed static files whitenoise finds in STATIC_ROOT, as in production.
-    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
-    subprocess.run([sys.executable, "manage.py", "load_demo", "--games", str(games)], cwd=ROOT, env=env,
-                   check=True, stdout=subprocess.DEVNULL)
+    manage(env, "collectstatic", "--noinput", "-v0")
+    manage(env, "load_demo", "--games", str(games), quiet=True)
     with psycopg.connect(PG + DB) as connection:
         row = connection.execute(
             "SELECT r.id, max(e.seq) FROM records_gamerecord r JOIN records_event e ON e.record_id = r.id"
@@ -96,24 +70,6 @@ def prepare(games: int) -> tuple[int, int]:
     if row is None:
         raise SystemExit("the demo data holds no finished 4-player game")
     return row[0], row[1]
-
-
-def start_server(workers: int) -> subprocess.Popen:
-    server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "ludolog.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{PORT}",
-         "--log-level", "warning"],
-        cwd=ROOT, env=server_env(),
-    )
-    for _ in range(100):
-        try:
-            connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=2)
-            connection.request("GET", "/api/")
-            connection.getresponse().read()
-            return server
-        except OSError:
-            time.sleep(0.1)
-    server.kill()
-    raise SystemExit("gunicorn did not start")
 
 
 def bench_server(record_id: int, last: int) -> list[float]:
@@ -159,13 +115,12 @@ def main() -> None:
     args = parser.parse_args()
 
     record_id, last = prepare(args.games)
-    server = start_server(args.workers)
+    server = start_gunicorn(production_env(DB), PORT, args.workers)
     try:
         server_side = bench_server(record_id, last)
         in_browser = bench_browser(record_id, last) if Path(CHROMIUM).exists() else []
     finally:
-        server.terminate()
-        server.wait()
+        stop(server)
     print(f"machine: {os.cpu_count()} cores; gunicorn {args.workers} sync workers, DEBUG off, PostgreSQL {DB}; "
           f"demo game #{record_id}, 4 players, {last} events")
     print(f"one step, server side (state API + board SVG over HTTP, not cached): p50 {statistics.median(server_side):.1f} ms, "
@@ -178,8 +133,7 @@ def main() -> None:
     else:
         print(f"no Chromium at {CHROMIUM}: the browser figure is not measured (apt-get install chromium)")
     if not args.keep:
-        with psycopg.connect(PG + "postgres", autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {DB} WITH (FORCE)")
+        drop_database(DB)
 
 
 if __name__ == "__main__":

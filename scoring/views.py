@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from records.models import Player
 
 from . import recompute, selectors, tasks
-from .models import Club, League, PlayerStatistics, Rating, RatingChange
+from .models import Club, PlayerStatistics, Rating, RatingChange
 from .serializers import (
     ClubSerializer, GameStatisticsSerializer, LeagueSerializer, PlayerStatisticsSerializer,
     RatingChangeSerializer, RatingSerializer, RecomputeRequestSerializer, RecomputeRunSerializer,

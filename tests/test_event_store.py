@@ -16,7 +16,7 @@ from rest_framework.test import APIClient
 
 from records.errors import IdempotencyKeyReused, SeqConflict
 from records.models import Event, GameRecord, ImmutableEventError
-from records.services import SeatSpec, append_event, start_game
+from records.services import append_event
 from tests.factories import event, seeded_record
 
 ROOT = Path(__file__).resolve().parent.parent

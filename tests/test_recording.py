@@ -112,7 +112,7 @@ def find_illegal_examples(players: int, seed: int | None) -> dict[str, tuple[int
     for step, (kind, payload) in enumerate(events):
         candidates: list[tuple[str, dict[str, Any]]] = []
         if kind == "place_tile":
-            x, y = payload["x"], payload["y"]
+            x = payload["x"]
             base = {k: payload[k] for k in ("tile", "x", "y", "rotation")}
             candidates += [
                 ("place_tile", dict(base, x=x + 50)),

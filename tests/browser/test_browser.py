@@ -14,7 +14,6 @@ from django.db import connection
 from games.services import demo_catalogue_data, load_catalogue
 from records.files import import_document, simulate_document
 from records.models import GameRecord
-from records.services import SeatSpec, start_game
 from tests.factories import HG
 
 pytestmark = pytest.mark.django_db(transaction=True)

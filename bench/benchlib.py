@@ -1,0 +1,83 @@
+"""What the benchmark scripts share: their own PostgreSQL databases, a gunicorn server, percentiles.
+
+Imported by the scripts beside it (``python bench/bench_x.py`` puts this folder on the path).
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import psycopg
+
+ROOT = Path(__file__).resolve().parent.parent
+PG = "postgres://postgres@127.0.0.1:5432/"
+BENCH_SECRET_KEY = "bench-only-secret-key-that-is-long-enough-to-pass-the-deploy-checks-0123456789"
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    """The nearest-rank percentile (``fraction`` 0.99 for p99)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def recreate_database(name: str, server: str = PG) -> None:
+    """Drop (closing its connections) and create the benchmark's own database."""
+    with psycopg.connect(server + "postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+
+
+def drop_database(name: str, server: str = PG) -> None:
+    with psycopg.connect(server + "postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def production_env(database: str, **extra: str) -> dict[str, str]:
+    """The environment of a production-like server on ``database``: DEBUG off, no broker unless given."""
+    env = dict(
+        os.environ,
+        DATABASE_URL=PG + database,
+        DEBUG="0",
+        SECRET_KEY=BENCH_SECRET_KEY,
+        ALLOWED_HOSTS="127.0.0.1",
+        SECURE_SSL_REDIRECT="0",
+        CONN_MAX_AGE="60",
+        LOG_LEVEL="WARNING",
+    )
+    env.pop("CELERY_BROKER_URL", None)
+    env.update(extra)
+    return env
+
+
+def manage(env: dict[str, str], *arguments: str, quiet: bool = False) -> None:
+    subprocess.run([sys.executable, "manage.py", *arguments], cwd=ROOT, env=env, check=True,
+                   stdout=subprocess.DEVNULL if quiet else None)
+
+
+def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.Popen:
+    """gunicorn with ``workers`` sync workers on 127.0.0.1:``port``, returned once it answers."""
+    server = subprocess.Popen(
+        [str(ROOT / ".venv/bin/gunicorn"), "ludolog.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}",
+         "--log-level", "warning"],
+        cwd=ROOT, env=env,
+    )
+    for _ in range(100):
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+            connection.request("GET", "/api/")
+            connection.getresponse().read()
+            return server
+        except OSError:
+            time.sleep(0.1)
+    server.kill()
+    raise SystemExit("gunicorn did not start")
+
+
+def stop(server: subprocess.Popen) -> None:
+    server.terminate()
+    server.wait()
