@@ -11,6 +11,10 @@ lifts the triggers for that statement list only (``tests/conftest.py``).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+from django.db import migrations
+
 EVENT_TABLE = "records_event"
 MESSAGE = "records_event is append-only: stored events are never updated or deleted"
 
@@ -84,3 +88,19 @@ def flush_statements(vendor: str, statements: list[str]) -> list[str]:
             f"ALTER TABLE {EVENT_TABLE} ENABLE TRIGGER USER;",
         ]
     return [*remove_statements(vendor), *statements, *install_statements(vendor)]
+
+
+def vendor_statements(
+    install: Callable[[str], list[str]], remove: Callable[[str], list[str]]
+) -> migrations.RunPython:
+    """A migration operation running the statements for the database in use (none elsewhere)."""
+
+    def forwards(apps, schema_editor) -> None:
+        for statement in install(schema_editor.connection.vendor):
+            schema_editor.execute(statement)
+
+    def backwards(apps, schema_editor) -> None:
+        for statement in remove(schema_editor.connection.vendor):
+            schema_editor.execute(statement)
+
+    return migrations.RunPython(forwards, backwards)
