@@ -76,7 +76,7 @@ class RecomputeTask(Task):
 
     A worker calls ``on_failure`` after the last retry. Run in-process (eager, ``make run``), a
     task has no retries and Celery raises the error to the caller without calling it, so the
-    step records the failure itself before raising (see :func:`_give_up_if_eager`).
+    step records the failure itself before raising (:meth:`give_up_if_eager`).
     """
 
     def give_up(self, exc: BaseException, argument: int) -> None:
@@ -84,6 +84,10 @@ class RecomputeTask(Task):
 
     def on_failure(self, exc, task_id, args, kwargs, einfo) -> None:
         self.give_up(exc, args[0])
+
+    def give_up_if_eager(self, exc: BaseException, argument: int) -> None:
+        if self.request.is_eager:
+            self.give_up(exc, argument)
 
 
 class RecomputeChunkTask(RecomputeTask):
@@ -99,17 +103,12 @@ class FinishRecomputeTask(RecomputeTask):
         recompute.fail(argument, f"rebuilding the projections: {type(exc).__name__}: {exc}")
 
 
-def _give_up_if_eager(task: RecomputeTask, exc: BaseException, argument: int) -> None:
-    if task.request.is_eager:
-        task.give_up(exc, argument)
-
-
 @shared_task(bind=True, name="scoring.recompute_chunk", base=RecomputeChunkTask, **RETRYING)
 def recompute_chunk(self: RecomputeChunkTask, chunk_id: int) -> bool:
     try:
         completed_run = recompute.run_chunk(chunk_id)
     except Exception as exc:
-        _give_up_if_eager(self, exc, chunk_id)
+        self.give_up_if_eager(exc, chunk_id)
         raise
     if completed_run:
         run_id = RecomputeChunk.objects.get(pk=chunk_id).run_id
@@ -122,7 +121,7 @@ def finish_recompute(self: FinishRecomputeTask, run_id: int) -> int:
     try:
         return recompute.finish(run_id).total
     except Exception as exc:
-        _give_up_if_eager(self, exc, run_id)
+        self.give_up_if_eager(exc, run_id)
         raise
 
 
