@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
+from collections.abc import Iterable
 from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.utils.dateparse import parse_date
+
+from . import unimarc
 
 from .models import (
     CatalogueRecord,
     Category,
     Contribution,
     Copy,
+    Identifier,
     Language,
     OtherTitle,
     Person,
@@ -74,9 +81,117 @@ def load_catalogue(data: dict[str, Any]) -> list[CatalogueRecord]:
                 title=other["title"],
                 defaults={"kind": other["kind"], "language_id": other.get("language")},
             )
+        for identifier in item.get("identifiers", []):
+            Identifier.objects.update_or_create(
+                scheme=identifier["scheme"], value=identifier["value"], defaults={"record": record}
+            )
         for copy in item.get("copies", []):
             Copy.objects.update_or_create(
                 barcode=copy["barcode"], defaults={k: v for k, v in copy.items() if k != "barcode"} | {"record": record}
             )
         records.append(record)
     return records
+
+
+LANGUAGE_CODE = re.compile(r"[a-z]{3}")
+
+RECORD_FIELDS = (
+    "title", "document_type", "publication_year", "min_players", "max_players", "min_age", "max_age",
+    "duration_minutes", "contents", "summary", "notes", "engine_slug",
+)
+
+
+def catalogue_data(records: Iterable[CatalogueRecord]) -> dict[str, Any]:
+    """The records as the plain data :func:`load_catalogue` takes (its inverse): for exports."""
+    records = list(
+        CatalogueRecord.objects.filter(pk__in=[r.pk for r in records]).order_by("title", "pk")
+        .select_related("publisher")
+        .prefetch_related("languages", "categories", "identifiers", "copies", "other_titles",
+                          "contributions__person")
+    )
+    languages = {language.code: language.name for r in records for language in r.languages.all()}
+    return {
+        "languages": [{"code": code, "name": name} for code, name in sorted(languages.items())],
+        "records": [
+            {field: getattr(record, field) for field in RECORD_FIELDS}
+            | {
+                "id": record.pk,
+                "entered_on": record.created_at.date().isoformat(),
+                "publisher": record.publisher.name if record.publisher else "",
+                "languages": sorted(language.code for language in record.languages.all()),
+                "categories": [{"code": c.code, "label": c.label} for c in record.categories.all()],
+                "contributors": [{"name": c.person.name, "role": c.role} for c in record.contributions.all()],
+                "other_titles": [
+                    {"title": o.title, "kind": o.kind, "language": o.language_id}
+                    for o in sorted(record.other_titles.all(), key=lambda o: o.pk)
+                ],
+                "identifiers": [
+                    {"scheme": i.scheme, "value": i.value} for i in sorted(record.identifiers.all(), key=lambda i: i.pk)
+                ],
+                "copies": [
+                    {
+                        "barcode": c.barcode, "shelf_location": c.shelf_location, "status": c.status,
+                        "acquired_on": c.acquired_on.isoformat() if c.acquired_on else None,
+                        "missing_pieces": c.missing_pieces,
+                    }
+                    for c in record.copies.all()
+                ],
+            }
+            for record in records
+        ],
+    }
+
+
+UNIMARC_FORMATS = {"iso2709": unimarc.to_iso2709, "marcxml": unimarc.to_marcxml}
+
+
+def export_unimarc(records: Iterable[CatalogueRecord], format: str = "iso2709") -> bytes:
+    """The records as a UNIMARC file (ISO 2709, or MARCXML), for PMB, Koha and the like."""
+    return UNIMARC_FORMATS[format](catalogue_data(records)["records"])
+
+
+@transaction.atomic
+def import_unimarc(data: bytes) -> list[CatalogueRecord]:
+    """Create or update the records of a UNIMARC file (ISO 2709 or MARCXML): all of them, or none.
+
+    Records are matched by title and copies by barcode, as :func:`load_catalogue` does, so
+    importing an exported file again changes nothing. :class:`games.unimarc.UnimarcError` names
+    the first record that cannot be taken and why.
+    """
+    items = [unimarc.from_marc(record, number) for number, record in enumerate(unimarc.read(data), start=1)]
+    if not items:
+        raise unimarc.UnimarcError("the file holds no record")
+    known = dict(Language.objects.values_list("code", "name"))
+    records = []
+    for number, item in enumerate(items, start=1):
+        def refuse(message: str) -> unimarc.UnimarcError:
+            return unimarc.UnimarcError(f"record {number} ({item['title']}): {message}", record=number)
+
+        codes = item["languages"] + [o["language"] for o in item["other_titles"] if o["language"]]
+        for code in codes:
+            if not LANGUAGE_CODE.fullmatch(code):
+                raise refuse(f"{code!r} is not an ISO 639-2 language code")
+        for copy in item["copies"]:
+            if copy["status"] not in Copy.Status.values:
+                raise refuse(f"copy {copy['barcode']}: status {copy['status']!r} is not one of "
+                             f"{', '.join(Copy.Status.values)}")
+            if copy["acquired_on"] and not _is_date(copy["acquired_on"]):
+                raise refuse(f"copy {copy['barcode']}: acquisition date {copy['acquired_on']!r} is not YYYY-MM-DD")
+        try:
+            CatalogueRecord(**{field: item[field] for field in RECORD_FIELDS}).full_clean(
+                exclude=["publisher"], validate_unique=False
+            )
+        except ValidationError as error:
+            raise refuse("; ".join(f"{field}: {' '.join(messages)}" for field, messages in
+                                   error.message_dict.items())) from None
+        new_languages = [{"code": code, "name": code} for code in dict.fromkeys(codes) if code not in known]
+        known.update({language["code"]: language["name"] for language in new_languages})
+        records += load_catalogue({"languages": new_languages, "records": [item]})
+    return records
+
+
+def _is_date(value: str) -> bool:
+    try:
+        return parse_date(value) is not None
+    except ValueError:
+        return False

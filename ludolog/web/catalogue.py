@@ -18,7 +18,7 @@ from django import forms
 from django.core.paginator import Paginator
 from django.db import connection
 from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 from django.utils.formats import date_format, localize
@@ -29,6 +29,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games import search
 from games.models import CatalogueRecord, Contribution, Copy
+from games.services import export_unimarc
+from games.unimarc import UnimarcError
 from games.registry import get_engine
 from records.models import GameRecord, Seat
 from scoring.models import ScoredRecord
@@ -351,3 +353,41 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
         "engine": engine,
     }
     return render(request, "catalogue/record.html", context)
+
+
+# --- UNIMARC exports ------------------------------------------------------------------------------
+
+UNIMARC_DOWNLOADS = {"iso2709": ("application/marc", "mrc"), "marcxml": ("application/marcxml+xml", "xml")}
+
+
+def _unimarc_response(request: HttpRequest, records: QuerySet[CatalogueRecord], name: str) -> HttpResponse:
+    format = request.GET.get("format", "iso2709")
+    if format not in UNIMARC_DOWNLOADS:
+        return HttpResponseBadRequest(
+            gettext("Unknown format %(format)s: use iso2709 or marcxml.") % {"format": format},
+            content_type="text/plain; charset=utf-8",
+        )
+    try:
+        data = export_unimarc(records, format)
+    except UnimarcError as error:
+        return HttpResponse(error.message, status=422, content_type="text/plain; charset=utf-8")
+    content_type, extension = UNIMARC_DOWNLOADS[format]
+    response = HttpResponse(data, content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}.{extension}"'
+    return response
+
+
+def catalogue_record_unimarc(request: HttpRequest, pk: int) -> HttpResponse:
+    """One record as UNIMARC (``?format=iso2709``, the default, or ``marcxml``)."""
+    records = CatalogueRecord.objects.filter(pk=pk)
+    if not records.exists():
+        raise Http404
+    return _unimarc_response(request, records, f"ludolog-{pk}")
+
+
+def catalogue_search_unimarc(request: HttpRequest) -> HttpResponse:
+    """The records a search finds (its words and facets, every page) as one UNIMARC file."""
+    form = SearchForm(request.GET)
+    form.is_valid()
+    choice = search.FacetChoice(**{name: form.value(name) for name in search.FACETS})
+    return _unimarc_response(request, search.search(form.value("q") or "", choice), "ludolog-catalogue")

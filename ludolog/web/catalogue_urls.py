@@ -4,5 +4,7 @@ from . import catalogue
 
 urlpatterns = [
     path("", catalogue.catalogue_search, name="search"),
+    path("unimarc/", catalogue.catalogue_search_unimarc, name="search-unimarc"),
     path("<int:pk>/", catalogue.catalogue_record, name="record"),
+    path("<int:pk>/unimarc/", catalogue.catalogue_record_unimarc, name="record-unimarc"),
 ]
