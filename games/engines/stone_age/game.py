@@ -1,0 +1,756 @@
+"""Stone Age (Stenen Tijdperk): the state of a game, its legal actions, applying them, scoring.
+
+Chance is recorded, never re-rolled: every die rolled and every card or building turned face up
+is part of an action. A game created with a seed deals its deck and building stacks from
+``random.Random(seed)`` and fills in dice it is not given (:meth:`Game.complete`); a game without
+a seed is told each card and building as it is turned up (``reveal`` actions) and every roll.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from .actions import Action, IllegalAction, Payment
+from .components import RESOURCES, GameData, load
+
+HUNT = "hunting_grounds"
+GATHERING = {HUNT: "food", "forest": "wood", "clay_pit": "clay", "quarry": "stone", "river": "gold"}
+RESOURCE_SITES = ("forest", "clay_pit", "quarry", "river")
+VILLAGE = ("field", "hut", "tool_maker")
+SITE_CAPACITY = 7
+CARD_SLOTS = ("card1", "card2", "card3", "card4")
+"""The four civilisation card spaces, named by what a card there costs (card1: 1 resource)."""
+BUILDING_STACKS = ("building1", "building2", "building3", "building4")
+LOCATIONS = (HUNT, *RESOURCE_SITES, *VILLAGE, *CARD_SLOTS, *BUILDING_STACKS)
+
+PLACEMENT, ACTIONS, FEEDING, REVEAL, OVER = "placement", "actions", "feeding", "reveal", "over"
+SAND_FIGURES = ("farmer", "tool_maker", "hut_builder", "shaman")
+
+
+@dataclass
+class Tribe:
+    """One player's board: people, food, resources, tools, cards and buildings, score."""
+
+    people: int
+    food: int
+    resources: dict[str, int] = field(default_factory=lambda: dict.fromkeys(RESOURCES, 0))
+    agriculture: int = 0
+    tools: list[int] = field(default_factory=lambda: [0, 0, 0])
+    tools_used: list[bool] = field(default_factory=lambda: [False, False, False])
+    one_time_tools: list[int] = field(default_factory=list)
+    cards: list[str] = field(default_factory=list)
+    buildings: list[str] = field(default_factory=list)
+    placed: dict[str, int] = field(default_factory=dict)
+    points: dict[str, int] = field(default_factory=lambda: {"buildings": 0, "card_points": 0, "starvation": 0})
+
+    @property
+    def unplaced(self) -> int:
+        return self.people - sum(self.placed.values())
+
+    @property
+    def score(self) -> int:
+        return sum(self.points.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "people": self.people, "food": self.food, "resources": dict(self.resources),
+            "agriculture": self.agriculture, "tools": list(self.tools), "tools_used": list(self.tools_used),
+            "one_time_tools": list(self.one_time_tools), "cards": list(self.cards),
+            "buildings": list(self.buildings), "placed": dict(self.placed), "points": dict(self.points),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Tribe:
+        return cls(**copy.deepcopy(dict(data)))
+
+
+@dataclass(frozen=True)
+class Score:
+    seat: int
+    total: int
+    breakdown: dict[str, int]
+    tiebreak: int
+    """Agriculture + tool values + people: who wins a tie on points."""
+
+
+@dataclass
+class Game:
+    players: int
+    seed: int | None
+    tribes: list[Tribe]
+    display: list[str | None]
+    """The card spaces by cost: ``display[0]`` costs 1 resource, ``display[3]`` costs 4."""
+    deck: list[str]
+    """The face-down cards, top first, when the game was dealt from a seed; else empty."""
+    deck_size: int
+    stacks: list[list[str]]
+    """Each building stack, top first: all its tiles when dealt from a seed, else the revealed top."""
+    stack_sizes: list[int]
+    start_player: int = 0
+    current: int = 0
+    phase: str = PLACEMENT
+    round: int = 1
+    last_round: bool = False
+    """A building stack ran out: this round is played to its end (feeding included), then scoring."""
+    pending_reveal: dict[str, Any] = field(default_factory=dict)
+    """Unseeded games: the cards (``cards``: how many) and stack tops (``stacks``) to be named."""
+    resume_phase: str = PLACEMENT
+    actions_taken: int = 0
+    history: list[dict[str, Any]] = field(default_factory=list, repr=False)
+
+    # -- setting up ------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, players: int, seed: int | None = None) -> Game:
+        data = load()
+        constants = data.constants
+        if not constants["players_min"] <= players <= constants["players_max"]:
+            raise ValueError(f"Stone Age is for {constants['players_min']} to {constants['players_max']} players")
+        tribes = [Tribe(people=constants["people_start"], food=constants["food_start"]) for _ in range(players)]
+        per_stack = constants["building_stack_size"]
+        game = cls(
+            players=players, seed=seed, tribes=tribes, display=[None] * 4, deck=[], deck_size=len(data.cards),
+            stacks=[[] for _ in range(players)], stack_sizes=[per_stack] * players,
+        )
+        if seed is None:
+            game._await_reveal(cards=4, stacks=list(range(players)))
+            return game
+        rng = random.Random(seed)
+        deck = sorted(data.cards)
+        rng.shuffle(deck)
+        tiles = sorted(data.buildings)
+        rng.shuffle(tiles)
+        game.stacks = [tiles[i * per_stack:(i + 1) * per_stack] for i in range(players)]
+        game.display = list(deck[:4])  # laid from the cost-1 space on, as every refill
+        game.deck = deck[4:]
+        game.deck_size = len(game.deck)
+        return game
+
+    @property
+    def data(self) -> GameData:
+        return load()
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    # -- chance ------------------------------------------------------------------------------
+
+    def _rng(self) -> random.Random:
+        """The dice of a seeded game: a generator per action, so a snapshot needs no RNG state."""
+        return random.Random(f"{self.seed}:{self.actions_taken}")
+
+    def complete(self, action: Action) -> Action:
+        """Fill in the chance a seeded game decides itself (dice, the drawn card); else unchanged."""
+        if self.seed is None or action.kind != "resolve":
+            return action
+        location = action.location
+        tribe = self.tribes[self.current]
+        rng = self._rng()
+        if location in GATHERING and action.dice is None:
+            return action.replace(dice=tuple(rng.randint(1, 6) for _ in range(tribe.placed.get(location, 0))))
+        card = self._card_at(location) if location in CARD_SLOTS else None
+        if card is None or action.decline:
+            return action
+        kind = self.data.cards[card].top["type"]
+        if kind == "resource_dice" and action.dice is None:
+            return action.replace(dice=tuple(rng.randint(1, 6) for _ in range(self.data.cards[card].top["dice"])))
+        if kind == "dice_roll_all_players" and action.dice is None:
+            return action.replace(dice=tuple(rng.randint(1, 6) for _ in range(self.players)))
+        if kind == "draw_card" and action.drawn is None and self.deck:
+            return action.replace(drawn=self.deck[0])
+        return action
+
+    # -- applying ----------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply one action or raise :class:`IllegalAction` leaving the game unchanged."""
+        before = self.to_dict()
+        try:
+            self._apply(action)
+        except IllegalAction:
+            self._restore(before)
+            raise
+        self.history.append(before)
+        self.actions_taken += 1
+
+    def undo(self) -> None:
+        if not self.history:
+            raise IllegalAction("nothing_to_undo", "there is no action left to take back")
+        history = self.history
+        self._restore(history.pop())
+        self.history = history
+
+    def _restore(self, data: Mapping[str, Any]) -> None:
+        other = Game.from_dict(data)
+        history = self.history
+        self.__dict__.update(other.__dict__)
+        self.history = history
+
+    def _apply(self, action: Action) -> None:
+        if self.phase == OVER:
+            raise IllegalAction("game_over", "the game is over")
+        if action.seat is not None and action.seat != self.current and action.kind != "reveal":
+            raise IllegalAction("not_your_turn", f"it is seat {self.current}'s turn, not seat {action.seat}'s")
+        expected = {PLACEMENT: "place", ACTIONS: "resolve", FEEDING: "feed", REVEAL: "reveal"}[self.phase]
+        if action.kind != expected:
+            raise IllegalAction("wrong_phase", f"the game waits for a {expected!r} action, not {action.kind!r}")
+        getattr(self, f"_{action.kind}")(action)
+
+    # -- placement ---------------------------------------------------------------------------
+
+    def _occupants(self, location: str) -> dict[int, int]:
+        return {seat: t.placed[location] for seat, t in enumerate(self.tribes) if t.placed.get(location)}
+
+    def placement_refusal(self, seat: int, location: str, people: int) -> IllegalAction | None:
+        """Why ``seat`` may not place ``people`` on ``location`` now (None: it may)."""
+        tribe = self.tribes[seat]
+        occupants = self._occupants(location)
+        if location not in LOCATIONS:
+            return IllegalAction("unknown_location", f"there is no location {location!r}")
+        if people < 1 or people > tribe.unplaced:
+            return IllegalAction("not_enough_people", f"seat {seat} has {tribe.unplaced} people left to place, not {people}")
+        if seat in occupants:
+            return IllegalAction("already_there", f"seat {seat} already has people on {location} this round")
+        if location in RESOURCE_SITES:
+            if sum(occupants.values()) + people > SITE_CAPACITY:
+                free = SITE_CAPACITY - sum(occupants.values())
+                return IllegalAction("location_full", f"{location} has room for {free} more, not {people}")
+            allowed = {2: 1, 3: 2}.get(self.players)
+            if allowed is not None and len(occupants) >= allowed:
+                return IllegalAction("site_limit", f"with {self.players} players only {allowed} tribe(s) may use {location}")
+        elif location in VILLAGE or location in CARD_SLOTS or location in BUILDING_STACKS:
+            needed = 2 if location == "hut" else 1
+            if people != needed:
+                return IllegalAction("wrong_number", f"{location} takes exactly {needed} person(s), not {people}")
+            if occupants:
+                return IllegalAction("location_full", f"{location} is taken this round")
+        if location in VILLAGE and self.players < 4:
+            used = sum(1 for place in VILLAGE if self._occupants(place))
+            if used >= 2:
+                return IllegalAction("village_limit", f"with {self.players} players only 2 of the 3 village places are used each round")
+        if location == "hut" and tribe.people >= self.data.constants["people_max"]:
+            return IllegalAction("tribe_full", f"seat {seat} already has {tribe.people} people, the most a tribe can have")
+        if location in CARD_SLOTS and self._card_at(location) is None:
+            return IllegalAction("no_card", f"there is no card on {location}")
+        if location in BUILDING_STACKS:
+            index = BUILDING_STACKS.index(location)
+            if index >= self.players or self.stack_sizes[index] == 0:
+                return IllegalAction("no_building", f"there is no building left on {location}")
+        return None
+
+    def legal_placements(self, seat: int | None = None) -> list[tuple[str, int]]:
+        seat = self.current if seat is None else seat
+        tribe = self.tribes[seat]
+        found = []
+        for location in LOCATIONS:
+            top = tribe.unplaced if location == HUNT or location in RESOURCE_SITES else 2 if location == "hut" else 1
+            for people in range(1, min(top, tribe.unplaced) + 1):
+                if self.placement_refusal(seat, location, people) is None:
+                    found.append((location, people))
+        return found
+
+    def _place(self, action: Action) -> None:
+        assert action.location is not None
+        refusal = self.placement_refusal(self.current, action.location, action.people or 0)
+        if refusal is not None:
+            raise refusal
+        tribe = self.tribes[self.current]
+        tribe.placed[action.location] = action.people or 0
+        self._next_placer()
+
+    def _next_placer(self) -> None:
+        for step in range(1, self.players + 1):
+            seat = (self.current + step) % self.players
+            if self.tribes[seat].unplaced and self.legal_placements(seat):
+                self.current = seat
+                return
+        self.phase = ACTIONS
+        self.current = self.start_player
+        self._next_resolver()
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def _card_at(self, location: str) -> str | None:
+        return self.display[CARD_SLOTS.index(location)]
+
+    def _next_resolver(self) -> None:
+        """The current seat, or the next one clockwise, that still has people out; else feeding."""
+        for step in range(self.players):
+            seat = (self.current + step) % self.players
+            if self.tribes[seat].placed:
+                self.current = seat
+                return
+        self._feed_all()
+
+    def _use_tools(self, tribe: Tribe, action: Action) -> int:
+        bonus = 0
+        for slot in action.tools:
+            if not 0 <= slot < 3 or tribe.tools[slot] == 0:
+                raise IllegalAction("no_such_tool", f"there is no tool in slot {slot}")
+            if tribe.tools_used[slot]:
+                raise IllegalAction("tool_used", f"the tool in slot {slot} was already used this round")
+            tribe.tools_used[slot] = True
+            bonus += tribe.tools[slot]
+        for value in action.one_time:
+            if value not in tribe.one_time_tools:
+                raise IllegalAction("no_such_tool", f"seat {self.current} has no one-time tool worth {value}")
+            tribe.one_time_tools.remove(value)
+            bonus += value
+        return bonus
+
+    def _check_dice(self, dice: tuple[int, ...] | None, count: int) -> tuple[int, ...]:
+        if dice is None:
+            raise IllegalAction("dice_missing", f"say the {count} dice rolled")
+        if len(dice) != count or any(not 1 <= d <= 6 for d in dice):
+            raise IllegalAction("wrong_dice", f"roll {count} dice with 1 to 6 pips, not {list(dice)}")
+        return dice
+
+    def _gather(self, tribe: Tribe, resource: str, dice: tuple[int, ...], action: Action) -> int:
+        total = sum(dice) + self._use_tools(tribe, action)
+        gained = total // self.data.value(resource)
+        if resource == "food":
+            tribe.food += gained
+        else:
+            tribe.resources[resource] += gained
+        return gained
+
+    def _resolve(self, action: Action) -> None:
+        tribe = self.tribes[self.current]
+        location = action.location
+        if location is None or location not in tribe.placed:
+            mine = ", ".join(sorted(tribe.placed)) or "none"
+            raise IllegalAction("not_placed", f"seat {self.current} has no people on {location} (placed: {mine})")
+        if not self._rolls(location) and (action.tools or action.one_time or action.dice is not None):
+            raise IllegalAction("no_roll", f"nothing is rolled on {location}: no dice, no tools")
+        people = tribe.placed.pop(location)
+        if location in GATHERING:
+            self._gather(tribe, GATHERING[location], self._check_dice(action.dice, people), action)
+        elif location == "field":
+            tribe.agriculture = min(self.data.constants["agriculture_max"], tribe.agriculture + 1)
+        elif location == "hut":
+            tribe.people = min(self.data.constants["people_max"], tribe.people + 1)
+        elif location == "tool_maker":
+            self._tool_step(tribe)
+        elif location in CARD_SLOTS:
+            self._buy_card(tribe, CARD_SLOTS.index(location), action)
+        else:
+            self._buy_building(tribe, BUILDING_STACKS.index(location), action)
+        if not tribe.placed and not self.pending_reveal:
+            self.current = (self.current + 1) % self.players
+            self._next_resolver()
+
+    def _rolls(self, location: str) -> bool:
+        if location in GATHERING:
+            return True
+        card = self._card_at(location) if location in CARD_SLOTS else None
+        return card is not None and self.data.cards[card].top["type"] in ("resource_dice", "dice_roll_all_players")
+
+    def _tool_step(self, tribe: Tribe) -> None:
+        lowest = min(tribe.tools)
+        if lowest < self.data.constants["tool_value_max"]:
+            tribe.tools[tribe.tools.index(lowest)] += 1
+
+    def _pay(self, tribe: Tribe, payment: Payment) -> int:
+        for resource, count in payment.items():
+            if resource not in RESOURCES or count < 0:
+                raise IllegalAction("bad_payment", f"pay with wood, clay, stone or gold, not {resource}")
+            if tribe.resources[resource] < count:
+                raise IllegalAction("cannot_pay", f"seat {self.current} has {tribe.resources[resource]} {resource}, not {count}")
+        for resource, count in payment.items():
+            tribe.resources[resource] -= count
+        return sum(self.data.value(r) * n for r, n in payment.items())
+
+    def _buy_card(self, tribe: Tribe, index: int, action: Action) -> None:
+        card_id = self.display[index]
+        assert card_id is not None
+        if action.decline:
+            return
+        cost = index + 1
+        if sum(action.pay.values()) != cost:
+            raise IllegalAction("wrong_payment", f"this card costs {cost} resource(s), not {sum(action.pay.values())}")
+        self._pay(tribe, action.pay)
+        self.display[index] = None
+        tribe.cards.append(card_id)
+        top = self.data.cards[card_id].top
+        kind = top["type"]
+        if (action.tools or action.one_time) and kind != "resource_dice":
+            raise IllegalAction("no_tools", f"tools only add to a roll for resources, not to card {card_id}")
+        if kind == "food":
+            tribe.food += top["amount"]
+        elif kind == "resource":
+            tribe.resources[top["resource"]] += top["amount"]
+        elif kind == "points":
+            tribe.points["card_points"] += top["amount"]
+        elif kind == "agriculture":
+            tribe.agriculture = min(self.data.constants["agriculture_max"], tribe.agriculture + top["steps"])
+        elif kind == "tool_permanent":
+            for _ in range(top["steps"]):
+                self._tool_step(tribe)
+        elif kind == "one_time_tool":
+            tribe.one_time_tools.append(top["value"])
+        elif kind == "any_two_resources":
+            chosen = dict(action.choose)
+            if sum(chosen.values()) != top["amount"] or any(r not in RESOURCES or n < 0 for r, n in chosen.items()):
+                raise IllegalAction("wrong_choice", f"choose {top['amount']} resources among {', '.join(RESOURCES)}")
+            for resource, count in chosen.items():
+                tribe.resources[resource] += count
+        elif kind == "resource_dice":
+            self._gather(tribe, top["resource"], self._check_dice(action.dice, top["dice"]), action)
+        elif kind == "draw_card":
+            self._draw(tribe, action.drawn)
+        elif kind == "dice_roll_all_players":
+            self._dice_for_everyone(self._check_dice(action.dice, self.players), action.picks)
+
+    def _draw(self, tribe: Tribe, drawn: str | None) -> None:
+        if self.deck_size == 0:
+            return  # nothing left to draw: the card's top gives nothing
+        if drawn is None:
+            raise IllegalAction("card_missing", "say which card was drawn from the pile")
+        if self.deck:
+            if drawn != self.deck[0]:
+                raise IllegalAction("wrong_card", f"the top card of the pile is {self.deck[0]}, not {drawn}")
+            self.deck.pop(0)
+        elif drawn not in self.data.cards or drawn in self._seen_cards():
+            raise IllegalAction("wrong_card", f"{drawn} cannot be in the pile")
+        self.deck_size -= 1
+        tribe.cards.append(drawn)
+
+    def _seen_cards(self) -> set[str]:
+        seen = {card for card in self.display if card}
+        for tribe in self.tribes:
+            seen.update(tribe.cards)
+        return seen
+
+    def _dice_for_everyone(self, dice: tuple[int, ...], picks: tuple[int, ...]) -> None:
+        if len(picks) != self.players or Counter(picks) != Counter(dice):
+            raise IllegalAction("wrong_picks", f"each player, from the buyer on, takes one of the dice {list(dice)}")
+        for step, face in enumerate(picks):
+            tribe = self.tribes[(self.current + step) % self.players]
+            reward = self.data.dice_faces[face]
+            if reward == "tool":
+                self._tool_step(tribe)
+            elif reward == "agriculture":
+                tribe.agriculture = min(self.data.constants["agriculture_max"], tribe.agriculture + 1)
+            else:
+                tribe.resources[reward] += 1
+
+    def building_refusal(self, building_id: str, payment: Payment) -> IllegalAction | None:
+        building = self.data.buildings[building_id]
+        count = sum(payment.values())
+        kinds = sum(1 for n in payment.values() if n > 0)
+        if building.kind == "fixed" and {r: n for r, n in payment.items() if n} != dict(building.cost):
+            need = ", ".join(f"{n} {r}" for r, n in building.cost)
+            return IllegalAction("wrong_payment", f"building {building_id} costs exactly {need}")
+        if building.kind == "variable" and (count != building.resources or kinds != building.distinct_types):
+            return IllegalAction("wrong_payment", f"building {building_id} takes {building.resources} resources of "
+                                                  f"exactly {building.distinct_types} kind(s)")
+        if building.kind == "any" and not building.min_resources <= count <= building.max_resources:
+            return IllegalAction("wrong_payment", f"building {building_id} takes {building.min_resources} to "
+                                                  f"{building.max_resources} resources")
+        return None
+
+    def _buy_building(self, tribe: Tribe, index: int, action: Action) -> None:
+        if action.decline:
+            return
+        building_id = self.stacks[index][0]
+        refusal = self.building_refusal(building_id, action.pay)
+        if refusal is not None:
+            raise refusal
+        tribe.points["buildings"] += self._pay(tribe, action.pay)
+        tribe.buildings.append(building_id)
+        self.stacks[index].pop(0)
+        self.stack_sizes[index] -= 1
+        if self.stack_sizes[index] == 0:
+            self.last_round = True
+        elif not self.stacks[index]:
+            self._await_reveal(stacks=[index])
+
+    # -- reveals (games without a seed) ------------------------------------------------------
+
+    def _await_reveal(self, cards: int = 0, stacks: Iterable[int] = ()) -> None:
+        self.pending_reveal = {"cards": cards, "stacks": sorted(stacks)}
+        self.resume_phase = self.phase
+        self.phase = REVEAL
+
+    def _reveal(self, action: Action) -> None:
+        wanted_cards = self.pending_reveal.get("cards", 0)
+        wanted_stacks = self.pending_reveal.get("stacks", [])
+        if len(action.cards) != wanted_cards:
+            raise IllegalAction("wrong_reveal", f"name the {wanted_cards} card(s) turned up, not {len(action.cards)}")
+        if sorted(action.buildings) != wanted_stacks:
+            raise IllegalAction("wrong_reveal", f"name the top tile of stack(s) {[s + 1 for s in wanted_stacks]}")
+        seen = self._seen_cards()
+        for card in action.cards:
+            if card not in self.data.cards or card in seen or action.cards.count(card) > 1:
+                raise IllegalAction("wrong_card", f"{card} cannot be turned up now")
+        shown = {b for stack in self.stacks for b in stack} | {b for t in self.tribes for b in t.buildings}
+        for stack, tile in action.buildings.items():
+            if tile not in self.data.buildings or tile in shown or list(action.buildings.values()).count(tile) > 1:
+                raise IllegalAction("wrong_building", f"{tile} cannot be turned up now")
+            self.stacks[stack] = [tile]
+        empty = [i for i, card in enumerate(self.display) if card is None]
+        for index, card in zip(empty, action.cards):  # named in the order laid, cheapest space first
+            self.display[index] = card
+        self.deck_size -= len(action.cards)
+        self.pending_reveal = {}
+        self.phase = self.resume_phase
+        if self.phase == ACTIONS and not self.tribes[self.current].placed:
+            self.current = (self.current + 1) % self.players
+            self._next_resolver()
+
+    # -- feeding and the end of a round ------------------------------------------------------
+
+    def shortfall(self, seat: int) -> int:
+        tribe = self.tribes[seat]
+        return max(0, tribe.people - tribe.food)
+
+    def _feed_all(self) -> None:
+        """Every tribe takes its agriculture in food, then the tribes eat in turn from the start player."""
+        self.phase = FEEDING
+        for tribe in self.tribes:
+            tribe.food += tribe.agriculture
+        self._feed_from(0)
+
+    def _feed_from(self, step: int) -> None:
+        """Feed the tribes from ``step`` on in feeding order, stopping at one that must decide."""
+        order = [(self.start_player + s) % self.players for s in range(self.players)]
+        for seat in order[step:]:
+            tribe = self.tribes[seat]
+            missing = self.shortfall(seat)
+            if missing == 0:
+                tribe.food -= tribe.people
+            elif sum(tribe.resources.values()) < missing:  # cannot pay: the penalty is the only way
+                self._starve(tribe)
+            else:
+                self.current = seat
+                return
+        self._end_round()
+
+    def _starve(self, tribe: Tribe) -> None:
+        tribe.food = 0
+        tribe.points["starvation"] += self.data.constants["starvation_penalty"]
+
+    def _feed(self, action: Action) -> None:
+        tribe = self.tribes[self.current]
+        missing = self.shortfall(self.current)
+        if action.starve:
+            self._starve(tribe)
+        else:
+            if sum(action.pay.values()) != missing:
+                raise IllegalAction("wrong_payment", f"seat {self.current} lacks {missing} food: pay exactly "
+                                                     f"{missing} resource(s), or starve")
+            self._pay(tribe, action.pay)
+            tribe.food = 0
+        self._feed_from((self.current - self.start_player) % self.players + 1)
+
+    def _end_round(self) -> None:
+        if self.last_round:
+            self.phase = OVER
+            return
+        kept = [card for card in self.display if card is not None]
+        empty = 4 - len(kept)
+        if self.deck_size < empty:
+            self.phase = OVER
+            return
+        self.display = kept + [None] * empty
+        self.start_player = (self.start_player + 1) % self.players
+        self.current = self.start_player
+        self.round += 1
+        for tribe in self.tribes:
+            tribe.tools_used = [False, False, False]
+        self.phase = PLACEMENT
+        if empty:
+            if self.deck:
+                for index in range(len(kept), 4):
+                    self.display[index] = self.deck.pop(0)
+                self.deck_size = len(self.deck)
+            else:
+                self._await_reveal(cards=empty)
+        if self.phase == PLACEMENT and not self.legal_placements():
+            self._next_placer()
+
+    # -- what may be done --------------------------------------------------------------------
+
+    def payments(self, seat: int, count: int) -> list[dict[str, int]]:
+        """Every way ``seat`` can pay exactly ``count`` resources, cheapest kinds first."""
+        have = self.tribes[seat].resources
+        found: list[dict[str, int]] = []
+
+        def walk(index: int, left: int, chosen: dict[str, int]) -> None:
+            if index == len(RESOURCES):
+                if left == 0:
+                    found.append({r: n for r, n in chosen.items() if n})
+                return
+            resource = RESOURCES[index]
+            for n in range(min(left, have[resource]), -1, -1):
+                walk(index + 1, left - n, chosen | {resource: n})
+
+        walk(0, count, {})
+        return found
+
+    def legal_actions(self) -> list[Action]:
+        """The decisions open now. Chance is left out: :meth:`complete` rolls for a seeded game,
+        and the picks of a dice-for-all card depend on the roll (see ``registry.random_game``)."""
+        seat = self.current
+        tribe = self.tribes[seat]
+        if self.phase == PLACEMENT:
+            return [Action("place", location=loc, people=n) for loc, n in self.legal_placements()]
+        if self.phase == FEEDING:
+            return [Action("feed", starve=True)] + [
+                Action("feed", pay=p) for p in self.payments(seat, self.shortfall(seat))]
+        if self.phase != ACTIONS:
+            return []
+        actions: list[Action] = []
+        unused = tuple(i for i in range(3) if tribe.tools[i] and not tribe.tools_used[i])
+        for location in sorted(tribe.placed):
+            if location in GATHERING:
+                actions.append(Action("resolve", location=location))
+                if unused or tribe.one_time_tools:
+                    actions.append(Action("resolve", location=location, tools=unused,
+                                          one_time=tuple(tribe.one_time_tools)))
+            elif location in CARD_SLOTS:
+                actions.append(Action("resolve", location=location, decline=True))
+                card = self.data.cards[self._card_at(location) or ""]
+                for payment in self.payments(seat, CARD_SLOTS.index(location) + 1):
+                    if card.top["type"] == "any_two_resources":
+                        actions += [Action("resolve", location=location, pay=payment, choose={r: 2})
+                                    for r in RESOURCES]
+                    else:
+                        actions.append(Action("resolve", location=location, pay=payment))
+            elif location in BUILDING_STACKS:
+                actions.append(Action("resolve", location=location, decline=True))
+                building = self.data.buildings[self.stacks[BUILDING_STACKS.index(location)][0]]
+                sizes = ([sum(n for _r, n in building.cost)] if building.kind == "fixed" else
+                         [building.resources] if building.kind == "variable" else
+                         range(building.min_resources, building.max_resources + 1))
+                for size in sizes:
+                    for payment in self.payments(seat, size):
+                        if self.building_refusal(building.id, payment) is None:
+                            actions.append(Action("resolve", location=location, pay=payment))
+            else:
+                actions.append(Action("resolve", location=location))
+        return actions
+
+    # -- what a reader sees ------------------------------------------------------------------
+
+    def view(self) -> dict[str, Any]:
+        """The position as JSON for the state endpoint and ``replay --json``."""
+        data = self.data
+        return {
+            "round": self.round,
+            "phase": self.phase,
+            "current_player": None if self.is_over else self.current,
+            "start_player": self.start_player,
+            "last_round": self.last_round,
+            "pending_reveal": dict(self.pending_reveal),
+            "civilisation_cards": [
+                {"location": CARD_SLOTS[i], "cost": i + 1, "card": card,
+                 **({"top": data.cards[card].top, "bottom": self._bottom(card)} if card else {})}
+                for i, card in enumerate(self.display)
+            ],
+            "deck_size": self.deck_size,
+            "building_stacks": [
+                {"location": BUILDING_STACKS[i], "left": self.stack_sizes[i],
+                 "top": self.stacks[i][0] if self.stacks[i] else None,
+                 **({"cost": self._building_cost(self.stacks[i][0])} if self.stacks[i] else {})}
+                for i in range(self.players)
+            ],
+            "occupied": {loc: {str(seat): n for seat, n in self._occupants(loc).items()}
+                         for loc in LOCATIONS if self._occupants(loc)},
+            "tribes": [
+                {"seat": seat, "people": t.people, "unplaced": t.unplaced, "food": t.food,
+                 "resources": dict(t.resources), "agriculture": t.agriculture, "tools": list(t.tools),
+                 "tools_used": list(t.tools_used), "one_time_tools": list(t.one_time_tools),
+                 "cards": list(t.cards), "buildings": list(t.buildings), "placed": dict(t.placed)}
+                for seat, t in enumerate(self.tribes)
+            ],
+            "scores": [{"seat": s.seat, "total": s.total, "breakdown": s.breakdown, "tiebreak": s.tiebreak}
+                       for s in self.scores()],
+            "legal_action_kinds": [] if self.is_over else [
+                {PLACEMENT: "place", ACTIONS: "resolve", FEEDING: "feed", REVEAL: "reveal"}[self.phase]],
+        }
+
+    def _bottom(self, card_id: str) -> dict[str, Any]:
+        card = self.data.cards[card_id]
+        if card.background == "green":
+            return {"background": "green", "symbol": card.symbol}
+        return {"background": "sand", "figure": card.figure, "count": card.count}
+
+    def _building_cost(self, building_id: str) -> dict[str, Any]:
+        b = self.data.buildings[building_id]
+        if b.kind == "fixed":
+            return {"kind": "fixed", "resources": dict(b.cost)}
+        if b.kind == "variable":
+            return {"kind": "variable", "count": b.resources, "kinds": b.distinct_types}
+        return {"kind": "any", "min": b.min_resources, "max": b.max_resources}
+
+    # -- scoring -----------------------------------------------------------------------------
+
+    def scores(self) -> list[Score]:
+        """Points so far; once the game is over, with the final scoring."""
+        result = []
+        for seat, tribe in enumerate(self.tribes):
+            breakdown = dict(tribe.points)
+            if self.is_over:
+                breakdown |= self._final_points(tribe)
+            tiebreak = tribe.agriculture + sum(tribe.tools) + tribe.people
+            result.append(Score(seat, sum(breakdown.values()), breakdown, tiebreak))
+        return result
+
+    def _final_points(self, tribe: Tribe) -> dict[str, int]:
+        cards = [self.data.cards[c] for c in tribe.cards]
+        symbols = Counter(card.symbol for card in cards if card.background == "green")
+        green = 0
+        while symbols:
+            green += len(symbols) ** 2
+            symbols = Counter({s: n - 1 for s, n in symbols.items() if n > 1})
+        figures = Counter()
+        for card in cards:
+            if card.background == "sand":
+                figures[card.figure] += card.count
+        return {
+            "leftover_resources": sum(tribe.resources.values()),
+            "green_cards": green,
+            "farmers": figures["farmer"] * tribe.agriculture,
+            "tool_makers": figures["tool_maker"] * sum(tribe.tools),
+            "hut_builders": figures["hut_builder"] * len(tribe.buildings),
+            "shamans": figures["shaman"] * tribe.people,
+        }
+
+    def final_ranks(self) -> dict[int, int]:
+        """Rank by score, then by the tie-break; equal on both share a rank."""
+        scores = self.scores()
+        key = {s.seat: (s.total, s.tiebreak) for s in scores}
+        return {s.seat: 1 + sum(1 for other in scores if key[other.seat] > key[s.seat]) for s in scores}
+
+    # -- serialising -------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        """The whole state as JSON (no history): snapshots and undo."""
+        return {
+            "snapshot_version": 1, "players": self.players, "seed": self.seed,
+            "tribes": [t.to_dict() for t in self.tribes], "display": list(self.display), "deck": list(self.deck),
+            "deck_size": self.deck_size, "stacks": [list(s) for s in self.stacks],
+            "stack_sizes": list(self.stack_sizes), "start_player": self.start_player, "current": self.current,
+            "phase": self.phase, "round": self.round, "last_round": self.last_round,
+            "pending_reveal": copy.deepcopy(self.pending_reveal), "resume_phase": self.resume_phase,
+            "actions_taken": self.actions_taken,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Game:
+        if data.get("snapshot_version") != 1:
+            raise ValueError("not a Stone Age snapshot of version 1")
+        fields_ = {k: copy.deepcopy(v) for k, v in data.items() if k not in ("snapshot_version", "tribes")}
+        return cls(tribes=[Tribe.from_dict(t) for t in data["tribes"]], **fields_)
+
+    def copy(self) -> Game:
+        clone = Game.from_dict(self.to_dict())
+        clone.history = list(self.history)
+        return clone
