@@ -3,7 +3,7 @@
 The registry is pure Python (no Django): the records app asks it to validate event payloads,
 apply events to a state, serialise states for snapshots and describe positions. Each adapter
 wraps one engine package under ``games.engines`` behind the same small interface, so a new
-engine (Stone Age, base Carcassonne) plugs in by adding an adapter here.
+engine (base Carcassonne next) plugs in by adding an adapter here.
 """
 
 from __future__ import annotations
@@ -53,6 +53,8 @@ class EngineAdapter(Protocol):
     ruleset_version: str
     min_players: int
     max_players: int
+    notation_example: str
+    """A few actions in the engine's text notation, shown to scorekeepers."""
     event_schemas: Mapping[str, Mapping[str, Any]]
     refusals: tuple[type[Exception], ...]
     """What ``apply`` raises for an action it refuses; the state is then left unchanged."""
@@ -107,6 +109,7 @@ class HuntersGatherersAdapter:
     name = "Carcassonne: Hunters and Gatherers"
     min_players = 2
     max_players = 5
+    notation_example = "L17@2,-1r90 hunter:0; L44 discard"
 
     def __init__(self) -> None:
         from games.engines import hunters_gatherers as engine
@@ -234,12 +237,146 @@ class HuntersGatherersAdapter:
         return events
 
 
+RESOURCE_AMOUNTS = {
+    "type": "object",
+    "properties": {name: {"type": "integer", "minimum": 0} for name in ("wood", "clay", "stone", "gold")},
+    "additionalProperties": False,
+}
+DIE = {"type": "integer", "minimum": 1, "maximum": 6}
+
+
+class StoneAgeAdapter:
+    """Stone Age (Stenen Tijdperk) through the platform's interface."""
+
+    slug = "stone-age"
+    name = "Stone Age"
+    min_players = 2
+    max_players = 4
+    notation_example = "place forest 3; resolve forest dice=3,5,6 tools=0; feed starve"
+
+    def __init__(self) -> None:
+        from games.engines import stone_age as engine
+
+        self.engine = engine
+        self.ruleset_version = f"{engine.DATA_NAME}@{engine.DATA_VERSION}"
+        self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
+        seat = {"type": "integer", "minimum": 0}
+        location = {"enum": list(engine.LOCATIONS)}
+        self.event_schemas: dict[str, dict[str, Any]] = {
+            "place": {
+                "type": "object",
+                "properties": {"location": location, "people": {"type": "integer", "minimum": 1}, "seat": seat},
+                "required": ["location"],
+                "additionalProperties": False,
+            },
+            "resolve": {
+                "type": "object",
+                "properties": {
+                    "location": location,
+                    "dice": {"type": "array", "items": DIE, "maxItems": 10},
+                    "tools": {"type": "array", "items": {"enum": [0, 1, 2]}, "maxItems": 3},
+                    "one_time": {"type": "array", "items": {"enum": [2, 3, 4]}, "maxItems": 3},
+                    "pay": RESOURCE_AMOUNTS,
+                    "choose": RESOURCE_AMOUNTS,
+                    "picks": {"type": "array", "items": DIE, "maxItems": 4},
+                    "drawn": {"type": "string", "pattern": "^C[0-9]{2}$"},
+                    "decline": {"type": "boolean"},
+                    "seat": seat,
+                },
+                "required": ["location"],
+                "additionalProperties": False,
+            },
+            "feed": {
+                "type": "object",
+                "properties": {"pay": RESOURCE_AMOUNTS, "starve": {"type": "boolean"}, "seat": seat},
+                "additionalProperties": False,
+            },
+            "reveal": {
+                "type": "object",
+                "properties": {
+                    "cards": {"type": "array", "items": {"type": "string", "pattern": "^C[0-9]{2}$"}, "maxItems": 4},
+                    "buildings": {
+                        "type": "object",
+                        "propertyNames": {"enum": list(engine.BUILDING_STACKS)},
+                        "additionalProperties": {"type": "string", "pattern": "^B[0-9]{2}$"},
+                    },
+                },
+                "additionalProperties": False,
+            },
+            UNDO: {"type": "object", "additionalProperties": False},
+        }
+
+    def new_state(self, players: int, seed: int | None) -> Any:
+        return self.engine.Game.new(players, seed)
+
+    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:
+        """Apply one event; returns the payload as stored (with the dice a seeded game rolled)."""
+        if validate:
+            validate_payload(self.event_schemas, event_type, payload)
+        if event_type == UNDO:
+            self.undo(state)
+            return {}
+        action = state.complete(self.engine.Action.from_dict(event_type, payload))
+        state.apply(action)
+        return action.to_dict()
+
+    def undo(self, state: Any) -> None:
+        state.undo()
+
+    def notation(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        if event_type == UNDO:
+            return "undo"
+        return self.engine.Action.from_dict(event_type, payload).to_text()
+
+    def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]:
+        if text.strip() == "undo":
+            return UNDO, {}
+        action = self.engine.parse_action(text)
+        return action.kind, action.to_dict()
+
+    def snapshot(self, state: Any) -> dict[str, Any]:
+        return state.to_dict()
+
+    def restore(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.Game.from_dict(data)
+
+    def view(self, state: Any) -> dict[str, Any]:
+        return state.view()
+
+    def is_over(self, state: Any) -> bool:
+        return bool(state.is_over)
+
+    def final_scores(self, state: Any) -> list[FinalScore]:
+        ranks = state.final_ranks()
+        return [
+            FinalScore(seat=score.seat, score=score.total, rank=ranks[score.seat], breakdown=dict(score.breakdown))
+            for score in state.scores()
+        ]
+
+    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+        """A complete seeded game of random legal choices; the same seed gives the same game."""
+        rng = random.Random(seed)
+        state = self.new_state(players, seed)
+        events: list[tuple[str, dict[str, Any]]] = []
+        while not state.is_over:
+            action = state.complete(rng.choice(state.legal_actions()))
+            if action.kind == "resolve" and action.dice is not None and state.needs_picks(action):
+                dice = list(action.dice)
+                picks = []
+                for _ in range(players):  # each player, from the buyer on, takes one of the dice
+                    picks.append(dice.pop(rng.randrange(len(dice))))
+                action = action.replace(picks=tuple(picks))
+            state.apply(action)
+            events.append((action.kind, action.to_dict()))
+        return events
+
+
 _ADAPTERS: dict[str, EngineAdapter] = {}
 
 
 def _load() -> dict[str, EngineAdapter]:
     if not _ADAPTERS:
-        for adapter in (HuntersGatherersAdapter(),):
+        for adapter in (HuntersGatherersAdapter(), StoneAgeAdapter()):
             _ADAPTERS[adapter.slug] = adapter
     return _ADAPTERS
 

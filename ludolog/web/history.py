@@ -19,7 +19,13 @@ from scoring.models import League, SeatResult
 PAGE_SIZE = 25
 
 
-SOURCE_LABELS = {"river": _("Rivers"), "forest": _("Forests"), "hut": _("Huts"), "hunter": _("Hunters")}
+SOURCE_LABELS = {
+    "river": _("Rivers"), "forest": _("Forests"), "hut": _("Huts"), "hunter": _("Hunters"),
+    # Stone Age
+    "buildings": _("Buildings"), "card_points": _("Card points"), "starvation": _("Starvation"),
+    "leftover_resources": _("Resources left"), "green_cards": _("Green cards"), "farmers": _("Farmers"),
+    "tool_makers": _("Tool makers"), "hut_builders": _("Hut builders"), "shamans": _("Shamans"),
+}
 """Points by source, as the engine names them, in the reader's words."""
 
 

@@ -21,6 +21,7 @@ from records.models import Event, GameRecord
 from scoring import selectors
 
 from .board_svg import board_svg, seat_colour
+from .stone_age_svg import stone_age_svg
 from .history import game_name, source_label
 
 BOARD_MAX_AGE = 3600
@@ -53,6 +54,8 @@ def board_for(document: dict[str, Any], record: GameRecord, **options: Any) -> s
     title = gettext("%(game)s #%(id)s after event %(at)s") % {
         "game": game_name(record.game_slug), "id": record.pk, "at": document["at"]}
     position = dict(document["position"], at=document["at"])
+    if record.game_slug == "stone-age":
+        return stone_age_svg(position, document["seats"], title=title, translate=gettext)
     return board_svg(position, document["seats"], title=title, translate=gettext, translate_plural=ngettext, **options)
 
 

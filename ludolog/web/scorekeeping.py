@@ -35,7 +35,8 @@ class StartForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"))
     seed = forms.IntegerField(
         label=_("Seed (optional)"), required=False, min_value=0, max_value=2**62,
-        help_text=_("With a seed Ludolog draws the tiles from a shuffled bag; without one, name each tile drawn."),
+        help_text=_("With a seed Ludolog deals the tiles or cards and rolls the dice; without one, record each "
+                    "draw and each roll."),
     )
     played_on = forms.DateField(label=_("Date played"), initial=timezone.localdate,
                                 widget=forms.DateInput(attrs={"type": "date"}))
@@ -66,9 +67,17 @@ class StartForm(forms.Form):
 class ActionForm(forms.Form):
     action = forms.CharField(
         label=_("Next action"), max_length=200,
-        help_text=_("In the game's notation, e.g. L17@2,-1r90 hunter:0, L44 discard, or undo."),
+        help_text=_("In the game's notation, or undo."),
     )
     expected_seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+    def for_game(self, slug: str) -> ActionForm:
+        """Show the game's own notation as the example."""
+        engine = get_engine(slug)
+        if engine is not None:
+            self.fields["action"].help_text = gettext("In the game's notation, e.g. %(example)s, or undo.") % {
+                "example": engine.notation_example}
+        return self
 
 
 def _keepable(request: HttpRequest):
@@ -152,6 +161,7 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
         form = ActionForm(initial=form_data, data={"action": request.POST.get("action", ""), "expected_seq": last})
     elif request.method != "POST":
         form = ActionForm(initial=form_data)
+    form.for_game(record.game_slug)
     document = services.position(record)
     position = document["position"]
     current = position.get("current_player")

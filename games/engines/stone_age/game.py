@@ -351,6 +351,12 @@ class Game:
         card = self._card_at(location) if location in CARD_SLOTS else None
         return card is not None and self.data.cards[card].top["type"] in ("resource_dice", "dice_roll_all_players")
 
+    def needs_picks(self, action: Action) -> bool:
+        """Whether ``action`` buys a dice-for-all card and still lacks each player's pick."""
+        card = self._card_at(action.location) if action.location in CARD_SLOTS else None
+        return (card is not None and not action.decline and not action.picks
+                and self.data.cards[card].top["type"] == "dice_roll_all_players")
+
     def _tool_step(self, tribe: Tribe) -> None:
         lowest = min(tribe.tools)
         if lowest < self.data.constants["tool_value_max"]:
@@ -710,7 +716,7 @@ class Game:
         while symbols:
             green += len(symbols) ** 2
             symbols = Counter({s: n - 1 for s, n in symbols.items() if n > 1})
-        figures = Counter()
+        figures: Counter[str] = Counter()
         for card in cards:
             if card.background == "sand":
                 figures[card.figure] += card.count

@@ -15,6 +15,7 @@ DEMO_ADMIN_PASSWORD = "ludolog-demo"
 DEMO_LOCATION = "Ludothèque — demo club"
 DEMO_MEMBERS = ["Alice", "Bastien", "Chloé", "David", "Elif", "Fatou", "Gaspard", "Hana"]
 DEMO_GAMES = 36
+DEMO_STONE_AGE_GAMES = 12
 DEMO_CLUB = "Club de la ludothèque (démo)"
 DEMO_LEAGUE = "Saison 2026"
 
@@ -23,9 +24,11 @@ class Command(BaseCommand):
     help = "Load the demo catalogue, admin account and simulated club games (idempotent: safe to run again)."
 
     def add_arguments(self, parser):
-        parser.add_argument("--games", type=int, default=DEMO_GAMES, help="simulated games to load")
+        parser.add_argument("--games", type=int, default=DEMO_GAMES, help="simulated Hunters and Gatherers games")
+        parser.add_argument("--stone-age-games", type=int, default=DEMO_STONE_AGE_GAMES,
+                            help="simulated Stone Age games")
 
-    def handle(self, *args, games: int, **options):
+    def handle(self, *args, games: int, stone_age_games: int, **options):
         records = load_catalogue(demo_catalogue_data())
         self.stdout.write(f"catalogue: {len(records)} records")
         User = get_user_model()
@@ -37,7 +40,9 @@ class Command(BaseCommand):
             admin.save()
             self.stdout.write(f"demo admin created: {DEMO_ADMIN_USERNAME} / {DEMO_ADMIN_PASSWORD}")
         league = self._load_league()
-        self.stdout.write(f"simulated games: {self._load_games(games, admin)} new")
+        new = self._load_games("hunters-gatherers", games, admin, players=(2, 5), first_seed=1000)
+        new += self._load_games("stone-age", stone_age_games, admin, players=(2, 4), first_seed=2000)
+        self.stdout.write(f"simulated games: {new} new")
         standings.refresh(league)
         self.stdout.write(f"league: {league} with {league.memberships.count()} members")
 
@@ -61,29 +66,28 @@ class Command(BaseCommand):
             LeagueMembership.objects.get_or_create(league=league, player=player)
         return league
 
-    def _load_games(self, count: int, admin) -> int:
+    def _load_games(self, game: str, count: int, admin, *, players: tuple[int, int], first_seed: int) -> int:
         """Simulated games spread over the last months, each identified by its seed."""
-        catalogue = CatalogueRecord.objects.filter(engine_slug="hunters-gatherers").first()
+        catalogue = CatalogueRecord.objects.filter(engine_slug=game).first()
         copy = catalogue.copies.order_by("barcode").first() if catalogue else None
-        done = set(
-            GameRecord.objects.filter(location=DEMO_LOCATION, game_slug="hunters-gatherers").values_list("seed", flat=True)
-        )
+        done = set(GameRecord.objects.filter(location=DEMO_LOCATION, game_slug=game).values_list("seed", flat=True))
         today = dt.date(2026, 11, 28)
         created = 0
         for index in range(count):
-            seed = 1000 + index
+            seed = first_seed + index
             if seed in done:
                 continue
-            players = 2 + index % 4
-            names = [DEMO_MEMBERS[(index * 3 + k) % len(DEMO_MEMBERS)] for k in range(players)]
-            document = simulate_document("hunters-gatherers", players, seed, names)
+            seated = players[0] + index % (players[1] - players[0] + 1)
+            names = [DEMO_MEMBERS[(index * 3 + k) % len(DEMO_MEMBERS)] for k in range(seated)]
+            document = simulate_document(game, seated, seed, names)
             played_on = today - dt.timedelta(days=5 * (count - index))
             document["played_on"] = played_on.isoformat()
             document["location"] = DEMO_LOCATION
-            # A table records an action every half minute or so: the observed duration is believable.
+            # Spread the events over about an hour and a half: the observed duration is believable.
             moment = dt.datetime.combine(played_on, dt.time(20, 0), tzinfo=dt.timezone.utc)
+            step = 5400 / max(1, len(document["events"]))
             for event in document["events"]:
-                moment += dt.timedelta(seconds=25 + 7 * (event["seq"] % 5))
+                moment += dt.timedelta(seconds=step * (0.6 + 0.2 * (event["seq"] % 5)))
                 event["recorded_at"] = moment.isoformat()
             import_document(document, imported_by=admin, catalogue_record=catalogue, copy=copy)
             created += 1
