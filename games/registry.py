@@ -355,20 +355,10 @@ class StoneAgeAdapter:
 
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
-        rng = random.Random(seed)
-        state = self.new_state(players, seed)
-        events: list[tuple[str, dict[str, Any]]] = []
-        while not state.is_over:
-            action = state.complete(rng.choice(state.legal_actions()))
-            if action.kind == "resolve" and action.dice is not None and state.needs_picks(action):
-                dice = list(action.dice)
-                picks = []
-                for _ in range(players):  # each player, from the buyer on, takes one of the dice
-                    picks.append(dice.pop(rng.randrange(len(dice))))
-                action = action.replace(picks=tuple(picks))
-            state.apply(action)
-            events.append((action.kind, action.to_dict()))
-        return events
+        from games.engines.stone_age.simulate import random_game
+
+        _game, actions = random_game(players, seed)
+        return [(action.kind, action.to_dict()) for action in actions]
 
 
 _ADAPTERS: dict[str, EngineAdapter] = {}

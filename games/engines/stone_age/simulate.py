@@ -1,0 +1,26 @@
+"""A complete game of random legal choices, for demos, tests and benchmarks."""
+
+from __future__ import annotations
+
+import random
+
+from .actions import Action
+from .game import Game
+
+
+def random_game(players: int, seed: int) -> tuple[Game, list[Action]]:
+    """Deal and roll from ``seed``, choose from the same seed: the same seed, the same game.
+
+    Returns the finished game and the actions as applied (dice and draws filled in)."""
+    game = Game.new(players, seed=seed)
+    chooser = random.Random(f"{seed}:choices")  # str seeds hash the same on every run and machine
+    actions: list[Action] = []
+    while not game.is_over:
+        action = game.complete(chooser.choice(game.legal_actions()))
+        if action.dice is not None and game.needs_picks(action):
+            dice = list(action.dice)
+            # Each player, from the buyer on, takes one of the dice.
+            action = action.replace(picks=tuple(dice.pop(chooser.randrange(len(dice))) for _ in range(players)))
+        game.apply(action)
+        actions.append(action)
+    return game, actions
