@@ -130,6 +130,8 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "current_player": document["seats"][position["current_player"]]["player"]
         if position.get("current_player") is not None and not document["is_over"] else "",
         "chart": chart,
+        "start_text": gettext("Start of the game: the start tile alone.") if "tiles" in position
+        else gettext("Start of the game."),
     }
     return render(request, "games/replay.html", context)
 
