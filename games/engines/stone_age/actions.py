@@ -140,6 +140,8 @@ class Action:
         if self.starve:
             words.append("starve")
         words += [f"building{i + 1}={tile}" for i, tile in sorted(self.buildings.items())]
+        if self.seat is not None:
+            words.append(f"seat={self.seat}")
         return " ".join(words)
 
 
@@ -185,6 +187,8 @@ def parse_action(text: str) -> Action:
                 data["cards"] = [card for card in value.split(",") if card]
             elif key == "drawn":
                 data["drawn"] = value
+            elif key == "seat":
+                data["seat"] = int(value)
             elif key.startswith("building"):
                 buildings[key] = value
             else:

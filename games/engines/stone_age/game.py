@@ -30,6 +30,7 @@ LOCATIONS = (HUNT, *RESOURCE_SITES, *VILLAGE, *CARD_SLOTS, *BUILDING_STACKS)
 
 PLACEMENT, ACTIONS, FEEDING, REVEAL, OVER = "placement", "actions", "feeding", "reveal", "over"
 SAND_FIGURES = ("farmer", "tool_maker", "hut_builder", "shaman")
+FINAL_SOURCES = ("leftover_resources", "green_cards", "farmers", "tool_makers", "hut_builders", "shamans")
 
 
 @dataclass
@@ -187,9 +188,14 @@ class Game:
         self.history = history
 
     def _restore(self, data: Mapping[str, Any]) -> None:
+        """Become the state ``data`` describes, in place: the same Game and Tribe objects, so that
+        a reference to a tribe taken before a refused action or an undo stays good."""
         other = Game.from_dict(data)
-        history = self.history
+        history, tribes = self.history, self.tribes
         self.__dict__.update(other.__dict__)
+        for tribe, restored in zip(tribes, other.tribes):
+            tribe.__dict__.update(restored.__dict__)
+        self.tribes = tribes
         self.history = history
 
     def _apply(self, action: Action) -> None:
@@ -629,6 +635,9 @@ class Game:
                                     for r in RESOURCES]
                     else:
                         actions.append(Action("resolve", location=location, pay=payment))
+                    if card.top["type"] == "resource_dice" and (unused or tribe.one_time_tools):
+                        actions.append(Action("resolve", location=location, pay=payment, tools=unused,
+                                              one_time=tuple(tribe.one_time_tools)))
             elif location in BUILDING_STACKS:
                 actions.append(Action("resolve", location=location, decline=True))
                 building = self.data.buildings[self.stacks[BUILDING_STACKS.index(location)][0]]
@@ -699,10 +708,11 @@ class Game:
     # -- scoring -----------------------------------------------------------------------------
 
     def scores(self) -> list[Score]:
-        """Points so far; once the game is over, with the final scoring."""
+        """Points so far by source; the final scoring's sources read 0 until the game is over (the
+        same sources at every step, so that a score table keeps its columns)."""
         result = []
         for seat, tribe in enumerate(self.tribes):
-            breakdown = dict(tribe.points)
+            breakdown = dict(tribe.points) | dict.fromkeys(FINAL_SOURCES, 0)
             if self.is_over:
                 breakdown |= self._final_points(tribe)
             tiebreak = tribe.agriculture + sum(tribe.tools) + tribe.people
