@@ -417,14 +417,15 @@ def test_agriculture_counts_before_the_food_tokens():
     assert game.round == 2 and game.tribes[0].food == 0 and game.tribes[0].score == 0
 
 
-def test_agriculture_above_the_tribe_size_is_kept_as_food():
-    """The seed does not say what agriculture beyond the people gives; FACTS: "Each player gains
-    food equal to his agriculture level, then pays 1 food per person. Leftover food is kept"
-    (CENG's need = people − agriculture, floored at 0, is called a pitfall)."""
+def test_agriculture_above_the_tribe_size_gives_no_food():
+    """"Déduisez d'abord votre niveau d'agriculture du nombre de membres ; payez le reste avec vos
+    jetons Nourriture": agriculture only lowers what the tribe eats. FACTS (English rulebook) has
+    the tribe take its agriculture in food and keep the leftover; where they disagree the seed
+    wins (engine docstring)."""
     game = new_game(2)
-    game.tribes[0].agriculture, game.tribes[0].food = 7, 0
+    game.tribes[0].agriculture, game.tribes[0].food = 7, 3
     to_feeding(game)
-    assert game.tribes[0].food == 2
+    assert game.round == 2 and game.tribes[0].food == 3 and game.tribes[0].score == 0
 
 
 def test_short_of_food_a_tribe_may_pay_with_resources_1_for_1():

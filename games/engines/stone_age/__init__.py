@@ -19,6 +19,12 @@ come from the user's rules summary (seed 002) and, where it is silent, from the 
 6. A player with people left but no legal place keeps them home for the round.
 7. Civilisation cards are laid cheapest space first, at setup and when the row is refilled.
 8. The tie-break is agriculture + the tool tiles' values + people (one-time tools excluded).
+
+Where the seed and the gathered facts disagree, the seed wins: feeding deducts the agriculture
+level from the people to feed ("Déduisez d'abord votre niveau d'agriculture du nombre de
+membres ; payez le reste avec vos jetons Nourriture"), so agriculture beyond the tribe's size
+gives nothing; the facts (from the English rulebook) have each tribe take its agriculture in food
+and keep what it does not eat.
 """
 
 from .actions import Action, IllegalAction, parse_action

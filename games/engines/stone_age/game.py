@@ -518,15 +518,22 @@ class Game:
 
     # -- feeding and the end of a round ------------------------------------------------------
 
-    def shortfall(self, seat: int) -> int:
+    def hunger(self, seat: int) -> int:
+        """The food tokens a tribe must pay: one a person, less its agriculture level.
+
+        Seed 002: "Déduisez d'abord votre niveau d'agriculture du nombre de membres ; payez le
+        reste avec vos jetons Nourriture." Agriculture beyond the tribe's size gives nothing (the
+        reference facts keep it as food; the seed wins).
+        """
         tribe = self.tribes[seat]
-        return max(0, tribe.people - tribe.food)
+        return max(0, tribe.people - tribe.agriculture)
+
+    def shortfall(self, seat: int) -> int:
+        return max(0, self.hunger(seat) - self.tribes[seat].food)
 
     def _feed_all(self) -> None:
-        """Every tribe takes its agriculture in food, then the tribes eat in turn from the start player."""
+        """The tribes eat in turn from the start player."""
         self.phase = FEEDING
-        for tribe in self.tribes:
-            tribe.food += tribe.agriculture
         self._feed_from(0)
 
     def _feed_from(self, step: int) -> None:
@@ -536,7 +543,7 @@ class Game:
             tribe = self.tribes[seat]
             missing = self.shortfall(seat)
             if missing == 0:
-                tribe.food -= tribe.people
+                tribe.food -= self.hunger(seat)
             elif sum(tribe.resources.values()) < missing:  # cannot pay: the penalty is the only way
                 self._starve(tribe)
             else:
