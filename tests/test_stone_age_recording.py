@@ -150,6 +150,7 @@ def test_the_replay_page_draws_the_village_the_card_row_and_the_tribes(client):
     assert 'class="board stone-age"' in html and 'data-at="20"' in html
     start = client.get(f"/games/{record.pk}/replay/?at=0").content.decode()
     assert "Start of the game." in start and "start tile" not in start and "Hunters lie down" not in start
+    assert "Huts and hunters" not in start and "civilisation cards and their multipliers" in start
     board = client.get(f"/games/{record.pk}/replay/board/?at=20").content.decode()
     assert len(re.findall(r'<g class="tribe', board)) == 3
     assert len(re.findall(r'<g class="card-space"', board)) == 4

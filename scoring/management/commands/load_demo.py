@@ -2,6 +2,7 @@ import datetime as dt
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
+from django.db import transaction
 
 from games.models import CatalogueRecord
 from games.services import demo_catalogue_data, load_catalogue
@@ -46,6 +47,7 @@ class Command(BaseCommand):
         standings.refresh(league)
         self.stdout.write(f"league: {league} with {league.memberships.count()} members")
 
+    @transaction.atomic  # one standings refresh for the league and all its members, on commit
     def _load_league(self) -> League:
         """The demo club's season: every demo member, Hunters and Gatherers, 4-3-2-1-style points."""
         club, _created = Club.objects.get_or_create(name=DEMO_CLUB)
