@@ -129,3 +129,25 @@ def test_an_illegal_action_on_the_scorekeeping_page_shows_the_engines_reason(pag
     assert "occupied" in error.inner_text()
     assert page.get_by_role("textbox", name="Next action").get_attribute("aria-invalid") == "true"
     assert record.events.count() == 0
+
+
+def test_stepping_through_a_stone_age_replay(page, live_server, artifacts: Path):
+    """The same viewer for a game without tiles: the village, the card row and the tribes change."""
+    document = simulate_document("stone-age", 3, 9, ["Ada", "Bo", "Cy"])
+    record = import_document(document)
+    page.goto(f"{live_server.url}/games/{record.pk}/replay/?at=0")
+    board = page.locator("#board svg.stone-age")
+    assert board.get_attribute("data-at") == "0"
+    assert page.locator("#board g.tribe").count() == 3
+    first = document["events"][0]["payload"]["location"]
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(re.compile(r"[?&]at=1$"))
+    page.wait_for_function("document.querySelector('#board svg').dataset.at === '1'")
+    # Ada's people now stand on the place she chose.
+    assert page.locator(f'#board g[data-location="{first}"] g.people[data-seat="0"]').count() == 1
+    page.keyboard.press("End")
+    page.wait_for_function(f"document.querySelector('#board svg').dataset.at === '{len(document['events'])}'")
+    final = [str(score) for score in document["final_scores"]]
+    assert page.locator("#score-table td.total").all_inner_texts() == final
+    page.screenshot(path=str(artifacts / "replay-stone-age.png"), full_page=True)
