@@ -1,6 +1,9 @@
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.db.models import Count
 
+from .errors import PlayersCannotMerge
 from .models import Event, GameRecord, Player, Seat
+from .players import merge_players
 
 
 class ReadOnlyEventMixin:
@@ -57,5 +60,29 @@ class EventAdmin(ReadOnlyEventMixin, admin.ModelAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(admin.ModelAdmin):
-    list_display = ["display_name", "user"]
+    list_display = ["display_name", "user", "games"]
     search_fields = ["display_name"]
+    actions = ["merge"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).annotate(seat_count=Count("seats"))
+
+    @admin.display(description="games", ordering="seat_count")
+    def games(self, player: Player) -> int:
+        return player.seat_count
+
+    @admin.action(description="Merge the two selected players (one person entered twice)")
+    def merge(self, request, queryset) -> None:
+        players = list(queryset.annotate(seat_count=Count("seats")))
+        if len(players) != 2:
+            self.message_user(request, "Select exactly two players to merge.", level=messages.WARNING)
+            return
+        # Keep the one with a login, else the one with more games, else the older.
+        keep, duplicate = sorted(players, key=lambda p: (p.user_id is None, -p.seat_count, p.pk))
+        try:
+            moved = merge_players(keep, duplicate)
+        except PlayersCannotMerge as error:
+            self.message_user(request, error.message, level=messages.ERROR)
+            return
+        self.message_user(request, f"{duplicate.display_name} merged into {keep.display_name}: "
+                                   f"{len(moved)} game(s) moved.", level=messages.SUCCESS)

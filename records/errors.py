@@ -28,3 +28,10 @@ class RecordClosed(RecordError):
 class IdempotencyKeyReused(RecordError):
     reason = "idempotency_key_reused"
     status_code = 409
+
+
+class PlayersCannotMerge(RecordError):
+    """Two players who sat at the same table are two people: they cannot be one."""
+
+    reason = "players_cannot_merge"
+    status_code = 409

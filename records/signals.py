@@ -4,3 +4,8 @@ from django.dispatch import Signal
 
 record_finished = Signal()
 """Sent after the transaction that finished a record commits; kwargs: ``record_id``."""
+
+players_merging = Signal()
+"""Sent inside the transaction that merges two players, after the seats moved and before the
+duplicate is deleted; kwargs: ``keep_id``, ``duplicate_id``, ``record_ids`` (the records whose
+seats moved). Read models move what they hold of the duplicate to ``keep_id`` here."""

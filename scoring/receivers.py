@@ -7,7 +7,7 @@ import logging
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
-from records.signals import record_finished
+from records.signals import players_merging, record_finished
 
 from .models import League, LeagueMembership
 
@@ -68,7 +68,30 @@ def membership_changed(sender, instance: LeagueMembership, **kwargs) -> None:
         queue_league_refresh(*league)
 
 
+def players_merged(sender, keep_id: int, duplicate_id: int, record_ids: list[int], **kwargs) -> None:
+    """Inside the merge: what scoring holds of the duplicate becomes the kept player's; once
+    committed, the kept player's statistics, standings and ratings are worked out again."""
+    from .models import RecomputeChange, SeatResult
+
+    SeatResult.objects.filter(player_id=duplicate_id).update(player_id=keep_id)
+    RecomputeChange.objects.filter(player_id=duplicate_id).update(player_id=keep_id)
+    kept_leagues = set(LeagueMembership.objects.filter(player_id=keep_id).values_list("league_id", flat=True))
+    LeagueMembership.objects.filter(player_id=duplicate_id).exclude(league_id__in=kept_leagues).update(
+        player_id=keep_id)
+
+    def queue() -> None:
+        from .tasks import refresh_after_merge, scoring_queue
+
+        try:
+            refresh_after_merge.apply_async((keep_id, record_ids), queue=scoring_queue())
+        except Exception:  # the broker may be down: rebuild_projections catches up
+            logger.exception("could not queue the projections of merged player %s", keep_id)
+
+    transaction.on_commit(queue)
+
+
 def connect() -> None:
+    players_merging.connect(players_merged, dispatch_uid="scoring.players_merged")
     record_finished.connect(queue_scoring, dispatch_uid="scoring.queue_scoring")
     for signal in (post_save, post_delete):
         signal.connect(league_changed, sender=League, dispatch_uid=f"scoring.league_changed.{signal is post_save}")

@@ -221,6 +221,15 @@ def refresh_league(league_id: int, club_id: int) -> None:
         ratings.recompute(slug, club_id)
 
 
+def refresh_after_merge(player_id: int, record_ids: list[int]) -> None:
+    """A player took over a duplicate's games: their statistics, standings and ratings again."""
+    statistics.refresh_players([player_id])
+    for league in League.objects.filter(memberships__player_id=player_id).distinct():
+        standings.refresh(league)
+    for (slug, club_id), first in sorted(ratings.affected_scopes(record_ids).items(), key=str):
+        ratings.recompute(slug, club_id, since=first)
+
+
 def unscored_record_ids(*, grace: timedelta | None = None, limit: int | None = None) -> list[int]:
     """Finished records that no pipeline completed for, oldest first.
 

@@ -66,6 +66,11 @@ def sweep() -> list[int]:
     return ids
 
 
+@shared_task(name="scoring.refresh_after_merge", **RETRYING)
+def refresh_after_merge(player_id: int, record_ids: list[int]) -> None:
+    services.refresh_after_merge(player_id, record_ids)
+
+
 @shared_task(name="scoring.refresh_league", **RETRYING)
 def refresh_league(league_id: int, club_id: int) -> None:
     services.refresh_league(league_id, club_id)
