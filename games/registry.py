@@ -102,7 +102,25 @@ def validate_payload(schemas: Mapping[str, Mapping[str, Any]], event_type: str, 
     raise PayloadError(field_name, f"{field_name}: {error.message}")
 
 
-class HuntersGatherersAdapter:
+class GameStateAdapter:
+    """What every adapter does the same way: its engine's Game has ``view()``, ``is_over``,
+    ``scores()`` (seat, total, breakdown) and ``final_ranks()``."""
+
+    def view(self, state: Any) -> dict[str, Any]:
+        return state.view()
+
+    def is_over(self, state: Any) -> bool:
+        return bool(state.is_over)
+
+    def final_scores(self, state: Any) -> list[FinalScore]:
+        ranks = state.final_ranks()
+        return [
+            FinalScore(seat=score.seat, score=score.total, rank=ranks[score.seat], breakdown=dict(score.breakdown))
+            for score in state.scores()
+        ]
+
+
+class HuntersGatherersAdapter(GameStateAdapter):
     """Carcassonne – Hunters and Gatherers (first edition) through the platform's interface."""
 
     slug = "hunters-gatherers"
@@ -120,7 +138,7 @@ class HuntersGatherersAdapter:
         # Game.apply and undo raise IllegalAction leaving the game unchanged.
         self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
         figure = {"enum": list(engine.FIGURE_KINDS)}
-        self.event_schemas: dict[str, dict[str, Any]] = {
+        self.event_schemas: Mapping[str, Mapping[str, Any]] = {
             "place_tile": {
                 "type": "object",
                 "properties": {
@@ -211,19 +229,6 @@ class HuntersGatherersAdapter:
     def restore(self, data: Mapping[str, Any]) -> Any:
         return self.engine.Game.from_snapshot(data)
 
-    def view(self, state: Any) -> dict[str, Any]:
-        return state.view()
-
-    def is_over(self, state: Any) -> bool:
-        return bool(state.is_over)
-
-    def final_scores(self, state: Any) -> list[FinalScore]:
-        ranks = state.final_ranks()
-        return [
-            FinalScore(seat=score.seat, score=score.total, rank=ranks[score.seat], breakdown=dict(score.breakdown))
-            for score in state.scores()
-        ]
-
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
         """A complete game of random legal actions; the same seed gives the same game."""
         rng = random.Random(seed)
@@ -245,7 +250,7 @@ RESOURCE_AMOUNTS = {
 DIE = {"type": "integer", "minimum": 1, "maximum": 6}
 
 
-class StoneAgeAdapter:
+class StoneAgeAdapter(GameStateAdapter):
     """Stone Age (Stenen Tijdperk) through the platform's interface."""
 
     slug = "stone-age"
@@ -262,7 +267,7 @@ class StoneAgeAdapter:
         self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
         seat = {"type": "integer", "minimum": 0}
         location = {"enum": list(engine.LOCATIONS)}
-        self.event_schemas: dict[str, dict[str, Any]] = {
+        self.event_schemas: Mapping[str, Mapping[str, Any]] = {
             "place": {
                 "type": "object",
                 "properties": {"location": location, "people": {"type": "integer", "minimum": 1}, "seat": seat},
@@ -340,19 +345,6 @@ class StoneAgeAdapter:
     def restore(self, data: Mapping[str, Any]) -> Any:
         return self.engine.Game.from_dict(data)
 
-    def view(self, state: Any) -> dict[str, Any]:
-        return state.view()
-
-    def is_over(self, state: Any) -> bool:
-        return bool(state.is_over)
-
-    def final_scores(self, state: Any) -> list[FinalScore]:
-        ranks = state.final_ranks()
-        return [
-            FinalScore(seat=score.seat, score=score.total, rank=ranks[score.seat], breakdown=dict(score.breakdown))
-            for score in state.scores()
-        ]
-
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
         from games.engines.stone_age.simulate import random_game
@@ -366,7 +358,8 @@ _ADAPTERS: dict[str, EngineAdapter] = {}
 
 def _load() -> dict[str, EngineAdapter]:
     if not _ADAPTERS:
-        for adapter in (HuntersGatherersAdapter(), StoneAgeAdapter()):
+        adapters: tuple[EngineAdapter, ...] = (HuntersGatherersAdapter(), StoneAgeAdapter())
+        for adapter in adapters:
             _ADAPTERS[adapter.slug] = adapter
     return _ADAPTERS
 
