@@ -21,6 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchlib import replay_timings  # noqa: E402
+
 from games.engines.hunters_gatherers import Game, parse_action  # noqa: E402
 from games.engines.hunters_gatherers.__main__ import random_game  # noqa: E402
 
@@ -41,16 +43,8 @@ def main() -> None:
           f"= {args.games / elapsed:.1f} games/s ({actions / args.games:.0f} actions/game)")
 
     texts = [a.to_text() for a in games[0].history]
-    times = []
-    for _ in range(args.runs):
-        t0 = time.perf_counter()
-        game = Game.new(4, seed=0)
-        for text in texts:
-            game.apply(parse_action(text))
-        times.append((time.perf_counter() - t0) * 1000)
-        assert game.is_over
-    print(f"replay of one complete 4-player game ({len(texts)} actions), {args.runs} runs: "
-          f"median {statistics.median(times):.2f} ms, min {min(times):.2f} ms, max {max(times):.2f} ms")
+    times, line = replay_timings(lambda: Game.new(4, seed=0), parse_action, texts, args.runs)
+    print(line)
 
     late = games[0].copy()
     late.undo()

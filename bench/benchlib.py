@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import http.client
 import os
+import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -23,6 +26,22 @@ def percentile(values: list[float], fraction: float) -> float:
     """The nearest-rank percentile (``fraction`` 0.99 for p99)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
+
+
+def replay_timings(
+    new_game: Callable[[], Any], parse: Callable[[str], Any], texts: list[str], runs: int
+) -> tuple[list[float], str]:
+    """Replay ``texts`` from ``new_game()`` ``runs`` times: each run's milliseconds, and a line to print."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        game = new_game()
+        for text in texts:
+            game.apply(parse(text))
+        times.append((time.perf_counter() - start) * 1000)
+        assert game.is_over
+    return times, (f"replay of one complete 4-player game ({len(texts)} actions), {runs} runs: median "
+            f"{statistics.median(times):.2f} ms, min {min(times):.2f} ms, max {max(times):.2f} ms")
 
 
 def recreate_database(name: str, server: str = PG) -> None:
