@@ -166,9 +166,15 @@ def test_the_scorekeeping_page_takes_stone_age_notation(client):
                                                "played_on": "2026-11-29"})
     record = GameRecord.objects.get(game_slug=SA)
     assert response.status_code == 302
-    assert "place forest 3; resolve forest dice=3,5,6" in client.get(f"/scorekeeping/{record.pk}/").content.decode()
+    start = client.get(f"/scorekeeping/{record.pk}/").content.decode()
+    assert "place forest 3; resolve forest dice=3,5,6" in start
+    assert "Ada places people on one place:" in start and "<code>place forest 1–5</code>" in start
+    assert "<code>place hut 2</code>" in start and "Huts left" not in start
     page = client.post(f"/scorekeeping/{record.pk}/", {"action": "place forest 3", "expected_seq": 0})
     assert page.status_code == 302, page.content.decode()[:500]
     assert Event.objects.get(record=record).payload == {"location": "forest", "people": 3}
+    french = client.get(f"/scorekeeping/{record.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Bo pose des membres sur un lieu" in french
+    assert "<li><code>place clay_pit 1–5</code></li>" in french and "<li><code>place forest" not in french
     refused = client.post(f"/scorekeeping/{record.pk}/", {"action": "place forest 2", "expected_seq": 1})
     assert refused.status_code == 422 and "only 1 tribe" in refused.content.decode()

@@ -694,9 +694,28 @@ class Game:
             ],
             "scores": [{"seat": s.seat, "total": s.total, "breakdown": s.breakdown, "tiebreak": s.tiebreak}
                        for s in self.scores()],
+            "prompt": self.prompt(),
             "legal_action_kinds": [] if self.is_over else [
                 {PLACEMENT: "place", ACTIONS: "resolve", FEEDING: "feed", REVEAL: "reveal"}[self.phase]],
         }
+
+    def prompt(self) -> dict[str, Any]:
+        """What the game waits for, for a scorekeeper: who, and the choices open."""
+        seat = None if self.is_over or self.phase == REVEAL else self.current
+        prompt: dict[str, Any] = {"phase": self.phase, "seat": seat}
+        if self.phase == PLACEMENT:
+            counts: dict[str, list[int]] = {}
+            for location, people in self.legal_placements():
+                counts.setdefault(location, []).append(people)
+            prompt["places"] = [{"location": loc, "min": min(n), "max": max(n)} for loc, n in counts.items()]
+        elif self.phase == ACTIONS:
+            prompt["locations"] = [{"location": loc, "people": n} for loc, n in sorted(self.tribes[self.current].placed.items())]
+        elif self.phase == FEEDING:
+            prompt["shortfall"] = self.shortfall(self.current)
+        elif self.phase == REVEAL:
+            prompt["cards"] = self.pending_reveal.get("cards", 0)
+            prompt["stacks"] = [BUILDING_STACKS[i] for i in self.pending_reveal.get("stacks", [])]
+        return prompt
 
     def _bottom(self, card_id: str) -> dict[str, Any]:
         card = self.data.cards[card_id]
