@@ -4,6 +4,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/", include("games.urls")),
     path("api/", include("records.urls")),
     path("api/", include("scoring.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
