@@ -10,6 +10,7 @@ from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils.dateparse import parse_date
 
 from . import unimarc
@@ -103,8 +104,10 @@ RECORD_FIELDS = (
 
 def catalogue_data(records: Iterable[CatalogueRecord]) -> dict[str, Any]:
     """The records as the plain data :func:`load_catalogue` takes (its inverse): for exports."""
+    # A queryset (a search) stays a subquery; a list of records becomes its ids.
+    ids = records.values("pk") if isinstance(records, QuerySet) else [r.pk for r in records]
     records = list(
-        CatalogueRecord.objects.filter(pk__in=[r.pk for r in records]).order_by("title", "pk")
+        CatalogueRecord.objects.filter(pk__in=ids).order_by("title", "pk")
         .select_related("publisher")
         .prefetch_related("languages", "categories", "identifiers", "copies", "other_titles",
                           "contributions__person")

@@ -186,7 +186,7 @@ def _iso2709(record: Record) -> bytes:
     undefined (100 $a/26–29 says Unicode) and 20–23 read "450 ". Same lengths, so the directory
     and the base address stay right.
     """
-    data = record.as_marc()
+    data: bytes = record.as_marc()
     if len(data) > 99999:
         raise UnimarcError(f"{record['200']['a']!r} is too long for an ISO 2709 record ({len(data)} bytes): "
                            "export it as MARCXML")
@@ -236,7 +236,7 @@ def _first(record: Record, tag: str, code: str) -> str:
     for field in record.get_fields(tag):
         for value in field.get_subfields(code):
             if value.strip():
-                return value.strip()
+                return str(value).strip()
     return ""
 
 
