@@ -94,6 +94,9 @@ def test_a_seeded_record_rolls_the_dice_itself_and_stores_them(api):
 
 def test_an_unseeded_record_is_told_the_cards_and_buildings_turned_up(api):
     record_id = create(api, 2, None)
+    waiting = api.get(f"/api/records/{record_id}/state/").data["position"]
+    assert waiting["current_player"] is None and waiting["prompt"] == {
+        "phase": "reveal", "seat": None, "cards": 4, "stacks": ["building1", "building2"]}, "the table names, no one plays"
     early = post(api, record_id, 0, "place", {"location": "forest", "people": 1})
     assert early.status_code == 422 and early.data["reason"] == "wrong_phase"
     bad = post(api, record_id, 0, "reveal", {"cards": ["C01", "C01", "C02", "C03"],

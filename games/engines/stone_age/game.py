@@ -667,7 +667,7 @@ class Game:
         return {
             "round": self.round,
             "phase": self.phase,
-            "current_player": None if self.is_over else self.current,
+            "current_player": None if self.is_over or self.phase == REVEAL else self.current,
             "start_player": self.start_player,
             "last_round": self.last_round,
             "pending_reveal": dict(self.pending_reveal),
