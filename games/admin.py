@@ -1,7 +1,12 @@
-from django.contrib import admin
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import path
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from .models import (
     CatalogueRecord,
@@ -14,6 +19,8 @@ from .models import (
     Person,
     Publisher,
 )
+from .services import export_unimarc, import_unimarc
+from .unimarc import UnimarcError
 
 
 class PlayerCountFilter(admin.SimpleListFilter):
@@ -89,6 +96,10 @@ class IdentifierInline(admin.TabularInline):
     extra = 0
 
 
+class UnimarcImportForm(forms.Form):
+    file = forms.FileField(label=_("UNIMARC file (ISO 2709 or MARCXML)"))
+
+
 @admin.register(CatalogueRecord)
 class CatalogueRecordAdmin(admin.ModelAdmin):
     list_display = ["title", "publisher", "players", "min_age", "duration_minutes", "engine_slug", "copy_count"]
@@ -102,8 +113,46 @@ class CatalogueRecordAdmin(admin.ModelAdmin):
         (_("Description"), {"fields": ["contents", "summary", "notes", "engine_slug"]}),
     ]
 
+    change_list_template = "admin/games/cataloguerecord/change_list.html"
+    actions = ["export_unimarc"]
+
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("publisher").prefetch_related("copies")
+
+    def get_urls(self):
+        return [
+            path("import-unimarc/", self.admin_site.admin_view(self.import_unimarc_view),
+                 name="games_cataloguerecord_import_unimarc"),
+            *super().get_urls(),
+        ]
+
+    def import_unimarc_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload a UNIMARC file (ISO 2709 or MARCXML, e.g. from PMB): all its records, or none."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = UnimarcImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                records = import_unimarc(form.cleaned_data["file"].read())
+            except UnimarcError as error:
+                form.add_error("file", _("%(reason)s — nothing was imported.") % {"reason": error.message})
+            else:
+                self.message_user(request, ngettext(
+                    "%(count)s record imported or updated.", "%(count)s records imported or updated.", len(records),
+                ) % {"count": len(records)}, messages.SUCCESS)
+                return redirect("admin:games_cataloguerecord_changelist")
+        context = {
+            **self.admin_site.each_context(request), "opts": self.model._meta, "form": form,
+            "title": _("Import a UNIMARC file"),
+        }
+        return render(request, "admin/games/cataloguerecord/import_unimarc.html", context,
+                      status=400 if form.errors else 200)
+
+    @admin.action(description=_("Export the selected records as UNIMARC (ISO 2709)"))
+    def export_unimarc(self, request: HttpRequest, queryset) -> HttpResponse:
+        response = HttpResponse(export_unimarc(queryset), content_type="application/marc")
+        response["Content-Disposition"] = 'attachment; filename="ludolog-catalogue.mrc"'
+        return response
 
     @admin.display(description=_("players"))
     def players(self, obj: CatalogueRecord) -> str:

@@ -220,3 +220,29 @@ def test_the_record_page_and_the_search_offer_unimarc_downloads(client: Client):
 
     assert client.get(f"/catalogue/{hg.pk}/unimarc/?format=pdf").status_code == 400
     assert client.get("/catalogue/999/unimarc/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_librarians_import_and_export_through_the_admin(client: Client):
+    from django.contrib.auth.models import User
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    client.force_login(User.objects.create_superuser("librarian", password="pw"))
+    listing = client.get("/admin/games/cataloguerecord/").content.decode()
+    assert "/admin/games/cataloguerecord/import-unimarc/" in listing
+    upload = SimpleUploadedFile("pmb.xml", pmb_like.encode(), content_type="application/xml")
+    done = client.post("/admin/games/cataloguerecord/import-unimarc/", {"file": upload}, follow=True)
+    assert "1 record imported or updated." in done.content.decode()
+    assert CatalogueRecord.objects.filter(title="Die Siedler von Catan").exists()
+
+    bad = SimpleUploadedFile("bad.xml", collection(titled("Bon jeu"), record_xml()), content_type="application/xml")
+    refused = client.post("/admin/games/cataloguerecord/import-unimarc/", {"file": bad})
+    assert refused.status_code == 400
+    assert "record 2 has no title (200 $a) — nothing was imported." in refused.content.decode()
+    assert not CatalogueRecord.objects.filter(title="Bon jeu").exists()
+
+    catan = CatalogueRecord.objects.get(title="Die Siedler von Catan")
+    exported = client.post("/admin/games/cataloguerecord/",
+                           {"action": "export_unimarc", "_selected_action": [catan.pk]})
+    assert exported["Content-Type"] == "application/marc"
+    assert [r["200"]["a"] for r in unimarc.read(exported.content)] == ["Die Siedler von Catan"]
