@@ -410,3 +410,23 @@ def test_a_result_only_file_must_score_every_seat_like_an_appended_result(api):
     assert not GameRecord.objects.exists()
     document["events"][0]["payload"]["scores"].append({"seat": 2, "score": 9})
     assert api.post("/api/records/import/", document, format="json").status_code == 201
+
+
+def test_a_clubs_history_goes_out_as_files_and_comes_back_the_same(tmp_path):
+    first = files.import_document(files.simulate_document(HG, 2, 3))
+    files.import_document(files.simulate_document("stone-age", 2, 4))
+    out = io.StringIO()
+    call_command("export_records", str(tmp_path / "backup"), stdout=out)
+    assert out.getvalue().strip() == f"2 record(s) written to {tmp_path / 'backup'}"
+    written = sorted((tmp_path / "backup").glob("*.json"))
+    assert [p.name for p in written] == [f"record-{first.pk:06d}-hunters-gatherers.json",
+                                         f"record-{first.pk + 1:06d}-stone-age.json"]
+    (tmp_path / "backup" / "zz-broken.json").write_text("{not json")
+    before = GameRecord.objects.count()
+    with pytest.raises(CommandError, match="zz-broken.json: not JSON"):
+        call_command("import_records", str(tmp_path / "backup"), stdout=io.StringIO())
+    copies = GameRecord.objects.order_by("pk")[before:]
+    assert len(copies) == 2, "the good files are imported, the broken one refused"
+    for original, copy in zip(written, copies):
+        again = files.dumps(files.export_document(copy))
+        assert again == original.read_text(encoding="utf-8")
