@@ -3,11 +3,12 @@
 The registry is pure Python (no Django): the records app asks it to validate event payloads,
 apply events to a state, serialise states for snapshots and describe positions. Each adapter
 wraps one engine package under ``games.engines`` behind the same small interface, so a new
-engine (base Carcassonne next) plugs in by adding an adapter here.
+engine plugs in by adding an adapter here.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -353,12 +354,94 @@ class StoneAgeAdapter(GameStateAdapter):
         return [(action.kind, action.to_dict()) for action in actions]
 
 
+class CarcassonneAdapter(GameStateAdapter):
+    """Base Carcassonne through the platform's interface (the game the Maps are played with)."""
+
+    slug = "carcassonne"
+    name = "Carcassonne"
+    min_players = 2
+    max_players = 5
+    notation_example = "V@1,0r90 meeple:2; V@1,0r90; V discard"
+
+    def __init__(self) -> None:
+        from games.engines import carcassonne as engine
+
+        self.engine = engine
+        self.ruleset_version = f"{engine.TILESET_NAME}@{engine.TILESET_VERSION}"
+        self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
+        tile = {"type": "string", "pattern": "^[A-X]$"}
+        seat = {"type": "integer", "minimum": 0}
+        self.event_schemas: Mapping[str, Mapping[str, Any]] = {
+            "place_tile": {
+                "type": "object",
+                "properties": {"tile": tile, "x": {"type": "integer"}, "y": {"type": "integer"},
+                               "rotation": {"enum": [0, 90, 180, 270]}, "meeple": {"type": "integer", "minimum": 0},
+                               "seat": seat},
+                "required": ["x", "y", "rotation"],
+                "additionalProperties": False,
+            },
+            "discard_tile": {
+                "type": "object", "properties": {"tile": tile, "seat": seat}, "additionalProperties": False,
+            },
+            UNDO: {"type": "object", "additionalProperties": False},
+        }
+
+    def new_state(self, players: int, seed: int | None) -> Any:
+        return self.engine.Game.new(players, seed)
+
+    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:
+        """Apply one event; returns the payload as stored (a seeded game's drawn tile filled in)."""
+        if validate:
+            validate_payload(self.event_schemas, event_type, payload)
+        if event_type == UNDO:
+            self.undo(state)
+            return {}
+        action = self.engine.Action.from_dict(payload, discard=event_type == "discard_tile")
+        if action.tile is None:
+            if state.next_tile is None:
+                raise PayloadError("payload.tile", "payload.tile: this record has no seeded pile; name the tile drawn")
+            action = dataclasses.replace(action, tile=state.next_tile)
+        state.apply(action)
+        return action.to_dict()
+
+    def undo(self, state: Any) -> None:
+        state.undo()
+
+    def notation(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        if event_type == UNDO:
+            return "undo"
+        return self.engine.Action.from_dict(payload, discard=event_type == "discard_tile").to_text()
+
+    def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]:
+        if text.strip() == "undo":
+            return UNDO, {}
+        action = self.engine.parse_action(text)
+        return ("discard_tile" if action.discard else "place_tile"), action.to_dict()
+
+    def snapshot(self, state: Any) -> dict[str, Any]:
+        return state.to_dict()
+
+    def restore(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.Game.from_dict(data)
+
+    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+        """A complete seeded game of random legal choices; the same seed gives the same game."""
+        rng = random.Random(f"{seed}:choices")
+        state = self.new_state(players, seed)
+        events: list[tuple[str, dict[str, Any]]] = []
+        while not state.is_over:
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            events.append(("discard_tile" if action.discard else "place_tile", action.to_dict()))
+        return events
+
+
 _ADAPTERS: dict[str, EngineAdapter] = {}
 
 
 def _load() -> dict[str, EngineAdapter]:
     if not _ADAPTERS:
-        adapters: tuple[EngineAdapter, ...] = (HuntersGatherersAdapter(), StoneAgeAdapter())
+        adapters: tuple[EngineAdapter, ...] = (HuntersGatherersAdapter(), StoneAgeAdapter(), CarcassonneAdapter())
         for adapter in adapters:
             _ADAPTERS[adapter.slug] = adapter
     return _ADAPTERS

@@ -24,10 +24,14 @@ def counts() -> tuple[int, ...]:
 
 def test_loading_the_demo_twice_duplicates_nothing(celery_eager, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo", "--games", "3", "--stone-age-games", "2", stdout=io.StringIO())
+        call_command("load_demo", "--games", "3", "--stone-age-games", "2", "--carcassonne-games", "2",
+                     stdout=io.StringIO())
     first = counts()
-    assert first[:4] == (3, 5, 1, 5)
-    assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED).count() == 5
+    assert first[:4] == (3, 5, 1, 7)
+    assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED).count() == 7
+    carcassonne = CatalogueRecord.objects.get(engine_slug="carcassonne")
+    assert carcassonne.usage.times_played == 2
+    assert [g.seats.count() for g in GameRecord.objects.filter(game_slug="carcassonne").order_by("seed")] == [2, 3]
     stone_age = CatalogueRecord.objects.get(engine_slug="stone-age")
     assert stone_age.usage.times_played == 2, "the Stone Age demo games are played with the catalogued box"
     stone_age_games = GameRecord.objects.filter(game_slug="stone-age").order_by("seed")
@@ -38,7 +42,7 @@ def test_loading_the_demo_twice_duplicates_nothing(celery_eager, django_capture_
     assert box.usage.times_played == 3
     assert SeatResult.objects.filter(record__catalogue_record=box).count() == sum(2 + i % 4 for i in range(3))
     out = io.StringIO()
-    call_command("load_demo", "--games", "3", "--stone-age-games", "2", stdout=out)
+    call_command("load_demo", "--games", "3", "--stone-age-games", "2", "--carcassonne-games", "2", stdout=out)
     assert counts() == first
     assert "simulated games: 0 new" in out.getvalue()
     admin = User.objects.get(username="admin")

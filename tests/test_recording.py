@@ -371,7 +371,7 @@ def test_result_only_record_holds_one_result_event_and_is_scored(api, django_cap
 
 
 def test_a_game_without_an_engine_can_only_be_result_only(api):
-    response = api.post("/api/records/", {"game_slug": "carcassonne", "seats": [{"player": "Ada"}, {"player": "Bo"}]},
+    response = api.post("/api/records/", {"game_slug": "agricola", "seats": [{"player": "Ada"}, {"player": "Bo"}]},
                         format="json")
     assert response.status_code == 400 and response.data["reason"] == "unknown_game"
     assert "result-only" in response.data["detail"]

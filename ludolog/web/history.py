@@ -25,6 +25,8 @@ SOURCE_LABELS = {
     "buildings": _("Buildings"), "card_points": _("Card points"), "starvation": _("Starvation"),
     "leftover_resources": _("Resources left"), "green_cards": _("Green cards"), "farmers": _("Farmers"),
     "tool_makers": _("Tool makers"), "hut_builders": _("Hut builders"), "shamans": _("Shamans"),
+    # Carcassonne
+    "city": _("Cities"), "road": _("Roads"), "cloister": _("Cloisters"), "field": _("Fields (farmers)"),
 }
 """Points by source, as the engine names them, in the reader's words."""
 

@@ -21,6 +21,7 @@ from records.models import Event, GameRecord
 from scoring import selectors
 
 from .board_svg import board_svg, seat_colour
+from .carcassonne_svg import carcassonne_svg
 from .stone_age_svg import stone_age_svg
 from .history import game_name, source_label
 
@@ -56,7 +57,23 @@ def board_for(document: dict[str, Any], record: GameRecord, **options: Any) -> s
     position = dict(document["position"], at=document["at"])
     if record.game_slug == "stone-age":
         return stone_age_svg(position, document["seats"], title=title, translate=gettext)
+    if record.game_slug == "carcassonne":
+        return carcassonne_svg(position, document["seats"], title=title, translate=gettext, **options)
     return board_svg(position, document["seats"], title=title, translate=gettext, translate_plural=ngettext, **options)
+
+
+def game_hints(slug: str) -> dict[str, str]:
+    """The words of the replay page that depend on the game: its start, its board, its end."""
+    if slug == "stone-age":
+        return {"start_text": gettext("Start of the game."), "board_hint": "",
+                "end_hint": gettext("Resources left, civilisation cards and their multipliers score at the end of the game.")}
+    if slug == "carcassonne":
+        return {"start_text": gettext("Start of the game: the start tile alone."),
+                "board_hint": gettext("The tile laid last is outlined in orange. Farmers lie down."),
+                "end_hint": gettext("Unfinished cities, roads and cloisters, and the farmers, score at the end of the game.")}
+    return {"start_text": gettext("Start of the game: the start tile alone."),
+            "board_hint": gettext("The tile laid last is outlined in orange. Hunters lie down, gatherers stand, huts are houses."),
+            "end_hint": gettext("Huts and hunters score at the end of the game.")}
 
 
 def score_progression(record: GameRecord, last: int) -> list[list[int]]:
@@ -130,8 +147,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "current_player": document["seats"][position["current_player"]]["player"]
         if position.get("current_player") is not None and not document["is_over"] else "",
         "chart": chart,
-        "start_text": gettext("Start of the game: the start tile alone.") if "tiles" in position
-        else gettext("Start of the game."),
+        **game_hints(record.game_slug),
     }
     return render(request, "games/replay.html", context)
 

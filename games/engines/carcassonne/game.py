@@ -10,7 +10,7 @@ city touching their field).
 
 >>> game = Game.new(2, seed=3)
 >>> game.next_tile, len(game.pile)
-('V', 71)
+('N', 71)
 """
 
 from __future__ import annotations
@@ -104,14 +104,14 @@ class Game:
                                  f"neighbour at ({m.neighbour[0]},{m.neighbour[1]}) shows {m.neighbour_terrain}")
         return None
 
-    def _meeple_problem(self, letter: str, feature: int, placed_order: int | None) -> IllegalAction | None:
+    def _meeple_problem(self, letter: str, feature: int) -> IllegalAction | None:
+        """What stops a meeple going on ``feature`` before the tile is laid (whether the feature
+        joins one that is held is seen once it is laid, see :meth:`apply`)."""
         kinds = self.tileset.types[letter].tile.feature_kinds
         if feature not in kinds:
             return IllegalAction("no_such_feature", f"tile {letter} has no feature {feature}")
         if self.meeples_left[self.current] == 0:
             return IllegalAction("no_meeples", f"seat {self.current} has no meeple left")
-        if placed_order is not None and self.graph.figures(self.graph.node(placed_order, feature)):
-            return IllegalAction("feature_taken", f"the {kinds[feature]} of feature {feature} already has a meeple on it")
         return None
 
     # -- applying ----------------------------------------------------------------------------
@@ -140,10 +140,12 @@ class Game:
             self._end_if_done()
             return
         position = (action.x, action.y)
+        if action.rotation not in (0, 90, 180, 270):
+            raise IllegalAction("bad_rotation", f"turn a tile 0, 90, 180 or 270 degrees, not {action.rotation}")
         turns = quarter_turns_from_degrees(action.rotation)
         problem = self._placement_problem(letter, position, turns)
         if problem is None and action.meeple is not None:
-            problem = self._meeple_problem(letter, action.meeple, None)
+            problem = self._meeple_problem(letter, action.meeple)
         if problem is not None:
             raise problem
         placed = self._lay(letter, position, turns)
@@ -276,8 +278,10 @@ class Game:
         return actions
 
     def _joined_taken(self, tile: Any, position: tuple[int, int], turns: int) -> set[int]:
-        """The features of ``tile`` laid so that would join a feature holding a meeple."""
-        taken = set()
+        """The features of ``tile`` laid so that would join a feature holding a meeple, directly or
+        through a neighbour's feature that also touches another feature of ``tile`` (a field
+        wrapping round a road end joins both fields beside the road)."""
+        touching: dict[int, set[int]] = {}  # neighbour feature (root) -> features of tile touching it
         for side in SIDES:
             other = self.board.tiles.get(neighbour(position, side))
             if other is None:
@@ -285,9 +289,19 @@ class Game:
             mine = tile.edge(side, turns).sub_edges
             theirs = other.tile.edge(side.opposite, other.quarter_turns).sub_edges
             for i in range(3):
-                node = self.graph.node(other.order, theirs[2 - i])
-                if self.graph.figures(node):
-                    taken.add(mine[i])
+                root = self.graph.root(self.graph.node(other.order, theirs[2 - i]))
+                touching.setdefault(root, set()).add(mine[i])
+        taken: set[int] = set()
+        for root, features in touching.items():
+            if self.graph.figures(root):
+                taken |= features
+        grown = True
+        while grown:
+            grown = False
+            for features in touching.values():
+                if features & taken and not features <= taken:
+                    taken |= features
+                    grown = True
         return taken
 
     # -- what a reader sees ------------------------------------------------------------------
@@ -328,10 +342,14 @@ class Game:
     # -- serialising -------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
+        graph = self.graph.to_state()
+        # find() halves paths as it reads, so raw parents would depend on the queries asked
+        # (legal_actions, view); every node's root keeps the snapshot of a position the same.
+        graph["union_find"]["parent"] = [self.graph.root(n) for n in range(len(graph["union_find"]["parent"]))]
         return {
             "snapshot_version": SNAPSHOT_VERSION, "players": self.players, "seed": self.seed,
             "ordered": self.ordered, "pile": list(self.pile), "board": self.board.to_state(),
-            "graph": self.graph.to_state(), "letters": list(self.letters), "meeples_left": list(self.meeples_left),
+            "graph": graph, "letters": list(self.letters), "meeples_left": list(self.meeples_left),
             "points": copy.deepcopy(self.points), "current": self.current, "is_over": self.is_over,
             "final_scored": self.final_scored, "discarded": list(self.discarded),
         }

@@ -17,6 +17,7 @@ DEMO_LOCATION = "Ludothèque — demo club"
 DEMO_MEMBERS = ["Alice", "Bastien", "Chloé", "David", "Elif", "Fatou", "Gaspard", "Hana"]
 DEMO_GAMES = 36
 DEMO_STONE_AGE_GAMES = 12
+DEMO_CARCASSONNE_GAMES = 12
 DEMO_CLUB = "Club de la ludothèque (démo)"
 DEMO_LEAGUE = "Saison 2026"
 
@@ -28,8 +29,10 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=DEMO_GAMES, help="simulated Hunters and Gatherers games")
         parser.add_argument("--stone-age-games", type=int, default=DEMO_STONE_AGE_GAMES,
                             help="simulated Stone Age games")
+        parser.add_argument("--carcassonne-games", type=int, default=DEMO_CARCASSONNE_GAMES,
+                            help="simulated base Carcassonne games")
 
-    def handle(self, *args, games: int, stone_age_games: int, **options):
+    def handle(self, *args, games: int, stone_age_games: int, carcassonne_games: int, **options):
         records = load_catalogue(demo_catalogue_data())
         self.stdout.write(f"catalogue: {len(records)} records")
         User = get_user_model()
@@ -43,6 +46,7 @@ class Command(BaseCommand):
         league = self._load_league()
         new = self._load_games("hunters-gatherers", games, admin, players=(2, 5), first_seed=1000)
         new += self._load_games("stone-age", stone_age_games, admin, players=(2, 4), first_seed=2000)
+        new += self._load_games("carcassonne", carcassonne_games, admin, players=(2, 5), first_seed=3000)
         self.stdout.write(f"simulated games: {new} new")
         standings.refresh(league)
         self.stdout.write(f"league: {league} with {league.memberships.count()} members")
