@@ -151,3 +151,24 @@ def test_stepping_through_a_stone_age_replay(page, live_server, artifacts: Path)
     final = [str(score) for score in document["final_scores"]]
     assert page.locator("#score-table td.total").all_inner_texts() == final
     page.screenshot(path=str(artifacts / "replay-stone-age.png"), full_page=True)
+
+
+def test_stepping_through_a_carcassonne_replay(page, live_server, artifacts: Path):
+    """Base Carcassonne in the same viewer: each step lays one more tile and outlines it."""
+    document = simulate_document("carcassonne", 2, 12, ["Ada", "Bo"])
+    record = import_document(document)
+    page.goto(f"{live_server.url}/games/{record.pk}/replay/?at=10")
+    assert page.locator("#board svg.carcassonne g.tile").count() == 11
+    page.locator("body").click(position={"x": 5, "y": 5})
+    page.keyboard.press("ArrowRight")
+    page.wait_for_url(re.compile(r"[?&]at=11$"))
+    page.wait_for_function("document.querySelector('#board svg').dataset.at === '11'")
+    assert page.locator("#board svg g.tile").count() == 12
+    laid = document["events"][10]["payload"]
+    outlined = page.locator("#board g.tile.last-placed")
+    assert (outlined.get_attribute("data-x"), outlined.get_attribute("data-y")) == (str(laid["x"]), str(laid["y"]))
+    page.keyboard.press("End")
+    page.wait_for_function(f"document.querySelector('#board svg').dataset.at === '{len(document['events'])}'")
+    final = [str(score) for score in document["final_scores"]]
+    assert page.locator("#score-table td.total").all_inner_texts() == final
+    page.screenshot(path=str(artifacts / "replay-carcassonne.png"), full_page=True)
