@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import statistics
 import sys
 import time
@@ -23,16 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchlib import replay_timings  # noqa: E402
 
-from games.engines.carcassonne import Action, Game, parse_action  # noqa: E402
-
-
-def random_game(players: int, seed: int) -> tuple[Game, list[Action]]:
-    game, chooser, actions = Game.new(players, seed=seed), random.Random(f"{seed}:choices"), []
-    while not game.is_over:
-        action = chooser.choice(game.legal_actions())
-        game.apply(action)
-        actions.append(action)
-    return game, actions
+from games.engines.carcassonne import Game, parse_action  # noqa: E402
+from games.engines.carcassonne.simulate import random_game  # noqa: E402
 
 
 def main() -> None:

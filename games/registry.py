@@ -426,14 +426,10 @@ class CarcassonneAdapter(GameStateAdapter):
 
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
-        rng = random.Random(f"{seed}:choices")
-        state = self.new_state(players, seed)
-        events: list[tuple[str, dict[str, Any]]] = []
-        while not state.is_over:
-            action = rng.choice(state.legal_actions())
-            state.apply(action)
-            events.append(("discard_tile" if action.discard else "place_tile", action.to_dict()))
-        return events
+        from games.engines.carcassonne.simulate import random_game
+
+        _game, actions = random_game(players, seed)
+        return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]
 
 
 _ADAPTERS: dict[str, EngineAdapter] = {}
