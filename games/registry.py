@@ -104,11 +104,58 @@ def validate_payload(schemas: Mapping[str, Mapping[str, Any]], event_type: str, 
 
 
 class GameStateAdapter:
-    """What every adapter does the same way: its engine's Game has ``view()``, ``is_over``,
-    ``scores()`` (seat, total, breakdown) and ``final_ranks()``."""
+    """What the adapters do the same way. Their engine's ``Game`` has ``new(players, seed)``,
+    ``apply``, ``undo``, ``to_dict()``/``from_dict()``, ``view()``, ``is_over``, ``scores()``
+    (seat, total, breakdown) and ``final_ranks()``; an adapter says how an event becomes an
+    action (:meth:`apply_action`) and how actions read as text (:meth:`action_text`,
+    :meth:`read_action`)."""
+
+    engine: Any
+    event_schemas: Mapping[str, Mapping[str, Any]]
+
+    def new_state(self, players: int, seed: int | None) -> Any:
+        return self.engine.Game.new(players, seed)
+
+    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:
+        """Apply one event; returns the payload as stored (with the chance a seeded game drew).
+
+        ``validate=False`` skips the schema check for events read back from the store, which
+        were checked when they were appended; the engine still checks the rules.
+        """
+        if validate:
+            validate_payload(self.event_schemas, event_type, payload)
+        if event_type == UNDO:
+            self.undo(state)
+            return {}
+        return self.apply_action(state, event_type, payload)
+
+    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def undo(self, state: Any) -> None:
+        state.undo()
+
+    def notation(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        return "undo" if event_type == UNDO else self.action_text(event_type, payload)
+
+    def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        raise NotImplementedError
+
+    def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]:
+        return (UNDO, {}) if text.strip() == UNDO else self.read_action(text)
+
+    def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    def snapshot(self, state: Any) -> dict[str, Any]:
+        """The full state as JSON, restorable without replaying (a cache entry, see records.replay)."""
+        return dict(state.to_dict())
+
+    def restore(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.Game.from_dict(data)
 
     def view(self, state: Any) -> dict[str, Any]:
-        return state.view()
+        return dict(state.view())
 
     def is_over(self, state: Any) -> bool:
         return bool(state.is_over)
@@ -166,9 +213,6 @@ class HuntersGatherersAdapter(GameStateAdapter):
             UNDO: {"type": "object", "additionalProperties": False},
         }
 
-    def new_state(self, players: int, seed: int | None) -> Any:
-        return self.engine.Game.new(players=players, seed=seed)
-
     def _action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> Any:
         data = dict(payload)
         if "tile" not in data:
@@ -180,17 +224,7 @@ class HuntersGatherersAdapter(GameStateAdapter):
             data["discard"] = True
         return self.engine.Action.from_dict(data)
 
-    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:
-        """Apply one event; returns the payload as stored (the drawn tile filled in).
-
-        ``validate=False`` skips the schema check for events read back from the store, which
-        were checked when they were appended; the engine still checks the rules.
-        """
-        if validate:
-            validate_payload(self.event_schemas, event_type, payload)
-        if event_type == UNDO:
-            self.undo(state)
-            return {}
+    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         try:
             action = self._action(state, event_type, payload)
         except ValueError as error:
@@ -198,7 +232,7 @@ class HuntersGatherersAdapter(GameStateAdapter):
                 raise
             raise PayloadError("payload", f"payload: {error}") from None
         state.apply(action)
-        stored = action.to_dict()
+        stored = dict(action.to_dict())
         stored.pop("discard", None)
         return stored
 
@@ -207,25 +241,19 @@ class HuntersGatherersAdapter(GameStateAdapter):
             raise self.engine.IllegalAction("nothing_to_undo", "there is no action left to take back")
         state.undo()
 
-    def notation(self, event_type: str, payload: Mapping[str, Any]) -> str:
-        if event_type == UNDO:
-            return "undo"
+    def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
         data = dict(payload, discard=True) if event_type == "discard_tile" else dict(payload)
         data.setdefault("tile", "?")
-        return self.engine.Action.from_dict(data).to_text()
+        return str(self.engine.Action.from_dict(data).to_text())
 
-    def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]:
-        if text.strip() == "undo":
-            return UNDO, {}
-        action = self.engine.parse_action(text)
-        data = action.to_dict()
+    def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
+        data = self.engine.parse_action(text).to_dict()
         if data.pop("discard", False):
             return "discard_tile", data
         return "place_tile", data
 
     def snapshot(self, state: Any) -> dict[str, Any]:
-        """The full state as JSON, restorable without replaying (a cache entry, see records.replay)."""
-        return state.snapshot()
+        return dict(state.snapshot())  # this engine's to_dict() is the replay-checked form, not the cache
 
     def restore(self, data: Mapping[str, Any]) -> Any:
         return self.engine.Game.from_snapshot(data)
@@ -312,39 +340,17 @@ class StoneAgeAdapter(GameStateAdapter):
             UNDO: {"type": "object", "additionalProperties": False},
         }
 
-    def new_state(self, players: int, seed: int | None) -> Any:
-        return self.engine.Game.new(players, seed)
-
-    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:
-        """Apply one event; returns the payload as stored (with the dice a seeded game rolled)."""
-        if validate:
-            validate_payload(self.event_schemas, event_type, payload)
-        if event_type == UNDO:
-            self.undo(state)
-            return {}
-        action = state.complete(self.engine.Action.from_dict(event_type, payload))
+    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        action = state.complete(self.engine.Action.from_dict(event_type, payload))  # the dice a seeded game rolls
         state.apply(action)
-        return action.to_dict()
+        return dict(action.to_dict())
 
-    def undo(self, state: Any) -> None:
-        state.undo()
+    def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        return str(self.engine.Action.from_dict(event_type, payload).to_text())
 
-    def notation(self, event_type: str, payload: Mapping[str, Any]) -> str:
-        if event_type == UNDO:
-            return "undo"
-        return self.engine.Action.from_dict(event_type, payload).to_text()
-
-    def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]:
-        if text.strip() == "undo":
-            return UNDO, {}
+    def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
         action = self.engine.parse_action(text)
         return action.kind, action.to_dict()
-
-    def snapshot(self, state: Any) -> dict[str, Any]:
-        return state.to_dict()
-
-    def restore(self, data: Mapping[str, Any]) -> Any:
-        return self.engine.Game.from_dict(data)
 
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
@@ -386,43 +392,22 @@ class CarcassonneAdapter(GameStateAdapter):
             UNDO: {"type": "object", "additionalProperties": False},
         }
 
-    def new_state(self, players: int, seed: int | None) -> Any:
-        return self.engine.Game.new(players, seed)
-
-    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:
-        """Apply one event; returns the payload as stored (a seeded game's drawn tile filled in)."""
-        if validate:
-            validate_payload(self.event_schemas, event_type, payload)
-        if event_type == UNDO:
-            self.undo(state)
-            return {}
+    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         action = self.engine.Action.from_dict(payload, discard=event_type == "discard_tile")
         if action.tile is None:
+            # A seeded record lets the platform draw: the stored event names the tile drawn.
             if state.next_tile is None:
                 raise PayloadError("payload.tile", "payload.tile: this record has no seeded pile; name the tile drawn")
             action = dataclasses.replace(action, tile=state.next_tile)
         state.apply(action)
-        return action.to_dict()
+        return dict(action.to_dict())
 
-    def undo(self, state: Any) -> None:
-        state.undo()
+    def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        return str(self.engine.Action.from_dict(payload, discard=event_type == "discard_tile").to_text())
 
-    def notation(self, event_type: str, payload: Mapping[str, Any]) -> str:
-        if event_type == UNDO:
-            return "undo"
-        return self.engine.Action.from_dict(payload, discard=event_type == "discard_tile").to_text()
-
-    def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]:
-        if text.strip() == "undo":
-            return UNDO, {}
+    def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
         action = self.engine.parse_action(text)
         return ("discard_tile" if action.discard else "place_tile"), action.to_dict()
-
-    def snapshot(self, state: Any) -> dict[str, Any]:
-        return state.to_dict()
-
-    def restore(self, data: Mapping[str, Any]) -> Any:
-        return self.engine.Game.from_dict(data)
 
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
