@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Any
+
+from django.contrib.auth.models import User
+from rest_framework.test import APIClient
 
 from games.registry import get_engine
 from records.models import GameRecord
@@ -30,3 +34,36 @@ def seeded_record(players: int = 2, seed: int = 1, **fields: Any) -> GameRecord:
 def event(index: int, players: int = 2, seed: int = 1) -> tuple[str, dict[str, Any]]:
     kind, payload = simulated_events(players, seed)[index]
     return kind, dict(payload)
+
+
+@lru_cache(maxsize=None)
+def _simulated_file(game: str, players: int, seed: int) -> str:
+    from records.files import simulate_document
+
+    return json.dumps(simulate_document(game, players, seed, [f"P{i}" for i in range(players)]))
+
+
+def simulated_document(game: str, players: int, seed: int) -> dict[str, Any]:
+    """A fresh copy of a simulated game's record file (simulating is the slow part: done once)."""
+    return json.loads(_simulated_file(game, players, seed))
+
+
+def keeper_api() -> APIClient:
+    """An API client logged in as a scorekeeper."""
+    client = APIClient()
+    client.force_authenticate(User.objects.create_user("keeper"))
+    return client
+
+
+def create_record(api: APIClient, game: str, players: int, seed: int | None) -> int:
+    body: dict[str, Any] = {"game_slug": game, "seats": [{"player": f"P{i}"} for i in range(players)]}
+    if seed is not None:
+        body["seed"] = seed
+    response = api.post("/api/records/", body, format="json")
+    assert response.status_code == 201, response.data
+    return int(response.data["id"])
+
+
+def post_event(api: APIClient, record_id: int, expected_seq: int, kind: str, payload: dict[str, Any]) -> Any:
+    return api.post(f"/api/records/{record_id}/events/",
+                    {"expected_seq": expected_seq, "type": kind, "payload": payload}, format="json")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import json
 import re
-from functools import lru_cache
 
 import pytest
 from django.contrib.auth.models import User
@@ -17,39 +16,26 @@ from records import files, replay
 from records.models import Event, GameRecord
 from records.services import position
 from scoring.models import SeatResult
+from tests.factories import create_record, keeper_api, post_event, simulated_document
 
 pytestmark = pytest.mark.django_db
 CC = "carcassonne"
 
 
-@lru_cache(maxsize=None)
-def simulated(players: int, seed: int) -> str:
-    return json.dumps(files.simulate_document(CC, players, seed, [f"P{i}" for i in range(players)]))
-
-
 def document(players: int, seed: int) -> dict:
-    return json.loads(simulated(players, seed))
+    return simulated_document(CC, players, seed)
 
 
 @pytest.fixture
 def api() -> APIClient:
-    client = APIClient()
-    client.force_authenticate(User.objects.create_user("keeper"))
-    return client
+    return keeper_api()
 
 
 def create(api: APIClient, players: int, seed: int | None) -> int:
-    body = {"game_slug": CC, "seats": [{"player": f"P{i}"} for i in range(players)]}
-    if seed is not None:
-        body["seed"] = seed
-    response = api.post("/api/records/", body, format="json")
-    assert response.status_code == 201, response.data
-    return response.data["id"]
+    return create_record(api, CC, players, seed)
 
 
-def post(api: APIClient, record_id: int, expected_seq: int, kind: str, payload: dict):
-    return api.post(f"/api/records/{record_id}/events/",
-                    {"expected_seq": expected_seq, "type": kind, "payload": payload}, format="json")
+post = post_event
 
 
 def test_a_simulated_game_recorded_event_by_event_gives_the_engines_final_scores(
