@@ -11,8 +11,6 @@ naming the action's index and the reason.
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -21,6 +19,7 @@ from . import TILESET_NAME, TILESET_VERSION
 from .actions import IllegalAction, parse_action
 from .game import ENGINE_SLUG, MAX_PLAYERS, MIN_PLAYERS, Game
 from .simulate import random_game
+from ..cli import run
 
 
 def summary(game: Game, texts: list[str]) -> dict[str, Any]:
@@ -47,32 +46,14 @@ def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
     return game, texts
 
 
+def play(players: int, seed: int) -> tuple[Game, list[str]]:
+    game, actions = random_game(players, seed)
+    return game, [action.to_text() for action in actions]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m games.engines.carcassonne", description="Carcassonne rules engine")
-    commands = parser.add_subparsers(dest="command", required=True)
-    play = commands.add_parser("play", help="play a complete random game from a seed")
-    play.add_argument("--players", type=int, default=4)
-    play.add_argument("--seed", type=int, default=0)
-    rep = commands.add_parser("replay", help="replay a record and print its result")
-    rep.add_argument("file", help="JSON object with 'players', 'seed' and 'actions'; - for stdin")
-    args = parser.parse_args(argv)
-    if args.command == "play":
-        if not MIN_PLAYERS <= args.players <= MAX_PLAYERS:
-            parser.error(f"--players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
-        game, actions = random_game(args.players, args.seed)
-        texts = [action.to_text() for action in actions]
-    else:
-        try:
-            text = sys.stdin.read() if args.file == "-" else open(args.file, encoding="utf-8").read()
-            game, texts = replay(json.loads(text))
-        except (OSError, json.JSONDecodeError) as error:
-            print(f"cannot read {args.file}: {error}", file=sys.stderr)
-            return 2
-        except ValueError as error:
-            print(f"replay stopped: {error}", file=sys.stderr)
-            return 2
-    print(json.dumps(summary(game, texts)))
-    return 0
+    return run(argv, prog="python -m games.engines.carcassonne", description="Carcassonne rules engine",
+               players=(MIN_PLAYERS, MAX_PLAYERS), play=play, replay=replay, summary=summary)
 
 
 if __name__ == "__main__":
