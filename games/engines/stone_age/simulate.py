@@ -11,12 +11,16 @@ from .game import Game
 def random_game(players: int, seed: int) -> tuple[Game, list[Action]]:
     """Deal and roll from ``seed``, choose from the same seed: the same seed, the same game.
 
+    The choices are random among the legal ones, except that a tribe buys rather than declines
+    and feeds rather than starves when it can: the games then look like games people play.
     Returns the finished game and the actions as applied (dice and draws filled in)."""
     game = Game.new(players, seed=seed)
     chooser = random.Random(f"{seed}:choices")  # str seeds hash the same on every run and machine
     actions: list[Action] = []
     while not game.is_over:
-        action = game.complete(chooser.choice(game.legal_actions()))
+        legal = game.legal_actions()
+        keen = [a for a in legal if not a.decline and not a.starve]
+        action = game.complete(chooser.choice(keen or legal))
         if action.dice is not None and game.needs_picks(action):
             dice = list(action.dice)
             # Each player, from the buyer on, takes one of the dice.
