@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -71,6 +71,7 @@ class EngineAdapter(Protocol):
     def is_over(self, state: Any) -> bool: ...
     def final_scores(self, state: Any) -> list[FinalScore]: ...
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]: ...
+    def hints(self, state: Any, limit: int = 24) -> list[str]: ...
 
 
 _VALIDATORS: dict[int, jsonschema.Draft202012Validator] = {}
@@ -156,6 +157,18 @@ class GameStateAdapter:
 
     def view(self, state: Any) -> dict[str, Any]:
         return dict(state.view())
+
+    def hints(self, state: Any, limit: int = 24) -> list[str]:
+        """A few actions open now, in notation, for a scorekeeper (none where the game cannot
+        know them, e.g. before a tile is drawn)."""
+        return []
+
+    def _tile_placements(self, state: Any, limit: int, bare: Callable[[Any], bool]) -> list[str]:
+        """Tile games with a seeded pile: where the drawn tile fits, without a figure."""
+        if state.is_over or getattr(state, "next_tile", None) is None:
+            return []
+        texts = [action.to_text() for action in state.legal_actions() if bare(action)]
+        return texts[:limit]
 
     def is_over(self, state: Any) -> bool:
         return bool(state.is_over)
@@ -251,6 +264,9 @@ class HuntersGatherersAdapter(GameStateAdapter):
         if data.pop("discard", False):
             return "discard_tile", data
         return "place_tile", data
+
+    def hints(self, state: Any, limit: int = 24) -> list[str]:
+        return self._tile_placements(state, limit, lambda action: action.figure is None)
 
     def snapshot(self, state: Any) -> dict[str, Any]:
         return dict(state.snapshot())  # this engine's to_dict() is the replay-checked form, not the cache
@@ -408,6 +424,9 @@ class CarcassonneAdapter(GameStateAdapter):
     def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
         action = self.engine.parse_action(text)
         return ("discard_tile" if action.discard else "place_tile"), action.to_dict()
+
+    def hints(self, state: Any, limit: int = 24) -> list[str]:
+        return self._tile_placements(state, limit, lambda action: action.meeple is None)
 
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""

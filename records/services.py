@@ -225,15 +225,18 @@ def notation(record: GameRecord, event: Event) -> str:
 
 def position(record: GameRecord, at: int | None = None) -> dict[str, Any]:
     """The position after event ``at`` as the state endpoint and ``replay --json`` give it."""
+    return position_and_state(record, at)[0]
+
+
+def position_and_state(record: GameRecord, at: int | None = None) -> tuple[dict[str, Any], Any]:
+    """:func:`position` and the engine state it describes (for a page that asks the engine more)."""
     engine = replay.engine_for(record)
     state, seq = replay.state_at(record, at)
-    return position_document(
-        engine, state, seq,
-        seats=[
-            {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
-            for seat in record.seats.select_related("player")
-        ],
-    )
+    seats = [
+        {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
+        for seat in record.seats.select_related("player")
+    ]
+    return position_document(engine, state, seq, seats=seats), state
 
 
 def position_document(engine: Any, state: Any, seq: int, *, seats: list[dict[str, Any]]) -> dict[str, Any]:

@@ -128,6 +128,7 @@ def test_the_scorekeeping_page_takes_carcassonne_notation(client):
     record = GameRecord.objects.get(game_slug=CC)
     page = client.get(f"/scorekeeping/{record.pk}/").content.decode()
     assert "V@1,0r90 meeple:2" in page and "Meeples left" in page and "Dashed squares" in page
+    assert 'id="placements"' not in page, "without a seed the tile is not known before it is named"
     laid = client.post(f"/scorekeeping/{record.pk}/", {"action": "E@0,-1r180 meeple:0", "expected_seq": 0})
     assert laid.status_code == 302, laid.content.decode()[:300]
     assert Event.objects.get(record=record).payload == {"tile": "E", "x": 0, "y": -1, "rotation": 180, "meeple": 0}
@@ -135,3 +136,16 @@ def test_the_scorekeeping_page_takes_carcassonne_notation(client):
     assert scores[0]["breakdown"]["city"] == 4, "E closes the start tile's city: 2 tiles, 4 points"
     refused = client.post(f"/scorekeeping/{record.pk}/", {"action": "U@5,5r0", "expected_seq": 1})
     assert refused.status_code == 422 and "not_adjacent" in refused.content.decode()
+
+
+def test_a_seeded_scorekeeping_page_lists_where_the_drawn_tile_fits(client):
+    client.force_login(User.objects.create_user("table", password="pw"))
+    client.post("/scorekeeping/", {"game": CC, "seat_1": "Ada", "seat_2": "Bo", "seed": "9", "played_on": "2026-11-29"})
+    record = GameRecord.objects.get(game_slug=CC)
+    page = client.get(f"/scorekeeping/{record.pk}/").content.decode()
+    state = get_engine(CC).new_state(2, 9)
+    fits = [a.to_text() for a in state.legal_actions() if a.meeple is None]
+    listed = re.findall(r"<li><code>([A-X]@-?\d+,-?\d+r\d+)</code></li>", page)
+    assert listed == fits[:24] and listed
+    first = client.post(f"/scorekeeping/{record.pk}/", {"action": listed[0], "expected_seq": 0})
+    assert first.status_code == 302

@@ -162,9 +162,11 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
     elif request.method != "POST":
         form = ActionForm(initial=form_data)
     form.for_game(record.game_slug)
-    document = services.position(record)
+    document, state = services.position_and_state(record)
     position = document["position"]
     current = position.get("current_player")
+    engine = get_engine(record.game_slug)
+    hints = engine.hints(state) if engine is not None and record.status == GameRecord.Status.IN_PROGRESS else []
     context = {
         "record": record,
         "game": game_name(record.game_slug),
@@ -180,5 +182,6 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "lines": list(reversed(replay.history(record)))[:20],
         "in_progress": record.status == GameRecord.Status.IN_PROGRESS,
+        "hints": hints,
     }
     return render(request, "scorekeeping/record.html", context, status=status)

@@ -88,6 +88,13 @@ def test_the_record_page_shows_the_board_the_tile_drawn_and_whose_turn(keeper_cl
     assert 'class="free-cell"' in html, "free places carry the coordinates to type"
 
 
+def test_the_record_page_lists_where_the_drawn_tile_fits(keeper_client: Client, record):
+    html = keeper_client.get(f"/scorekeeping/{record.pk}/").content.decode()
+    state = get_engine(HG).new_state(2, 1)
+    fits = [a.to_text() for a in state.legal_actions() if a.figure is None]
+    assert re.findall(r'<li><code>(L\d+@[^<]+)</code></li>', html) == fits[:24] and fits
+
+
 def test_a_legal_action_is_stored_and_the_page_moves_on(keeper_client: Client, record, keeper):
     response = keeper_client.post(f"/scorekeeping/{record.pk}/", {"action": notation(0), "expected_seq": 0})
     assert response.status_code == 302
