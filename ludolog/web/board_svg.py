@@ -26,6 +26,13 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
+from .tile_geometry import corners as _corners
+from .tile_geometry import fmt as _fmt
+from .tile_geometry import inward as _inward
+from .tile_geometry import mean as _mean
+from .tile_geometry import mid as _mid
+from .tile_geometry import sub_edge as _sub_edge
+
 TILE = 60
 """Side of one tile in SVG user units."""
 PIXELS_PER_UNIT = 1.5
@@ -118,36 +125,18 @@ def seat_colour(seat: int, colour: str = "") -> str:
 
 # Geometry on the unit tile: (0, 0) is the north-west corner, y grows south.
 
-def _sub_edge(side: str, index: int) -> tuple[Point, Point]:
-    """The two ends of third ``index`` of ``side``, read clockwise as the tile-set format says."""
-    a, b = index / 3, (index + 1) / 3
-    return {
-        "N": ((a, 0.0), (b, 0.0)),
-        "E": ((1.0, a), (1.0, b)),
-        "S": ((1 - a, 1.0), (1 - b, 1.0)),
-        "W": ((0.0, 1 - a), (0.0, 1 - b)),
-    }[side]
 
 
-def _corners(side: str) -> tuple[Point, Point]:
-    return _sub_edge(side, 0)[0], _sub_edge(side, 2)[1]
 
 
-def _mid(side: str) -> Point:
-    return {"N": (0.5, 0.0), "E": (1.0, 0.5), "S": (0.5, 1.0), "W": (0.0, 0.5)}[side]
 
 
 def _toward_centre(point: Point, amount: float) -> Point:
     return point[0] + (0.5 - point[0]) * amount, point[1] + (0.5 - point[1]) * amount
 
 
-def _inward(side: str, point: Point, depth: float) -> Point:
-    dx, dy = {"N": (0, 1), "E": (-1, 0), "S": (0, -1), "W": (1, 0)}[side]
-    return point[0] + dx * depth, point[1] + dy * depth
 
 
-def _mean(points: Sequence[Point]) -> Point:
-    return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
 
 
 class _Placer:
@@ -165,8 +154,6 @@ class _Placer:
         return self.left + (u + 0.5) * TILE, self.top + (v + 0.5) * TILE
 
 
-def _fmt(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
 def _points(points: Iterable[Point]) -> str:

@@ -27,6 +27,12 @@ from html import escape
 from typing import Any
 
 from .board_svg import HIGHLIGHT, MEEPLE, PIXELS_PER_UNIT, TILE, seat_colour
+from .tile_geometry import corners as _corners
+from .tile_geometry import fmt as _fmt
+from .tile_geometry import inward as _inward
+from .tile_geometry import mean as _mean
+from .tile_geometry import mid as _mid
+from .tile_geometry import sub_edge as _sub_edge
 
 SIDES = ("N", "E", "S", "W")
 
@@ -107,37 +113,18 @@ TEXT_ALTERNATIVE_WORDS = (
 
 # Geometry on the unit tile, as printed: (0, 0) is the north-west corner, y grows south.
 
-def _sub_edge(side: str, index: int) -> tuple[Point, Point]:
-    """The two ends of third ``index`` of ``side``, read clockwise as the tile format says."""
-    a, b = index / 3, (index + 1) / 3
-    return {
-        "N": ((a, 0.0), (b, 0.0)),
-        "E": ((1.0, a), (1.0, b)),
-        "S": ((1 - a, 1.0), (1 - b, 1.0)),
-        "W": ((0.0, 1 - a), (0.0, 1 - b)),
-    }[side]
 
 
-def _corners(side: str) -> tuple[Point, Point]:
-    """A side's two corners in clockwise order."""
-    return _sub_edge(side, 0)[0], _sub_edge(side, 2)[1]
 
 
-def _mid(side: str) -> Point:
-    return {"N": (0.5, 0.0), "E": (1.0, 0.5), "S": (0.5, 1.0), "W": (0.0, 0.5)}[side]
 
 
-def _inward(side: str, point: Point, depth: float) -> Point:
-    dx, dy = {"N": (0, 1), "E": (-1, 0), "S": (0, -1), "W": (1, 0)}[side]
-    return point[0] + dx * depth, point[1] + dy * depth
 
 
 def _lerp(a: Point, b: Point, t: float) -> Point:
     return a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t
 
 
-def _mean(points: Sequence[Point]) -> Point:
-    return sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)
 
 
 def _quadratic(start: Point, control: Point, end: Point, steps: int = CURVE_STEPS) -> list[Point]:
@@ -405,8 +392,6 @@ def _pennants(feature: Mapping[str, Any]) -> int:
 # Drawing. Everything on a tile is drawn as printed in its own square (0..TILE); the tile's
 # group turns it, exactly as the physical tile is turned.
 
-def _fmt(value: float) -> str:
-    return f"{value:.1f}".rstrip("0").rstrip(".")
 
 
 def _scaled(points: Iterable[Point]) -> list[Point]:
