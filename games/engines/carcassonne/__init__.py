@@ -14,7 +14,9 @@ Readings: farmers score 3 for each completed city their field touches (the later
 again; meeples on a feature are counted per player and the most share the points.
 """
 
-from .actions import Action, IllegalAction, parse_action
+from games.engines.errors import IllegalAction
+
+from .actions import Action, parse_action
 from .game import ENGINE_SLUG, MAX_PLAYERS, MEEPLES, MIN_PLAYERS, SOURCES, Game, Score
 from .tileset import load_tileset
 

@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import TILESET_NAME, TILESET_VERSION
-from .actions import IllegalAction, parse_action
+from games.engines.errors import IllegalAction
+
+from .actions import parse_action
 from .game import ENGINE_SLUG, MAX_PLAYERS, MIN_PLAYERS, Game
 from .simulate import random_game
 from ..cli import run

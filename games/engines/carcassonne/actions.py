@@ -13,13 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 
-class IllegalAction(Exception):
-    """An action the rules refuse; ``reason`` is a stable machine-readable code."""
 
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -22,10 +22,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-from games.engines.tiles import Board, FeatureGraph, Figure, PlacedTile, majority_owners, neighbour
-from games.engines.tiles import SIDES, quarter_turns_from_degrees
+from games.engines.errors import IllegalAction
+from games.engines.tiles import (
+    SIDES, Board, FeatureGraph, Figure, PlacedTile, majority_owners, neighbour, quarter_turns_from_degrees,
+)
 
-from .actions import Action, IllegalAction
+from .actions import Action
 from .tileset import Tileset, load_tileset
 
 ENGINE_SLUG: Final = "carcassonne"

@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from games.engines.errors import IllegalAction
 from games.engines.tiles import Figure, quarter_turns_from_degrees
 
 from .actions import FIGURE_KINDS, TRIBE_MEMBERS, Action, FigureKind, NotationError, parse_action
@@ -43,18 +44,6 @@ _FIGURE_TERRAIN: Final[Mapping[str, frozenset[str]]] = {
 _SIDE_NAMES: Final = ("north", "east", "south", "west")
 
 
-class IllegalAction(Exception):
-    """An action the rules forbid now; ``reason`` is a stable snake_case code.
-
-    >>> error = IllegalAction("occupied", "a tile already lies at (0,0)")
-    >>> error.reason, str(error)
-    ('occupied', 'a tile already lies at (0,0)')
-    """
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
 
 
 @dataclass(frozen=True, slots=True)

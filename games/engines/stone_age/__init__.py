@@ -27,7 +27,9 @@ gives nothing; the facts (from the English rulebook) have each tribe take its ag
 and keep what it does not eat.
 """
 
-from .actions import Action, IllegalAction, parse_action
+from games.engines.errors import IllegalAction
+
+from .actions import Action, parse_action
 from .components import RESOURCES, load
 from .game import CARD_SLOTS, BUILDING_STACKS, LOCATIONS, Game, Score, Tribe
 

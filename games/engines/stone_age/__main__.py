@@ -16,7 +16,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import DATA_NAME, DATA_VERSION
-from .actions import IllegalAction, parse_action
+from games.engines.errors import IllegalAction
+
+from .actions import parse_action
 from .game import Game
 from .simulate import random_game
 from ..cli import run

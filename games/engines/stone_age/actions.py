@@ -29,17 +29,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+
 Payment = Mapping[str, int]
 KINDS = ("place", "resolve", "feed", "reveal")
 
 
-class IllegalAction(Exception):
-    """An action the rules refuse; ``reason`` is a stable machine-readable code."""
-
-    def __init__(self, reason: str, message: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-        self.message = message
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .actions import Action, IllegalAction, Payment
+from games.engines.errors import IllegalAction
+
+from .actions import Action, Payment
 from .components import RESOURCES, GameData, load
 
 HUNT = "hunting_grounds"
