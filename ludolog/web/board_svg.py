@@ -22,6 +22,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from html import escape
 from typing import Any
@@ -414,6 +415,74 @@ def _tile_art(key: str, rotation: int) -> tuple[str, dict[int, Point]]:
     return "".join(out), anchors
 
 
+@dataclass(frozen=True)
+class BoardFrame:
+    """Where a board of square tiles goes in SVG units: its north-west cell, its size, and the
+    empty cells next to the tiles a scorekeeper may be shown."""
+
+    origin: tuple[int, int]
+    free: frozenset[tuple[int, int]]
+    margin: float
+    width: float
+    height: float
+
+    @classmethod
+    def around(cls, tiles: Iterable[Mapping[str, Any]], free_cells: bool) -> BoardFrame:
+        occupied = {(int(t["x"]), int(t["y"])) for t in tiles}
+        free: set[tuple[int, int]] = set()
+        if free_cells:
+            for x, y in occupied:
+                free.update({(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)} - occupied)
+        cells = occupied | free or {(0, 0)}
+        min_x, max_x = min(x for x, _ in cells), max(x for x, _ in cells)
+        min_y, max_y = min(y for _, y in cells), max(y for _, y in cells)
+        margin = TILE * 0.25
+        return cls((min_x, min_y), frozenset(free), margin,
+                   (max_x - min_x + 1) * TILE + 2 * margin, (max_y - min_y + 1) * TILE + 2 * margin)
+
+    def corner(self, x: int, y: int) -> Point:
+        """The north-west corner of cell ``(x, y)``."""
+        return (x - self.origin[0]) * TILE, (y - self.origin[1]) * TILE
+
+    def opening(self, css_class: str, position: Mapping[str, Any], heading: str, description: str) -> str:
+        """The ``<svg>`` tag with its ``<title>`` and ``<desc>``."""
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" role="img" '
+            f'viewBox="{_fmt(-self.margin)} {_fmt(-self.margin)} {_fmt(self.width)} {_fmt(self.height)}" '
+            f'width="{_fmt(self.width * PIXELS_PER_UNIT)}" height="{_fmt(self.height * PIXELS_PER_UNIT)}" '
+            f'aria-labelledby="board-title board-desc" data-at="{escape(str(position.get("at", "")))}">'
+            f'<title id="board-title">{escape(heading)}</title><desc id="board-desc">{escape(description)}</desc>'
+        )
+
+    def free_cells(self) -> list[str]:
+        """The empty cells, dashed and labelled with the coordinates a scorekeeper types."""
+        parts = []
+        for x, y in sorted(self.free):
+            x0, y0 = self.corner(x, y)
+            parts.append(f'<g class="free-cell" data-x="{x}" data-y="{y}"><rect x="{_fmt(x0 + 3)}" '
+                         f'y="{_fmt(y0 + 3)}" width="{TILE - 6}" height="{TILE - 6}" fill="none" stroke="#8a8a80" '
+                         f'stroke-dasharray="4 3"/><text x="{_fmt(x0 + TILE / 2)}" y="{_fmt(y0 + TILE / 2 + 4)}" '
+                         f'text-anchor="middle" font-size="11" fill="#5b5b57">{x},{y}</text></g>')
+        return parts
+
+
+def last_placed_outline(left: float, top: float) -> str:
+    return (f'<rect class="last-placed-outline" x="{_fmt(left + 1.5)}" y="{_fmt(top + 1.5)}" '
+            f'width="{TILE - 3}" height="{TILE - 3}" fill="none" stroke="{HIGHLIGHT}" stroke-width="3.5" rx="2"/>')
+
+
+def remembering(translate: Translate) -> Translate:
+    """``translate`` asked once per word: a board repeats its words many times."""
+    words: dict[str, str] = {}
+
+    def tr(text: str) -> str:
+        if text not in words:
+            words[text] = translate(text)
+        return words[text]
+
+    return tr
+
+
 def board_svg(
     position: Mapping[str, Any],
     seats: Sequence[Mapping[str, Any]] = (),
@@ -430,39 +499,15 @@ def board_svg(
     ``translate`` (``gettext``) and ``translate_plural`` (``ngettext``) turn the English words
     of the text alternative into the reader's language.
     """
-    words: dict[str, str] = {}
-
-    def tr(text: str) -> str:
-        if text not in words:
-            words[text] = translate(text)
-        return words[text]
-
+    tr = remembering(translate)
     tiles = list(position.get("tiles", []))
     last = position.get("last_placed") or {}
-    occupied = {(int(t["x"]), int(t["y"])) for t in tiles}
-    free: set[tuple[int, int]] = set()
-    if free_cells:
-        for x, y in occupied:
-            free.update({(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)} - occupied)
-    cells = occupied | free or {(0, 0)}
-    min_x, max_x = min(x for x, _ in cells), max(x for x, _ in cells)
-    min_y, max_y = min(y for _, y in cells), max(y for _, y in cells)
-    origin = (min_x, min_y)
-    margin = TILE * 0.25
-    width = (max_x - min_x + 1) * TILE + 2 * margin
-    height = (max_y - min_y + 1) * TILE + 2 * margin
+    frame = BoardFrame.around(tiles, free_cells)
+    origin = frame.origin
     colours = {seat.get("seat"): seat_colour(int(seat.get("seat", 0)), seat.get("colour", "")) for seat in seats}
     names = {seat.get("seat"): seat.get("player") for seat in seats}
     heading = title or tr("Board with %(count)s tiles") % {"count": len(tiles)}
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board" role="img" '
-        f'viewBox="{_fmt(-margin)} {_fmt(-margin)} {_fmt(width)} {_fmt(height)}" '
-        f'width="{_fmt(width * PIXELS_PER_UNIT)}" height="{_fmt(height * PIXELS_PER_UNIT)}" '
-        f'aria-labelledby="board-title board-desc" data-at="{escape(str(position.get("at", "")))}">',
-        f'<title id="board-title">{escape(heading)}</title>',
-        f'<desc id="board-desc">{escape(describe(position, seats, tr, translate_plural))}</desc>',
-        SYMBOLS,
-    ]
+    parts = [frame.opening("board", position, heading, describe(position, seats, tr, translate_plural)), SYMBOLS]
     anchors: dict[str, dict[int, Point]] = {}
     highlighted = ""
     for tile in tiles:
@@ -470,16 +515,8 @@ def board_svg(
         drawn, anchors[str(tile.get("id"))] = _draw_tile(tile, origin, is_last)
         parts.append(drawn)
         if is_last:
-            x0, y0 = (tile["x"] - origin[0]) * TILE, (tile["y"] - origin[1]) * TILE
-            highlighted = (f'<rect class="last-placed-outline" x="{_fmt(x0 + 1.5)}" y="{_fmt(y0 + 1.5)}" '
-                           f'width="{TILE - 3}" height="{TILE - 3}" fill="none" stroke="{HIGHLIGHT}" '
-                           f'stroke-width="3.5" rx="2"/>')
-    for x, y in sorted(free):
-        x0, y0 = (x - origin[0]) * TILE, (y - origin[1]) * TILE
-        parts.append(f'<g class="free-cell"><rect x="{_fmt(x0 + 3)}" y="{_fmt(y0 + 3)}" width="{TILE - 6}" '
-                     f'height="{TILE - 6}" fill="none" stroke="#8a8a80" stroke-dasharray="4 3"/>'
-                     f'<text x="{_fmt(x0 + TILE / 2)}" y="{_fmt(y0 + TILE / 2 + 4)}" text-anchor="middle" '
-                     f'font-size="11" fill="#5b5b57">{x},{y}</text></g>')
+            highlighted = last_placed_outline(*frame.corner(tile["x"], tile["y"]))
+    parts += frame.free_cells()
     parts.append(highlighted)
     for figure in position.get("figures", []):
         owner = figure.get("owner", 0)

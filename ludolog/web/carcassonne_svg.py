@@ -26,7 +26,7 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
-from .board_svg import HIGHLIGHT, MEEPLE, PIXELS_PER_UNIT, TILE, seat_colour
+from .board_svg import MEEPLE, TILE, BoardFrame, last_placed_outline, remembering, seat_colour
 from .tile_geometry import corners as _corners
 from .tile_geometry import fmt as _fmt
 from .tile_geometry import inward as _inward
@@ -572,42 +572,20 @@ def carcassonne_svg(
     ``translate`` (``gettext``) turns the English words of the text alternative into the
     reader's language.
     """
-    words: dict[str, str] = {}
-
-    def tr(text: str) -> str:
-        if text not in words:
-            words[text] = translate(text)
-        return words[text]
-
+    tr = remembering(translate)
     tiles = list(position.get("tiles", []))
     last = position.get("last_placed") or {}
-    occupied = {(int(t["x"]), int(t["y"])) for t in tiles}
-    free: set[tuple[int, int]] = set()
-    if free_cells:
-        for x, y in occupied:
-            free.update({(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)} - occupied)
-    cells = occupied | free or {(0, 0)}
-    min_x, max_x = min(x for x, _ in cells), max(x for x, _ in cells)
-    min_y, max_y = min(y for _, y in cells), max(y for _, y in cells)
-    margin = TILE * 0.25
-    width = (max_x - min_x + 1) * TILE + 2 * margin
-    height = (max_y - min_y + 1) * TILE + 2 * margin
+    frame = BoardFrame.around(tiles, free_cells)
+    min_x, min_y = frame.origin
     colours = {seat.get("seat"): seat_colour(int(seat.get("seat", 0)), seat.get("colour", "")) for seat in seats}
     names = {seat.get("seat"): seat.get("player") for seat in seats}
     heading = title or tr("Board with %(count)s tiles") % {"count": len(tiles)}
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="board carcassonne" role="img" '
-        f'viewBox="{_fmt(-margin)} {_fmt(-margin)} {_fmt(width)} {_fmt(height)}" '
-        f'width="{_fmt(width * PIXELS_PER_UNIT)}" height="{_fmt(height * PIXELS_PER_UNIT)}" '
-        f'aria-labelledby="board-title board-desc" data-at="{escape(str(position.get("at", "")))}">',
-        f'<title id="board-title">{escape(heading)}</title>',
-        f'<desc id="board-desc">{escape(describe(position, seats, tr))}</desc>',
-    ]
+    parts = [frame.opening("board carcassonne", position, heading, describe(position, seats, tr))]
     anchors: dict[tuple[int, int], tuple[int, dict[int, Point]]] = {}
     highlighted = ""
     for tile in tiles:
         x, y, rotation = int(tile["x"]), int(tile["y"]), int(tile.get("rotation", 0)) % 360
-        left, top = (x - min_x) * TILE, (y - min_y) * TILE
+        left, top = frame.corner(x, y)
         art, tile_anchors = _shape_of(tile)
         anchors[(x, y)] = (rotation, tile_anchors)
         is_last = bool(last) and (last.get("x"), last.get("y")) == (x, y)
@@ -617,15 +595,8 @@ def carcassonne_svg(
             f'data-x="{x}" data-y="{y}" data-rotation="{rotation}" data-order="{escape(str(tile.get("order", "")))}" '
             f'transform="translate({_fmt(left)} {_fmt(top)}){turn}">{art}</g>')
         if is_last:
-            highlighted = (f'<rect class="last-placed-outline" x="{_fmt(left + 1.5)}" y="{_fmt(top + 1.5)}" '
-                           f'width="{TILE - 3}" height="{TILE - 3}" fill="none" stroke="{HIGHLIGHT}" '
-                           f'stroke-width="3.5" rx="2"/>')
-    for x, y in sorted(free):
-        x0, y0 = (x - min_x) * TILE, (y - min_y) * TILE
-        parts.append(f'<g class="free-cell" data-x="{x}" data-y="{y}"><rect x="{_fmt(x0 + 3)}" y="{_fmt(y0 + 3)}" '
-                     f'width="{TILE - 6}" height="{TILE - 6}" fill="none" stroke="#8a8a80" stroke-dasharray="4 3"/>'
-                     f'<text x="{_fmt(x0 + TILE / 2)}" y="{_fmt(y0 + TILE / 2 + 4)}" text-anchor="middle" '
-                     f'font-size="11" fill="#5b5b57">{x},{y}</text></g>')
+            highlighted = last_placed_outline(left, top)
+    parts += frame.free_cells()
     parts.append(highlighted)
     for meeple in position.get("meeples", []):
         seat = int(meeple.get("seat", 0))
