@@ -44,6 +44,41 @@ def replay_timings(
             f"{statistics.median(times):.2f} ms, min {min(times):.2f} ms, max {max(times):.2f} ms")
 
 
+def engine_benchmark(
+    random_game: Callable[[int, int], tuple[Any, list[Any]]], game_class: Any, parse: Callable[[str], Any],
+) -> None:
+    """The figures every engine benchmark prints, for an engine package whose ``random_game``
+    returns the finished game and its actions and whose ``Game`` has ``new``/``to_dict``/``from_dict``:
+    random complete 4-player games per second, the replay of one complete game from its notation,
+    and the restore of its final position from a JSON snapshot."""
+    import argparse
+    import json
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--runs", type=int, default=7)
+    args = parser.parse_args()
+
+    random_game(4, 0)  # load the engine's data outside the timing
+    start = time.perf_counter()
+    played = [random_game(4, seed) for seed in range(args.games)]
+    elapsed = time.perf_counter() - start
+    actions = sum(len(a) for _game, a in played)
+    print(f"random 4-player games (seeds 0..{args.games - 1}): {args.games} games in {elapsed:.2f} s "
+          f"= {args.games / elapsed:.1f} games/s ({actions / args.games:.0f} actions/game)")
+    texts = [a.to_text() for a in played[0][1]]
+    _times, line = replay_timings(lambda: game_class.new(4, seed=0), parse, texts, args.runs)
+    print(line)
+    snapshot = json.loads(json.dumps(played[0][0].to_dict()))
+    restores = []
+    for _ in range(max(5, args.runs)):
+        begin = time.perf_counter()
+        for _ in range(50):
+            game_class.from_dict(snapshot)
+        restores.append((time.perf_counter() - begin) * 20)
+    print(f"restore of the final position from its snapshot: median {statistics.median(restores):.3f} ms")
+
+
 def recreate_database(name: str, server: str = PG) -> None:
     """Drop (closing its connections) and create the benchmark's own database."""
     with psycopg.connect(server + "postgres", autocommit=True) as admin:
