@@ -473,3 +473,15 @@ def test_a_rotation_other_than_a_quarter_turn_is_refused():
     with pytest.raises(IllegalAction) as refused:
         game.apply(Action(tile="E", x=0, y=-1, rotation=45))
     assert refused.value.reason == "bad_rotation" and game.to_dict() == before
+
+
+def test_an_unseeded_game_lists_the_actions_of_the_tile_drawn_at_the_table():
+    """legal_actions(tile=…): where the tile a player holds fits, and nothing for a letter no
+    copy of which is left; the whole pile's actions are those of its letters together."""
+    game = new_game()
+    for_u = game.legal_actions(tile="U")
+    assert for_u and all(a.tile == "U" for a in for_u)
+    assert for_u == [a for a in game.legal_actions() if a.tile == "U"]
+    assert game.legal_actions(tile="Z") == []
+    play(game, "C@0,-1r0")
+    assert game.legal_actions(tile="C") == [], "C had one copy, now laid"

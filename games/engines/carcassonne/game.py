@@ -256,12 +256,18 @@ class Game:
 
     # -- what may be done --------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action with the tile drawn (a seeded game); every placement of every
-        letter left when the game does not know the draw."""
+    def legal_actions(self, tile: str | None = None) -> list[Action]:
+        """Every legal action with the tile drawn (a seeded game); in a game that does not know
+        the draw, every placement of ``tile`` (the letter drawn at the table) or, without it, of
+        every letter left."""
         if self.is_over:
             return []
-        letters = [self.next_tile] if self.ordered else sorted(set(self.pile))
+        if self.ordered:
+            letters = [self.next_tile]
+        elif tile is not None:
+            letters = [tile] if tile in self.pile else []
+        else:
+            letters = sorted(set(self.pile))
         actions: list[Action] = []
         for letter in letters:
             assert letter is not None
