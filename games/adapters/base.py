@@ -1,0 +1,181 @@
+"""What every engine adapter shares: the event vocabulary, payload validation, the adapter
+protocol and the template the adapters fill in.
+
+Pure Python (no Django): the records app asks an adapter to validate event payloads, apply
+events to a state, serialise states for snapshots, describe positions and list what may be
+recorded next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import jsonschema
+
+UNDO = "undo"
+"""Retracts the last effective action. Known to every engine; the log keeps both events."""
+
+RESULT = "result"
+"""The one event of a result-only record: each seat's final score (no replay)."""
+
+
+class PayloadError(ValueError):
+    """A payload that does not fit its event type's schema; ``field`` names where."""
+
+    reason = "invalid_payload"
+    status_code = 400
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+        self.message = message
+        self.details = {"field": field}
+
+
+class UnknownEventType(PayloadError):
+    reason = "unknown_event_type"
+
+
+@dataclass(frozen=True)
+class FinalScore:
+    seat: int
+    score: int
+    rank: int
+    breakdown: Mapping[str, int] = field(default_factory=dict)
+
+
+class EngineAdapter(Protocol):
+    slug: str
+    name: str
+    ruleset_version: str
+    min_players: int
+    max_players: int
+    notation_example: str
+    """A few actions in the engine's text notation, shown to scorekeepers."""
+    event_schemas: Mapping[str, Mapping[str, Any]]
+    refusals: tuple[type[Exception], ...]
+    """What ``apply`` raises for an action it refuses; the state is then left unchanged."""
+
+    def new_state(self, players: int, seed: int | None) -> Any: ...
+    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]: ...
+    def undo(self, state: Any) -> None: ...
+    def notation(self, event_type: str, payload: Mapping[str, Any]) -> str: ...
+    def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]: ...
+    def snapshot(self, state: Any) -> dict[str, Any]: ...
+    def restore(self, data: Mapping[str, Any]) -> Any: ...
+    def view(self, state: Any) -> dict[str, Any]: ...
+    def is_over(self, state: Any) -> bool: ...
+    def final_scores(self, state: Any) -> list[FinalScore]: ...
+    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]: ...
+    def hints(self, state: Any, limit: int = 24) -> list[str]: ...
+
+
+_VALIDATORS: dict[int, jsonschema.Draft202012Validator] = {}
+
+
+def _validator(schema: Mapping[str, Any]) -> jsonschema.Draft202012Validator:
+    # Schemas are module-level constants: build each validator once, not per event.
+    validator = _VALIDATORS.get(id(schema))
+    if validator is None:
+        validator = _VALIDATORS[id(schema)] = jsonschema.Draft202012Validator(schema)
+    return validator
+
+
+def validate_payload(schemas: Mapping[str, Mapping[str, Any]], event_type: str, payload: Any) -> None:
+    """Raise :class:`PayloadError` naming the first field that does not fit the type's schema."""
+    schema = schemas.get(event_type)
+    if schema is None:
+        known = ", ".join(sorted(schemas))
+        raise UnknownEventType("type", f"unknown event type {event_type!r}; this game knows: {known}")
+    error = jsonschema.exceptions.best_match(_validator(schema).iter_errors(payload))
+    if error is None:
+        return
+    path = ".".join(str(part) for part in error.absolute_path)
+    if error.validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else ""
+        path = ".".join(filter(None, [path, missing]))
+    elif error.validator == "additionalProperties" and "'" in error.message:
+        path = ".".join(filter(None, [path, error.message.split("'")[1]]))
+    field_name = "payload" + (f".{path}" if path else "")
+    raise PayloadError(field_name, f"{field_name}: {error.message}")
+
+
+class GameStateAdapter:
+    """What the adapters do the same way. Their engine's ``Game`` has ``new(players, seed)``,
+    ``apply``, ``undo``, ``to_dict()``/``from_dict()``, ``view()``, ``is_over``, ``scores()``
+    (seat, total, breakdown) and ``final_ranks()``; an adapter says how an event becomes an
+    action (:meth:`apply_action`) and how actions read as text (:meth:`action_text`,
+    :meth:`read_action`)."""
+
+    engine: Any
+    event_schemas: Mapping[str, Mapping[str, Any]]
+
+    def new_state(self, players: int, seed: int | None) -> Any:
+        return self.engine.Game.new(players, seed)
+
+    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:
+        """Apply one event; returns the payload as stored (with the chance a seeded game drew).
+
+        ``validate=False`` skips the schema check for events read back from the store, which
+        were checked when they were appended; the engine still checks the rules.
+        """
+        if validate:
+            validate_payload(self.event_schemas, event_type, payload)
+        if event_type == UNDO:
+            self.undo(state)
+            return {}
+        return self.apply_action(state, event_type, payload)
+
+    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def undo(self, state: Any) -> None:
+        state.undo()
+
+    def notation(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        return "undo" if event_type == UNDO else self.action_text(event_type, payload)
+
+    def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        raise NotImplementedError
+
+    def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]:
+        return (UNDO, {}) if text.strip() == UNDO else self.read_action(text)
+
+    def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
+        raise NotImplementedError
+
+    def snapshot(self, state: Any) -> dict[str, Any]:
+        """The full state as JSON, restorable without replaying (a cache entry, see records.replay)."""
+        return dict(state.to_dict())
+
+    def restore(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.Game.from_dict(data)
+
+    def view(self, state: Any) -> dict[str, Any]:
+        return dict(state.view())
+
+    def hints(self, state: Any, limit: int = 24) -> list[str]:
+        """A few actions open now, in notation, for a scorekeeper (none where the game cannot
+        know them, e.g. before a tile is drawn)."""
+        return []
+
+    def _tile_placements(self, state: Any, limit: int, bare: Callable[[Any], bool]) -> list[str]:
+        """Tile games with a seeded pile: where the drawn tile fits, without a figure."""
+        if state.is_over or getattr(state, "next_tile", None) is None:
+            return []
+        texts = [action.to_text() for action in state.legal_actions() if bare(action)]
+        return texts[:limit]
+
+    def is_over(self, state: Any) -> bool:
+        return bool(state.is_over)
+
+    def final_scores(self, state: Any) -> list[FinalScore]:
+        ranks = state.final_ranks()
+        return [
+            FinalScore(seat=score.seat, score=score.total, rank=ranks[score.seat], breakdown=dict(score.breakdown))
+            for score in state.scores()
+        ]
+
+

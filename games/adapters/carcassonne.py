@@ -1,0 +1,69 @@
+"""Base Carcassonne (the game the Maps are played with) on the platform."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any
+
+from .base import UNDO, GameStateAdapter, PayloadError
+
+
+class CarcassonneAdapter(GameStateAdapter):
+    """Base Carcassonne through the platform's interface (the game the Maps are played with)."""
+
+    slug = "carcassonne"
+    name = "Carcassonne"
+    min_players = 2
+    max_players = 5
+    notation_example = "V@1,0r90 meeple:2; V@1,0r90; V discard"
+
+    def __init__(self) -> None:
+        from games.engines import carcassonne as engine
+
+        self.engine = engine
+        self.ruleset_version = f"{engine.TILESET_NAME}@{engine.TILESET_VERSION}"
+        self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
+        tile = {"type": "string", "pattern": "^[A-X]$"}
+        seat = {"type": "integer", "minimum": 0}
+        self.event_schemas: Mapping[str, Mapping[str, Any]] = {
+            "place_tile": {
+                "type": "object",
+                "properties": {"tile": tile, "x": {"type": "integer"}, "y": {"type": "integer"},
+                               "rotation": {"enum": [0, 90, 180, 270]}, "meeple": {"type": "integer", "minimum": 0},
+                               "seat": seat},
+                "required": ["x", "y", "rotation"],
+                "additionalProperties": False,
+            },
+            "discard_tile": {
+                "type": "object", "properties": {"tile": tile, "seat": seat}, "additionalProperties": False,
+            },
+            UNDO: {"type": "object", "additionalProperties": False},
+        }
+
+    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        action = self.engine.Action.from_dict(payload, discard=event_type == "discard_tile")
+        if action.tile is None:
+            # A seeded record lets the platform draw: the stored event names the tile drawn.
+            if state.next_tile is None:
+                raise PayloadError("payload.tile", "payload.tile: this record has no seeded pile; name the tile drawn")
+            action = dataclasses.replace(action, tile=state.next_tile)
+        state.apply(action)
+        return dict(action.to_dict())
+
+    def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        return str(self.engine.Action.from_dict(payload, discard=event_type == "discard_tile").to_text())
+
+    def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
+        action = self.engine.parse_action(text)
+        return ("discard_tile" if action.discard else "place_tile"), action.to_dict()
+
+    def hints(self, state: Any, limit: int = 24) -> list[str]:
+        return self._tile_placements(state, limit, lambda action: action.meeple is None)
+
+    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+        """A complete seeded game of random legal choices; the same seed gives the same game."""
+        from games.engines.carcassonne.simulate import random_game
+
+        _game, actions = random_game(players, seed)
+        return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]

@@ -1,0 +1,115 @@
+"""Carcassonne – Hunters and Gatherers (first edition) on the platform."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from .base import UNDO, GameStateAdapter, PayloadError
+
+
+class HuntersGatherersAdapter(GameStateAdapter):
+    """Carcassonne – Hunters and Gatherers (first edition) through the platform's interface."""
+
+    slug = "hunters-gatherers"
+    name = "Carcassonne: Hunters and Gatherers"
+    min_players = 2
+    max_players = 5
+    notation_example = "L17@2,-1r90 hunter:0; L44 discard"
+
+    def __init__(self) -> None:
+        from games.engines import hunters_gatherers as engine
+
+        self.engine = engine
+        self.ruleset_version = f"{engine.TILESET_NAME}@{engine.TILESET_VERSION}"
+        # The schema check and the tile draw raise PayloadError before the state is touched;
+        # Game.apply and undo raise IllegalAction leaving the game unchanged.
+        self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
+        figure = {"enum": list(engine.FIGURE_KINDS)}
+        self.event_schemas: Mapping[str, Mapping[str, Any]] = {
+            "place_tile": {
+                "type": "object",
+                "properties": {
+                    "tile": {"type": "string", "pattern": "^[A-Z][A-Za-z0-9_-]*$"},
+                    "x": {"type": "integer"},
+                    "y": {"type": "integer"},
+                    "rotation": {"enum": [0, 90, 180, 270]},
+                    "figure": figure,
+                    "feature": {"type": "integer", "minimum": 0},
+                    "seat": {"type": "integer", "minimum": 0},
+                },
+                "required": ["x", "y", "rotation"],
+                "dependentRequired": {"figure": ["feature"], "feature": ["figure"]},
+                "additionalProperties": False,
+            },
+            "discard_tile": {
+                "type": "object",
+                "properties": {
+                    "tile": {"type": "string", "pattern": "^[A-Z][A-Za-z0-9_-]*$"},
+                    "seat": {"type": "integer", "minimum": 0},
+                },
+                "additionalProperties": False,
+            },
+            UNDO: {"type": "object", "additionalProperties": False},
+        }
+
+    def _action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> Any:
+        data = dict(payload)
+        if "tile" not in data:
+            # A seeded record lets the platform draw: the stored event names the tile drawn.
+            if state.next_tile is None:
+                raise PayloadError("payload.tile", "payload.tile: this record has no seeded bag; name the tile drawn")
+            data["tile"] = state.next_tile
+        if event_type == "discard_tile":
+            data["discard"] = True
+        return self.engine.Action.from_dict(data)
+
+    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        try:
+            action = self._action(state, event_type, payload)
+        except ValueError as error:
+            if isinstance(error, PayloadError):
+                raise
+            raise PayloadError("payload", f"payload: {error}") from None
+        state.apply(action)
+        stored = dict(action.to_dict())
+        stored.pop("discard", None)
+        return stored
+
+    def undo(self, state: Any) -> None:
+        if not state.history:
+            raise self.engine.IllegalAction("nothing_to_undo", "there is no action left to take back")
+        state.undo()
+
+    def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        data = dict(payload, discard=True) if event_type == "discard_tile" else dict(payload)
+        data.setdefault("tile", "?")
+        return str(self.engine.Action.from_dict(data).to_text())
+
+    def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
+        data = self.engine.parse_action(text).to_dict()
+        if data.pop("discard", False):
+            return "discard_tile", data
+        return "place_tile", data
+
+    def hints(self, state: Any, limit: int = 24) -> list[str]:
+        return self._tile_placements(state, limit, lambda action: action.figure is None)
+
+    def snapshot(self, state: Any) -> dict[str, Any]:
+        return dict(state.snapshot())  # this engine's to_dict() is the replay-checked form, not the cache
+
+    def restore(self, data: Mapping[str, Any]) -> Any:
+        return self.engine.Game.from_snapshot(data)
+
+    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+        """A complete game of random legal actions; the same seed gives the same game."""
+        rng = random.Random(seed)
+        state = self.new_state(players, seed)
+        events: list[tuple[str, dict[str, Any]]] = []
+        while not state.is_over:
+            action = rng.choice(state.legal_actions())
+            state.apply(action)
+            data = action.to_dict()
+            events.append(("discard_tile" if data.pop("discard", False) else "place_tile", data))
+        return events
