@@ -22,6 +22,10 @@ class Player(models.Model):
     """A club member who sits at games; may be linked to a login."""
 
     display_name = models.CharField(_("display name"), max_length=100, unique=True)
+    name_key = models.TextField(
+        _("name key"), editable=False,
+        help_text=_("The display name case-folded, without accents: how a typed name finds its player."),
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
     )
@@ -29,9 +33,19 @@ class Player(models.Model):
     class Meta:
         ordering = ["display_name"]
         verbose_name = _("player")
+        # Not unique: players recorded before the key existed may be near-duplicates awaiting a merge.
+        indexes = [models.Index(fields=["name_key"], name="player_name_key")]
 
     def __str__(self) -> str:
         return self.display_name
+
+    def save(self, *args, **kwargs) -> None:
+        from .players import name_key  # players.py builds on these models
+
+        self.name_key = name_key(self.display_name)
+        if kwargs.get("update_fields") is not None and "display_name" in kwargs["update_fields"]:
+            kwargs["update_fields"] = {*kwargs["update_fields"], "name_key"}
+        super().save(*args, **kwargs)
 
 
 class GameRecord(models.Model):

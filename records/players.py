@@ -1,12 +1,80 @@
-"""Players: one person, one player. Merging the duplicates a typo or a nickname made."""
+"""Players: one person, one player.
+
+Names typed at the table find the player already known ("alice", "ALICE " and "Alíce" are Alice),
+so a record only creates a player for a name nobody has yet; merging mends the duplicates a typo
+or a nickname made all the same.
+"""
 
 from __future__ import annotations
 
+import unicodedata
+from collections.abc import Iterable, Sequence
+
 from django.db import transaction
 
-from .errors import PlayersCannotMerge
+from .errors import PlayersCannotMerge, RecordError
 from .models import Player, Seat
 from .signals import players_merging
+
+
+class SamePlayerTwice(RecordError):
+    """Two seats whose names are one player's (``Chloé`` and ``chloe``)."""
+
+    reason = "duplicate_player"
+    status_code = 400
+
+
+def tidy_name(name: str) -> str:
+    """The name as a new player gets it: spaces collapsed, ends trimmed.
+
+    >>> tidy_name("  Jean   Paul ")
+    'Jean Paul'
+    """
+    return " ".join(name.split())
+
+
+def name_key(name: str) -> str:
+    """What two spellings of one name share: case folded, accents dropped, spaces collapsed.
+
+    >>> name_key(" Chloé  ") == name_key("CHLOE") == "chloe"
+    True
+    >>> name_key("Jean-Paul Şen")
+    'jean-paul sen'
+    """
+    decomposed = unicodedata.normalize("NFKD", name.casefold())
+    return tidy_name("".join(char for char in decomposed if not unicodedata.combining(char)))
+
+
+def known_players(names: Iterable[str]) -> dict[str, Player]:
+    """The player each name's key already belongs to, by key; the oldest where near-duplicates
+    share a key (the one other games most likely name)."""
+    found: dict[str, Player] = {}
+    keys = {name_key(name) for name in names}
+    for player in Player.objects.filter(name_key__in=keys).order_by("pk"):
+        found.setdefault(player.name_key, player)
+    return found
+
+
+def seat_players(names: Sequence[str]) -> list[Player]:
+    """The player for each seat's name: the known one whatever its case and accents, or a new one.
+
+    Raises :class:`SamePlayerTwice` when two names are one player's: a player takes one seat.
+    """
+    players = known_players(names)
+    seated: list[Player] = []
+    for order, name in enumerate(names):
+        key = name_key(name)
+        if key not in players:
+            # get_or_create: another request may have just created the same display name.
+            players[key], _created = Player.objects.get_or_create(display_name=tidy_name(name))
+        if players[key] in seated:
+            raise SamePlayerTwice(
+                f"{name!r} is {players[key]}, who already has seat {seated.index(players[key])}: "
+                "a player takes only one seat",
+                field="seats", seat=order,
+            )
+        seated.append(players[key])
+    return seated
 
 
 @transaction.atomic

@@ -12,9 +12,9 @@ from django.db.models import Max
 
 from games.registry import RESULT, PayloadError, get_engine, validate_payload
 
-from . import replay, state_cache
+from . import players, replay, state_cache
 from .errors import IdempotencyKeyReused, RecordClosed, RecordError, SeqConflict
-from .models import Event, GameRecord, Player, Seat
+from .models import Event, GameRecord, Seat
 from .signals import record_finished
 
 
@@ -65,7 +65,8 @@ def start_game(
     created_by: AbstractBaseUser | None = None,
     **fields: Any,
 ) -> GameRecord:
-    """Create a record with its seats (players are found or created by display name).
+    """Create a record with its seats (each name finds its player whatever its case and accents;
+    a name nobody has yet makes a new player).
 
     A game with a rules engine pins the engine's ruleset version; a game without one can only be
     logged as a result-only record.
@@ -85,8 +86,8 @@ def start_game(
         if not fields.get("ruleset_version"):
             fields["ruleset_version"] = engine.ruleset_version
     record = GameRecord.objects.create(game_slug=game_slug, created_by=created_by, **fields)
-    for order, seat in enumerate(seats):
-        player, _created = Player.objects.get_or_create(display_name=seat.player_name)
+    seated = players.seat_players([seat.player_name for seat in seats])
+    for order, (seat, player) in enumerate(zip(seats, seated)):
         Seat.objects.create(record=record, player=player, seat_order=order, colour=seat.colour)
     if created_by is not None:
         record.scorekeepers.add(created_by)
