@@ -35,7 +35,8 @@ MEEPLES: Final = 7
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
 SOURCES: Final = ("city", "road", "cloister", "field")
-SNAPSHOT_VERSION: Final = 1
+SNAPSHOT_VERSION: Final = 2
+"""Version 2 keeps the awards; a version 1 snapshot is refused (its reader replays instead)."""
 _SIDE_NAMES: Final = ("north", "east", "south", "west")
 _AROUND: Final = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0))
 
@@ -48,6 +49,31 @@ class Score:
     @property
     def total(self) -> int:
         return sum(self.breakdown.values())
+
+
+@dataclass(frozen=True)
+class Award:
+    """Points a feature gave: ``points`` to each seat in ``seats`` (the most meeples on it).
+
+    ``action`` is the index of the action that caused it (the final scoring's awards carry the
+    last action's); ``final`` says it came from the final scoring, where the same sources
+    (an unfinished city, road or cloister) score as during the game.
+    """
+
+    action: int
+    source: str
+    points: int
+    seats: tuple[int, ...]
+    final: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"source": self.source, "points": self.points, "seats": list(self.seats), "action": self.action,
+                "final": self.final}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Award:
+        return cls(action=int(data["action"]), source=str(data["source"]), points=int(data["points"]),
+                   seats=tuple(int(seat) for seat in data["seats"]), final=bool(data["final"]))
 
 
 class Game:
@@ -71,6 +97,7 @@ class Game:
         self.is_over = False
         self.final_scored = False
         self.discarded: list[str] = []
+        self.awards: list[Award] = []
         self.history: list[dict[str, Any]] = []
         self._lay(self.tileset.start, (0, 0), 0)
 
@@ -186,8 +213,14 @@ class Game:
 
     def _award(self, node: int, points: int, source: str) -> None:
         figures = self.graph.remove_figures(node, ["meeple"])
-        for seat in majority_owners(Counter(f.owner for f in figures)):
+        seats = tuple(sorted(majority_owners(Counter(f.owner for f in figures))))
+        for seat in seats:
             self.points[seat][source] += points
+        # Every scoring comes after the tile of its action is laid or discarded, so the action's
+        # index is counted from the board and the discards, which a snapshot keeps (the history of
+        # positions is not part of a snapshot).
+        action = len(self.letters) - 2 + len(self.discarded)
+        self.awards.append(Award(action, source, points, seats, final=self.final_scored))
         for figure in figures:
             self.meeples_left[figure.owner] += 1
 
@@ -344,6 +377,7 @@ class Game:
             "discarded": list(self.discarded),
             "current_player": None if self.is_over else self.current,
             "scores": [{"seat": s.seat, "total": s.total, "breakdown": s.breakdown} for s in self.scores()],
+            "awards": [award.to_dict() for award in self.awards],
             "legal_action_kinds": kinds,
         }
 
@@ -360,6 +394,7 @@ class Game:
             "graph": graph, "letters": list(self.letters), "meeples_left": list(self.meeples_left),
             "points": copy.deepcopy(self.points), "current": self.current, "is_over": self.is_over,
             "final_scored": self.final_scored, "discarded": list(self.discarded),
+            "awards": [award.to_dict() for award in self.awards],
         }
 
     @classmethod
@@ -381,5 +416,6 @@ class Game:
         game.is_over = bool(data["is_over"])
         game.final_scored = bool(data["final_scored"])
         game.discarded = list(data["discarded"])
+        game.awards = [Award.from_dict(award) for award in data["awards"]]
         game.history = []
         return game
