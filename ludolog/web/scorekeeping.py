@@ -8,21 +8,27 @@ Nothing is stored on a refusal.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Q
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
+from games.models import Copy
 from games.registry import UNDO, engine_slugs, get_engine
-from records import replay, services
+from records import players, replay, services
 from records.errors import RecordError
-from records.models import GameRecord
+from records.models import GameRecord, Player
+from records.players import name_key, tidy_name
 from records.permissions import can_append
 from scoring import selectors
+from scoring.models import Club
 
 from .board_svg import seat_colour
 from .history import game_name
@@ -31,37 +37,121 @@ from .replay import board_for
 MAX_SEATS = 5
 
 
+class CopyChoiceField(forms.ModelChoiceField):
+    def label_from_instance(self, copy: Copy) -> str:
+        return " · ".join(part for part in (copy.record.title, copy.barcode, copy.shelf_location) if part)
+
+
+class CopySelect(forms.Select):
+    """Each copy names its game (``data-game``), so the page can offer only the chosen game's boxes."""
+
+    def create_option(self, name, value, *args, **kwargs) -> dict:
+        option = super().create_option(name, value, *args, **kwargs)
+        copy = getattr(value, "instance", None)
+        if copy is not None:
+            option["attrs"]["data-game"] = copy.record.engine_slug
+        return option
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One seat on the form; ``new_name`` is set when the name typed is nobody's yet."""
+
+    number: int
+    field: forms.BoundField
+    new_name: str = ""
+    new_confirmed: bool = False
+
+
 class StartForm(forms.Form):
-    game = forms.ChoiceField(label=_("Game"))
+    """A record's setup: the game, the players in order of play, the box used, when and where.
+
+    A name typed in a seat finds its player whatever its case and accents; a name nobody has
+    yet is a new player only once the seat's "Add … as a new player" box is ticked, so that a
+    slip of the thumb does not create a second Alice.
+    """
+
+    game = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect)
+    copy = CopyChoiceField(
+        label=_("Copy used (optional)"), required=False, queryset=Copy.objects.none(), widget=CopySelect,
+        empty_label=_("No copy from the library"),
+        help_text=_("Links this game to the box taken from the shelf."),
+    )
+    played_on = forms.DateField(label=_("Date played"), initial=timezone.localdate,
+                                widget=forms.DateInput(attrs={"type": "date"}))
+    location = forms.CharField(label=_("Location"), required=False, max_length=200)
     seed = forms.IntegerField(
         label=_("Seed (optional)"), required=False, min_value=0, max_value=2**62,
         help_text=_("With a seed Ludolog deals the tiles or cards and rolls the dice; without one, record each "
                     "draw and each roll."),
     )
-    played_on = forms.DateField(label=_("Date played"), initial=timezone.localdate,
-                                widget=forms.DateInput(attrs={"type": "date"}))
-    location = forms.CharField(label=_("Location"), required=False, max_length=200)
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [(slug, game_name(slug)) for slug in engine_slugs()]
+        slugs = engine_slugs()
+        self.fields["game"].choices = [(slug, game_name(slug)) for slug in slugs]
+        self.fields["game"].initial = slugs[0] if slugs else None
+        self.fields["copy"].queryset = (
+            Copy.objects.filter(record__engine_slug__in=slugs).exclude(status=Copy.Status.WITHDRAWN)
+            .select_related("record").order_by("record__title", "barcode")
+        )
         for number in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{number}"] = forms.CharField(
                 label=gettext("Player in seat %(number)s") % {"number": number}, max_length=100,
                 required=number <= 2,
+                widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off",
+                                              "autocapitalize": "words", "class": "seat-name"}),
             )
+            # The name the player ticked "add as a new player" for: a tick for another name does not count.
+            self.fields[f"new_{number}"] = forms.CharField(required=False)
+        self.new_names: dict[int, str] = {}
 
-    def seat_fields(self) -> list[forms.BoundField]:
-        return [self[f"seat_{number}"] for number in range(1, MAX_SEATS + 1)]
+    def seat_rows(self) -> list[SeatRow]:
+        rows = []
+        for number in range(1, MAX_SEATS + 1):
+            new_name = self.new_names.get(number, "")
+            confirmed = bool(new_name) and name_key(self.data.get(f"new_{number}", "")) == name_key(new_name)
+            rows.append(SeatRow(number, self[f"seat_{number}"], new_name, confirmed))
+        return rows
 
     def clean(self) -> dict:
         data = super().clean()
-        names = [data.get(f"seat_{n}", "").strip() for n in range(1, MAX_SEATS + 1)]
-        names = [name for name in names if name]
-        if len(set(names)) != len(names):
-            raise forms.ValidationError(_("Each player can take only one seat."), code="duplicate_player")
-        data["players"] = names
+        seated = [(n, tidy_name(data.get(f"seat_{n}") or "")) for n in range(1, MAX_SEATS + 1)]
+        seated = [(number, name) for number, name in seated if name]
+        known = players.known_players(name for _number, name in seated)
+        seat_of_key: dict[str, int] = {}
+        for number, name in seated:
+            key = name_key(name)
+            if key in seat_of_key:
+                self.add_error(f"seat_{number}", forms.ValidationError(
+                    _("Each player can take only one seat."), code="duplicate_player"))
+                continue
+            seat_of_key[key] = number
+            if key not in known:
+                self.new_names[number] = name
+                if name_key(data.get(f"new_{number}") or "") != key:
+                    self.add_error(f"seat_{number}", forms.ValidationError(
+                        _("No player called “%(name)s” yet."), code="new_player", params={"name": name}))
+        data["players"] = [name for _number, name in seated]
+        self._check_player_count(data)
+        self._check_copy(data)
         return data
+
+    def _check_player_count(self, data: dict) -> None:
+        engine = get_engine(data.get("game", ""))
+        if engine is not None and len(data["players"]) >= 2 and not (
+                engine.min_players <= len(data["players"]) <= engine.max_players):
+            self.add_error(None, forms.ValidationError(
+                _("%(game)s is for %(min)s to %(max)s players."), code="player_count",
+                params={"game": engine.name, "min": engine.min_players, "max": engine.max_players}))
+
+    def _check_copy(self, data: dict) -> None:
+        copy = data.get("copy")
+        if copy is not None and data.get("game") and copy.record.engine_slug != data["game"]:
+            self.add_error("copy", forms.ValidationError(
+                _("This copy is a box of %(title)s, not of %(game)s."), code="copy_of_another_game",
+                params={"title": copy.record.title, "game": game_name(data["game"])}))
+        data["catalogue_record"] = copy.record if copy is not None else None
 
 
 class ActionForm(forms.Form):
@@ -87,6 +177,18 @@ def _keepable(request: HttpRequest):
     return records.filter(Q(scorekeepers=request.user) | Q(seats__player__user=request.user)).distinct()
 
 
+KNOWN_PLAYERS_OFFERED = 500
+"""Names suggested beyond the club's members: enough for a club's regulars, not a directory."""
+
+
+def _club_members(user: AbstractBaseUser) -> QuerySet[Player]:
+    """The members of the clubs the user plays in (every club's when they play in none)."""
+    clubs = Club.objects.filter(leagues__memberships__player__user=user)
+    if not clubs.exists():
+        clubs = Club.objects.all()
+    return Player.objects.filter(league_memberships__league__club__in=clubs).distinct().order_by("display_name")
+
+
 @login_required
 def start(request: HttpRequest) -> HttpResponse:
     form = StartForm(request.POST or None)
@@ -102,6 +204,8 @@ def start(request: HttpRequest) -> HttpResponse:
                     seed=data["seed"],
                     played_on=data["played_on"],
                     location=data["location"],
+                    copy=data["copy"],
+                    catalogue_record=data["catalogue_record"],
                 )
             except RecordError as error:
                 form.add_error(error.details.get("field") if error.details.get("field") in form.fields else None,
@@ -111,7 +215,10 @@ def start(request: HttpRequest) -> HttpResponse:
                 return redirect("scorekeeping-record", pk=record.pk)
         status = 400
     in_progress = _keepable(request).prefetch_related("seats__player").order_by("-played_on", "-pk")[:50]
-    return render(request, "scorekeeping/start.html", {"form": form, "records": in_progress}, status=status)
+    members = list(_club_members(request.user))
+    others = Player.objects.exclude(pk__in=[member.pk for member in members])[:KNOWN_PLAYERS_OFFERED]
+    context = {"form": form, "records": in_progress, "members": members, "other_players": others}
+    return render(request, "scorekeeping/start.html", context, status=status)
 
 
 def _refusal(error: Exception) -> dict[str, str]:

@@ -55,6 +55,8 @@ def test_the_start_form_creates_a_seeded_record_kept_by_its_author(keeper_client
     response = keeper_client.post("/scorekeeping/", {
         "game": HG, "seat_1": "Ada", "seat_2": "Bo", "seat_3": "Cy", "seed": "42", "played_on": "2026-11-28",
         "location": "Ludothèque",
+        # Nobody is called Ada, Bo or Cy yet: new players are added explicitly.
+        "new_1": "Ada", "new_2": "Bo", "new_3": "Cy",
     })
     record = GameRecord.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/scorekeeping/{record.pk}/"

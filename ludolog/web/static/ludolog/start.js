@@ -1,0 +1,103 @@
+// The start form with a thumb: the club's members as chips that take the next empty seat, a
+// button that empties a seat, and only the chosen game's copies. Without this script every
+// part of the form still works as plain fields.
+(function () {
+  "use strict";
+
+  const form = document.getElementById("start-form");
+  if (!form) return;
+  const seatInputs = Array.from(form.querySelectorAll("input.seat-name"));
+  const chipBox = document.getElementById("member-chips");
+  const chips = chipBox ? Array.from(chipBox.querySelectorAll("button.chip")) : [];
+
+  // One player whatever the case and accents: the key records/players.py matches names by.
+  function nameKey(name) {
+    return name.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "").trim().split(/\s+/).join(" ");
+  }
+
+  function seatHolding(name) {
+    const key = nameKey(name);
+    return seatInputs.find((input) => input.value.trim() !== "" && nameKey(input.value) === key);
+  }
+
+  function seatOf(input) {
+    return input.closest("li.seat");
+  }
+
+  // What the server said about a seat (an error, "add … as a new player") is about the name it
+  // was sent; once the name changes it no longer applies.
+  function showSeatNotes(input) {
+    const seat = seatOf(input);
+    const error = seat.querySelector(".seat-error");
+    if (error) error.hidden = input.value !== input.defaultValue;
+    const newPlayer = seat.querySelector(".new-player");
+    if (newPlayer) {
+      const same = nameKey(input.value) === nameKey(newPlayer.dataset.name);
+      newPlayer.hidden = !same;
+      if (!same) newPlayer.querySelector("input").checked = false;
+    }
+    seat.querySelector(".clear-seat").hidden = input.value === "";
+  }
+
+  function refresh() {
+    seatInputs.forEach(showSeatNotes);
+    const seatFree = seatInputs.some((input) => input.value.trim() === "");
+    chips.forEach((chip) => {
+      const seated = seatHolding(chip.dataset.name) !== undefined;
+      chip.setAttribute("aria-pressed", String(seated));
+      chip.disabled = !seated && !seatFree;
+    });
+  }
+
+  chips.forEach((chip) => {
+    chip.addEventListener("click", () => {
+      const holding = seatHolding(chip.dataset.name);
+      if (holding) {
+        holding.value = "";
+      } else {
+        const free = seatInputs.find((input) => input.value.trim() === "");
+        if (free) free.value = chip.dataset.name;
+      }
+      refresh();
+    });
+  });
+
+  seatInputs.forEach((input) => {
+    input.addEventListener("input", refresh);
+    const clear = seatOf(input).querySelector(".clear-seat");
+    clear.addEventListener("click", () => {
+      input.value = "";
+      refresh();
+    });
+  });
+
+  const copySelect = form.querySelector("select[name=copy]");
+  const copyField = document.getElementById("copy-field");
+
+  function offerCopiesOf(game) {
+    if (!copySelect) return;
+    let offered = 0;
+    Array.from(copySelect.options).forEach((option) => {
+      if (option.value === "") return;
+      const ofGame = option.dataset.game === game;
+      option.hidden = !ofGame;
+      option.disabled = !ofGame;
+      if (ofGame) offered += 1;
+      else if (option.selected) copySelect.value = "";
+    });
+    copyField.hidden = offered === 0;
+  }
+
+  form.querySelectorAll("input[name=game]").forEach((radio) => {
+    radio.addEventListener("change", () => offerCopiesOf(radio.value));
+  });
+  const chosen = form.querySelector("input[name=game]:checked");
+  if (chosen) offerCopiesOf(chosen.value);
+
+  if (chipBox) chipBox.hidden = false;
+  refresh();
+
+  // After a refusal the page opens at the top; the seat to fix may be a phone's height below.
+  const firstError = form.querySelector(".error");
+  if (firstError) firstError.scrollIntoView({ block: "center" });
+})();
