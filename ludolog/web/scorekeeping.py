@@ -77,8 +77,9 @@ class StartForm(forms.Form):
         empty_label=_("No copy from the library"),
         help_text=_("Links this game to the box taken from the shelf."),
     )
+    # A date input takes ISO dates only; the localised format (01/12/2026 in French) left it empty.
     played_on = forms.DateField(label=_("Date played"), initial=timezone.localdate,
-                                widget=forms.DateInput(attrs={"type": "date"}))
+                                widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     location = forms.CharField(label=_("Location"), required=False, max_length=200)
     seed = forms.IntegerField(
         label=_("Seed (optional)"), required=False, min_value=0, max_value=2**62,

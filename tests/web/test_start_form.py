@@ -172,3 +172,10 @@ def test_the_page_speaks_french(keeper_client: Client):
     status, html = start(keeper_client, seat_1="Alice", seat_2="Zoé")
     assert status == 400
     assert "Pas encore de joueur nommé « Zoé »." in html and "Ajouter Zoé comme nouveau joueur" in html
+
+
+def test_the_date_is_filled_in_for_a_date_input_in_french_too(keeper_client: Client):
+    keeper_client.cookies["django_language"] = "fr"
+    html = keeper_client.get("/scorekeeping/").content.decode()
+    played_on = re.search(r'<input type="date" name="played_on" value="([^"]*)"', html)[1]
+    assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", played_on), "a date input shows only ISO dates"

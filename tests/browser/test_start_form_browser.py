@@ -1,0 +1,131 @@
+"""Starting a record on a phone (390×844): members tapped in, a new player added on purpose, the box used."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.models import Copy
+from games.services import demo_catalogue_data, load_catalogue
+from records.models import GameRecord, Player
+from scoring.models import Club, League, LeagueMembership
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PHONE = {"width": 390, "height": 844}
+MEMBERS = ["Alice", "Bastien", "Chloé", "David", "Elif", "Fatou", "Gaspard", "Hana"]
+
+TOO_SMALL_TO_TAP = """() => Array.from(document.querySelectorAll(
+    '#start-form input:not([type=hidden]):not([type=radio]):not([type=checkbox]), #start-form button,'
+    + ' #start-form select, #start-form summary, #start-form label.game-choice, #start-form label.new-player'))
+  .filter((element) => element.offsetParent !== null)
+  .filter((element) => element.getBoundingClientRect().height < 44)
+  .map((element) => element.outerHTML.slice(0, 80))"""
+
+
+@pytest.fixture
+def phone(browser, transactional_db, live_server) -> Iterator[Callable[[str], object]]:
+    """A new phone-sized page in the given locale, logged in as a club's scorekeeper."""
+    get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
+    contexts = []
+
+    def open_page(locale: str = "en-US"):
+        context = browser.new_context(viewport=PHONE, locale=locale)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        page.goto(live_server.url + "/login/?next=/scorekeeping/")
+        page.locator("input[name=username]").fill("keeper")
+        page.locator("input[name=password]").fill("keeper-pw-123456")
+        page.locator("main form [type=submit]").first.click()
+        page.wait_for_url(re.compile(r"/scorekeeping/$"))
+        return page
+
+    try:
+        yield open_page
+    finally:
+        for context in contexts:
+            context.close()
+
+
+@pytest.fixture
+def club() -> None:
+    club = Club.objects.create(name="Club de la ludothèque")
+    league = League.objects.create(club=club, name="Saison 2026", starts_on=dt.date(2026, 1, 1),
+                                   ends_on=dt.date(2026, 12, 31))
+    for name in MEMBERS:
+        LeagueMembership.objects.create(league=league, player=Player.objects.create(display_name=name))
+    load_catalogue(demo_catalogue_data())
+
+
+def fits_the_phone(page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], "no sideways scrolling"
+    assert page.evaluate(TOO_SMALL_TO_TAP) == [], "every control at least 44 px tall"
+
+
+def test_starting_a_record_on_a_phone(phone, club, artifacts: Path):
+    page = phone("en-US")
+    fits_the_phone(page)
+    page.get_by_text("Carcassonne: Hunters and Gatherers", exact=True).click()
+
+    page.get_by_role("button", name="Chloé").click()
+    page.get_by_role("button", name="Alice").click()
+    page.get_by_role("button", name="Bastien").click()
+    seat = [page.get_by_label(f"Player in seat {number}") for number in range(1, 6)]
+    assert [field.input_value() for field in seat[:3]] == ["Chloé", "Alice", "Bastien"]
+    assert page.get_by_role("button", name="Alice").get_attribute("aria-pressed") == "true"
+
+    page.get_by_role("button", name="Clear seat 3").click()
+    assert seat[2].input_value() == ""
+    assert page.get_by_role("button", name="Bastien").get_attribute("aria-pressed") == "false"
+    seat[2].fill("Zoé")
+
+    copy_select = page.get_by_label("Copy used (optional)")
+    offered = copy_select.locator("option:not([hidden])").all_inner_texts()
+    assert offered[1:] and all(label.startswith("Carcassonne à la prèhistoire · LUD-HG-") for label in offered[1:])
+    copy = Copy.objects.get(barcode="LUD-HG-0002")
+    copy_select.select_option(str(copy.pk))
+
+    with page.expect_response(re.compile(r"/scorekeeping/$")) as answer:
+        page.get_by_role("button", name="Start the record").click()
+    assert answer.value.status == 400
+    assert "No player called “Zoé” yet." in page.get_by_role("alert").first.inner_text()
+    assert not GameRecord.objects.exists()
+    page.get_by_label("Add Zoé as a new player").check()
+    fits_the_phone(page)
+    page.screenshot(path=str(artifacts / "start-390.png"), full_page=True)
+
+    page.get_by_role("button", name="Start the record").click()
+    page.wait_for_url(re.compile(r"/scorekeeping/\d+/$"))
+    record = GameRecord.objects.get()
+    assert [s.player.display_name for s in record.seats.order_by("seat_order")] == ["Chloé", "Alice", "Zoé"]
+    assert (record.copy, record.catalogue_record, record.game_slug) == (copy, copy.record, "hunters-gatherers")
+    assert Player.objects.filter(display_name="Zoé").count() == 1
+
+
+def test_the_start_page_in_french_on_a_phone(phone, club, artifacts: Path):
+    page = phone("fr-FR")
+    assert page.locator("html").get_attribute("lang") == "fr"
+    page.get_by_text("Stone Age", exact=True).click()
+    offered = page.get_by_label("Exemplaire utilisé (facultatif)").locator("option:not([hidden])").all_inner_texts()
+    assert offered[0] == "Aucun exemplaire de la ludothèque" and all("LUD-SA-" in label for label in offered[1:])
+    page.get_by_role("button", name="Hana").click()
+    page.get_by_label("Joueur à la place 2").fill("hana")
+    assert page.get_by_role("button", name="Hana").get_attribute("aria-pressed") == "true", "one Hana, any case"
+    page.get_by_label("Joueur à la place 2").fill("Élodie")
+    page.get_by_text("Laisser Ludolog piocher et lancer les dés (graine)").click()
+    page.get_by_label("Graine (facultative)").fill("7")
+    page.get_by_role("button", name="Commencer la partie").click()
+    page.get_by_label("Ajouter Élodie comme nouveau joueur").check()
+    fits_the_phone(page)
+    page.screenshot(path=str(artifacts / "start-390-fr.png"), full_page=True)
+    page.get_by_role("button", name="Commencer la partie").click()
+    page.wait_for_url(re.compile(r"/scorekeeping/\d+/$"))
+    record = GameRecord.objects.get()
+    assert [s.player.display_name for s in record.seats.order_by("seat_order")] == ["Hana", "Élodie"]
+    assert record.seed == 7 and record.game_slug == "stone-age"
