@@ -240,6 +240,14 @@ def position_and_state(record: GameRecord, at: int | None = None) -> tuple[dict[
     return position_document(engine, state, seq, seats=seats), state
 
 
+def recording_options(record: GameRecord, tile: str | None = None) -> dict[str, Any]:
+    """What may be recorded next, from the engine (see ``options`` of the game's adapter), with
+    the seq it applies after: the table recorder's menu, for any client."""
+    engine = replay.engine_for(record)
+    state, seq = replay.state_at(record)
+    return {"seq": seq, "status": record.status, **engine.options(state, tile)}
+
+
 def position_document(engine: Any, state: Any, seq: int, *, seats: list[dict[str, Any]]) -> dict[str, Any]:
     """One JSON shape for a position, whether it comes from the database or from a file."""
     return {

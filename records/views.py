@@ -73,6 +73,22 @@ class GameRecordViewSet(
             raise ValidationError({"at": ["at must be an event number (an integer)"]})
         return Response(services.position(record, None if at is None else int(at)))
 
+    @extend_schema(
+        parameters=[OpenApiParameter(
+            "tile", OpenApiTypes.STR,
+            description="tile games without a seed: the tile drawn at the table, to learn where it fits")],
+        responses=OpenApiTypes.OBJECT,
+        description="What may be recorded next, as the rules engine allows it: for tile games the tile in "
+        "hand or the pile to pick it from, each cell where it fits with its legal rotations and the figures "
+        "each rotation may carry, and whether it may be discarded; for Stone Age the places open with their "
+        "counts, the places to resolve with the dice, tools and payments each asks for, the feeding and the "
+        "reveals. 400 (`invalid_payload`, field `tile`) for a tile that cannot be in hand now.",
+    )
+    @action(detail=True, methods=["get"], url_path="options")
+    def options(self, request: Request, pk: str | None = None) -> Response:
+        record = self.get_object()
+        return Response(services.recording_options(record, request.query_params.get("tile") or None))
+
     @extend_schema(responses=OpenApiTypes.OBJECT, description="The record as a ludolog-record/1 file.")
     @action(detail=True, methods=["get"], url_path="export")
     def export(self, request: Request, pk: str | None = None) -> Response:

@@ -6,10 +6,11 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from .base import UNDO, GameStateAdapter, PayloadError
+from .base import UNDO, PayloadError
+from .tiles import Placement, TileGameAdapter
 
 
-class CarcassonneAdapter(GameStateAdapter):
+class CarcassonneAdapter(TileGameAdapter):
     """Base Carcassonne through the platform's interface (the game the Maps are played with)."""
 
     slug = "carcassonne"
@@ -60,6 +61,38 @@ class CarcassonneAdapter(GameStateAdapter):
 
     def hints(self, state: Any, limit: int = 24) -> list[str]:
         return self._tile_placements(state, limit, lambda action: action.meeple is None)
+
+    # -- the table recorder (see games.adapters.tiles) --------------------------------------
+
+    figures_by_terrain: Mapping[str, tuple[str, ...]] = {
+        "city": ("meeple",), "road": ("meeple",), "cloister": ("meeple",), "field": ("meeple",),
+    }
+    figure_pools: Mapping[str, str] = {"meeple": "meeples"}
+
+    def tile_records(self) -> Mapping[str, Mapping[str, Any]]:
+        return {letter: dict(t.record) for letter, t in self.engine.tileset.load_tileset().types.items()}
+
+    def pile(self, state: Any) -> list[str]:
+        return list(state.pile)
+
+    def phase(self, state: Any) -> str:
+        return "over" if state.is_over else "tile"
+
+    def current_seat(self, state: Any) -> int:
+        return int(state.current)
+
+    def supply(self, state: Any) -> list[dict[str, int]]:
+        return [{"meeples": left} for left in state.meeples_left]
+
+    def placements(self, state: Any, tile: str) -> tuple[list[Placement], bool]:
+        found, discard = [], False
+        for action in state.legal_actions(tile=tile):
+            if action.discard:
+                discard = True
+                continue
+            figure = None if action.meeple is None else (action.meeple, "meeple")
+            found.append(Placement(action.x, action.y, action.rotation, figure))
+        return found, discard
 
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""

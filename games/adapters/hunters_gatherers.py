@@ -6,10 +6,11 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .base import UNDO, GameStateAdapter, PayloadError
+from .base import UNDO, PayloadError
+from .tiles import Placement, TileGameAdapter
 
 
-class HuntersGatherersAdapter(GameStateAdapter):
+class HuntersGatherersAdapter(TileGameAdapter):
     """Carcassonne – Hunters and Gatherers (first edition) through the platform's interface."""
 
     slug = "hunters-gatherers"
@@ -27,6 +28,14 @@ class HuntersGatherersAdapter(GameStateAdapter):
         # Game.apply and undo raise IllegalAction leaving the game unchanged.
         self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
         figure = {"enum": list(engine.FIGURE_KINDS)}
+        terrains = sorted({t for kinds in engine.FIGURE_TERRAIN.values() for t in kinds})
+        self.figures_by_terrain: Mapping[str, tuple[str, ...]] = {
+            terrain: tuple(k for k in engine.FIGURE_KINDS if terrain in engine.FIGURE_TERRAIN[k])
+            for terrain in terrains
+        }
+        self.figure_pools: Mapping[str, str] = {
+            kind: "huts" if kind == "hut" else "tribe_members" for kind in engine.FIGURE_KINDS
+        }
         self.event_schemas: Mapping[str, Mapping[str, Any]] = {
             "place_tile": {
                 "type": "object",
@@ -95,6 +104,34 @@ class HuntersGatherersAdapter(GameStateAdapter):
 
     def hints(self, state: Any, limit: int = 24) -> list[str]:
         return self._tile_placements(state, limit, lambda action: action.figure is None)
+
+    # -- the table recorder (see games.adapters.tiles) --------------------------------------
+
+    def tile_records(self) -> Mapping[str, Mapping[str, Any]]:
+        return {tile.id: dict(tile.record, kind=tile.kind) for tile in self.engine.load_tileset().by_id.values()}
+
+    def pile(self, state: Any) -> list[str]:
+        return list(state.bonus_left if state.phase == "bonus" else state.landscape_left)
+
+    def phase(self, state: Any) -> str:
+        return str(state.phase)
+
+    def current_seat(self, state: Any) -> int:
+        return int(state.current_player)
+
+    def supply(self, state: Any) -> list[dict[str, int]]:
+        return [state.supply(seat) for seat in range(state.players)]
+
+    def placements(self, state: Any, tile: str) -> tuple[list[Placement], bool]:
+        found, discard = [], False
+        for action in state.legal_actions(tile=tile):
+            if action.discard:
+                discard = True
+                continue
+            x, y = action.position
+            figure = None if action.figure is None else (action.feature, action.figure)
+            found.append(Placement(x, y, action.rotation, figure))
+        return found, discard
 
     def snapshot(self, state: Any) -> dict[str, Any]:
         return dict(state.snapshot())  # this engine's to_dict() is the replay-checked form, not the cache

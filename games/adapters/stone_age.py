@@ -89,6 +89,12 @@ class StoneAgeAdapter(GameStateAdapter):
         action = self.engine.parse_action(text)
         return action.kind, action.to_dict()
 
+    def options(self, state: Any, tile: str | None = None) -> dict[str, Any]:
+        """What may be recorded now, arranged for the table recorder (see :mod:`.stone_age_options`)."""
+        from .stone_age_options import options
+
+        return options(state)
+
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
         from games.engines.stone_age.simulate import random_game

@@ -450,7 +450,8 @@ class BoardFrame:
             f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" role="img" '
             f'viewBox="{_fmt(-self.margin)} {_fmt(-self.margin)} {_fmt(self.width)} {_fmt(self.height)}" '
             f'width="{_fmt(self.width * PIXELS_PER_UNIT)}" height="{_fmt(self.height * PIXELS_PER_UNIT)}" '
-            f'aria-labelledby="board-title board-desc" data-at="{escape(str(position.get("at", "")))}">'
+            f'aria-labelledby="board-title board-desc" data-at="{escape(str(position.get("at", "")))}" '
+            f'data-origin-x="{self.origin[0]}" data-origin-y="{self.origin[1]}" data-cell="{TILE}">'
             f'<title id="board-title">{escape(heading)}</title><desc id="board-desc">{escape(description)}</desc>'
         )
 

@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import history, home, leagues, players, replay, scorekeeping
+from .recorder import views as recorder
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -18,6 +19,7 @@ urlpatterns = [
     path("leagues/", leagues.league_list, name="league-list"),
     path("leagues/<int:pk>/", leagues.league_detail, name="league-detail"),
     path("scorekeeping/", scorekeeping.start, name="scorekeeping"),
-    path("scorekeeping/<int:pk>/", scorekeeping.record_page, name="scorekeeping-record"),
+    path("scorekeeping/<int:pk>/", recorder.record_page, name="scorekeeping-record"),
+    path("scorekeeping/<int:pk>/table/", recorder.table, name="scorekeeping-table"),
     path("catalogue/", include(("ludolog.web.catalogue_urls", "catalogue"))),
 ]

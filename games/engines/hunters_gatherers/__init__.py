@@ -75,7 +75,7 @@ Readings where the rulebooks are silent
 """
 
 from .actions import FIGURE_KINDS, Action, FigureKind, NotationError, parse_action
-from .game import ENGINE_SLUG, Game, IllegalAction, Score
+from .game import ENGINE_SLUG, FIGURE_TERRAIN, Game, IllegalAction, Score
 from .scoring import Award
 from .tileset import Tile, Tileset, TilesetError, load_tileset
 
@@ -84,7 +84,7 @@ TILESET_NAME: str = _DEFAULT.name
 TILESET_VERSION: str = _DEFAULT.version
 
 __all__ = [
-    "ENGINE_SLUG", "FIGURE_KINDS", "TILESET_NAME", "TILESET_VERSION", "Action", "Award", "FigureKind",
+    "ENGINE_SLUG", "FIGURE_KINDS", "FIGURE_TERRAIN", "TILESET_NAME", "TILESET_VERSION", "Action", "Award", "FigureKind",
     "Game", "IllegalAction", "NotationError", "Score", "Tile", "Tileset", "TilesetError", "load_tileset",
     "parse_action",
 ]

@@ -35,7 +35,8 @@ MAX_PLAYERS: Final = 5
 
 Phase = Literal["landscape", "bonus", "over"]
 
-_FIGURE_TERRAIN: Final[Mapping[str, frozenset[str]]] = {
+FIGURE_TERRAIN: Final[Mapping[str, frozenset[str]]] = {
+    # Where each figure may stand: a hut on a river or a lake, the tribe members on their terrain.
     "gatherer": frozenset({"forest"}),
     "fisher": frozenset({"river"}),
     "hunter": frozenset({"meadow"}),
@@ -214,8 +215,8 @@ class Game:
         feature = tile.features.get(feature_id)
         if feature is None:
             return IllegalAction("unknown_feature", f"tile {tile.id} has no feature {feature_id}")
-        if feature.kind not in _FIGURE_TERRAIN[figure]:
-            where = " or ".join(sorted(_FIGURE_TERRAIN[figure]))
+        if feature.kind not in FIGURE_TERRAIN[figure]:
+            where = " or ".join(sorted(FIGURE_TERRAIN[figure]))
             return IllegalAction("wrong_feature", f"a {figure} stands on a {where}, and feature {feature_id} "
                                  f"of {tile.id} is a {feature.kind}")
         if figure == "hut":
@@ -340,7 +341,7 @@ class Game:
             joined = self.land.joins(tile, (x, y), turns)
             for fid, feature in sorted(tile.features.items()):
                 for figure in FIGURE_KINDS:
-                    if feature.kind in _FIGURE_TERRAIN[figure] and \
+                    if feature.kind in FIGURE_TERRAIN[figure] and \
                             self._figure_problem(tile, figure, fid, joined) is None:
                         actions.append(Action.place(tile.id, x, y, rotation, figure, fid))
         return actions
@@ -506,4 +507,4 @@ class Game:
                 f"phase={self._phase} current={self.current_player}>")
 
 
-__all__ = ["ENGINE_SLUG", "SNAPSHOT_VERSION", "Game", "IllegalAction", "Score", "TRIBE_MEMBERS"]
+__all__ = ["ENGINE_SLUG", "FIGURE_TERRAIN", "SNAPSHOT_VERSION", "Game", "IllegalAction", "Score", "TRIBE_MEMBERS"]

@@ -430,12 +430,13 @@ class Game:
             if drawn != self.deck[0]:
                 raise IllegalAction("wrong_card", f"the top card of the pile is {self.deck[0]}, not {drawn}")
             self.deck.pop(0)
-        elif drawn not in self.data.cards or drawn in self._seen_cards():
+        elif drawn not in self.data.cards or drawn in self.seen_cards():
             raise IllegalAction("wrong_card", f"{drawn} cannot be in the pile")
         self.deck_size -= 1
         tribe.cards.append(drawn)
 
-    def _seen_cards(self) -> set[str]:
+    def seen_cards(self) -> set[str]:
+        """Cards face up or taken: what a card turned up or drawn cannot be."""
         seen = {card for card in self.display if card}
         for tribe in self.tribes:
             seen.update(tribe.cards)
@@ -453,6 +454,10 @@ class Game:
                 tribe.agriculture = min(self.data.constants["agriculture_max"], tribe.agriculture + 1)
             else:
                 tribe.resources[reward] += 1
+
+    def shown_buildings(self) -> set[str]:
+        """Building tiles on a stack's top or built: what a tile turned up cannot be."""
+        return {b for stack in self.stacks for b in stack} | {b for t in self.tribes for b in t.buildings}
 
     def building_refusal(self, building_id: str, payment: Payment) -> IllegalAction | None:
         building = self.data.buildings[building_id]
@@ -499,11 +504,11 @@ class Game:
             raise IllegalAction("wrong_reveal", f"name the {wanted_cards} card(s) turned up, not {len(action.cards)}")
         if sorted(action.buildings) != wanted_stacks:
             raise IllegalAction("wrong_reveal", f"name the top tile of stack(s) {[s + 1 for s in wanted_stacks]}")
-        seen = self._seen_cards()
+        seen = self.seen_cards()
         for card in action.cards:
             if card not in self.data.cards or card in seen or action.cards.count(card) > 1:
                 raise IllegalAction("wrong_card", f"{card} cannot be turned up now")
-        shown = {b for stack in self.stacks for b in stack} | {b for t in self.tribes for b in t.buildings}
+        shown = self.shown_buildings()
         for stack, tile in action.buildings.items():
             if tile not in self.data.buildings or tile in shown or list(action.buildings.values()).count(tile) > 1:
                 raise IllegalAction("wrong_building", f"{tile} cannot be turned up now")
@@ -675,14 +680,14 @@ class Game:
             "pending_reveal": dict(self.pending_reveal),
             "civilisation_cards": [
                 {"location": CARD_SLOTS[i], "cost": i + 1, "card": card,
-                 **({"top": data.cards[card].top, "bottom": self._bottom(card)} if card else {})}
+                 **({"top": data.cards[card].top, "bottom": self.card_bottom(card)} if card else {})}
                 for i, card in enumerate(self.display)
             ],
             "deck_size": self.deck_size,
             "building_stacks": [
                 {"location": BUILDING_STACKS[i], "left": self.stack_sizes[i],
                  "top": self.stacks[i][0] if self.stacks[i] else None,
-                 **({"cost": self._building_cost(self.stacks[i][0])} if self.stacks[i] else {})}
+                 **({"cost": self.building_cost(self.stacks[i][0])} if self.stacks[i] else {})}
                 for i in range(self.players)
             ],
             "occupied": {loc: {str(seat): n for seat, n in self._occupants(loc).items()}
@@ -719,13 +724,13 @@ class Game:
             prompt["stacks"] = [BUILDING_STACKS[i] for i in self.pending_reveal.get("stacks", [])]
         return prompt
 
-    def _bottom(self, card_id: str) -> dict[str, Any]:
+    def card_bottom(self, card_id: str) -> dict[str, Any]:
         card = self.data.cards[card_id]
         if card.background == "green":
             return {"background": "green", "symbol": card.symbol}
         return {"background": "sand", "figure": card.figure, "count": card.count}
 
-    def _building_cost(self, building_id: str) -> dict[str, Any]:
+    def building_cost(self, building_id: str) -> dict[str, Any]:
         b = self.data.buildings[building_id]
         if b.kind == "fixed":
             return {"kind": "fixed", "resources": dict(b.cost)}

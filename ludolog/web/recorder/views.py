@@ -1,0 +1,260 @@
+"""The recording page (``/scorekeeping/<id>/``) and the table's state as JSON.
+
+The page draws the position and embeds what the recorder's script needs to work offline (the
+table's state, every tile's picture and edges, the words in the reader's language). The script
+appends through the records API with idempotency keys and asks :func:`table` for the new state
+after each move and, every few seconds, whether another phone recorded meanwhile.
+
+The notation form of the first scorekeeping page stays, folded away, for experts: a POST here
+parses one action in the engine's notation and appends it like the API does.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.middleware.csrf import get_token
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language, gettext, gettext_lazy as _
+from django.views.decorators.http import require_GET
+
+from games.registry import UNDO, get_engine
+from records import replay, services
+from records.models import Event, GameRecord
+from records.permissions import can_append
+from scoring import selectors
+
+from ..board_svg import seat_colour
+from ..history import game_name
+from ..narration import narrate
+from ..replay import board_for
+from . import pictures, stone_age, words
+
+RECENT_LINES = 8
+"""How many of the last moves the page says in words."""
+NARRATION_MAX_AGE = 30 * 24 * 3600
+"""What an event did never changes (events are immutable): its words are kept a long time."""
+
+
+class ActionForm(forms.Form):
+    action = forms.CharField(label=_("Next action"), max_length=200, help_text=_("In the game's notation, or undo."))
+    expected_seq = forms.IntegerField(min_value=0, widget=forms.HiddenInput)
+
+    def for_game(self, slug: str) -> ActionForm:
+        """Show the game's own notation as the example."""
+        engine = get_engine(slug)
+        if engine is not None:
+            self.fields["action"].help_text = gettext("In the game's notation, e.g. %(example)s, or undo.") % {
+                "example": engine.notation_example}
+        return self
+
+
+def _append_notation(request: HttpRequest, record: GameRecord, form: ActionForm) -> tuple[dict[str, str] | None, int]:
+    """Parse and append one action typed in notation; returns the refusal (or None) and the status."""
+    engine = get_engine(record.game_slug)
+    assert engine is not None
+    text = form.cleaned_data["action"].strip()
+    try:
+        kind, payload = (UNDO, {}) if text == UNDO else engine.parse_notation(text)
+    except ValueError as error:
+        return {"reason": "invalid_notation", "message": str(error)}, 400
+    try:
+        services.append_event(record, form.cleaned_data["expected_seq"], kind, payload, recorded_by=request.user)
+    except Exception as error:
+        # Engine refusals (IllegalAction) and store refusals carry a stable reason code;
+        # anything without one is a bug and must surface as such.
+        if getattr(error, "reason", None) is None:
+            raise
+        return ({"reason": str(getattr(error, "reason")), "message": str(getattr(error, "message", error))},
+                int(getattr(error, "status_code", 422)))
+    return None, 201
+
+
+def _recordable(request: HttpRequest, pk: int) -> tuple[GameRecord, HttpResponse | None]:
+    record = get_object_or_404(selectors.visible_records(request.user), pk=pk)
+    if not can_append(request.user, record):
+        return record, render(request, "scorekeeping/forbidden.html", {"record": record}, status=403)
+    if record.result_only or get_engine(record.game_slug) is None:
+        return record, render(request, "scorekeeping/forbidden.html", {"record": record, "no_engine": True}, status=409)
+    return record, None
+
+
+@login_required
+def record_page(request: HttpRequest, pk: int) -> HttpResponse:
+    record, refused = _recordable(request, pk)
+    if refused is not None:
+        return refused
+    refusal, status = None, 200
+    if request.method == "POST":
+        form = ActionForm(request.POST)
+        if form.is_valid():
+            refusal, status = _append_notation(request, record, form)
+            if refusal is None:
+                messages.success(request, gettext("Recorded: %(action)s") % {"action": form.cleaned_data["action"]})
+                return redirect("scorekeeping-record", pk=record.pk)
+        else:
+            status = 400
+        record.refresh_from_db()
+    state = table_state(record)
+    if refusal is not None:
+        form = ActionForm(data={"action": request.POST.get("action", ""), "expected_seq": state["seq"]})
+    elif request.method != "POST":
+        form = ActionForm(initial={"expected_seq": state["seq"]})
+    form.for_game(record.game_slug)
+    engine = get_engine(record.game_slug)
+    assert engine is not None
+    tile_game = pictures.tile_game(record.game_slug)
+    page_data: dict[str, Any] = {
+        "record": record.pk,
+        "game": record.game_slug,
+        "seeded": record.seed is not None,
+        "urls": {
+            "events": f"/api/records/{record.pk}/events/",
+            "options": f"/api/records/{record.pk}/options/",
+            "table": reverse("scorekeeping-table", args=[record.pk]),
+            "replay": reverse("game-replay", args=[record.pk]),
+        },
+        "csrf": get_token(request),
+        "table": state,
+        "words": words.recorder_words(record.game_slug),
+    }
+    sprite = ""
+    if tile_game:
+        drawn = pictures.pictures(record.game_slug, engine.ruleset_version, engine.tile_records())  # type: ignore[attr-defined]
+        sprite = pictures.sprite(drawn, pictures.sprite_defs(record.game_slug))
+        page_data["tiles"] = {
+            tile: {"edges": engine.edges(tile), "anchors": picture.anchors, "terrains": picture.terrains,  # type: ignore[attr-defined]
+                   "tags": picture.tags, "kind": picture.kind}
+            for tile, picture in drawn.items()
+        }
+        page_data["tags"] = pictures.TAG_ORDER[record.game_slug]
+        page_data["figures_by_terrain"] = engine.figures_by_terrain  # type: ignore[attr-defined]
+        page_data["figure_pools"] = engine.figure_pools  # type: ignore[attr-defined]
+        page_data["glyphs"] = pictures.figure_glyphs(record.game_slug, gettext)
+    else:
+        page_data["catalogue"] = stone_age.catalogue()
+    context = {
+        "record": record,
+        "game": game_name(record.game_slug),
+        "form": form,
+        "refusal": refusal,
+        "table": state,
+        "tile_game": tile_game,
+        "sprite": sprite,
+        "page_data": page_data,
+        "in_progress": record.status == GameRecord.Status.IN_PROGRESS,
+    }
+    return render(request, "scorekeeping/record.html", context, status=status)
+
+
+@login_required
+@require_GET
+def table(request: HttpRequest, pk: int) -> HttpResponse:
+    """The table's state as JSON; ``?known=N`` answers 204 while event N is still the last, so
+    that a phone can ask every few seconds whether another one recorded meanwhile."""
+    record, refused = _recordable(request, pk)
+    if refused is not None:
+        return JsonResponse({"reason": "forbidden" if refused.status_code == 403 else "no_engine"},
+                            status=refused.status_code)
+    known = request.GET.get("known", "")
+    if known.isdigit():
+        last = Event.objects.filter(record=record).order_by("-seq").values_list("seq", flat=True).first() or 0
+        if last == int(known):
+            return HttpResponse(status=204)
+    return JsonResponse(table_state(record))
+
+
+def table_state(record: GameRecord) -> dict[str, Any]:
+    """Everything the recorder shows of the table after the last event, as JSON."""
+    engine = replay.engine_for(record)
+    seats = [
+        {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
+        for seat in record.seats.select_related("player")
+    ]
+    state, seq, lines = _state_and_lines(record, engine, seats)
+    document = services.position_document(engine, state, seq, seats=seats)
+    position = document["position"]
+    in_progress = record.status == GameRecord.Status.IN_PROGRESS and not document["is_over"]
+    result: dict[str, Any] = {
+        "seq": seq,
+        "status": record.status,
+        "over": document["is_over"],
+        "board": board_for(document, record, **({"free_cells": True} if pictures.tile_game(record.game_slug) else {})),
+        "options": engine.options(state) if in_progress else {"over": True},
+        "seats": [
+            {"seat": seat["seat"], "player": seat["player"], "colour": seat_colour(seat["seat"], seat["colour"]),
+             "total": score["total"]}
+            for seat, score in zip(seats, position["scores"])
+        ],
+        "to_play": position.get("current_player") if in_progress else None,
+        "lines": lines,
+    }
+    if pictures.tile_game(record.game_slug):
+        key = "id" if record.game_slug == "hunters-gatherers" else "tile"
+        result["placed"] = [{"tile": t[key], "x": t["x"], "y": t["y"], "rotation": t["rotation"]}
+                            for t in position["tiles"]]
+    else:
+        result["cards"] = {slot["location"]: slot["card"] for slot in position["civilisation_cards"] if slot["card"]}
+        result["buildings"] = {stack["location"]: stack["top"] for stack in position["building_stacks"] if stack["top"]}
+    return result
+
+
+def _line_key(record: GameRecord, engine: Any, seq: int) -> str:
+    created = record.created_at.timestamp() if record.created_at else ""
+    return f"ludolog:narration:{record.pk}:{created}:{engine.ruleset_version}:{seq}:{get_language()}"
+
+
+def _state_and_lines(record: GameRecord, engine: Any, seats: list[dict[str, Any]]) -> tuple[Any, int, list[dict[str, Any]]]:
+    """The state after the last event, and the last few events in words (each said once, then
+    kept: a replay from the first one not yet said gives both the words and the state)."""
+    events = list(Event.objects.filter(record=record).order_by("-seq")
+                  .select_related("recorded_by").only("seq", "type", "payload", "recorded_by__username")[:RECENT_LINES])
+    events.reverse()
+    said = cache.get_many([_line_key(record, engine, e.seq) for e in events]) if events else {}
+    missing = [e for e in events if _line_key(record, engine, e.seq) not in said]
+    if missing:
+        state, _at = replay.state_at(record, missing[0].seq - 1)
+        before = engine.view(state)
+        new = {}
+        for event in events[events.index(missing[0]):]:
+            replay.apply_events(engine, state, [event])
+            after = engine.view(state)
+            told = narrate(record.game_slug, event.type, event.payload, before, after, seats)
+            new[_line_key(record, engine, event.seq)] = {
+                "seq": event.seq, "seat": told.seat, "text": told.text, "scoring": list(told.scoring),
+                "points": {str(seat): points for seat, points in told.points.items()},
+                "notation": engine.notation(event.type, event.payload),
+            }
+            before = after
+        cache.set_many(new, NARRATION_MAX_AGE)
+        said.update(new)
+        seq = events[-1].seq
+    else:
+        state, seq = replay.state_at(record)
+    retracted = _retracted(record)
+    lines = []
+    for event in events:
+        line = dict(said[_line_key(record, engine, event.seq)])
+        line["retracted"] = event.seq in retracted
+        line["by"] = event.recorded_by.get_username() if event.recorded_by else ""
+        lines.append(line)
+    return state, seq, lines
+
+
+def _retracted(record: GameRecord) -> set[int]:
+    """The seqs of the actions an undo took back."""
+    effective: list[int] = []
+    retracted: set[int] = set()
+    for seq, kind in Event.objects.filter(record=record).order_by("seq").values_list("seq", "type"):
+        if kind == UNDO:
+            if effective:
+                retracted.add(effective.pop())
+        else:
+            effective.append(seq)
+    return retracted

@@ -1,0 +1,534 @@
+/* The table recorder for tile games (Hunters and Gatherers, Carcassonne, any tile game whose
+ * adapter gives the same options).
+ *
+ * The tile in hand is shown as a picture: the one Ludolog drew (a seeded record) or the one the
+ * scorekeeper picks from the pile (an unseeded record: every tile left, with how many, filtered
+ * by what is on it). The board highlights where it fits; tapping a spot lays it in its first
+ * legal rotation, "Rotate" cycles through the legal rotations only, and the tile's features
+ * become targets for the figures the engine allows there. Where it fits, and with which
+ * figures, comes from the engine (the options API); while moves wait to be sent (no
+ * connection) the next ones are worked out here from the tiles' edges alone and marked as not
+ * checked: the engine checks them when they are sent.
+ */
+(function () {
+  "use strict";
+  var R = window.LudologRecorder;
+  if (!R || !R.data.tiles) return;
+  var data = R.data, words = R.words, el = R.el, fill = R.fill;
+  var tiles = data.tiles;
+  var SVG = "http://www.w3.org/2000/svg";
+  var CELL = 60;
+  var SIDES = 4;
+  var MIN_TILE_PX = 48, MAX_TILE_PX = 320, FIGURE_TILE_PX = 240;
+
+  var selection = { tile: null, spot: null, rotation: 0, figure: null };
+  var hand = null;  // the tile in hand as last drawn: Ludolog's draw or the one picked
+  var filters = [];
+  var optionsCache = {};
+  var viewport = document.getElementById("board-viewport");
+  var tray = document.getElementById("tray");
+  var buttons = {
+    rotate: document.getElementById("rotate"), noFigure: document.getElementById("no-figure"),
+    discard: document.getElementById("discard"), confirm: document.getElementById("confirm")
+  };
+  var tilePx = null;
+  var zoomBefore = null;
+  var centredSeq = null;
+
+  function svg(tag, attrs) {
+    var node = document.createElementNS(SVG, tag);
+    Object.keys(attrs || {}).forEach(function (name) { node.setAttribute(name, attrs[name]); });
+    return node;
+  }
+
+  function picture(tile, rotation, size, extraClass) {
+    var box = svg("svg", { viewBox: "0 0 60 60", width: size, height: size, "class": "tile-picture " + (extraClass || ""),
+      "aria-hidden": "true" });
+    var use = svg("use", { href: "#tile-" + tile });
+    if (rotation) use.setAttribute("transform", "rotate(" + rotation + " 30 30)");
+    box.appendChild(use);
+    return box;
+  }
+
+  // -- the position as this phone knows it: the server's, plus the moves waiting to be sent ----
+
+  function model() {
+    var table = R.table, options = table.options || {};
+    var cells = {};
+    (table.placed || []).forEach(function (p) { cells[p.x + "," + p.y] = { tile: p.tile, rotation: p.rotation }; });
+    var pile = {};
+    (options.pile || []).forEach(function (entry) { pile[entry.tile] = entry.left; });
+    var supply = JSON.parse(JSON.stringify(options.supply || []));
+    var seat = options.seat;
+    var known = true;
+    var players = (table.seats || []).length;
+    R.queue.forEach(function (item) {
+      if (item.type === "undo") { known = false; return; }
+      var payload = item.payload;
+      if (pile[payload.tile]) pile[payload.tile] -= 1;
+      if (item.type === "place_tile") {
+        cells[payload.x + "," + payload.y] = { tile: payload.tile, rotation: payload.rotation, pending: true };
+        var kind = payload.figure || (payload.meeple !== undefined ? "meeple" : null);
+        var pool = kind && data.figure_pools[kind];
+        if (pool && supply[seat] && supply[seat][pool] > 0) supply[seat][pool] -= 1;
+        // Not known here: a bonus tile earned (Hunters and Gatherers); the engine will say.
+        seat = (seat + 1) % players;
+      }
+    });
+    var exact = R.queue.length === 0;
+    return {
+      cells: cells, pile: pile, supply: supply, seat: seat, known: known && !options.over, exact: exact,
+      drawn: exact ? options.drawn : null, seeded: data.seeded, phase: exact ? options.phase : null
+    };
+  }
+
+  function edge(tile, side, rotation) {
+    return tiles[tile].edges[((side - rotation / 90) % SIDES + SIDES) % SIDES];
+  }
+
+  var OFFSETS = [[0, -1], [1, 0], [0, 1], [-1, 0]];
+
+  /* Where ``tile`` fits from the edges alone (the engine's rule for laying a tile), with the
+   * figures its terrains take; used only while moves wait to be sent. */
+  function provisionalOptions(state, tile) {
+    var frontier = {};
+    Object.keys(state.cells).forEach(function (key) {
+      var xy = key.split(",").map(Number);
+      OFFSETS.forEach(function (d) {
+        var cell = (xy[0] + d[0]) + "," + (xy[1] + d[1]);
+        if (!state.cells[cell]) frontier[cell] = true;
+      });
+    });
+    var figures = [];
+    var supply = state.supply[state.seat] || {};
+    Object.keys(tiles[tile].terrains).forEach(function (feature) {
+      (data.figures_by_terrain[tiles[tile].terrains[feature]] || []).forEach(function (kind) {
+        if ((supply[data.figure_pools[kind]] || 0) > 0) figures.push({ feature: Number(feature), kind: kind });
+      });
+    });
+    var spots = [];
+    Object.keys(frontier).sort().forEach(function (key) {
+      var xy = key.split(",").map(Number);
+      var rotations = [];
+      for (var rotation = 0; rotation < 360; rotation += 90) {
+        var fits = OFFSETS.every(function (d, side) {
+          var other = state.cells[(xy[0] + d[0]) + "," + (xy[1] + d[1])];
+          return !other || edge(tile, side, rotation) === edge(other.tile, (side + 2) % SIDES, other.rotation);
+        });
+        if (fits) rotations.push({ rotation: rotation, figures: figures });
+      }
+      if (rotations.length) spots.push({ x: xy[0], y: xy[1], rotations: rotations });
+    });
+    return { tile: tile, spots: spots, discard: spots.length === 0, provisional: true };
+  }
+
+  /* The options for the tile in hand, or null while they are being fetched. */
+  function optionsFor(state, tile) {
+    var options = R.table.options || {};
+    if (!state.exact) return provisionalOptions(state, tile);
+    if (options.tile === tile) return options;
+    var key = R.table.seq + ":" + tile;
+    if (optionsCache[key]) return optionsCache[key];
+    if (!R.online) return provisionalOptions(state, tile);
+    optionsCache[key] = null;
+    fetch(data.urls.options + "?tile=" + encodeURIComponent(tile), { credentials: "same-origin",
+      headers: { Accept: "application/json" } })
+      .then(function (response) { if (!response.ok) throw new Error("options " + response.status); return response.json(); })
+      .then(function (options) {
+        if (options.seq !== R.table.seq) return;
+        optionsCache[key] = options;
+        R.render();
+      }).catch(function () { delete optionsCache[key]; R.render(); });
+    return null;
+  }
+
+  // -- the board: zoom, pan, spots, the tile being laid ---------------------------------------
+
+  function boardSvg() { return document.querySelector("#board svg"); }
+
+  function fitTilePx(svgNode) {
+    var box = svgNode.viewBox.baseVal;
+    var across = Math.max(1, box.width / CELL), down = Math.max(1, box.height / CELL);
+    var fit = Math.min(viewport.clientWidth / across, viewport.clientHeight / down);
+    return Math.max(MIN_TILE_PX, Math.min(96, Math.floor(fit)));
+  }
+
+  function applyZoom(svgNode) {
+    var box = svgNode.viewBox.baseVal;
+    svgNode.setAttribute("width", String(Math.round(box.width / CELL * tilePx)));
+    svgNode.setAttribute("height", String(Math.round(box.height / CELL * tilePx)));
+  }
+
+  /* Keep a board point at the same place on the screen while zooming. */
+  function zoomTo(px, focus) {
+    var svgNode = boardSvg();
+    if (!svgNode) return;
+    px = Math.max(MIN_TILE_PX / 1.5, Math.min(MAX_TILE_PX, px));
+    var rect = svgNode.getBoundingClientRect(), frame = viewport.getBoundingClientRect();
+    focus = focus || { x: frame.left + frame.width / 2, y: frame.top + frame.height / 2 };
+    var ratio = px / tilePx;
+    var offsetX = focus.x - rect.left, offsetY = focus.y - rect.top;
+    tilePx = px;
+    applyZoom(svgNode);
+    viewport.scrollLeft += offsetX * ratio - offsetX;
+    viewport.scrollTop += offsetY * ratio - offsetY;
+  }
+
+  function centreOn(x, y) {
+    var svgNode = boardSvg();
+    if (!svgNode) return;
+    var box = svgNode.viewBox.baseVal;
+    var origin = origins(svgNode);
+    var left = ((x - origin.x) * CELL + CELL / 2 - box.x) / CELL * tilePx;
+    var top = ((y - origin.y) * CELL + CELL / 2 - box.y) / CELL * tilePx;
+    viewport.scrollLeft = left - viewport.clientWidth / 2;
+    viewport.scrollTop = top - viewport.clientHeight / 2;
+  }
+
+  function origins(svgNode) {
+    return { x: Number(svgNode.dataset.originX || 0), y: Number(svgNode.dataset.originY || 0) };
+  }
+
+  /* Pinch with two fingers, ctrl+wheel (a trackpad's pinch) or the buttons; one finger pans
+   * (the viewport scrolls). */
+  (function zooming() {
+    var pointers = {};
+    var start = null;
+    viewport.addEventListener("pointerdown", function (event) {
+      pointers[event.pointerId] = { x: event.clientX, y: event.clientY };
+      var ids = Object.keys(pointers);
+      if (ids.length === 2) {
+        var a = pointers[ids[0]], b = pointers[ids[1]];
+        start = { distance: Math.hypot(a.x - b.x, a.y - b.y), px: tilePx };
+      }
+    });
+    viewport.addEventListener("pointermove", function (event) {
+      if (!pointers[event.pointerId]) return;
+      pointers[event.pointerId] = { x: event.clientX, y: event.clientY };
+      var ids = Object.keys(pointers);
+      if (ids.length === 2 && start && start.distance > 0) {
+        var a = pointers[ids[0]], b = pointers[ids[1]];
+        var distance = Math.hypot(a.x - b.x, a.y - b.y);
+        zoomTo(start.px * distance / start.distance, { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 });
+        event.preventDefault();
+      }
+    });
+    function end(event) { delete pointers[event.pointerId]; if (Object.keys(pointers).length < 2) start = null; }
+    viewport.addEventListener("pointerup", end);
+    viewport.addEventListener("pointercancel", end);
+    viewport.addEventListener("wheel", function (event) {
+      if (!event.ctrlKey) return;
+      event.preventDefault();
+      zoomTo(tilePx * (event.deltaY < 0 ? 1.15 : 1 / 1.15), { x: event.clientX, y: event.clientY });
+    }, { passive: false });
+    document.querySelectorAll("[data-zoom]").forEach(function (button) {
+      button.addEventListener("click", function () {
+        var how = button.dataset.zoom;
+        if (how === "in") zoomTo(tilePx * 1.4);
+        else if (how === "out") zoomTo(tilePx / 1.4);
+        else { var svgNode = boardSvg(); if (svgNode) { tilePx = fitTilePx(svgNode); applyZoom(svgNode); } }
+      });
+    });
+  })();
+
+  function widen(svgNode, cellsUsed) {
+    // Moves waiting to be sent may reach past the board the server drew: grow its frame.
+    var origin = origins(svgNode);
+    var box = svgNode.viewBox.baseVal;
+    var minX = box.x, minY = box.y, maxX = box.x + box.width, maxY = box.y + box.height;
+    cellsUsed.forEach(function (xy) {
+      var left = (xy[0] - origin.x - 1) * CELL, top = (xy[1] - origin.y - 1) * CELL;
+      minX = Math.min(minX, left); minY = Math.min(minY, top);
+      maxX = Math.max(maxX, left + 3 * CELL); maxY = Math.max(maxY, top + 3 * CELL);
+    });
+    svgNode.setAttribute("viewBox", [minX, minY, maxX - minX, maxY - minY].join(" "));
+  }
+
+  function drawBoard(state, options) {
+    var svgNode = boardSvg();
+    if (!svgNode) return;
+    var old = svgNode.querySelector("g.recorder-overlay");
+    if (old) old.remove();
+    var overlay = svg("g", { "class": "recorder-overlay" });
+    var origin = origins(svgNode);
+    var used = [];
+    function at(x, y) { return "translate(" + (x - origin.x) * CELL + " " + (y - origin.y) * CELL + ")"; }
+    Object.keys(state.cells).forEach(function (key) {
+      var cell = state.cells[key];
+      if (!cell.pending) return;
+      var xy = key.split(",").map(Number);
+      used.push(xy);
+      var group = svg("g", { "class": "pending-tile", transform: at(xy[0], xy[1]) });
+      var use = svg("use", { href: "#tile-" + cell.tile, width: CELL, height: CELL });
+      if (cell.rotation) use.setAttribute("transform", "rotate(" + cell.rotation + " 30 30)");
+      group.appendChild(use);
+      group.appendChild(svg("rect", { x: 2, y: 2, width: CELL - 4, height: CELL - 4, "class": "pending-outline" }));
+      overlay.appendChild(group);
+    });
+    (options ? options.spots : []).forEach(function (spot) {
+      used.push([spot.x, spot.y]);
+      var chosen = selection.spot && selection.spot.x === spot.x && selection.spot.y === spot.y;
+      var group = svg("g", { "class": "spot" + (chosen ? " chosen" : ""), "data-testid": "spot", "data-x": spot.x,
+        "data-y": spot.y, transform: at(spot.x, spot.y), role: "button", tabindex: "0",
+        "aria-label": "(" + spot.x + ", " + spot.y + ")" });
+      group.appendChild(svg("rect", { x: 1.5, y: 1.5, width: CELL - 3, height: CELL - 3, rx: 3 }));
+      group.addEventListener("click", function () { chooseSpot(spot); });
+      group.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); chooseSpot(spot); }
+      });
+      overlay.appendChild(group);
+    });
+    if (selection.spot) overlay.appendChild(ghost(origin));
+    svgNode.appendChild(overlay);
+    if (used.length) widen(svgNode, used);
+    if (tilePx === null) tilePx = fitTilePx(svgNode);
+    applyZoom(svgNode);
+    if (centredSeq !== R.table.seq + ":" + R.queue.length && !selection.spot) {
+      // A new position: show where the last tile went.
+      centredSeq = R.table.seq + ":" + R.queue.length;
+      var latest = lastLaid(state);
+      if (latest) centreOn(latest[0], latest[1]);
+    }
+  }
+
+  function lastLaid(state) {
+    for (var i = R.queue.length - 1; i >= 0; i -= 1) {
+      if (R.queue[i].type === "place_tile") return [R.queue[i].payload.x, R.queue[i].payload.y];
+    }
+    var placed = R.table.placed || [];
+    return placed.length ? [placed[placed.length - 1].x, placed[placed.length - 1].y] : null;
+  }
+
+  /* The tile being laid, turned as chosen, with a target on each feature that may take a figure. */
+  function ghost(origin) {
+    var spot = selection.spot;
+    var rotation = spot.rotations[selection.rotation];
+    var group = svg("g", { "class": "ghost", transform: "translate(" + (spot.x - origin.x) * CELL + " " + (spot.y - origin.y) * CELL + ")" });
+    var use = svg("use", { href: "#tile-" + hand, width: CELL, height: CELL });
+    if (rotation.rotation) use.setAttribute("transform", "rotate(" + rotation.rotation + " 30 30)");
+    group.appendChild(use);
+    group.appendChild(svg("rect", { x: 1, y: 1, width: CELL - 2, height: CELL - 2, "class": "ghost-outline" }));
+    var byFeature = {};
+    rotation.figures.forEach(function (figure) { (byFeature[figure.feature] = byFeature[figure.feature] || []).push(figure); });
+    var colour = R.seatColour(model().seat);
+    Object.keys(byFeature).forEach(function (feature) {
+      var anchor = tiles[hand].anchors[feature] || [0.5, 0.5];
+      var turned = turn(anchor, rotation.rotation);
+      byFeature[feature].forEach(function (figure, index) {
+        var count = byFeature[feature].length;
+        var dx = (index - (count - 1) / 2) * 11;
+        var x = Math.max(6, Math.min(54, turned[0] * CELL + dx)), y = Math.max(6, Math.min(54, turned[1] * CELL));
+        var chosen = selection.figure && selection.figure.feature === figure.feature && selection.figure.kind === figure.kind;
+        var terrain = tiles[hand].terrains[feature];
+        var target = svg("g", { "class": "figure-target" + (chosen ? " chosen" : ""), "data-testid": "figure",
+          "data-feature": figure.feature, "data-kind": figure.kind, transform: "translate(" + x + " " + y + ")",
+          role: "button", tabindex: "0", "aria-pressed": chosen ? "true" : "false",
+          "aria-label": figureLabel(figure.kind, terrain) });
+        target.appendChild(svg("circle", { r: 5.4, "class": "target-ring" }));
+        var glyph = svg("g", { "class": "target-glyph", transform: "scale(0.42)", style: "color:" + colour });
+        glyph.innerHTML = data.glyphs[figure.kind + ":" + terrain] || data.glyphs[figure.kind] || "";
+        target.appendChild(glyph);
+        target.addEventListener("click", function (event) {
+          event.stopPropagation();
+          selection.figure = chosen ? null : { feature: figure.feature, kind: figure.kind };
+          R.render();
+        });
+        group.appendChild(target);
+      });
+    });
+    return group;
+  }
+
+  function turn(point, rotation) {
+    var u = point[0], v = point[1];
+    for (var step = 0; step < rotation / 90; step += 1) { var t = u; u = 1 - v; v = t; }
+    return [u, v];
+  }
+
+  function figureLabel(kind, terrain) {
+    var figure = words["role:" + terrain] || words["figure:" + kind] || kind;
+    return fill(words.figure_on, { figure: figure, terrain: words["terrain:" + terrain] || terrain });
+  }
+
+  function chooseSpot(spot) {
+    var same = selection.spot && selection.spot.x === spot.x && selection.spot.y === spot.y;
+    selection.spot = spot;
+    selection.rotation = same ? selection.rotation : 0;
+    selection.figure = null;
+    var offersFigures = spot.rotations.some(function (r) { return r.figures.length; });
+    if (offersFigures && tilePx < FIGURE_TILE_PX) {
+      zoomBefore = zoomBefore || tilePx;
+      tilePx = FIGURE_TILE_PX;
+    }
+    R.render();
+    centreOn(spot.x, spot.y);
+  }
+
+  function forget() {
+    selection.spot = null;
+    selection.rotation = 0;
+    selection.figure = null;
+    if (zoomBefore !== null) { tilePx = zoomBefore; zoomBefore = null; }
+  }
+
+  // -- the tray: the tile in hand, or the pile to pick it from --------------------------------
+
+  function renderTray(state, options) {
+    tray.textContent = "";
+    if (!state.known) { tray.appendChild(el("p", { "class": "hint", text: words.waiting })); return; }
+    var inHand = state.drawn || selection.tile;
+    var pileSize = Object.keys(state.pile).reduce(function (sum, t) { return sum + state.pile[t]; }, 0);
+    if (state.seeded && !state.exact) {
+      tray.appendChild(el("p", { "class": "hint", text: R.online ? words.sending : words.waiting_draw }));
+      return;
+    }
+    if (inHand) {
+      var hand = el("div", { "class": "hand" }, [
+        picture(inHand, selection.spot ? selection.spot.rotations[selection.rotation].rotation : 0, 72, "in-hand"),
+        el("div", { "class": "hand-text" }, [
+          el("strong", { text: state.drawn ? words.tile_drawn : words.tile_in_hand }),
+          el("span", { "class": "hint", text: state.seeded ? fill(words.tiles_left, { count: R.table.options.tiles_left })
+            : fill(words.tiles_left, { count: pileSize }) }),
+          el("span", { "class": "hint instruction", text: !options ? words.sending
+            : options.spots.length === 0 ? words.no_spot
+            : selection.spot ? words.tap_figure : words.tap_spot }),
+          options && options.provisional ? el("span", { "class": "hint unchecked", text: words.unchecked }) : null
+        ])
+      ]);
+      if (!state.drawn) {
+        hand.appendChild(el("button", { type: "button", "class": "secondary", "data-testid": "other-tile",
+          onclick: function () { selection.tile = null; forget(); R.render(); }, text: words.other_tile }));
+      }
+      tray.appendChild(hand);
+      return;
+    }
+    tray.appendChild(picker(state));
+  }
+
+  function picker(state) {
+    var box = el("div", { "class": "picker" });
+    box.appendChild(el("p", { "class": "picker-title", text: state.phase === "bonus" ? words.pick_bonus : words.pick_tile }));
+    var left = Object.keys(state.pile).filter(function (t) { return state.pile[t] > 0; }).sort();
+    var present = data.tags.filter(function (tag) { return left.some(function (t) { return tiles[t].tags.indexOf(tag) >= 0; }); });
+    function matches(tile, wanted) {
+      return wanted.every(function (tag) { return tiles[tile].tags.indexOf(tag) >= 0; });
+    }
+    var chips = el("div", { "class": "filters-row", role: "group", "aria-label": words.filter });
+    chips.appendChild(el("button", { type: "button", "class": "chip", "aria-pressed": filters.length ? "false" : "true",
+      onclick: function () { filters = []; R.render(); }, text: words.all_tiles }));
+    present.forEach(function (tag) {
+      var on = filters.indexOf(tag) >= 0;
+      var wanted = on ? filters : filters.concat([tag]);
+      var count = left.filter(function (t) { return matches(t, wanted); }).length;
+      chips.appendChild(el("button", { type: "button", "class": "chip", "data-filter": tag, "aria-pressed": on ? "true" : "false",
+        disabled: !on && count === 0, onclick: function () {
+          filters = on ? filters.filter(function (f) { return f !== tag; }) : filters.concat([tag]);
+          R.render();
+        } }, [words["tag:" + tag] || tag, el("span", { "class": "count", text: " " + count })]));
+    });
+    box.appendChild(chips);
+    var grid = el("div", { "class": "tile-grid" });
+    var shown = left.filter(function (t) { return matches(t, filters); });
+    shown.forEach(function (tile) {
+      var button = el("button", { type: "button", "class": "tile-choice", "data-testid": "tile-choice", "data-tile": tile,
+        "aria-label": tile + " (" + fill(words.left, { count: state.pile[tile] }) + ")",
+        onclick: function () { selection.tile = tile; forget(); R.render(); showTray(); } },
+        [picture(tile, 0, 56), state.pile[tile] > 1 ? el("span", { "class": "badge", text: "×" + state.pile[tile] }) : null]);
+      grid.appendChild(button);
+    });
+    if (!shown.length) grid.appendChild(el("p", { "class": "hint", text: words.no_match }));
+    box.appendChild(grid);
+    return box;
+  }
+
+  // -- the action bar -------------------------------------------------------------------------
+
+  function payload(tile) {
+    var spot = selection.spot, rotation = spot.rotations[selection.rotation].rotation;
+    var body = { tile: tile, x: spot.x, y: spot.y, rotation: rotation };
+    if (selection.figure) {
+      if (selection.figure.kind === "meeple") body.meeple = selection.figure.feature;
+      else { body.figure = selection.figure.kind; body.feature = selection.figure.feature; }
+    }
+    return body;
+  }
+
+  function label(body) {
+    var text = fill(words.lays, { tile: body.tile, x: body.x, y: body.y, rotation: body.rotation });
+    if (selection.figure) {
+      var terrain = tiles[body.tile].terrains[selection.figure.feature];
+      text = fill(words.with_figure, { action: text, figure: words["role:" + terrain] || words["figure:" + selection.figure.kind],
+        terrain: words["terrain:" + terrain] || terrain });
+    }
+    return text;
+  }
+
+  buttons.rotate.addEventListener("click", function () {
+    if (!selection.spot) return;
+    selection.rotation = (selection.rotation + 1) % selection.spot.rotations.length;
+    selection.figure = null;
+    R.render();
+  });
+  buttons.noFigure.addEventListener("click", function () { selection.figure = null; R.render(); });
+  buttons.confirm.addEventListener("click", function () {
+    var state = model();
+    var tile = state.drawn || selection.tile;
+    if (!selection.spot || !tile) return;
+    var body = payload(tile);
+    var text = label(body);
+    selection.tile = null;
+    forget();
+    R.record("place_tile", body, text);
+    showTray();
+  });
+  buttons.discard.addEventListener("click", function () {
+    var state = model();
+    var tile = state.drawn || selection.tile;
+    if (!tile) return;
+    selection.tile = null;
+    forget();
+    R.record("discard_tile", { tile: tile }, fill(words.discards, { tile: tile }));
+  });
+
+  /* After a tile is picked or a move confirmed, what comes next (the board, the next pick)
+   * starts at the top of the screen. */
+  function showTray() {
+    var top = tray.getBoundingClientRect().top + window.scrollY - 8;
+    if (Math.abs(window.scrollY - top) > 4) window.scrollTo({ top: top });
+  }
+
+  function renderButtons(state, options) {
+    var open = !R.table.over && R.table.status === "in_progress" && state.known;
+    var spot = selection.spot;
+    buttons.rotate.hidden = !(open && spot && spot.rotations.length > 1);
+    if (spot) buttons.rotate.querySelector(".step").textContent = (selection.rotation + 1) + "/" + spot.rotations.length;
+    var figures = spot ? spot.rotations[selection.rotation].figures.length : 0;
+    buttons.noFigure.hidden = !(open && spot && figures);
+    buttons.noFigure.setAttribute("aria-pressed", selection.figure ? "false" : "true");
+    buttons.discard.hidden = !(open && options && options.discard);
+    buttons.confirm.hidden = !open || (options && options.discard);
+    buttons.confirm.disabled = !(open && spot);
+  }
+
+  function render() {
+    var state = model();
+    var inHand = state.drawn || selection.tile;
+    hand = inHand;
+    var options = state.known && inHand ? optionsFor(state, inHand) : null;
+    if (selection.spot && options) {
+      // Keep the chosen spot only while it is still one of the options.
+      var still = options.spots.filter(function (s) { return s.x === selection.spot.x && s.y === selection.spot.y; })[0];
+      if (still) selection.spot = still; else forget();
+    }
+    if (options && selection.spot && selection.rotation >= selection.spot.rotations.length) selection.rotation = 0;
+    drawBoard(state, options);
+    renderTray(state, options);
+    renderButtons(state, options);
+  }
+
+  R.use({
+    render: render,
+    reset: function () { optionsCache = {}; selection.tile = null; forget(); },
+    seatToPlay: function () { return model().seat; }
+  });
+})();
