@@ -42,7 +42,7 @@ def english() -> Iterator[None]:
         yield
 
 
-class Table:
+class Recording:
     """A game at the table: each action given in the engine's notation is applied through the
     platform's adapter, as the recording page does, and narrated from the views around it."""
 
@@ -125,13 +125,13 @@ def test_every_step_of_a_simulated_game(slug: str, players: int, seed: int):
     engine = get_engine(slug)
     assert engine is not None
     state = engine.new_state(players, seed)
-    table = seats(players)
+    at_table = seats(players)
     kinds: set[str] = set()
     for index, (event_type, payload) in enumerate(engine.random_game(players, seed)):
         before = engine.view(state)
         stored = engine.apply(state, event_type, payload)
         after = engine.view(state)
-        narration = narrate(slug, event_type, stored, before, after, table)
+        narration = narrate(slug, event_type, stored, before, after, at_table)
         assert narration.text.strip()
         if event_type == "reveal":
             assert narration.seat is None
@@ -149,7 +149,7 @@ def test_every_step_of_a_simulated_game(slug: str, players: int, seed: int):
             engine.apply(state, "undo", {})
             taken_back = engine.view(state)
             assert taken_back == before
-            undone = narrate(slug, "undo", {}, after, taken_back, table)
+            undone = narrate(slug, "undo", {}, after, taken_back, at_table)
             assert undone.seat == narration.seat and undone.seat is not None
             assert undone.text == f"{NAMES[undone.seat]} takes back the last move"
             assert undone.points == {seat: -points for seat, points in narration.points.items()}
@@ -163,7 +163,7 @@ def test_every_step_of_a_simulated_game(slug: str, players: int, seed: int):
 # -- Hunters and Gatherers by hand --------------------------------------------------------------
 
 def test_hunters_gatherers_lays_a_tile_and_puts_a_figure_on_what_the_tile_prints():
-    game = Table("hunters-gatherers", hunters_gatherers_game(
+    game = Recording("hunters-gatherers", hunters_gatherers_game(
         meadow("L01", "deer=2"), forest_end("L02"), lake_east("L03", 1), lake_east("L04", 2), river_straight("L05"),
         meadow("L06")))
     said = game.play("L01@-1,0r0 hunter:0")
@@ -176,12 +176,12 @@ def test_hunters_gatherers_lays_a_tile_and_puts_a_figure_on_what_the_tile_prints
 
 
 def test_hunters_gatherers_hut_on_a_river():
-    game = Table("hunters-gatherers", hunters_gatherers_game(lake_east("L01", 1), meadow("L02")))
+    game = Recording("hunters-gatherers", hunters_gatherers_game(lake_east("L01", 1), meadow("L02")))
     assert game.play("L01@1,0r0 hut:1").text == "Bastien lays tile L01 at (1, 0) and builds a hut on the river"
 
 
-def _joined_forests() -> Table:
-    return Table("hunters-gatherers", hunters_gatherers_game(
+def _joined_forests() -> Recording:
+    return Recording("hunters-gatherers", hunters_gatherers_game(
         forest_end("L01"), forest_end("L02"), *[sketch_tile(f"L0{n}", N="f0", E="f0", S="m1", W="m1") for n in (3, 4)],
         forest_straight("L05"), meadow("L06")))
 
@@ -197,17 +197,17 @@ def test_hunters_gatherers_forest_completed_tie():
 
 def test_hunters_gatherers_river_completed_with_and_without_a_fisher():
     tiles = (lake_east("L01", 1), river_straight("L02"), lake_west("L03", 2), meadow("L04"))
-    game = Table("hunters-gatherers", hunters_gatherers_game(*tiles))
+    game = Recording("hunters-gatherers", hunters_gatherers_game(*tiles))
     said = game.play("L01@1,0r0 fisher:1", "L02@2,0r0", "L03@3,0r0")
     assert said == Narration(0, "Bastien lays tile L03 at (3, 0)", ("River completed: Bastien +6",), {0: 6})
-    game = Table("hunters-gatherers", hunters_gatherers_game(*tiles))
+    game = Recording("hunters-gatherers", hunters_gatherers_game(*tiles))
     said = game.play("L01@1,0r0", "L02@2,0r0", "L03@3,0r0")
     assert said == Narration(0, "Bastien lays tile L03 at (3, 0)", ("River completed (6 points): no fisher on it",), {})
 
 
 def test_hunters_gatherers_bonus_tile():
     """A gold-nugget forest completed earns a bonus tile, laid by the same player and said to be one."""
-    game = Table("hunters-gatherers", hunters_gatherers_game(
+    game = Recording("hunters-gatherers", hunters_gatherers_game(
         forest_end("L01", "gold=1"), forest_end("L02"), forest_end("L03"), meadow("L04"),
         bonus=(forest_end("B01"), meadow("B02"))))
     game.play("L01@1,0r90", "L02@0,-1r0")
@@ -221,10 +221,10 @@ def test_hunters_gatherers_bonus_tile():
 
 def test_hunters_gatherers_discards():
     all_forest = sketch_tile("L01", N="f0", E="f0", S="f0", W="f0")
-    game = Table("hunters-gatherers", hunters_gatherers_game(all_forest, meadow("L02"), meadow("L03")))
+    game = Recording("hunters-gatherers", hunters_gatherers_game(all_forest, meadow("L02"), meadow("L03")))
     assert game.play("L01 discard") == Narration(0, "Bastien's tile L01 fits nowhere: discarded", (), {})
     bonus_forest = sketch_tile("B01", N="f0", E="f0", S="f0", W="f0")
-    game = Table("hunters-gatherers", hunters_gatherers_game(
+    game = Recording("hunters-gatherers", hunters_gatherers_game(
         forest_end("L01", "gold=1"), forest_end("L02"), meadow("L03"), bonus=(bonus_forest, meadow("B02"))))
     game.play("L01@1,0r90", "L02@2,0r270")
     assert game.play("B01 discard").text == "Chloé's bonus tile B01 fits nowhere: discarded"
@@ -236,7 +236,7 @@ def test_hunters_gatherers_final_scoring():
     red_pond = sketch_tile("L01", N="m0", E="m0", S="m0", W="m0 r1 m0", features={1: "lake=8", 8: "lake fish=1"})
     two_rivers_lake = sketch_tile("L03", N="m0", E="m0 r2 m3", S="m3", W="m3 r1 m0",
                                   features={1: "lake=8", 2: "lake=8", 8: "lake fish=3"})
-    game = Table("hunters-gatherers", hunters_gatherers_game(red_pond, lake_east("L02", 2), two_rivers_lake))
+    game = Recording("hunters-gatherers", hunters_gatherers_game(red_pond, lake_east("L02", 2), two_rivers_lake))
     game.play("L01@-1,0r0 hut:8", "L02@1,0r0 hut:8")
     said = game.play("L03@2,0r0")
     assert said == Narration(0, "Bastien lays tile L03 at (2, 0)", (
@@ -244,13 +244,13 @@ def test_hunters_gatherers_final_scoring():
         "Final scoring, huts on a river system: Bastien +1",
         "Final scoring, huts on a river system: Chloé +5",
     ), {0: 1, 1: 5})
-    game = Table("hunters-gatherers", hunters_gatherers_game(meadow("L01", "deer=2"), meadow("L02", "mammoths=1")))
+    game = Recording("hunters-gatherers", hunters_gatherers_game(meadow("L01", "deer=2"), meadow("L02", "mammoths=1")))
     said = game.play("L01@1,0r0 hunter:0", "L02@-1,0r0")
     assert said.scoring == ("Final scoring, hunters in a meadow: Bastien +6",)
 
 
 def test_hunters_gatherers_undo_names_the_player_whose_move_is_taken_back():
-    game = Table("hunters-gatherers", hunters_gatherers_game(*(meadow(f"L0{n}") for n in range(1, 6)), players=3))
+    game = Recording("hunters-gatherers", hunters_gatherers_game(*(meadow(f"L0{n}") for n in range(1, 6)), players=3))
     game.play("L01@1,0r0", "L02@2,0r0", "L03@3,0r0 hunter:0")
     assert game.play("undo") == Narration(2, "Elif takes back the last move", (), {})
     assert game.play("undo").text == "Chloé takes back the last move"
@@ -258,17 +258,17 @@ def test_hunters_gatherers_undo_names_the_player_whose_move_is_taken_back():
 
 def test_undo_of_a_scoring_move_takes_its_points_back():
     tiles = (lake_east("L01", 1), river_straight("L02"), lake_west("L03", 2), meadow("L04"))
-    game = Table("hunters-gatherers", hunters_gatherers_game(*tiles))
+    game = Recording("hunters-gatherers", hunters_gatherers_game(*tiles))
     game.play("L01@1,0r0 fisher:1", "L02@2,0r0", "L03@3,0r0")
     assert game.play("undo") == Narration(0, "Bastien takes back the last move", (), {0: -6})
 
 
 # -- Carcassonne by hand ------------------------------------------------------------------------
 
-def carcassonne(pile: list[str] | None = None, players: int = 2) -> Table:
+def carcassonne(pile: list[str] | None = None, players: int = 2) -> Recording:
     """An unseeded game (any tile may be named); with ``pile`` only those tiles are left."""
     state = CarcassonneGame.new(players) if pile is None else CarcassonneGame(players, None, list(pile), ordered=False)
-    return Table("carcassonne", state, names=("Ada", "Bo", "Chloé"))
+    return Recording("carcassonne", state, names=("Ada", "Bo", "Chloé"))
 
 
 def test_carcassonne_meeples_and_completed_features():
@@ -328,8 +328,8 @@ def test_carcassonne_undo():
 
 # -- Stone Age by hand --------------------------------------------------------------------------
 
-def stone_age(state: StoneAgeGame) -> Table:
-    return Table("stone-age", state, names=("Alice", "Bo", "Chloé", "Dana"))
+def stone_age(state: StoneAgeGame) -> Recording:
+    return Recording("stone-age", state, names=("Alice", "Bo", "Chloé", "Dana"))
 
 
 def test_stone_age_reveal_and_placements():
@@ -388,7 +388,7 @@ def test_stone_age_village():
     assert table.play("resolve tool_maker").text == "Chloé gets a tool from the tool maker: tools 1/0/0"
 
 
-def buying(card: str, slot: int = 1, **resources: int) -> Table:
+def buying(card: str, slot: int = 1, **resources: int) -> Recording:
     """Alice stands on card space ``slot`` holding ``card``; Bo hunts (the round goes on)."""
     game = stone_age_game(2)
     row = ["C09", "C10", "C20", "C29"]
@@ -503,7 +503,7 @@ def test_the_same_sentences_in_french():
         hg.play("L01@-1,0r0 gatherer:0", "L02@1,0r0 gatherer:0", "L03@-1,-1r90", "L04@1,-1r180")
         assert hg.play("L05@0,-1r90") == Narration(
             0, "Bastien pose la tuile L05 en (0, −1)", ("Forêt achevée : Bastien +10, Chloé +10",), {0: 10, 1: 10})
-        hg = Table("hunters-gatherers", hunters_gatherers_game(meadow("L01", "deer=2"), lake_east("L02", 1),
+        hg = Recording("hunters-gatherers", hunters_gatherers_game(meadow("L01", "deer=2"), lake_east("L02", 1),
                                                                meadow("L03")))
         assert hg.play("L01@-1,0r0 hunter:0").text == \
             "Bastien pose la tuile L01 en (−1, 0) et place un chasseur dans la prairie"
