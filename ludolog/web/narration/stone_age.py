@@ -2,10 +2,10 @@
 or a building bought and what was paid, the field, the hut, the tool maker), tribes fed or
 starving, cards and buildings turned up, and on the step that ends the game the final scoring.
 
-What a step gained is read from the tribes before and after it, never worked out from the dice:
-the one gain those differences cannot show is the food of a hunt when the same step went on to
-feed a tribe that has eaten (see :func:`_hunt_is_clean`), and that sentence then gives the dice
-without the amount. Scorings are the starvations the step caused and the final scoring, source
+What a step gained is read from the tribes before and after it, never worked out from the dice.
+The one gain those differences cannot show is a hunt's food when the hunt was the round's last
+action and the hunter's tribe ate in the same step (see :func:`_hunt_is_clean`): that sentence
+gives the dice without the amount. Scorings are the starvations the step caused and the final scoring, source
 by source (this engine has no awards).
 """
 
@@ -75,7 +75,7 @@ def narrate_action(event_type: str, payload: Mapping[str, Any], before: Position
         else:
             raise ValueError(f"Stone Age has no event {event_type!r} to narrate")
     chose_to_starve = event_type == "feed" and bool(payload.get("starve"))
-    return Narration(seat, text, _scorings(before, after, table, None if not chose_to_starve else seat),
+    return Narration(seat, text, _scorings(before, after, table, seat if chose_to_starve else None),
                      points_made(before, after))
 
 
@@ -195,8 +195,9 @@ class _Step:
         for step, face in enumerate(self.payload.get("picks", [])):
             seat = (self.seat + step) % players
             then, now = self.tribe(self.before, seat), self.tribe(self.after, seat)
+            returned = paid if step == 0 else {}  # the buyer's payment left the same tribe
             got = [gettext(resource) for resource in RESOURCES
-                   if now["resources"][resource] - then["resources"][resource] + (paid.get(resource, 0) if step == 0 else 0) > 0]
+                   if now["resources"][resource] - then["resources"][resource] + returned.get(resource, 0) > 0]
             if sum(now["tools"]) > sum(then["tools"]):
                 got.append(pgettext("die face", "tool"))
             if now["agriculture"] > then["agriculture"]:
@@ -314,7 +315,8 @@ def _top_words(top: Mapping[str, Any]) -> str:
     if kind == "any_two_resources":
         return gettext("any %(count)s resources") % {"count": top["amount"]}
     if kind == "resource_dice":
-        return gettext("%(dice)s dice for %(resource)s") % {"dice": top["dice"], "resource": gettext(str(top["resource"]))}
+        return gettext("%(dice)s dice for %(resource)s") % {"dice": top["dice"],
+                                                             "resource": gettext(str(top["resource"]))}
     if kind == "draw_card":
         return gettext("draw a card")
     if kind == "dice_roll_all_players":
