@@ -303,7 +303,8 @@
   function ghost(origin) {
     var spot = selection.spot;
     var rotation = spot.rotations[selection.rotation];
-    var group = svg("g", { "class": "ghost", transform: "translate(" + (spot.x - origin.x) * CELL + " " + (spot.y - origin.y) * CELL + ")" });
+    var group = svg("g", { "class": "ghost", "data-tile": hand, "data-x": spot.x, "data-y": spot.y,
+      "data-rotation": rotation.rotation, transform: "translate(" + (spot.x - origin.x) * CELL + " " + (spot.y - origin.y) * CELL + ")" });
     var use = svg("use", { href: "#tile-" + hand, width: CELL, height: CELL });
     if (rotation.rotation) use.setAttribute("transform", "rotate(" + rotation.rotation + " 30 30)");
     group.appendChild(use);
@@ -512,6 +513,7 @@
 
   function render() {
     var state = model();
+    if (selection.tile && !(state.pile[selection.tile] > 0)) { selection.tile = null; forget(); }
     var inHand = state.drawn || selection.tile;
     hand = inHand;
     var options = state.known && inHand ? optionsFor(state, inHand) : null;

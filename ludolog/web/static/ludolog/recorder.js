@@ -174,11 +174,13 @@
     }
     if (dropped.length > 1) text += " " + fill(words.conflict_more, { count: dropped.length - 1 });
     say(text, "error");
-    refresh();
+    refresh(true);
   }
 
-  /* The table's state from the server, then the page drawn again from it. */
-  function refresh() {
+  /* The table's state from the server, then the page drawn again from it. After this phone's
+   * own moves went through, a choice already begun for the next one is kept (the game module
+   * drops it if the new position no longer allows it); after a refusal it is dropped. */
+  function refresh(afterRefusal) {
     return fetch(data.urls.table, { credentials: "same-origin", headers: { Accept: "application/json" } })
       .then(function (response) {
         if (!response.ok) throw new Error("table " + response.status);
@@ -186,7 +188,7 @@
       }).then(function (table) {
         setOnline(true);
         R.table = table;
-        if (R.game) R.game.reset();
+        if (afterRefusal && R.game) R.game.reset();
         render();
       }).catch(function () { setOnline(false); });
   }
