@@ -163,3 +163,134 @@ def test_a_stone_age_game_recorded_by_taps(browser, live_server, keeper, artifac
     assert shown_totals(page) == replayed_totals(record)
     assert page.script_errors == []
     page.screenshot(path=str(artifacts / "recorder-stone-age-end-390.png"), full_page=True)
+
+
+def test_moves_recorded_offline_wait_on_the_phone_and_are_stored_once_each_in_order(browser, live_server, keeper):
+    record = new_record("carcassonne", keeper)
+    events = get_engine("carcassonne").random_game(2, 5)
+    page = logged_in_page(browser, live_server, keeper)
+    page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+    for seq in (1, 2):
+        lay_tile(page, "carcassonne", *events[seq - 1], pick=True)
+        wait_stored(page, seq)
+
+    page.context.set_offline(True)
+    pending = page.locator('[data-testid="pending"]')
+    for count in (1, 2, 3):
+        lay_tile(page, "carcassonne", *events[count + 1], pick=True)
+        page.wait_for_function("n => document.querySelector('[data-testid=pending]').dataset.count === String(n)", arg=count)
+    assert "3" in pending.inner_text() and pending.is_visible()
+    assert "No connection" in page.locator("#connection").inner_text()
+    assert page.locator("g.pending-tile").count() == 3, "the moves waiting are drawn on the board"
+    assert Event.objects.filter(record=record).count() == 2, "nothing reached the server"
+    queued = page.evaluate("JSON.parse(localStorage.getItem('ludolog:queue:%d'))" % record.pk)
+    assert [item["expected_seq"] for item in queued] == [2, 3, 4]
+    assert len({item["key"] for item in queued}) == 3, "each action keeps its own idempotency key"
+    assert_no_sideways_scroll(page)
+
+    page.context.set_offline(False)
+    wait_stored(page, 5)
+    assert stored(record) == [(kind, dict(payload)) for kind, payload in events[:5]]
+    assert list(Event.objects.filter(record=record).values_list("idempotency_key", flat=True))[2:] == \
+        [item["key"] for item in queued]
+    assert pending.is_hidden()
+    assert page.evaluate("localStorage.getItem('ludolog:queue:%d')" % record.pk) is None
+    assert page.script_errors == []
+
+
+def test_an_answer_lost_on_the_way_back_is_sent_again_and_stored_once(browser, live_server, keeper):
+    """The server stores the move but the phone never hears back: the retry carries the same
+    idempotency key, so the store returns the event it has instead of storing it twice."""
+    record = new_record("carcassonne", keeper, seed=12)
+    events = get_engine("carcassonne").random_game(2, 12)
+    page = logged_in_page(browser, live_server, keeper)
+    page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+    lost = []
+
+    def lose_the_answer(route):
+        if route.request.method == "POST" and not lost:
+            route.fetch()          # the server gets it and stores it…
+            lost.append(route.request.post_data)
+            route.abort()          # …but the answer never arrives
+        else:
+            route.continue_()
+
+    page.route(f"**/api/records/{record.pk}/events/", lose_the_answer)
+    lay_tile(page, "carcassonne", *events[0], pick=False)
+    page.wait_for_function("() => window.LudologRecorder.online === false")
+    assert Event.objects.filter(record=record).count() == 1
+    wait_stored(page, 1)  # the retry goes out on its own a few seconds later
+    assert Event.objects.filter(record=record).count() == 1
+    assert json.loads(lost[0])["idempotency_key"] == Event.objects.get(record=record).idempotency_key
+    lay_tile(page, "carcassonne", *events[1], pick=False)
+    wait_stored(page, 2)
+    assert [e.seq for e in Event.objects.filter(record=record)] == [1, 2]
+
+
+def test_two_phones_see_each_others_moves_and_a_stale_phone_is_told_and_stores_nothing(browser, live_server, keeper):
+    player = get_user_model().objects.create_user("bastien", password="bastien-pw-123456")
+    record = new_record("hunters-gatherers", keeper, seed=9)
+    record.seats.get(seat_order=1).player.__class__.objects.filter(display_name="Bastien").update(user=player)
+    events = get_engine("hunters-gatherers").random_game(2, 9)
+    first = logged_in_page(browser, live_server, keeper)
+    second = logged_in_page(browser, live_server, player)
+    first.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+    second.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+
+    lay_tile(first, "hunters-gatherers", *events[0], pick=False)
+    wait_stored(first, 1)
+    wait_stored(second, 1)  # the second phone asks every few seconds and shows the new position
+    laid = events[0][1]
+    assert second.locator(f'#board g.tile.last-placed[data-x="{laid["x"]}"][data-y="{laid["y"]}"]').count() == 1
+    assert "Recorded on another phone" in second.locator("#recorder-message").inner_text()
+
+    # The second phone stops hearing about new moves (its questions get lost) while the first records.
+    second.route("**/table/?known=*", lambda route: route.abort())
+    lay_tile(first, "hunters-gatherers", *events[1], pick=False)
+    wait_stored(first, 2)
+    stale_tile = events[1][1]["tile"]
+    assert second.evaluate("window.LudologRecorder.table.options.drawn") == stale_tile
+    spot = second.locator('[data-testid="spot"]').first
+    spot.click()
+    second.locator('[data-testid="confirm"]').click()
+    second.wait_for_function("() => document.querySelector('#recorder-message').textContent.includes('Another phone')")
+    wait_stored(second, 2)
+    assert Event.objects.filter(record=record).count() == 2
+    assert stored(record)[1][1]["tile"] == stale_tile, "the first phone's move stands"
+    assert second.evaluate("window.LudologRecorder.table.options.drawn") == first.evaluate(
+        "window.LudologRecorder.table.options.drawn"), "the stale phone now shows the game as recorded"
+
+
+def test_undo_asks_first_then_records_an_undo_event(browser, live_server, keeper):
+    record = new_record("stone-age", keeper, seed=2)
+    events = get_engine("stone-age").random_game(2, 2)
+    page = logged_in_page(browser, live_server, keeper)
+    page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+    stone_age_action(page, *events[0])
+    wait_stored(page, 1)
+    page.locator('[data-testid="undo"]').click()
+    dialog = page.locator("#undo-dialog")
+    assert dialog.is_visible() and "Take back the last move?" in dialog.inner_text()
+    dialog.get_by_role("button", name="Keep it").click()
+    assert Event.objects.filter(record=record).count() == 1
+    page.locator('[data-testid="undo"]').click()
+    page.locator('[data-testid="undo-yes"]').click()
+    wait_stored(page, 2)
+    assert [e.type for e in Event.objects.filter(record=record)] == [events[0][0], "undo"]
+    assert "takes back the last move" in page.locator("#lines li.latest").inner_text()
+    # The same first action can be recorded again.
+    stone_age_action(page, *events[0])
+    wait_stored(page, 3)
+
+
+def test_the_recorder_on_a_laptop(browser, live_server, keeper, artifacts: Path):
+    record = new_record("hunters-gatherers", keeper, players=4, seed=3)
+    events = get_engine("hunters-gatherers").random_game(4, 3)
+    page = logged_in_page(browser, live_server, keeper, viewport=LAPTOP)
+    page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+    for seq in range(1, 13):
+        lay_tile(page, "hunters-gatherers", *events[seq - 1], pick=False)
+        wait_stored(page, seq)
+    page.locator('[data-testid="spot"]').first.click()
+    assert_no_sideways_scroll(page)
+    page.screenshot(path=str(artifacts / "recorder-hunters-gatherers-1280.png"))

@@ -89,7 +89,11 @@ def expected_scorings(slug: str, event_type: str, payload: Mapping[str, Any], be
     """How many scoring sentences a step owes: one per award it added (tile games); in Stone Age one
     per starvation its own sentence does not already say, and one per final source that scored."""
     if slug != "stone-age":
-        return len(after["awards"]) - len(before["awards"])
+        # A final scoring worth nothing (farmers beside no completed city) is not said.
+        added = after["awards"][len(before["awards"]):]
+        final = {"hut", "hunter"} if slug == "hunters-gatherers" else None
+        return sum(1 for award in added
+                   if award["points"] or not (award.get("final") if final is None else award["source"] in final))
     starving = [s for s in breakdown_moved(before, after, "starvation")
                 if not (event_type == "feed" and payload.get("starve") and s == seat)]
     final = 0

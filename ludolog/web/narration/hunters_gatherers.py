@@ -56,7 +56,9 @@ def narrate_action(event_type: str, payload: Mapping[str, Any], before: Position
         text = tile_discarded(player, str(payload.get("tile") or after["discarded"][-1]), bonus=bonus)
     else:
         raise ValueError(f"Hunters and Gatherers has no event {event_type!r} to narrate")
-    return Narration(seat, text, tuple(scoring(award, table) for award in new_awards(before, after)),
+    # A final scoring worth nothing (farmers beside no completed city) is not news.
+    return Narration(seat, text, tuple(scoring(award, table) for award in new_awards(before, after)
+                                       if int(award["points"]) or str(award["source"]) not in FINAL),
                      points_made(before, after))
 
 

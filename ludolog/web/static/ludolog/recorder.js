@@ -320,16 +320,28 @@
     }
   }
 
+  R.isOver = function () { return Boolean(R.table.over || R.table.status !== "in_progress"); };
+
+  /* The game is over: say so where the choices were, with the way to the whole game. */
+  function renderEnd() {
+    var tray = document.getElementById("tray");
+    if (!tray) return;
+    tray.textContent = "";
+    tray.appendChild(el("p", { "class": "panel-title", text: words.game_over }));
+    tray.appendChild(el("p", {}, [el("a", { href: data.urls.replay + "?at=" + R.table.seq, text: words.see_replay })]));
+  }
+
   function render() {
     renderBoard();
     renderStatus();
     renderLines();
     renderScores();
-    var over = R.table.over || R.table.status !== "in_progress";
+    var over = R.isOver();
     root.classList.toggle("over", over);
-    var undo = document.getElementById("undo");
-    if (undo) undo.hidden = over && !R.queue.length;
+    var bar = document.getElementById("action-bar");
+    if (bar) bar.hidden = over && !R.queue.length;
     if (R.game) R.game.render();
+    if (over && !R.queue.length) renderEnd();
     if (window.performance && performance.mark && window.requestAnimationFrame) {
       var seq = R.table.seq;
       requestAnimationFrame(function () {
