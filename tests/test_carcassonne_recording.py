@@ -122,13 +122,20 @@ def engine_meeples(game: dict, at: int) -> int:
     return len(state.view()["meeples"])
 
 
+def recorder_data(page: str) -> dict:
+    return json.loads(re.search(r'<script id="recorder-data" type="application/json">(.*?)</script>', page, re.S)[1])
+
+
 def test_the_scorekeeping_page_takes_carcassonne_notation(client):
     client.force_login(User.objects.create_user("table", password="pw"))
-    client.post("/scorekeeping/", {"game": CC, "seat_1": "Ada", "seat_2": "Bo", "played_on": "2026-11-29"})
+    client.post("/scorekeeping/", {"game": CC, "seat_1": "Ada", "seat_2": "Bo", "new_1": "Ada", "new_2": "Bo",
+                                   "played_on": "2026-11-29"})
     record = GameRecord.objects.get(game_slug=CC)
     page = client.get(f"/scorekeeping/{record.pk}/").content.decode()
-    assert "V@1,0r90 meeple:2" in page and "Meeples left" in page and "Dashed squares" in page
-    assert 'id="placements"' not in page, "without a seed the tile is not known before it is named"
+    assert "V@1,0r90 meeple:2" in page, "the notation form shows the game's own example"
+    options = recorder_data(page)["table"]["options"]
+    assert options["drawn"] is None and options["spots"] == [], "without a seed the tile is picked first"
+    assert sum(entry["left"] for entry in options["pile"]) == 71
     laid = client.post(f"/scorekeeping/{record.pk}/", {"action": "E@0,-1r180 meeple:0", "expected_seq": 0})
     assert laid.status_code == 302, laid.content.decode()[:300]
     assert Event.objects.get(record=record).payload == {"tile": "E", "x": 0, "y": -1, "rotation": 180, "meeple": 0}
@@ -138,14 +145,18 @@ def test_the_scorekeeping_page_takes_carcassonne_notation(client):
     assert refused.status_code == 422 and "not_adjacent" in refused.content.decode()
 
 
-def test_a_seeded_scorekeeping_page_lists_where_the_drawn_tile_fits(client):
+def test_a_seeded_scorekeeping_page_offers_where_the_drawn_tile_fits(client):
     client.force_login(User.objects.create_user("table", password="pw"))
-    client.post("/scorekeeping/", {"game": CC, "seat_1": "Ada", "seat_2": "Bo", "seed": "9", "played_on": "2026-11-29"})
+    client.post("/scorekeeping/", {"game": CC, "seat_1": "Ada", "seat_2": "Bo", "new_1": "Ada", "new_2": "Bo",
+                                   "seed": "9", "played_on": "2026-11-29"})
     record = GameRecord.objects.get(game_slug=CC)
     page = client.get(f"/scorekeeping/{record.pk}/").content.decode()
     state = get_engine(CC).new_state(2, 9)
-    fits = [a.to_text() for a in state.legal_actions() if a.meeple is None]
-    listed = re.findall(r"<li><code>([A-X]@-?\d+,-?\d+r\d+)</code></li>", page)
-    assert listed == fits[:24] and listed
-    first = client.post(f"/scorekeeping/{record.pk}/", {"action": listed[0], "expected_seq": 0})
+    fits = {(a.x, a.y, a.rotation) for a in state.legal_actions() if a.meeple is None}
+    options = recorder_data(page)["table"]["options"]
+    offered = {(spot["x"], spot["y"], r["rotation"]) for spot in options["spots"] for r in spot["rotations"]}
+    assert options["drawn"] == state.next_tile and offered == fits and fits
+    x, y, rotation = sorted(fits)[0]
+    first = client.post(f"/scorekeeping/{record.pk}/", {"action": f"{state.next_tile}@{x},{y}r{rotation}",
+                                                        "expected_seq": 0})
     assert first.status_code == 302

@@ -151,19 +151,21 @@ def test_the_replay_page_draws_the_village_the_card_row_and_the_tribes(client):
 def test_the_scorekeeping_page_takes_stone_age_notation(client):
     keeper = User.objects.create_user("table", password="pw")
     client.force_login(keeper)
-    response = client.post("/scorekeeping/", {"game": SA, "seat_1": "Ada", "seat_2": "Bo", "seed": "21",
+    response = client.post("/scorekeeping/", {"game": SA, "seat_1": "Ada", "seat_2": "Bo", "new_1": "Ada", "new_2": "Bo", "seed": "21",
                                                "played_on": "2026-11-29"})
     record = GameRecord.objects.get(game_slug=SA)
     assert response.status_code == 302
     start = client.get(f"/scorekeeping/{record.pk}/").content.decode()
-    assert "place forest 3; resolve forest dice=3,5,6" in start
-    assert "Ada places people on one place:" in start and "<code>place forest 1–5</code>" in start
-    assert "<code>place hut 2</code>" in start and "Huts left" not in start
+    assert "place forest 3; resolve forest dice=3,5,6" in start, "the notation form shows the game's own example"
+    assert 'data-testid="confirm"' in start and "recorder-stone-age.js" in start
+    places = {p["place"]: p["counts"] for p in client.get(f"/api/records/{record.pk}/options/").json()["places"]}
+    assert places["forest"] == [1, 2, 3, 4, 5] and places["hut"] == [2]
     page = client.post(f"/scorekeeping/{record.pk}/", {"action": "place forest 3", "expected_seq": 0})
     assert page.status_code == 302, page.content.decode()[:500]
     assert Event.objects.get(record=record).payload == {"location": "forest", "people": 3}
     french = client.get(f"/scorekeeping/{record.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Bo pose des membres sur un lieu" in french
-    assert "<li><code>place clay_pit 1–5</code></li>" in french and "<li><code>place forest" not in french
+    assert "À Bo de jouer" in french and "Terrain de chasse" in french
+    places = {p["place"] for p in client.get(f"/api/records/{record.pk}/options/").json()["places"]}
+    assert "clay_pit" in places and "forest" not in places, "with 2 players only one tribe uses the forest"
     refused = client.post(f"/scorekeeping/{record.pk}/", {"action": "place forest 2", "expected_seq": 1})
     assert refused.status_code == 422 and "only 1 tribe" in refused.content.decode()

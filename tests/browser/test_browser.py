@@ -13,7 +13,7 @@ from django.db import connection
 
 from games.services import demo_catalogue_data, load_catalogue
 from records.files import import_document, simulate_document
-from records.models import GameRecord
+from records.models import GameRecord, Player
 from tests.factories import HG
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -105,6 +105,8 @@ def test_switching_to_french(page, live_server):
 def test_an_illegal_action_on_the_scorekeeping_page_shows_the_engines_reason(page, live_server):
     User = get_user_model()
     User.objects.create_user("keeper", password="keeper-pw-123456")
+    Player.objects.create(display_name="Ada")
+    Player.objects.create(display_name="Bo")
     page.goto(live_server.url + "/scorekeeping/")
     page.wait_for_url(re.compile(r"/login/"))
     page.get_by_label(re.compile("Username", re.I)).fill("keeper")
@@ -114,12 +116,14 @@ def test_an_illegal_action_on_the_scorekeeping_page_shows_the_engines_reason(pag
 
     page.get_by_label("Player in seat 1").fill("Ada")
     page.get_by_label("Player in seat 2").fill("Bo")
+    page.get_by_text("Let Ludolog draw and roll (seed)").click()
     page.get_by_label("Seed (optional)").fill("7")
     page.get_by_role("button", name="Start the record").click()
     page.wait_for_url(re.compile(r"/scorekeeping/\d+/$"))
     record = GameRecord.objects.get()
-    drawn = page.locator("#next-tile").inner_text()
+    drawn = page.evaluate("window.LudologRecorder.table.options.drawn")
 
+    page.get_by_text("Type an action in the game's notation (experts)").click()
     page.get_by_role("textbox", name="Next action").fill(f"{drawn}@0,0r0")
     with page.expect_response(re.compile(r"/scorekeeping/\d+/$")) as answer:
         page.get_by_role("button", name="Record", exact=True).click()

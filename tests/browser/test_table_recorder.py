@@ -13,16 +13,14 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.utils import translation
 
 from games.registry import get_engine
 from records import replay
 from records.models import Event, GameRecord
 from records.services import SeatSpec, start_game
 
-from .recorder_driver import (
-    LAPTOP, PHONE, assert_no_sideways_scroll, lay_tile, logged_in_page, shown_totals, stone_age_action, wait_stored,
-)
+from .recorder_driver import LAPTOP, assert_no_sideways_scroll, logged_in_page, shown_totals
+from .taps import lay_tile, stone_age_action, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -71,10 +71,10 @@ def test_players_who_sat_at_one_table_or_each_have_a_login_are_not_merged(celery
 
 def test_the_command_and_the_admin_action(client, celery_eager):
     result_game({"Ada": 10, "Bo": 8}, date(2026, 3, 2))
-    result_game({"ada": 3, "Bo": 8}, date(2026, 3, 9))
+    result_game({"Adda": 3, "Bo": 8}, date(2026, 3, 9))
     out = io.StringIO()
-    call_command("merge_players", "Ada", "ada", stdout=out)
-    assert out.getvalue().strip() == "ada merged into Ada: 1 game(s) moved"
+    call_command("merge_players", "Ada", "Adda", stdout=out)
+    assert out.getvalue().strip() == "Adda merged into Ada: 1 game(s) moved"
     with pytest.raises(CommandError, match="no player 'Zed'"):
         call_command("merge_players", "Ada", "Zed")
 

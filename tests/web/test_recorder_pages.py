@@ -206,3 +206,21 @@ def test_a_seated_player_may_record(client: Client, record):
     client.force_login(player_user)
     assert client.post(f"/scorekeeping/{record.pk}/", {"action": notation(0), "expected_seq": 0}).status_code == 302
     assert client.get(f"/scorekeeping/{record.pk}/table/").status_code == 200
+
+
+def test_the_wrong_tile_for_a_seeded_bag_is_refused(keeper_client: Client, record):
+    drawn = simulated_events(2, 1)[0][1]["tile"]
+    other = "L01" if drawn != "L01" else "L02"
+    response = keeper_client.post(f"/scorekeeping/{record.pk}/", {"action": f"{other}@0,1r0", "expected_seq": 0})
+    assert response.status_code == 422
+    assert f"the tile drawn is {drawn}, not {other}" in response.content.decode()
+    assert not Event.objects.filter(record=record).exists()
+
+
+def test_an_undone_move_is_struck_through_in_what_happened(keeper_client: Client, record):
+    keeper_client.post(f"/scorekeeping/{record.pk}/", {"action": notation(0), "expected_seq": 0})
+    assert keeper_client.post(f"/scorekeeping/{record.pk}/", {"action": "undo", "expected_seq": 1}).status_code == 302
+    assert list(Event.objects.filter(record=record).values_list("type", flat=True)) == [simulated_events(2, 1)[0][0], "undo"]
+    html = keeper_client.get(f"/scorekeeping/{record.pk}/").content.decode()
+    assert re.search(r'<del class="line-text" title="' + re.escape(notation(0)) + r'">Ada lays tile', html)
+    assert "Ada takes back the last move" in html

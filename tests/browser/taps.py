@@ -1,0 +1,136 @@
+"""Taps on the table recorder, as a scorekeeper makes them, through the documented test
+attributes (README, "Recording at the table"). Each function records one action and returns how
+many taps it took; none types notation. Pure Playwright (no Django): the browser tests and
+``bench/bench_table_recording.py`` both drive the recorder with these."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+RESOURCES = ("wood", "clay", "stone", "gold")
+
+
+def wait_stored(page: Any, seq: int) -> None:
+    """Until the page shows the position after event ``seq`` with nothing left to send."""
+    page.wait_for_function(
+        "seq => window.LudologRecorder && window.LudologRecorder.table.seq === seq"
+        " && window.LudologRecorder.queue.length === 0 && !window.LudologRecorder.sending", arg=seq)
+
+
+def figure_of(game: str, payload: Mapping[str, Any]) -> tuple[int, str] | None:
+    if game == "carcassonne":
+        return None if payload.get("meeple") is None else (int(payload["meeple"]), "meeple")
+    return None if payload.get("figure") is None else (int(payload["feature"]), str(payload["figure"]))
+
+
+def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pick: bool) -> int:
+    """One tile-game move by taps: pick the tile (a record without a seed), tap its spot, turn it
+    to the rotation wanted, tap the figure's target, confirm. Returns the taps."""
+    taps = 0
+    if pick:
+        page.locator(f'[data-testid="tile-choice"][data-tile="{payload["tile"]}"]').click()
+        taps += 1
+    if kind == "discard_tile":
+        page.locator('[data-testid="discard"]').click()
+        return taps + 1
+    page.locator(f'[data-testid="spot"][data-x="{payload["x"]}"][data-y="{payload["y"]}"]').click()
+    taps += 1
+    ghost = page.locator("g.ghost")
+    for _turn in range(4):
+        if int(ghost.get_attribute("data-rotation")) == payload["rotation"]:
+            break
+        page.locator('[data-testid="rotate"]').click()
+        taps += 1
+    else:
+        raise AssertionError(f"the rotate control never reached {payload['rotation']}°")
+    figure = figure_of(game, payload)
+    if figure is not None:
+        page.locator(f'[data-testid="figure"][data-feature="{figure[0]}"][data-kind="{figure[1]}"]').click()
+        taps += 1
+    page.locator('[data-testid="confirm"]').click()
+    return taps + 1
+
+
+def pay_choice(pay: Mapping[str, int]) -> str:
+    return "pay=" + ",".join(f"{r}:{pay[r]}" for r in RESOURCES if pay.get(r))
+
+
+def _pay(page: Any, pay: Mapping[str, int]) -> int:
+    """Tap the payment: its button when the page lists the ways to pay, else the counters."""
+    button = page.locator(f'[data-testid="choice"][data-choice="{pay_choice(pay)}"]')
+    if button.count():
+        button.click()
+        return 1
+    taps = 0
+    for resource in RESOURCES:
+        for _ in range(int(pay.get(resource, 0))):
+            page.locator(f'[data-testid="pay"][data-resource="{resource}"] [data-step="+1"]').click()
+            taps += 1
+    assert taps, f"no way to pay {dict(pay)} on the page"
+    return taps
+
+
+def _dice(page: Any, dice: list[int]) -> int:
+    pad = page.locator('[data-testid="dice"]')
+    for face in dice:
+        pad.locator(f'[data-die="{face}"]').click()
+    return len(dice)
+
+
+def stone_age_action(page: Any, kind: str, payload: Mapping[str, Any], before_confirm: Any = None) -> int:
+    """One Stone Age action by taps, in the order the page asks: the place, then the people or
+    the payment, the dice, the tools, the picks or the resources chosen; confirm."""
+    taps = 0
+    if kind == "place":
+        page.locator(f'[data-testid="place"][data-place="{payload["location"]}"]').click()
+        counts = page.locator('[data-testid="count"]')
+        if counts.count() > 1:
+            page.locator(f'[data-testid="count"][data-count="{payload.get("people", 1)}"]').click()
+            taps += 1
+        taps += 1
+    elif kind == "resolve":
+        page.locator(f'[data-testid="place"][data-place="{payload["location"]}"]').click()
+        taps += 1
+        if payload.get("decline"):
+            page.locator('[data-testid="choice"][data-choice="decline"]').click()
+            taps += 1
+        if payload.get("pay"):
+            taps += _pay(page, payload["pay"])
+        if payload.get("dice"):
+            taps += _dice(page, list(payload["dice"]))
+        for slot in payload.get("tools", []):
+            page.locator(f'[data-testid="tool"][data-slot="{slot}"]').click()
+            taps += 1
+        for value in payload.get("one_time", []):
+            page.locator(f'[data-testid="tool"][data-one-time="{value}"][aria-pressed="false"]').first.click()
+            taps += 1
+        for face in payload.get("picks", []):
+            page.locator(f'[data-testid="choice"][data-choice="pick={face}"]').click()
+            taps += 1
+        if payload.get("choose"):
+            choose = ",".join(f"{r}:{payload['choose'][r]}" for r in RESOURCES if payload["choose"].get(r))
+            page.locator(f'[data-testid="choice"][data-choice="choose={choose}"]').click()
+            taps += 1
+        if payload.get("drawn") and page.locator(f'[data-testid="choice"][data-choice="drawn={payload["drawn"]}"]').count():
+            page.locator(f'[data-testid="choice"][data-choice="drawn={payload["drawn"]}"]').click()
+            taps += 1
+    elif kind == "feed":
+        if payload.get("starve"):
+            page.locator('[data-testid="choice"][data-choice="starve"]').click()
+            taps += 1
+        else:
+            taps += _pay(page, payload["pay"])
+    elif kind == "reveal":
+        for card in payload.get("cards", []):
+            page.locator(f'[data-testid="choice"][data-choice="card={card}"]').click()
+            taps += 1
+        for stack, building in payload.get("buildings", {}).items():
+            page.locator(f'[data-testid="choice"][data-choice="{stack}={building}"]').click()
+            taps += 1
+    else:
+        raise AssertionError(f"no taps for {kind}")
+    if before_confirm is not None:
+        before_confirm(page)
+    page.locator('[data-testid="confirm"]').click()
+    return taps + 1
