@@ -8,7 +8,7 @@ recorded next.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -69,7 +69,6 @@ class EngineAdapter(Protocol):
     def is_over(self, state: Any) -> bool: ...
     def final_scores(self, state: Any) -> list[FinalScore]: ...
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]: ...
-    def hints(self, state: Any, limit: int = 24) -> list[str]: ...
     def options(self, state: Any, tile: str | None = None) -> dict[str, Any]:
         """What may be recorded now, arranged for the table recorder (JSON-able)."""
         ...
@@ -158,18 +157,6 @@ class GameStateAdapter:
 
     def view(self, state: Any) -> dict[str, Any]:
         return dict(state.view())
-
-    def hints(self, state: Any, limit: int = 24) -> list[str]:
-        """A few actions open now, in notation, for a scorekeeper (none where the game cannot
-        know them, e.g. before a tile is drawn)."""
-        return []
-
-    def _tile_placements(self, state: Any, limit: int, bare: Callable[[Any], bool]) -> list[str]:
-        """Tile games with a seeded pile: where the drawn tile fits, without a figure."""
-        if state.is_over or getattr(state, "next_tile", None) is None:
-            return []
-        texts = [action.to_text() for action in state.legal_actions() if bare(action)]
-        return texts[:limit]
 
     def is_over(self, state: Any) -> bool:
         return bool(state.is_over)

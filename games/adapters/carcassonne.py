@@ -59,9 +59,6 @@ class CarcassonneAdapter(TileGameAdapter):
         action = self.engine.parse_action(text)
         return ("discard_tile" if action.discard else "place_tile"), action.to_dict()
 
-    def hints(self, state: Any, limit: int = 24) -> list[str]:
-        return self._tile_placements(state, limit, lambda action: action.meeple is None)
-
     # -- the table recorder (see games.adapters.tiles) --------------------------------------
 
     figures_by_terrain: Mapping[str, tuple[str, ...]] = {

@@ -102,9 +102,6 @@ class HuntersGatherersAdapter(TileGameAdapter):
             return "discard_tile", data
         return "place_tile", data
 
-    def hints(self, state: Any, limit: int = 24) -> list[str]:
-        return self._tile_placements(state, limit, lambda action: action.figure is None)
-
     # -- the table recorder (see games.adapters.tiles) --------------------------------------
 
     def tile_records(self) -> Mapping[str, Mapping[str, Any]]:

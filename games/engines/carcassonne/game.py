@@ -295,17 +295,17 @@ class Game:
         every letter left."""
         if self.is_over:
             return []
+        letters: list[str]
         if self.ordered:
-            letters = [self.next_tile]
+            letters = [self.pile[0]]
         elif tile is not None:
             letters = [tile] if tile in self.pile else []
         else:
             letters = sorted(set(self.pile))
         actions: list[Action] = []
         for letter in letters:
-            assert letter is not None
-            tile = self.tileset.types[letter].tile
-            placements = list(self.board.placements(tile))
+            printed = self.tileset.types[letter].tile
+            placements = list(self.board.placements(printed))
             if not placements:
                 actions.append(Action(tile=letter, discard=True))
                 continue
@@ -313,9 +313,9 @@ class Game:
                 actions.append(Action(tile=letter, x=x, y=y, rotation=turns * 90))
                 if self.meeples_left[self.current] == 0:
                     continue
-                joined = self._joined_taken(tile, (x, y), turns)
+                joined = self._joined_taken(printed, (x, y), turns)
                 actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, meeple=f)
-                            for f in tile.feature_kinds if f not in joined]
+                            for f in printed.feature_kinds if f not in joined]
         return actions
 
     def _joined_taken(self, tile: Any, position: tuple[int, int], turns: int) -> set[int]:

@@ -231,8 +231,8 @@ def convert_bonus(source_tile: Json, tile_id: str, spec: BonusSpec) -> Json:
     for mapping, wanted in ((spec.meadows, "meadow"), (spec.lakes, "lake"), (spec.mushrooms, "forest")):
         for zid in mapping:
             assert zone_types.get(zid) == wanted, (spec.source, zid, wanted)
-    for zid in (spec.fire, spec.shrine):
-        assert zid is None or zone_types.get(zid) == "meadow", (spec.source, zid)
+    for marked in (spec.fire, spec.shrine):
+        assert marked is None or zone_types.get(marked) == "meadow", (spec.source, marked)
 
     dropped: list[str] = []
     features: list[Json] = []
