@@ -40,7 +40,17 @@ def source_label(source: str) -> str:
     return str(SOURCE_LABELS.get(source, source.replace("_", " ").capitalize()))
 
 
+GAME_NAMES = {
+    "hunters-gatherers": _("Carcassonne: Hunters and Gatherers"),
+    "stone-age": _("Stone Age"),
+    "carcassonne": _("Carcassonne"),
+}
+"""The games' names in the reader's language (the engines name them in English)."""
+
+
 def game_name(slug: str) -> str:
+    if slug in GAME_NAMES:
+        return str(GAME_NAMES[slug])
     engine = get_engine(slug)
     return engine.name if engine is not None else slug
 

@@ -202,6 +202,12 @@ def table_state(record: GameRecord) -> dict[str, Any]:
     else:
         result["cards"] = {slot["location"]: slot["card"] for slot in position["civilisation_cards"] if slot["card"]}
         result["buildings"] = {stack["location"]: stack["top"] for stack in position["building_stacks"] if stack["top"]}
+        result["tribes"] = [
+            {"seat": t["seat"], "people": t["people"], "unplaced": t["unplaced"], "food": t["food"],
+             **t["resources"], "agriculture": t["agriculture"], "tools": t["tools"],
+             "one_time_tools": t["one_time_tools"], "cards": len(t["cards"]), "buildings": len(t["buildings"])}
+            for t in position["tribes"]
+        ]
     return result
 
 

@@ -434,7 +434,41 @@
     R.record(action.type, action.payload, action.label);
   });
 
+  function renderTribes() {
+    var body = document.querySelector("#tribes tbody");
+    if (!body) return;
+    body.textContent = "";
+    (R.table.tribes || []).forEach(function (tribe) {
+      var cells = [
+        el("th", { scope: "row" }, [el("span", { "class": "swatch", style: "background:" + R.seatColour(tribe.seat), "aria-hidden": "true" }),
+          R.seatName(tribe.seat)]),
+        el("td", { "class": "number", text: tribe.people + (tribe.unplaced !== tribe.people ? " (" + tribe.unplaced + ")" : "") })
+      ];
+      ["food", "wood", "clay", "stone", "gold", "agriculture"].forEach(function (key) {
+        cells.push(el("td", { "class": "number", text: String(tribe[key]) }));
+      });
+      var tools = tribe.tools.join("/") + (tribe.one_time_tools.length ? " + " + tribe.one_time_tools.join(", ") : "");
+      cells.push(el("td", { text: tools }));
+      body.appendChild(el("tr", { "data-seat": tribe.seat, "class": tribe.seat === R.table.to_play ? "to-play" : null }, cells));
+    });
+  }
+
+  /* The village board shrinks to the screen; the buttons enlarge it (it then scrolls inside its frame). */
+  var zoom = 1;
+  document.querySelectorAll("[data-zoom]").forEach(function (button) {
+    button.addEventListener("click", function () {
+      zoom = button.dataset.zoom === "in" ? Math.min(3, zoom * 1.4) : button.dataset.zoom === "out" ? Math.max(1, zoom / 1.4) : 1;
+      applyZoom();
+    });
+  });
+  function applyZoom() {
+    var svgNode = document.querySelector("#board svg");
+    if (svgNode) svgNode.style.width = zoom === 1 ? "" : Math.round(zoom * 100) + "%";
+  }
+
   function render() {
+    renderTribes();
+    applyZoom();
     tray.textContent = "";
     pendingAction = null;
     var opts = options();
