@@ -292,3 +292,63 @@ def test_the_recorder_on_a_laptop(browser, live_server, keeper, artifacts: Path)
     page.locator('[data-testid="spot"]').first.click()
     assert_no_sideways_scroll(page)
     page.screenshot(path=str(artifacts / "recorder-hunters-gatherers-1280.png"))
+
+
+def unseeded_stone_age_action(engine, state, rng) -> tuple[str, dict]:
+    """The next action of a game played at the table without a seed: a legal choice, with the
+    dice, picks, cards drawn and cards turned up that a real table would tell the recorder."""
+    options = engine.options(state)
+    if options["phase"] == "reveal":
+        reveal = options["reveal"]
+        payload: dict = {}
+        if reveal["cards"]:
+            payload["cards"] = [c["card"] for c in rng.sample(reveal["cards_left"], reveal["cards"])]
+        if reveal["stacks"]:
+            tops = rng.sample(reveal["buildings_left"], len(reveal["stacks"]))
+            payload["buildings"] = {stack: top["building"] for stack, top in zip(reveal["stacks"], tops)}
+        return "reveal", payload
+    actions = [a for a in state.legal_actions() if not a.one_time and not a.tools]
+    buying = [a for a in actions if a.kind == "resolve" and a.pay]
+    action = rng.choice(buying) if buying and rng.random() < 0.7 else rng.choice(actions)
+    payload = action.to_dict()
+    if action.kind == "resolve":
+        entry = next(e for e in options["resolve"] if e["place"] == action.location)
+        if entry.get("dice") and not action.decline:
+            payload["dice"] = [rng.randint(1, 6) for _ in range(entry["dice"])]
+            if entry.get("picks"):
+                payload["picks"] = list(payload["dice"])
+        if entry.get("draw") and not action.decline:
+            payload["drawn"] = entry["draw"][0]["card"]
+    return action.kind, payload
+
+
+def test_an_unseeded_stone_age_game_names_what_is_turned_up_from_lists_of_what_is_left(browser, live_server, keeper,
+                                                                                       artifacts: Path):
+    import random
+
+    record = new_record("stone-age", keeper, players=3)
+    engine = get_engine("stone-age")
+    state = engine.new_state(3, None)
+    rng = random.Random(14)
+    page = logged_in_page(browser, live_server, keeper)
+    page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+    assert "Which cards were turned up?" in page.locator("#tray").inner_text()
+    reveals = 0
+    seq = 0
+    while state.round < 4 and not engine.is_over(state):
+        kind, payload = unseeded_stone_age_action(engine, state, rng)
+        if kind == "reveal" and reveals == 0:
+            page.locator('.filters-row .chip:has-text("food")').click()
+            assert all("food" in text for text in
+                       page.locator('.choices.cards [data-testid="choice"] .sub').all_inner_texts()), "the filter keeps food cards"
+            page.screenshot(path=str(artifacts / "recorder-stone-age-reveal-390.png"))
+            page.locator(".filters-row .chip").first.click()
+        stone_age_action(page, kind, payload)
+        engine.apply(state, kind, payload)
+        seq += 1
+        wait_stored(page, seq)
+        reveals += kind == "reveal"
+    assert reveals >= 2, "the game turned up cards again after the first round"
+    assert stored(record)[0][0] == "reveal"
+    assert shown_totals(page) == replayed_totals(record) == [s["total"] for s in engine.view(state)["scores"]]
+    assert page.script_errors == []

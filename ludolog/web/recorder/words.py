@@ -13,6 +13,7 @@ def _common() -> dict[str, str]:
         "to_play": gettext("%(player)s to play"),
         "game_over": gettext("The game is over."),
         "see_replay": gettext("See the whole game, move by move"),
+        "table_turn": gettext("The table says what was turned up"),
         "pending": gettext("%(count)s waiting to be sent"),
         "pending_one": gettext("1 waiting to be sent"),
         "offline": gettext("No connection: what you record is kept on this phone and sent, in order, as soon as "

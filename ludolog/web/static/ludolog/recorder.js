@@ -250,6 +250,8 @@
       } else if (seat !== null && seat !== undefined) {
         toPlay.appendChild(el("span", { "class": "swatch", style: "background:" + R.seatColour(seat), "aria-hidden": "true" }));
         toPlay.appendChild(document.createTextNode(fill(words.to_play, { player: R.seatName(seat) })));
+      } else {
+        toPlay.textContent = words.table_turn;
       }
     }
     if (pending) {
