@@ -19,22 +19,6 @@ from tests.factories import HG, simulated_events
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
-
-
-@pytest.fixture
-def keeper_client(client: Client, keeper) -> Client:
-    client.force_login(keeper)
-    return client
-
-
-@pytest.fixture
-def record(keeper):
-    return start_game(game_slug=HG, seats=[SeatSpec("Ada"), SeatSpec("Bo")], seed=1, created_by=keeper)
-
-
 def page_data(html: str) -> dict:
     found = re.search(r'<script id="recorder-data" type="application/json">(.*?)</script>', html, re.S)
     assert found, "the page embeds the recorder's data"
@@ -144,7 +128,8 @@ def test_a_stone_age_table_names_the_cards_and_buildings_on_offer(keeper_client:
     assert set(table["buildings"]) == {"building1", "building2"}
     catalogue = data["catalogue"]
     assert len(catalogue["cards"]) == 36 and len(catalogue["buildings"]) == 28
-    assert catalogue["cards"]["C01"] == {"top": "5 food", "bottom": "culture: medicine", "kind": "food"}
+    assert catalogue["cards"]["C01"] == {"top": "5 food", "bottom": "green: medicine", "kind": "food"}
+    assert catalogue["buildings"]["B01"] == {"cost": "2 wood and 1 clay"}
     assert "recorder-stone-age.js" in html and "recorder-tiles.js" not in html
 
 

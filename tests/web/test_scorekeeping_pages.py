@@ -4,31 +4,13 @@ from __future__ import annotations
 
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from games.registry import get_engine
 from records.models import Event, GameRecord, Player
-from records.services import SeatSpec, start_game
 from tests.factories import HG, simulated_events
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
-
-
-@pytest.fixture
-def keeper_client(client: Client, keeper) -> Client:
-    client.force_login(keeper)
-    return client
-
-
-@pytest.fixture
-def record(keeper) -> GameRecord:
-    return start_game(game_slug=HG, seats=[SeatSpec("Ada"), SeatSpec("Bo")], seed=1, created_by=keeper)
 
 
 def notation(index: int) -> str:

@@ -295,10 +295,10 @@ def payment(paid: Mapping[str, int]) -> str:
 def card_content(slot: Mapping[str, Any]) -> str:
     """``2 food; sand: 2 farmers``: what a card of the view shows on its top and its bottom."""
     return gettext("%(top)s; %(bottom)s") % {
-        "top": _top_words(slot.get("top", {})), "bottom": _bottom_words(slot.get("bottom", {}))}
+        "top": top_words(slot.get("top", {})), "bottom": bottom_words(slot.get("bottom", {}))}
 
 
-def _top_words(top: Mapping[str, Any]) -> str:
+def top_words(top: Mapping[str, Any]) -> str:
     kind = top.get("type")
     if kind == "food":
         return amount(int(top["amount"]), "food")
@@ -324,7 +324,7 @@ def _top_words(top: Mapping[str, Any]) -> str:
     return str(kind)
 
 
-def _bottom_words(bottom: Mapping[str, Any]) -> str:
+def bottom_words(bottom: Mapping[str, Any]) -> str:
     if bottom.get("background") == "green":
         symbol = str(bottom.get("symbol", ""))
         return gettext("green: %(symbol)s") % {"symbol": str(SYMBOLS[symbol]) if symbol in SYMBOLS else symbol}
@@ -343,7 +343,11 @@ def _bottom_words(bottom: Mapping[str, Any]) -> str:
 
 def building_words(stack: Mapping[str, Any]) -> str:
     """``B03 (2 wood and 1 gold)``: a building of the view and what it costs."""
-    cost = stack.get("cost", {})
+    return f"{stack['top']} ({cost_words(stack.get('cost', {}))})"
+
+
+def cost_words(cost: Mapping[str, Any]) -> str:
+    """``2 wood and 1 gold``, ``4 resources of 2 kinds``: what a building costs."""
     if cost.get("kind") == "fixed":
         price = payment(cost.get("resources", {}))
     elif cost.get("kind") == "variable":
@@ -351,7 +355,7 @@ def building_words(stack: Mapping[str, Any]) -> str:
                          int(cost["kinds"])) % {"count": cost["count"], "kinds": cost["kinds"]}
     else:
         price = gettext("%(min)s to %(max)s resources of any kind") % {"min": cost.get("min"), "max": cost.get("max")}
-    return f"{stack['top']} ({price})"
+    return price
 
 
 def _card_slot(position: Position, location: str) -> Mapping[str, Any]:
