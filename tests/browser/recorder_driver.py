@@ -38,5 +38,24 @@ def assert_no_sideways_scroll(page: Any) -> None:
     assert page_width(page) <= width, f"the page scrolls sideways: {page_width(page)} px wide at {width} px"
 
 
+TAP_TARGET_PX = 44
+
+
+def assert_tap_targets(page: Any) -> None:
+    """Every control of the recorder that is on screen is at least 44 px both ways."""
+    small = page.evaluate("""min => {
+        const found = [];
+        document.querySelectorAll('#recorder button, #recorder [role=button], #recorder summary').forEach(node => {
+            const box = node.getBoundingClientRect();
+            if (!box.width || !box.height || getComputedStyle(node).visibility === 'hidden') return;
+            if (box.width < min - 0.5 || box.height < min - 0.5)
+                found.push((node.dataset.testid || node.textContent.trim().slice(0, 20) || node.tagName) +
+                           ' ' + Math.round(box.width) + '×' + Math.round(box.height));
+        });
+        return found;
+    }""", TAP_TARGET_PX)
+    assert small == [], f"tap targets under {TAP_TARGET_PX} px: {small}"
+
+
 def shown_totals(page: Any) -> list[int]:
     return [int(text) for text in page.locator("#recorder-scores td.total").all_inner_texts()]

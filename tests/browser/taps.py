@@ -24,7 +24,8 @@ def figure_of(game: str, payload: Mapping[str, Any]) -> tuple[int, str] | None:
     return None if payload.get("figure") is None else (int(payload["feature"]), str(payload["figure"]))
 
 
-def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pick: bool) -> int:
+def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pick: bool,
+             before_confirm: Any = None) -> int:
     """One tile-game move by taps: pick the tile (a record without a seed), tap its spot, turn it
     to the rotation wanted, tap the figure's target, confirm. Returns the taps."""
     taps = 0
@@ -48,6 +49,8 @@ def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pic
     if figure is not None:
         page.locator(f'[data-testid="figure"][data-feature="{figure[0]}"][data-kind="{figure[1]}"]').click()
         taps += 1
+    if before_confirm is not None:
+        before_confirm(page)
     page.locator('[data-testid="confirm"]').click()
     return taps + 1
 
@@ -78,7 +81,8 @@ def _dice(page: Any, dice: list[int]) -> int:
     return len(dice)
 
 
-def stone_age_action(page: Any, kind: str, payload: Mapping[str, Any], before_confirm: Any = None) -> int:
+def stone_age_action(page: Any, kind: str, payload: Mapping[str, Any], before_confirm: Any = None, *,
+                     let_ludolog_roll: bool = False) -> int:
     """One Stone Age action by taps, in the order the page asks: the place, then the people or
     the payment, the dice, the tools, the picks or the resources chosen; confirm."""
     taps = 0
@@ -97,7 +101,10 @@ def stone_age_action(page: Any, kind: str, payload: Mapping[str, Any], before_co
             taps += 1
         if payload.get("pay"):
             taps += _pay(page, payload["pay"])
-        if payload.get("dice"):
+        if payload.get("dice") and let_ludolog_roll:
+            page.locator('[data-testid="choice"][data-choice="roll"]').click()
+            taps += 1
+        elif payload.get("dice"):
             taps += _dice(page, list(payload["dice"]))
         for slot in payload.get("tools", []):
             page.locator(f'[data-testid="tool"][data-slot="{slot}"]').click()

@@ -19,7 +19,7 @@ from records import replay
 from records.models import Event, GameRecord
 from records.services import SeatSpec, start_game
 
-from .recorder_driver import LAPTOP, assert_no_sideways_scroll, logged_in_page, shown_totals
+from .recorder_driver import LAPTOP, assert_no_sideways_scroll, assert_tap_targets, logged_in_page, shown_totals
 from .taps import lay_tile, stone_age_action, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -46,10 +46,18 @@ def stored(record: GameRecord) -> list[tuple[str, dict]]:
     return [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
 
 
+def spot_chosen(page) -> None:
+    """Checked with the tile laid on its spot, the board zoomed on its figure targets."""
+    assert_no_sideways_scroll(page)
+    assert_tap_targets(page)
+
+
 def record_tile_game(page, record: GameRecord, events, *, pick: bool, screenshot: Path | None = None) -> list[int]:
     taps = []
+    assert_tap_targets(page)
     for seq, (kind, payload) in enumerate(events, start=1):
-        taps.append(lay_tile(page, record.game_slug, kind, payload, pick=pick))
+        check = spot_chosen if seq == len(events) // 3 and kind == "place_tile" else None
+        taps.append(lay_tile(page, record.game_slug, kind, payload, pick=pick, before_confirm=check))
         wait_stored(page, seq)
         if seq in (1, len(events) // 2) :
             assert_no_sideways_scroll(page)
@@ -146,14 +154,21 @@ def test_a_stone_age_game_recorded_by_taps(browser, live_server, keeper, artifac
 
     def dice_entered(page) -> None:
         assert_no_sideways_scroll(page)
+        assert_tap_targets(page)
         page.screenshot(path=str(artifacts / "recorder-stone-age-390.png"))
         shots.append("dice")
 
+    rolled_by_ludolog = []
     for seq, (kind, payload) in enumerate(events, start=1):
         wants_shot = not shots and kind == "resolve" and payload.get("dice") and seq > 20
-        stone_age_action(page, kind, payload, dice_entered if wants_shot else None)
+        # Once, Ludolog rolls for the table: a seeded record's dice are the seed's, the same
+        # the engine's own game rolled.
+        roll = not rolled_by_ludolog and kind == "resolve" and payload["location"] == "forest"
+        if roll:
+            rolled_by_ludolog.append(seq)
+        stone_age_action(page, kind, payload, dice_entered if wants_shot else None, let_ludolog_roll=roll)
         wait_stored(page, seq)
-    assert shots
+    assert shots and rolled_by_ludolog
     state = engine.new_state(2, 3)
     assert stored(record) == [(kind, engine.apply(state, kind, payload)) for kind, payload in events]
     record.refresh_from_db()
@@ -289,8 +304,17 @@ def test_the_recorder_on_a_laptop(browser, live_server, keeper, artifacts: Path)
     for seq in range(1, 13):
         lay_tile(page, "hunters-gatherers", *events[seq - 1], pick=False)
         wait_stored(page, seq)
+    board = page.locator("#board svg")
+    before = float(board.get_attribute("width"))
+    page.locator("#board-viewport").hover()
+    page.keyboard.down("Control")  # a trackpad's pinch arrives as ctrl+wheel
+    page.mouse.wheel(0, -300)
+    page.keyboard.up("Control")
+    page.wait_for_function("w => Number(document.querySelector('#board svg').getAttribute('width')) > w", arg=before)
+    page.locator('[data-zoom="fit"]').click()
     page.locator('[data-testid="spot"]').first.click()
     assert_no_sideways_scroll(page)
+    assert_tap_targets(page)
     page.screenshot(path=str(artifacts / "recorder-hunters-gatherers-1280.png"))
 
 

@@ -117,6 +117,7 @@ def _stone_age() -> dict[str, str]:
         "choose": gettext("Choose %(count)s resources to take."),
         "picks": gettext("Each player takes one die, from the buyer on: which die does %(player)s take?"),
         "drawn": gettext("Which card was drawn from the pile?"),
+        "picks_again": gettext("Pick again"),
         "reveal_cards": gettext("Which cards were turned up? Cheapest space first (%(done)s of %(count)s)."),
         "reveal_stack": gettext("Which building is now on top of stack %(stack)s?"),
         "all_cards": gettext("All"),

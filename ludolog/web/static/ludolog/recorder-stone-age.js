@@ -336,7 +336,8 @@
     if (sel.picks.length) {
       tray.appendChild(el("p", { "class": "hint" }, [entry.picks.slice(0, sel.picks.length).map(function (seat, i) {
         return R.seatName(seat) + " " + sel.picks[i];
-      }).join(" · "), " ", el("button", { type: "button", onclick: function () { sel.picks = []; R.render(); }, text: "↺" })]));
+      }).join(" · "), " ", el("button", { type: "button", "class": "again", onclick: function () { sel.picks = []; R.render(); },
+        text: "↺ " + words.picks_again })]));
     }
     if (sel.picks.length !== entry.picks.length) return false;
     payload.picks = sel.picks.slice();

@@ -325,7 +325,7 @@
           "data-feature": figure.feature, "data-kind": figure.kind, transform: "translate(" + x + " " + y + ")",
           role: "button", tabindex: "0", "aria-pressed": chosen ? "true" : "false",
           "aria-label": figureLabel(figure.kind, terrain) });
-        target.appendChild(svg("circle", { r: 5.4, "class": "target-ring" }));
+        target.appendChild(svg("circle", { r: 5.8, "class": "target-ring" }));
         var glyph = svg("g", { "class": "target-glyph", transform: "scale(0.42)", style: "color:" + colour });
         glyph.innerHTML = data.glyphs[figure.kind + ":" + terrain] || data.glyphs[figure.kind] || "";
         target.appendChild(glyph);
@@ -397,7 +397,7 @@
         ])
       ]);
       if (!state.drawn) {
-        hand.appendChild(el("button", { type: "button", "class": "secondary", "data-testid": "other-tile",
+        hand.appendChild(el("button", { type: "button", "class": "secondary other-tile", "data-testid": "other-tile",
           onclick: function () { selection.tile = null; forget(); R.render(); }, text: words.other_tile }));
       }
       tray.appendChild(hand);
