@@ -24,7 +24,6 @@
   var words = data.words;
   var storeKey = "ludolog:queue:" + data.record;
   var POLL_MS = 3000;
-  var RETRY_MS = 4000;
 
   var R = window.LudologRecorder = {
     data: data,
@@ -220,10 +219,11 @@
 
   window.addEventListener("online", function () { setOnline(true); flush(); });
   window.addEventListener("offline", function () { setOnline(false); });
+  // Every few seconds: send what waits (the connection may be back without an "online" event),
+  // or ask whether another phone recorded.
   window.setInterval(function () {
     if (R.queue.length && !R.sending) flush(); else poll();
   }, POLL_MS);
-  window.setInterval(function () { if (R.queue.length && !R.sending) flush(); }, RETRY_MS);
 
   // -- drawing --------------------------------------------------------------------------------
 
