@@ -84,6 +84,7 @@ class CatalogueRecordViewSet(viewsets.ReadOnlyModelViewSet):
 
     serializer_class = CatalogueRecordSerializer
     filterset_class = CatalogueFilter
+    lookup_value_regex = "[0-9]+"
     queryset = (
         CatalogueRecord.objects.select_related("publisher")
         .prefetch_related(

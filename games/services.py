@@ -170,6 +170,9 @@ def import_unimarc(data: bytes) -> list[CatalogueRecord]:
         def refuse(message: str) -> unimarc.UnimarcError:
             return unimarc.UnimarcError(f"record {number} ({item['title']}): {message}", record=number)
 
+        problem = _unstorable_text(item)
+        if problem:
+            raise refuse(problem)
         codes = item["languages"] + [o["language"] for o in item["other_titles"] if o["language"]]
         for code in codes:
             if not LANGUAGE_CODE.fullmatch(code):
@@ -191,6 +194,43 @@ def import_unimarc(data: bytes) -> list[CatalogueRecord]:
         known.update({language["code"]: language["name"] for language in new_languages})
         records += load_catalogue({"languages": new_languages, "records": [item]})
     return records
+
+
+CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+"""Characters no catalogue text holds (a NUL cannot even be stored by PostgreSQL)."""
+
+NESTED_LENGTHS: tuple[tuple[str, str | None, Any, str], ...] = (
+    ("publisher", None, Publisher, "name"),
+    ("other_titles", "title", OtherTitle, "title"),
+    ("categories", "code", Category, "code"),
+    ("categories", "label", Category, "label"),
+    ("contributors", "name", Person, "name"),
+    ("identifiers", "value", Identifier, "value"),
+    ("copies", "barcode", Copy, "barcode"),
+    ("copies", "shelf_location", Copy, "shelf_location"),
+)
+"""Texts of an imported record that go to other tables than the record's own (whose lengths
+``full_clean`` checks): (item key, key in each entry or None for a plain text, model, field)."""
+
+
+def _unstorable_text(item: dict[str, Any]) -> str | None:
+    """Why an imported record's texts cannot be stored as they are, or None."""
+    stack: list[Any] = [item]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str) and CONTROL_CHARACTER.search(value):
+            return f"{value[:40]!r} holds a control character"
+    for key, inner, model, field_name in NESTED_LENGTHS:
+        limit = model._meta.get_field(field_name).max_length
+        values = [item.get(key)] if inner is None else [entry.get(inner) for entry in item.get(key) or []]
+        for value in values:
+            if isinstance(value, str) and len(value) > limit:
+                return f"{model._meta.verbose_name} {field_name.replace('_', ' ')} {value[:40]!r}… is longer than {limit} characters"
+    return None
 
 
 def _is_date(value: str) -> bool:

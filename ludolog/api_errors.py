@@ -8,14 +8,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.exceptions import PermissionDenied
-from django.http import Http404
+from django.conf import settings
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.db import InterfaceError, OperationalError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views.defaults import page_not_found
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 
+DATABASE_DOWN = (OperationalError, InterfaceError)
+"""What the database driver raises when the database does not answer (not a constraint refused)."""
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RequestDataTooBig):
+        return Response({"reason": "too_large", "detail": f"the request body is larger than "
+                         f"{settings.DATA_UPLOAD_MAX_MEMORY_SIZE} bytes"}, status=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE)
+    if isinstance(exc, DATABASE_DOWN):
+        return Response({"reason": "database_unavailable", "detail": "the database does not answer; try again shortly"},
+                        status=status.HTTP_503_SERVICE_UNAVAILABLE, headers={"Retry-After": "30"})
     reason = getattr(exc, "reason", None)
     if isinstance(reason, str) and not isinstance(exc, exceptions.APIException):
         body: dict[str, Any] = {"reason": reason, "detail": getattr(exc, "message", str(exc))}
@@ -43,3 +56,11 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         code = exc.get_codes() if isinstance(exc, exceptions.APIException) else "error"
         response.data = {"reason": code if isinstance(code, str) else "error", "detail": response.data["detail"]}
     return response
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """Django's 404 for a URL no route matches (``/api/records/abc/``): the API's shape under
+    ``/api/``, the site's page elsewhere."""
+    if request.path.startswith("/api/"):
+        return JsonResponse({"reason": "not_found", "detail": "No such resource."}, status=404)
+    return page_not_found(request, exception)

@@ -56,12 +56,15 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "ludolog.middleware.ContentSecurityPolicyMiddleware",
+    "ludolog.middleware.DatabaseUnavailableMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "ludolog.middleware.LoginThrottleMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
@@ -91,6 +94,9 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        # A persistent connection the database dropped (a restart, a failover) is checked and
+        # replaced before a request uses it, instead of failing that request.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -141,7 +147,23 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "ludolog.api_errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "ludolog.api_parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
+
+# Wrong passwords: after this many from one address or for one username within the window
+# (seconds), login forms answer 429 until the window has passed.
+LUDOLOG_LOGIN_FAILURES = int(os.environ.get("LUDOLOG_LOGIN_FAILURES", "10"))
+LUDOLOG_LOGIN_FAILURE_WINDOW = int(os.environ.get("LUDOLOG_LOGIN_FAILURE_WINDOW", "300"))
+LUDOLOG_LOGIN_PATHS = ("/login/", "/admin/login/", "/api-auth/login/")
+# The cache: per process by default; LUDOLOG_CACHE_URL=redis://… shares it between the web
+# processes (the login counts, the replay's score series, the recorder's sentences).
+if os.environ.get("LUDOLOG_CACHE_URL"):
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
+                          "LOCATION": os.environ["LUDOLOG_CACHE_URL"]}}
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Ludolog API",
@@ -212,4 +234,14 @@ LOGGING = {
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+}
+
+# Event store integrity (records/ issue 11). One record takes at most this many events: the
+# append past it answers 409 record_full and stores nothing. A beat task recomputes every
+# event's hash chain this often (seconds; records.integrity) and keeps the result for /health/.
+LUDOLOG_MAX_EVENTS_PER_RECORD = int(os.environ.get("LUDOLOG_MAX_EVENTS_PER_RECORD", "5000"))
+LUDOLOG_VERIFY_EVENTS_SECONDS = float(os.environ.get("LUDOLOG_VERIFY_EVENTS_SECONDS", "86400"))
+CELERY_BEAT_SCHEDULE["records-verify-events"] = {
+    "task": "records.verify_events",
+    "schedule": LUDOLOG_VERIFY_EVENTS_SECONDS,
 }

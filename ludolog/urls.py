@@ -1,6 +1,6 @@
 from django.contrib import admin
 from django.urls import include, path
-from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
 from .health import health
 
@@ -11,8 +11,11 @@ urlpatterns = [
     path("api/", include("records.urls")),
     path("api/", include("scoring.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/schema/ui/", SpectacularSwaggerView.as_view(url_name="schema"), name="schema-ui"),
+    # The split view serves Swagger UI's start-up script as a file: the pages allow no inline script.
+    path("api/schema/ui/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="schema-ui"),
     path("api-auth/", include("rest_framework.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("ludolog.web.urls")),
 ]
+
+handler404 = "ludolog.api_errors.not_found"

@@ -28,9 +28,28 @@ class EventInline(ReadOnlyEventMixin, admin.TabularInline):
     show_change_link = True
 
 
+REPLAY_FIELDS = ["game_slug", "ruleset_version", "seed", "status", "result_only"]
+"""What a record's events are replayed with: fixed once the first event is stored."""
+
+
+def has_events(record: GameRecord | None) -> bool:
+    return record is not None and record.pk is not None and Event.objects.filter(record=record).exists()
+
+
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
+
+    # The seats of a record with events are its replay's players: who sits there may be
+    # corrected, not how many seats there are or their order.
+    def get_readonly_fields(self, request, obj=None):
+        return ["seat_order"] if has_events(obj) else []
+
+    def has_add_permission(self, request, obj=None) -> bool:
+        return not has_events(obj) and super().has_add_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return not has_events(obj) and super().has_delete_permission(request, obj)
 
 
 @admin.register(GameRecord)
@@ -45,6 +64,17 @@ class GameRecordAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request, obj=None) -> bool:
         # A record owns an immutable event stream; abandon it instead of deleting it.
         return False
+
+    def get_readonly_fields(self, request, obj=None):
+        # Changing the game, ruleset, seed or status under stored events breaks their replay.
+        return REPLAY_FIELDS if has_events(obj) else []
+
+    actions = ["abandon"]
+
+    @admin.action(description="Abandon the selected games in progress (their events are kept)")
+    def abandon(self, request, queryset) -> None:
+        count = queryset.filter(status=GameRecord.Status.IN_PROGRESS).update(status=GameRecord.Status.ABANDONED)
+        self.message_user(request, f"{count} game(s) abandoned.")
 
 
 @admin.register(Event)

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 import jsonschema
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
@@ -49,6 +50,12 @@ def record_schema() -> dict[str, Any]:
     return json.loads(text)
 
 
+def max_events() -> int:
+    """The most events a record may hold (``LUDOLOG_MAX_EVENTS_PER_RECORD``): a longer game makes
+    every page that shows it expensive; no table plays one."""
+    return int(getattr(settings, "LUDOLOG_MAX_EVENTS_PER_RECORD", 5000))
+
+
 def validate_document(document: Any) -> None:
     """Check the file's shape against the JSON Schema; the error names the first bad field."""
     validator = jsonschema.Draft202012Validator(record_schema(), format_checker=jsonschema.FormatChecker())
@@ -59,6 +66,10 @@ def validate_document(document: Any) -> None:
         if len(error.absolute_path) >= 2 and error.absolute_path[0] == "events":
             details["event"] = int(error.absolute_path[1]) + 1
         raise RecordFileError(f"{path}: {error.message}", **details)
+    limit = max_events()
+    if len(document["events"]) > limit:
+        raise RecordFileError(f"a record holds at most {limit} events, and this file has {len(document['events'])}",
+                              field="events", reason="record_full", status_code=413, limit=limit)
     seqs = [event["seq"] for event in document["events"]]
     if seqs != list(range(1, len(seqs) + 1)):
         raise RecordFileError("events must be numbered 1, 2, 3… in order with no gap", field="events")
@@ -206,6 +217,8 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
 
         _engine_, state, _seq = replay_document(document, after_each=keep_snapshot)
         finished = engine.is_over(state)
+    recorded_at = {number: _recorded_at(event, number) for number, event in enumerate(document["events"], start=1)
+                   if event.get("recorded_at")}
     usernames = {e.get("recorded_by") for e in document["events"] if e.get("recorded_by")}
     users = {u.username: u for u in get_user_model().objects.filter(username__in=usernames)}
     with transaction.atomic():
@@ -228,9 +241,9 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
                     type=event["type"],
                     payload=event["payload"],
                     recorded_by=users.get(event.get("recorded_by") or "") or imported_by,
-                    **({"recorded_at": parse_datetime(event["recorded_at"])} if event.get("recorded_at") else {}),
+                    **({"recorded_at": recorded_at[number]} if number in recorded_at else {}),
                 )
-                for event in document["events"]
+                for number, event in enumerate(document["events"], start=1)
             ]
         )
         if engine is not None:
@@ -238,6 +251,21 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
         if finished:
             finish(record)
     return record
+
+
+def _recorded_at(event: dict[str, Any], number: int) -> dt.datetime:
+    """An event's time, or a refusal naming the event (the schema's date-time format is not
+    checked by every jsonschema installation, and ``2026-02-30`` has the right shape)."""
+    try:
+        when = parse_datetime(event["recorded_at"])
+    except ValueError:
+        when = None
+    if when is None:
+        raise RecordFileError(f"event {number}: recorded_at {event['recorded_at']!r} is not a date and time",
+                              event=number, field=f"events.{number - 1}.recorded_at")
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.timezone.utc)
+    return when
 
 
 EVENT_KEY_ORDER = ("seq", "type", "notation", "payload", "recorded_by", "recorded_at", "retracted_by")

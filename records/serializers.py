@@ -74,7 +74,7 @@ class HistoryLineSerializer(serializers.Serializer):
 
 
 class AppendEventSerializer(serializers.Serializer):
-    expected_seq = serializers.IntegerField(min_value=0)
+    expected_seq = serializers.IntegerField(min_value=0, max_value=2_147_483_646)  # seq is a 32-bit column
     type = serializers.RegexField(r"^[a-z][a-z0-9_]{0,63}$", max_length=64)
     payload = serializers.DictField(required=False, default=dict)
     idempotency_key = serializers.CharField(max_length=100, required=False, allow_null=True, allow_blank=False)

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import re
+
 from django.db.models import Max, Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
@@ -20,11 +22,16 @@ from .permissions import RecordAccess, can_read, record_for_append
 from .serializers import AppendEventSerializer, GameRecordSerializer, HistoryLineSerializer
 
 
+EVENT_NUMBER = re.compile(r"-?[0-9]{1,10}")
+"""An ``at`` parameter: ASCII digits only (``str.isdigit`` also takes "²")."""
+
+
 class GameRecordViewSet(
     mixins.CreateModelMixin, mixins.RetrieveModelMixin, mixins.ListModelMixin, viewsets.GenericViewSet
 ):
     serializer_class = GameRecordSerializer
     permission_classes = [IsAuthenticatedOrReadOnly, RecordAccess]
+    lookup_value_regex = "[0-9]+"  # anything else is no record: a 404, never a failed int()
     filterset_fields = ["game_slug", "status", "played_on", "catalogue_record"]
 
     def get_object(self) -> GameRecord:
@@ -69,7 +76,7 @@ class GameRecordViewSet(
     def state(self, request: Request, pk: str | None = None) -> Response:
         record = self.get_object()
         at = request.query_params.get("at")
-        if at is not None and not at.lstrip("-").isdigit():
+        if at is not None and not EVENT_NUMBER.fullmatch(at):
             raise ValidationError({"at": ["at must be an event number (an integer)"]})
         return Response(services.position(record, None if at is None else int(at)))
 

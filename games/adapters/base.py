@@ -21,6 +21,11 @@ RESULT = "result"
 """The one event of a result-only record: each seat's final score (no replay)."""
 
 
+COORDINATE: Mapping[str, Any] = {"type": "integer", "minimum": -1000, "maximum": 1000}
+"""A cell of a tile board: a game of a hundred tiles never leaves ±100."""
+SEAT: Mapping[str, Any] = {"type": "integer", "minimum": 0, "maximum": 15}
+
+
 class PayloadError(ValueError):
     """A payload that does not fit its event type's schema; ``field`` names where."""
 

@@ -6,7 +6,7 @@ import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
-from .base import UNDO, PayloadError
+from .base import COORDINATE, SEAT, UNDO, PayloadError
 from .tiles import Placement, TileGameAdapter
 
 
@@ -26,13 +26,13 @@ class CarcassonneAdapter(TileGameAdapter):
         self.ruleset_version = f"{engine.TILESET_NAME}@{engine.TILESET_VERSION}"
         self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
         tile = {"type": "string", "pattern": "^[A-X]$"}
-        seat = {"type": "integer", "minimum": 0}
+        seat = SEAT
         self.event_schemas: Mapping[str, Mapping[str, Any]] = {
             "place_tile": {
                 "type": "object",
-                "properties": {"tile": tile, "x": {"type": "integer"}, "y": {"type": "integer"},
-                               "rotation": {"enum": [0, 90, 180, 270]}, "meeple": {"type": "integer", "minimum": 0},
-                               "seat": seat},
+                "properties": {"tile": tile, "x": COORDINATE, "y": COORDINATE,
+                               "rotation": {"enum": [0, 90, 180, 270]},
+                               "meeple": {"type": "integer", "minimum": 0, "maximum": 99}, "seat": seat},
                 "required": ["x", "y", "rotation"],
                 "additionalProperties": False,
             },

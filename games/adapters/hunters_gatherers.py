@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 from typing import Any
 
-from .base import UNDO, PayloadError
+from .base import COORDINATE, SEAT, UNDO, PayloadError
 from .tiles import Placement, TileGameAdapter
 
 
@@ -41,12 +41,12 @@ class HuntersGatherersAdapter(TileGameAdapter):
                 "type": "object",
                 "properties": {
                     "tile": {"type": "string", "pattern": "^[A-Z][A-Za-z0-9_-]*$"},
-                    "x": {"type": "integer"},
-                    "y": {"type": "integer"},
+                    "x": COORDINATE,
+                    "y": COORDINATE,
                     "rotation": {"enum": [0, 90, 180, 270]},
                     "figure": figure,
-                    "feature": {"type": "integer", "minimum": 0},
-                    "seat": {"type": "integer", "minimum": 0},
+                    "feature": {"type": "integer", "minimum": 0, "maximum": 99},
+                    "seat": SEAT,
                 },
                 "required": ["x", "y", "rotation"],
                 "dependentRequired": {"figure": ["feature"], "feature": ["figure"]},
@@ -56,7 +56,7 @@ class HuntersGatherersAdapter(TileGameAdapter):
                 "type": "object",
                 "properties": {
                     "tile": {"type": "string", "pattern": "^[A-Z][A-Za-z0-9_-]*$"},
-                    "seat": {"type": "integer", "minimum": 0},
+                    "seat": SEAT,
                 },
                 "additionalProperties": False,
             },

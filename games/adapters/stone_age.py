@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import UNDO, GameStateAdapter, PayloadError
+from .base import SEAT, UNDO, GameStateAdapter, PayloadError
 
 
 RESOURCE_AMOUNTS = {
     "type": "object",
-    "properties": {name: {"type": "integer", "minimum": 0} for name in ("wood", "clay", "stone", "gold")},
+    "properties": {name: {"type": "integer", "minimum": 0, "maximum": 100} for name in ("wood", "clay", "stone", "gold")},
     "additionalProperties": False,
 }
 DIE = {"type": "integer", "minimum": 1, "maximum": 6}
@@ -31,12 +31,12 @@ class StoneAgeAdapter(GameStateAdapter):
         self.engine = engine
         self.ruleset_version = f"{engine.DATA_NAME}@{engine.DATA_VERSION}"
         self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
-        seat = {"type": "integer", "minimum": 0}
+        seat = SEAT
         location = {"enum": list(engine.LOCATIONS)}
         self.event_schemas: Mapping[str, Mapping[str, Any]] = {
             "place": {
                 "type": "object",
-                "properties": {"location": location, "people": {"type": "integer", "minimum": 1}, "seat": seat},
+                "properties": {"location": location, "people": {"type": "integer", "minimum": 1, "maximum": 10}, "seat": seat},
                 "required": ["location"],
                 "additionalProperties": False,
             },

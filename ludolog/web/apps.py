@@ -8,3 +8,7 @@ class WebConfig(AppConfig):
     name = "ludolog.web"
     label = "web"
     verbose_name = _("Web pages")
+
+    def ready(self) -> None:
+        # Failed logins are counted by a signal receiver that lives beside the login brake.
+        from .. import middleware  # noqa: F401

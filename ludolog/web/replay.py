@@ -37,7 +37,7 @@ def parse_at(value: str | None, last: int) -> int:
     """The ``at`` query parameter: an event number from 0 to ``last``; missing means 0."""
     if value is None or value == "":
         return 0
-    if not value.isdigit():
+    if not (value.isascii() and value.isdigit()):
         raise BadStep(gettext("The step must be a whole number from 0 to %(last)s.") % {"last": last})
     at = int(value)
     if at > last:

@@ -163,7 +163,7 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         return JsonResponse({"reason": "forbidden" if refused.status_code == 403 else "no_engine"},
                             status=refused.status_code)
     known = request.GET.get("known", "")
-    if known.isdigit():
+    if known.isascii() and known.isdigit():
         last = Event.objects.filter(record=record).order_by("-seq").values_list("seq", flat=True).first() or 0
         if last == int(known):
             return HttpResponse(status=204)

@@ -1,0 +1,120 @@
+"""Site-wide request handling: a Content-Security-Policy on every page, a 503 (JSON for API
+clients) while the database does not answer, and a brake on guessed passwords."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+
+from django.conf import settings
+from django.contrib.auth.signals import user_login_failed
+from django.core.cache import cache
+from django.dispatch import receiver
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.template.loader import render_to_string
+
+from .api_errors import DATABASE_DOWN
+
+CONTENT_SECURITY_POLICY = "; ".join([
+    "default-src 'self'",
+    "script-src 'self'",
+    # Templates carry small <style> blocks and colour swatches in style attributes.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+])
+"""Everything comes from Ludolog itself: no CDN, no inline script (the pages' data travel as
+``application/json`` script blocks, which are not run)."""
+
+
+class ContentSecurityPolicyMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        return response
+
+
+def wants_json(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/") or "application/json" in request.headers.get("Accept", "")
+
+
+class DatabaseUnavailableMiddleware:
+    """A database that does not answer is a 503 that says so (JSON for the API), not a 500."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        return self.get_response(request)
+
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
+        if not isinstance(exception, DATABASE_DOWN):
+            return None
+        if wants_json(request):
+            response: HttpResponse = JsonResponse(
+                {"reason": "database_unavailable", "detail": "the database does not answer; try again shortly"},
+                status=503)
+        else:
+            # A page of its own: the site's base template asks the database who is logged in.
+            response = HttpResponse(render_to_string("503.html"), status=503)
+        response["Retry-After"] = "30"
+        return response
+
+
+# -- a brake on guessed passwords -------------------------------------------------------------
+
+def _client(request: HttpRequest | None) -> str:
+    if request is None:
+        return "unknown"
+    return str(request.META.get("REMOTE_ADDR", "unknown"))
+
+
+def _key(kind: str, value: str) -> str:
+    return "ludolog:login-failures:" + kind + ":" + hashlib.sha256(value.encode()).hexdigest()[:32]
+
+
+@receiver(user_login_failed)
+def count_failed_login(sender: object, credentials: dict, request: HttpRequest | None = None, **kwargs: object) -> None:
+    """Count each wrong password against the client's address and against the username tried."""
+    window = settings.LUDOLOG_LOGIN_FAILURE_WINDOW
+    for key in (_key("client", _client(request)), _key("user", str(credentials.get("username", "")).casefold())):
+        cache.add(key, 0, window)
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, window)
+
+
+class LoginThrottleMiddleware:
+    """After ``LUDOLOG_LOGIN_FAILURES`` wrong passwords from one address, or for one username,
+    within ``LUDOLOG_LOGIN_FAILURE_WINDOW`` seconds, a login attempt answers 429 without trying
+    the password. The counts live in the cache (set ``LUDOLOG_CACHE_URL`` to Redis so that every
+    web process shares them)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.method == "POST" and request.path in settings.LUDOLOG_LOGIN_PATHS:
+            limit = settings.LUDOLOG_LOGIN_FAILURES
+            username = str(request.POST.get("username", "")).casefold()
+            failures = max(cache.get(_key("client", _client(request)), 0),
+                           cache.get(_key("user", username), 0) if username else 0)
+            if failures >= limit:
+                message = "too many failed logins: wait a few minutes before trying again"
+                response: HttpResponse
+                if wants_json(request):
+                    response = JsonResponse({"reason": "too_many_logins", "detail": message}, status=429)
+                else:
+                    response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
+                response["Retry-After"] = str(settings.LUDOLOG_LOGIN_FAILURE_WINDOW)
+                return response
+        return self.get_response(request)
