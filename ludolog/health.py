@@ -1,12 +1,21 @@
 """``GET /health/``: whether this web process reaches its database and its broker, for uptime
-checks and load balancers. 200 when both answer, 503 naming what does not."""
+checks and load balancers. 200 when both answer, 503 naming what does not.
+
+It also reports the last whole-store ``verify_events`` run (when it finished, records and events
+checked, mismatches) as ``event_chains``, for whoever reads the page; that never makes it fail:
+an old run or a broken chain is not a reason to take the site out of a load balancer. Absent
+until a first verification has run."""
 
 from __future__ import annotations
+
+from typing import Any
 
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
+
+from records.integrity import last_full_verification
 
 from .celery import app
 
@@ -32,9 +41,29 @@ def broker_state() -> str:
     return "ok"
 
 
+def event_chains() -> dict[str, Any] | None:
+    """The last whole-store verification of the events' hash chains, or None (never run, or the
+    database does not answer: the database check says so)."""
+    try:
+        last = last_full_verification()
+    except Exception:  # noqa: BLE001
+        return None
+    if last is None:
+        return None
+    return {
+        "verified_at": last.finished_at.isoformat(),
+        "records": last.records_checked,
+        "events": last.events_checked,
+        "mismatches": last.mismatch_count,
+    }
+
+
 @never_cache
 @require_GET
 def health(request: HttpRequest) -> JsonResponse:
     checks = {"database": database_state(), "broker": broker_state()}
     healthy = all(state == "ok" or state.startswith("not used") for state in checks.values())
-    return JsonResponse({"status": "ok" if healthy else "failing", **checks}, status=200 if healthy else 503)
+    body: dict[str, Any] = {"status": "ok" if healthy else "failing", **checks}
+    if checks["database"] == "ok" and (chains := event_chains()) is not None:
+        body["event_chains"] = chains
+    return JsonResponse(body, status=200 if healthy else 503)

@@ -5,8 +5,25 @@ refuse ``UPDATE`` and ``DELETE`` on ``records_event`` from any client, raw SQL i
 PostgreSQL ``TRUNCATE`` too (row triggers do not see it: a statement trigger does, also when the
 table is emptied by a ``TRUNCATE ... CASCADE`` of the records table). SQLite has no TRUNCATE.
 
+On SQLite two more holes are closed (migration 0007): ``REPLACE INTO records_event`` (and
+``INSERT OR REPLACE``) deletes the stored row it collides with *without* firing delete
+triggers, so an insert whose id, (record, seq) or (record, idempotency key) is already taken is
+refused before it happens; and a client with foreign keys off (the ``sqlite3`` shell's default)
+could delete, or renumber, a game record and leave its events orphaned, so a record that has
+events keeps them. PostgreSQL needs neither: it has no REPLACE, and its foreign key (checked at
+commit) already refuses deleting a record that has events.
+
+Schema changes on SQLite: Django makes most of them (adding a non-null column, altering or
+removing one) by rebuilding the table, which drops the table's triggers with the old table; and
+rebuilding ``records_event`` fails while the records table's guards name it ("error in trigger
+records_gamerecord_keeps_events: no such table"). A migration that changes either table wraps
+its operations in :func:`around_sqlite_table_rebuild`, which lifts every trigger first and puts
+them all back after (a no-op elsewhere). ``tests/test_event_integrity.py`` checks that every
+trigger named in :data:`TRIGGERS` is installed after the migrations.
+
 The test suite's flush between transactional tests is the one place that empties the table: it
-lifts the triggers for that statement list only (``tests/conftest.py``).
+lifts the triggers for that statement list only (``tests/conftest.py``). Migration 0006, which
+writes every stored event's hash once, lifts the update trigger for its own statements only.
 """
 
 from __future__ import annotations
@@ -14,6 +31,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.db import migrations
+from django.db.migrations.operations.base import Operation
 
 EVENT_TABLE = "records_event"
 MESSAGE = "records_event is append-only: stored events are never updated or deleted"
@@ -62,6 +80,50 @@ SQLITE_REMOVE = [
     "DROP TRIGGER IF EXISTS records_event_no_delete;",
 ]
 
+REPLACE_MESSAGE = (
+    "records_event is append-only: an insert may not take the id, seq or idempotency key of a stored event"
+)
+RECORD_MESSAGE = "a game record that has events is never deleted or renumbered: its events are append-only"
+
+# Installed by migration 0007. A BEFORE INSERT trigger runs before the uniqueness checks that
+# would make REPLACE delete the stored row, so refusing there leaves the row untouched. (Without
+# an explicit id, NEW.id is -1 here: no stored event has it.)
+SQLITE_GUARDS_INSTALL = [
+    f"""
+    CREATE TRIGGER records_event_no_replace BEFORE INSERT ON {EVENT_TABLE}
+    WHEN EXISTS (SELECT 1 FROM {EVENT_TABLE} WHERE id = NEW.id)
+      OR EXISTS (SELECT 1 FROM {EVENT_TABLE} WHERE record_id = NEW.record_id AND seq = NEW.seq)
+      OR (NEW.idempotency_key IS NOT NULL AND EXISTS (
+          SELECT 1 FROM {EVENT_TABLE}
+          WHERE record_id = NEW.record_id AND idempotency_key = NEW.idempotency_key))
+    BEGIN SELECT RAISE(ABORT, '{REPLACE_MESSAGE}'); END;
+    """,
+    f"""
+    CREATE TRIGGER records_gamerecord_keeps_events BEFORE DELETE ON records_gamerecord
+    WHEN EXISTS (SELECT 1 FROM {EVENT_TABLE} WHERE record_id = OLD.id)
+    BEGIN SELECT RAISE(ABORT, '{RECORD_MESSAGE}'); END;
+    """,
+    f"""
+    CREATE TRIGGER records_gamerecord_keeps_id BEFORE UPDATE OF id ON records_gamerecord
+    WHEN NEW.id IS NOT OLD.id AND EXISTS (SELECT 1 FROM {EVENT_TABLE} WHERE record_id = OLD.id)
+    BEGIN SELECT RAISE(ABORT, '{RECORD_MESSAGE}'); END;
+    """,
+]
+SQLITE_GUARDS_REMOVE = [
+    "DROP TRIGGER IF EXISTS records_event_no_replace;",
+    "DROP TRIGGER IF EXISTS records_gamerecord_keeps_events;",
+    "DROP TRIGGER IF EXISTS records_gamerecord_keeps_id;",
+]
+
+TRIGGERS = {
+    "postgresql": ["records_event_append_only", "records_event_no_truncate"],
+    "sqlite": [
+        "records_event_no_update", "records_event_no_delete",
+        "records_event_no_replace", "records_gamerecord_keeps_events", "records_gamerecord_keeps_id",
+    ],
+}
+"""Every trigger the migrations leave installed, by database."""
+
 
 def install_statements(vendor: str) -> list[str]:
     return {"postgresql": POSTGRESQL_INSTALL, "sqlite": SQLITE_INSTALL}.get(vendor, [])
@@ -79,15 +141,67 @@ def truncate_guard_remove_statements(vendor: str) -> list[str]:
     return POSTGRESQL_TRUNCATE_REMOVE if vendor == "postgresql" else []
 
 
+def sqlite_guard_statements(vendor: str) -> list[str]:
+    return SQLITE_GUARDS_INSTALL if vendor == "sqlite" else []
+
+
+def sqlite_guard_remove_statements(vendor: str) -> list[str]:
+    return SQLITE_GUARDS_REMOVE if vendor == "sqlite" else []
+
+
+def sqlite_install_all() -> list[str]:
+    return [*SQLITE_INSTALL, *SQLITE_GUARDS_INSTALL]
+
+
+def sqlite_remove_all() -> list[str]:
+    return [*SQLITE_REMOVE, *SQLITE_GUARDS_REMOVE]
+
+
+def around_sqlite_table_rebuild(*operations: Operation) -> list[Operation]:
+    """``operations`` (of a migration after 0007) with every SQLite trigger lifted around them
+    and put back after, going forwards and backwards alike (see the module's docstring)."""
+
+    def lift(apps, schema_editor) -> None:
+        if schema_editor.connection.vendor == "sqlite":
+            for statement in sqlite_remove_all():
+                schema_editor.execute(statement)
+
+    def restore(apps, schema_editor) -> None:
+        if schema_editor.connection.vendor == "sqlite":
+            for statement in [*sqlite_remove_all(), *sqlite_install_all()]:
+                schema_editor.execute(statement)
+
+    return [migrations.RunPython(lift, restore), *operations, migrations.RunPython(restore, lift)]
+
+
+def lift_update_guard(vendor: str) -> list[str]:
+    """Let one migration's own statements update stored events (0006 writes their hashes)."""
+    if vendor == "postgresql":
+        return [f"ALTER TABLE {EVENT_TABLE} DISABLE TRIGGER records_event_append_only;"]
+    return SQLITE_REMOVE if vendor == "sqlite" else []
+
+
+def restore_update_guard(vendor: str) -> list[str]:
+    if vendor == "postgresql":
+        return [f"ALTER TABLE {EVENT_TABLE} ENABLE TRIGGER records_event_append_only;"]
+    return SQLITE_INSTALL if vendor == "sqlite" else []
+
+
 def flush_statements(vendor: str, statements: list[str]) -> list[str]:
-    """A database flush (tests only) wrapped so that the append-only triggers let it through."""
+    """A database flush (tests only) wrapped so that the append-only triggers let it through.
+
+    PostgreSQL's flush is one TRUNCATE, which only the events table's triggers see; SQLite's is
+    a DELETE per table, in no set order, which the records table's guard sees too.
+    """
     if vendor == "postgresql":
         return [
             f"ALTER TABLE {EVENT_TABLE} DISABLE TRIGGER USER;",
             *statements,
             f"ALTER TABLE {EVENT_TABLE} ENABLE TRIGGER USER;",
         ]
-    return [*remove_statements(vendor), *statements, *install_statements(vendor)]
+    if vendor == "sqlite":
+        return [*sqlite_remove_all(), *statements, *sqlite_install_all()]
+    return statements
 
 
 def vendor_statements(

@@ -2,7 +2,9 @@
 
 A ``GameRecord`` is one stream; its ``Event`` rows are numbered 1, 2, 3… with no gaps, and the
 database refuses a second event at a taken number (``unique(record, seq)``) as well as any
-``UPDATE`` or ``DELETE`` of a stored event (triggers installed by migration 0002).
+``UPDATE`` or ``DELETE`` of a stored event (triggers installed by migrations 0002, 0004 and 0007).
+Each event's ``hash`` chains it to the event before it (:mod:`records.integrity`), so an edit
+that gets past the triggers is found by ``verify_events``.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from . import integrity
 
 
 class ImmutableEventError(Exception):
@@ -109,7 +113,13 @@ class Seat(models.Model):
 
 
 class EventQuerySet(models.QuerySet):
-    """Bulk writes would bypass ``Event.save``/``Event.delete``; refuse them here too."""
+    """Bulk writes would bypass ``Event.save``/``Event.delete``; refuse them here too, and chain
+    the events of a bulk insert (a record file's import) as ``save`` chains one."""
+
+    def bulk_create(self, objs, *args, **kwargs):
+        objs = list(objs)
+        chain_unhashed(objs, using=self.db)
+        return super().bulk_create(objs, *args, **kwargs)
 
     def update(self, **kwargs):
         raise ImmutableEventError("stored events never change")
@@ -130,6 +140,10 @@ class Event(models.Model):
     )
     recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
     idempotency_key = models.CharField(_("idempotency key"), max_length=100, null=True, blank=True)
+    hash = models.CharField(
+        _("hash"), max_length=64, editable=False,
+        help_text=_("SHA-256 of the event's content and of the previous event's hash (records.integrity)."),
+    )
 
     class Meta:
         ordering = ["record", "seq"]
@@ -150,10 +164,50 @@ class Event(models.Model):
     def save(self, *args, **kwargs) -> None:
         if not self._state.adding:
             raise ImmutableEventError("stored events never change")
+        if not self.hash:
+            # append_event brings the previous hash along; any other writer looks it up.
+            chain_unhashed([self], using=kwargs.get("using") or self._state.db or "default")
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
         raise ImmutableEventError("stored events are never deleted")
+
+    def chain_to(self, previous: str) -> None:
+        """Set ``hash``, linking this event to ``previous``, the hash of the record's event before it."""
+        if settings.USE_TZ and timezone.is_naive(self.recorded_at):
+            # Made aware as the database will store it (DateTimeField does the same, with a warning).
+            self.recorded_at = timezone.make_aware(self.recorded_at, timezone.get_default_timezone())
+        self.hash = integrity.event_hash(
+            record_id=self.record_id, seq=self.seq, type=self.type, payload=self.payload,
+            recorded_at=self.recorded_at, recorded_by_id=self.recorded_by_id,
+            idempotency_key=self.idempotency_key, previous=previous,
+        )
+
+
+def chain_unhashed(events: list[Event], *, using: str = "default") -> None:
+    """Chain the events without a hash yet, in seq order per record, each to the one before it:
+    in the same list, or else stored (one query for all the records that need it); a first
+    event chains to :data:`records.integrity.GENESIS`."""
+    unhashed = sorted((e for e in events if not e.hash), key=lambda e: (e.record_id, e.seq))
+    if not unhashed:
+        return
+    known = {(e.record_id, e.seq): e for e in events if e.hash}
+    new = {(e.record_id, e.seq) for e in unhashed}
+    wanted = {(e.record_id, e.seq - 1) for e in unhashed if e.seq > 1} - new - set(known)
+    stored: dict[tuple[int, int], str] = {}
+    if wanted:
+        match = Q()
+        for record_id, seq in wanted:
+            match |= Q(record_id=record_id, seq=seq)
+        stored = {
+            (record_id, seq): digest
+            for record_id, seq, digest in Event.objects.using(using).filter(match).values_list("record_id", "seq", "hash")
+        }
+    heads = {key: e.hash for key, e in known.items()} | stored
+    for event in unhashed:
+        # A missing previous event leaves a gap that verify_events reports; the link says so too.
+        event.chain_to(heads.get((event.record_id, event.seq - 1), integrity.GENESIS))
+        heads[(event.record_id, event.seq)] = event.hash
 
 
 class Snapshot(models.Model):
@@ -177,3 +231,26 @@ class Snapshot(models.Model):
 
     def __str__(self) -> str:
         return f"snapshot #{self.record_id}@{self.seq}"
+
+
+class EventVerification(models.Model):
+    """One run of ``verify_events`` (the command or the periodic task), as ``/health/`` reports it.
+
+    Kept in the database because that is what the worker that runs the check and the web
+    processes that report it share (the cache is per process unless one is configured).
+    """
+
+    started_at = models.DateTimeField()
+    finished_at = models.DateTimeField(default=timezone.now)
+    only_record_id = models.BigIntegerField(null=True, blank=True, help_text=_("Empty: the whole store."))
+    records_checked = models.PositiveIntegerField(default=0)
+    events_checked = models.PositiveIntegerField(default=0)
+    mismatch_count = models.PositiveIntegerField(default=0)
+    mismatches = models.JSONField(default=list, help_text=_("The first mismatches found, as sentences."))
+
+    class Meta:
+        ordering = ["-finished_at", "-id"]
+        verbose_name = _("event verification")
+
+    def __str__(self) -> str:
+        return f"verification {self.finished_at:%Y-%m-%d %H:%M}: {self.mismatch_count} mismatches"

@@ -6,13 +6,14 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
 
 from games.registry import RESULT, PayloadError, get_engine, validate_payload
 
-from . import players, replay, state_cache
+from . import integrity, players, replay, state_cache
 from .errors import IdempotencyKeyReused, RecordClosed, RecordError, SeqConflict
 from .models import Event, GameRecord, Seat
 from .signals import record_finished
@@ -21,6 +22,18 @@ from .signals import record_finished
 class UnknownGame(RecordError):
     reason = "unknown_game"
     status_code = 400
+
+
+class RecordFull(RecordError):
+    """A record takes at most ``LUDOLOG_MAX_EVENTS_PER_RECORD`` events: what one record may cost
+    to store, replay and verify is bounded, whatever a client sends."""
+
+    reason = "record_full"
+    status_code = 409
+
+
+def max_events_per_record() -> int:
+    return int(getattr(settings, "LUDOLOG_MAX_EVENTS_PER_RECORD", 5000))
 
 
 RESULT_SCHEMA: dict[str, Any] = {
@@ -116,7 +129,11 @@ def append_event(
 
     ``known_last_seq`` is the record's last seq when the caller read it from the database in
     this request (the API reads it with the record): with this process's cached state of the
-    record already there (:mod:`records.state_cache`), no position needs rebuilding at all.
+    record already there (:mod:`records.state_cache`), no position needs rebuilding at all, and
+    the hash the new event chains to (:mod:`records.integrity`) comes with that state.
+
+    A record holds at most :func:`max_events_per_record` events: the append past it is refused
+    (:class:`RecordFull`, 409 ``record_full``) and stores nothing.
     """
     if idempotency_key:
         existing = _find_retry(record, idempotency_key, type, payload)
@@ -125,25 +142,35 @@ def append_event(
     if record.status != GameRecord.Status.IN_PROGRESS:
         raise RecordClosed(f"the record is {record.status}: no more events", status=record.status)
     engine = None if record.result_only else replay.engine_for(record)
+    head: str | None = None  # the hash of event ``current``, when the cache brings it
     if engine is not None:
         # This request owns the cached state from here on: it goes back to the cache only when
         # it is known to be the state after a committed seq (below); any other exit drops it.
-        cached = state_cache.take(record, engine.ruleset_version)
-        state, current = replay.current_state(record, cached=cached, last=known_last_seq)
+        cached = state_cache.take_with_head(record, engine.ruleset_version)
+        state, current = replay.current_state(
+            record, cached=None if cached is None else cached[:2], last=known_last_seq
+        )
+        if cached is not None and cached[0] == current:
+            head = cached[2]  # not caught up: the cached head is still the last event's hash
     else:
         state, current = None, last_seq(record) if known_last_seq is None else known_last_seq
     if expected_seq != current:
         if engine is not None:
-            state_cache.put_on_commit(record, engine.ruleset_version, current, state)
+            state_cache.put_on_commit(record, engine.ruleset_version, current, state, head=head)
         raise SeqConflict(
             f"expected_seq is {expected_seq} but the last event is {current}", current_seq=current
         )
+    limit = max_events_per_record()
+    if current >= limit:
+        if engine is not None:
+            state_cache.put_on_commit(record, engine.ruleset_version, current, state, head=head)
+        raise RecordFull(f"the record already holds {limit} events, the most a record may hold", limit=limit)
     if engine is not None:
         try:
             payload = engine.apply(state, type, payload)
         except getattr(engine, "refusals", ()):
             # A refused action leaves the state as it was (the engine guarantees it).
-            state_cache.put_on_commit(record, engine.ruleset_version, current, state)
+            state_cache.put_on_commit(record, engine.ruleset_version, current, state, head=head)
             raise
         finished = engine.is_over(state)
     else:
@@ -157,6 +184,7 @@ def append_event(
         recorded_by=recorded_by,
         idempotency_key=idempotency_key or None,
     )
+    event.chain_to(head if head is not None else stored_hash(record, current))
     snapshot_due = engine is not None and event.seq % replay.snapshot_every() == 0
     try:
         if snapshot_due or finished or connection.in_atomic_block:
@@ -184,8 +212,17 @@ def append_event(
     if engine is not None and not finished:
         # Cached only once the event is committed (at once in autocommit); a finished record
         # takes no more events, so its state is not worth keeping.
-        state_cache.put_on_commit(record, engine.ruleset_version, event.seq, state)
+        state_cache.put_on_commit(record, engine.ruleset_version, event.seq, state, head=event.hash)
     return event
+
+
+def stored_hash(record: GameRecord, seq: int) -> str:
+    """The hash of the record's event ``seq`` (no query for seq 0: the chain's start)."""
+    if seq == 0:
+        return integrity.GENESIS
+    stored = Event.objects.filter(record=record, seq=seq).values_list("hash", flat=True).first()
+    # No event there would be a gap in the stream: the link says so, verify_events reports it.
+    return stored or integrity.GENESIS
 
 
 def check_result(seat_orders: Iterable[int], type: str, payload: dict[str, Any]) -> None:

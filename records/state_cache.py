@@ -19,6 +19,10 @@ Rules that keep it exact:
   goes back at the same seq; any other failure (database error, a bug) drops it.
 * The key names what a reused record id could not share: the database, the record's creation
   time, its seed and the engine's ruleset version.
+
+An entry also carries the hash of event ``seq`` (the *head* of the record's chain, see
+:mod:`records.integrity`) when the request that cached it knew it: the next append links its
+event to it without reading it back. Like the state, it never changes once committed.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ from django.db import connections, transaction
 from .models import GameRecord
 
 _lock = threading.Lock()
-_entries: OrderedDict[int, tuple[tuple[Any, ...], int, Any]] = OrderedDict()
+_entries: OrderedDict[int, tuple[tuple[Any, ...], int, Any, str | None]] = OrderedDict()
 
 
 def max_entries() -> int:
@@ -46,33 +50,44 @@ def _identity(record: GameRecord, ruleset_version: str, using: str) -> tuple[Any
 
 def take(record: GameRecord, ruleset_version: str, *, using: str = "default") -> tuple[int, Any] | None:
     """The cached ``(seq, state)`` of ``record``, removed from the cache (the caller owns it now)."""
+    entry = take_with_head(record, ruleset_version, using=using)
+    return None if entry is None else entry[:2]
+
+
+def take_with_head(
+    record: GameRecord, ruleset_version: str, *, using: str = "default"
+) -> tuple[int, Any, str | None] | None:
+    """The cached ``(seq, state, hash of event seq or None)`` of ``record``, removed from the cache."""
     with _lock:
         entry = _entries.pop(record.pk, None)
     if entry is None:
         return None
-    identity, seq, state = entry
+    identity, seq, state, head = entry
     if identity != _identity(record, ruleset_version, using):
         return None
-    return seq, state
+    return seq, state, head
 
 
-def put_on_commit(record: GameRecord, ruleset_version: str, seq: int, state: Any, *, using: str = "default") -> None:
-    """Cache ``state`` as the state after event ``seq`` once the current transaction commits
-    (at once in autocommit); never if it rolls back."""
+def put_on_commit(
+    record: GameRecord, ruleset_version: str, seq: int, state: Any, *, using: str = "default",
+    head: str | None = None,
+) -> None:
+    """Cache ``state`` as the state after event ``seq`` (and ``head`` as that event's hash, when
+    known) once the current transaction commits (at once in autocommit); never if it rolls back."""
     if max_entries() == 0:
         return
     identity = _identity(record, ruleset_version, using)
     record_id = record.pk
-    transaction.on_commit(lambda: _put(record_id, identity, seq, state), using=using)
+    transaction.on_commit(lambda: _put(record_id, identity, seq, state, head), using=using)
 
 
-def _put(record_id: int, identity: tuple[Any, ...], seq: int, state: Any) -> None:
+def _put(record_id: int, identity: tuple[Any, ...], seq: int, state: Any, head: str | None) -> None:
     limit = max_entries()
     with _lock:
         current = _entries.get(record_id)
         if current is not None and current[0] == identity and current[1] > seq:
             return  # another request of this process already cached a later state
-        _entries[record_id] = (identity, seq, state)
+        _entries[record_id] = (identity, seq, state, head)
         _entries.move_to_end(record_id)
         while len(_entries) > limit:
             _entries.popitem(last=False)

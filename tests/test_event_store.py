@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import sys
 import threading
 from pathlib import Path
 
+import psycopg
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.db import DatabaseError, connection, connections, transaction
 from rest_framework.test import APIClient
 
@@ -25,6 +28,45 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 def record(db) -> GameRecord:
     return seeded_record()
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite_template(tmp_path_factory) -> Path:
+    """A SQLite file with every migration applied, made once (migrating takes seconds)."""
+    database = tmp_path_factory.mktemp("sqlite-template") / "template.sqlite3"
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=sqlite_env(database), check=True)
+    return database
+
+
+@pytest.fixture
+def migrated_sqlite(migrated_sqlite_template, tmp_path) -> Path:
+    """A fresh copy of the migrated SQLite file, for a test to write to as a plain client would."""
+    database = tmp_path / "ledger.sqlite3"
+    shutil.copy(migrated_sqlite_template, database)
+    return database
+
+
+def sqlite_env(database: Path) -> dict[str, str]:
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}")
+    env.pop("CELERY_BROKER_URL", None)
+    return env
+
+
+def plain_sqlite_client(database: Path) -> sqlite3.Connection:
+    """Python's sqlite3 module, like the sqlite3 shell: foreign keys off unless asked for."""
+    db = sqlite3.connect(database)
+    assert db.execute("PRAGMA foreign_keys").fetchone() == (0,)
+    db.execute(
+        "INSERT INTO records_gamerecord (game_slug, ruleset_version, played_on, location, status,"
+        " is_private, result_only, created_at)"
+        " VALUES ('x', '', '2026-01-01', '', 'in_progress', 0, 1, '2026-01-01')"
+    )
+    db.execute(
+        "INSERT INTO records_event (record_id, seq, type, payload, recorded_at, idempotency_key, hash) "
+        "VALUES (1, 1, 'note', '{}', '2026-01-01', 'k-1', '')"
+    )
+    db.commit()
+    return db
 
 
 def append_nth(record: GameRecord, index: int, **kwargs) -> Event:
@@ -114,27 +156,84 @@ class TestImmutability:
                 cursor.execute(statement)
         assert Event.objects.get(pk=stored.pk).type == "place_tile"
 
-    def test_sqlite_triggers_refuse_raw_update_and_delete(self, tmp_path):
+    def test_sqlite_triggers_refuse_raw_update_and_delete(self, migrated_sqlite):
         """SQLite is checked on a real migrated file even when the suite runs on PostgreSQL."""
-        database = tmp_path / "ledger.sqlite3"
-        env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}")
-        env.pop("CELERY_BROKER_URL", None)
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-        db = sqlite3.connect(database)
-        db.execute(
-            "INSERT INTO records_gamerecord (game_slug, ruleset_version, played_on, location, status,"
-            " is_private, result_only, created_at)"
-            " VALUES ('x', '', '2026-01-01', '', 'in_progress', 0, 1, '2026-01-01')"
-        )
-        db.execute(
-            "INSERT INTO records_event (record_id, seq, type, payload, recorded_at) "
-            "VALUES (1, 1, 'note', '{}', '2026-01-01')"
-        )
-        db.commit()
+        db = plain_sqlite_client(migrated_sqlite)
         for statement in ("UPDATE records_event SET type = 'forged'", "DELETE FROM records_event"):
             with pytest.raises(sqlite3.IntegrityError, match="append-only"):
                 db.execute(statement)
         assert db.execute("SELECT type FROM records_event").fetchall() == [("note",)]
+
+    @pytest.mark.parametrize(
+        "statement",
+        [
+            # the same id: REPLACE deletes the stored row (firing no delete trigger) and inserts
+            "REPLACE INTO records_event (id, record_id, seq, type, payload, recorded_at, hash)"
+            " VALUES (1, 1, 1, 'forged', '{}', '2026-01-01', '')",
+            # a new id at a taken seq
+            "INSERT OR REPLACE INTO records_event (record_id, seq, type, payload, recorded_at, hash)"
+            " VALUES (1, 1, 'forged', '{}', '2026-01-01', '')",
+            # a taken idempotency key at a new seq
+            "REPLACE INTO records_event (record_id, seq, type, payload, recorded_at, idempotency_key, hash)"
+            " VALUES (1, 2, 'forged', '{}', '2026-01-01', 'k-1', '')",
+        ],
+    )
+    def test_sqlite_refuses_replace_into_a_stored_event(self, migrated_sqlite, statement):
+        db = plain_sqlite_client(migrated_sqlite)
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            db.execute(statement)
+        assert db.execute("SELECT id, seq, type FROM records_event").fetchall() == [(1, 1, "note")]
+        db.execute(  # the next event is still welcome
+            "INSERT INTO records_event (record_id, seq, type, payload, recorded_at, hash)"
+            " VALUES (1, 2, 'note', '{}', '2026-01-01', '')"
+        )
+
+    @pytest.mark.parametrize(
+        "statement", ["DELETE FROM records_gamerecord", "UPDATE records_gamerecord SET id = 99"],
+    )
+    def test_sqlite_refuses_orphaning_events_with_foreign_keys_off(self, migrated_sqlite, statement):
+        db = plain_sqlite_client(migrated_sqlite)
+        with pytest.raises(sqlite3.IntegrityError, match="never deleted or renumbered"):
+            db.execute(statement)
+        assert db.execute("SELECT e.seq FROM records_event e JOIN records_gamerecord r ON r.id = e.record_id").fetchall() == [(1,)]
+        # A record nothing was recorded in yet can still go, and a record keeps its other columns.
+        db.execute(
+            "INSERT INTO records_gamerecord (game_slug, ruleset_version, played_on, location, status,"
+            " is_private, result_only, created_at)"
+            " VALUES ('y', '', '2026-01-01', '', 'in_progress', 0, 1, '2026-01-01')"
+        )
+        db.execute("DELETE FROM records_gamerecord WHERE game_slug = 'y'")
+        db.execute("UPDATE records_gamerecord SET status = 'finished'")
+
+    @pytest.mark.postgres
+    @pytest.mark.django_db(transaction=True)
+    def test_postgresql_refuses_deleting_a_record_with_events_from_a_plain_client(self, record):
+        """PostgreSQL needs no trigger here: the events' foreign key refuses (checked at commit)."""
+        append_nth(record, 0)
+        with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as client:
+            with pytest.raises(psycopg.errors.ForeignKeyViolation):
+                client.execute("DELETE FROM records_gamerecord WHERE id = %s", [record.pk])
+            with pytest.raises(psycopg.errors.ForeignKeyViolation):
+                client.execute("UPDATE records_gamerecord SET id = id + 1000 WHERE id = %s", [record.pk])
+        assert Event.objects.filter(record_id=record.pk).count() == 1
+
+    @pytest.mark.django_db(transaction=True)
+    def test_the_test_flush_still_empties_the_tables_and_puts_the_guards_back(self):
+        """The flush between transactional tests lifts the triggers for itself only."""
+        record = seeded_record()
+        stored = append_nth(record, 0)
+        call_command("flush", interactive=False, verbosity=0)
+        assert not Event.objects.exists() and not GameRecord.objects.exists()
+        record = seeded_record()
+        stored = append_nth(record, 0)
+        with pytest.raises(DatabaseError, match="append-only"):
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute("DELETE FROM records_event WHERE id = %s", [stored.pk])
+        if connection.vendor == "sqlite":
+            with pytest.raises(DatabaseError, match="never deleted"):
+                with transaction.atomic(), connection.cursor() as cursor:
+                    cursor.execute("DELETE FROM records_gamerecord WHERE id = %s", [record.pk])
+        assert Event.objects.filter(pk=stored.pk).exists()
 
 
 @pytest.mark.postgres
