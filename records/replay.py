@@ -207,18 +207,35 @@ class HistoryLine:
     """The seq of the undo event that took this action back, if any."""
 
 
-def history(record: GameRecord, events: Sequence[Event] | None = None) -> list[HistoryLine]:
-    """Every event with its notation and, for retracted actions, the undo that retracted it."""
-    engine = None if record.result_only else get_engine(record.game_slug)
-    events = list(events if events is not None else record.events.select_related("recorded_by"))
+def retractions(kinds: Iterable[tuple[int, str]]) -> dict[int, int]:
+    """The seq of each action an undo took back → the seq of that undo, from (seq, type) pairs
+    in order (an undo takes back the last action not taken back yet)."""
     retracted: dict[int, int] = {}
     effective: list[int] = []
-    for event in events:
-        if event.type == UNDO:
+    for seq, kind in kinds:
+        if kind == UNDO:
             if effective:
-                retracted[effective.pop()] = event.seq
+                retracted[effective.pop()] = seq
         else:
-            effective.append(event.seq)
+            effective.append(seq)
+    return retracted
+
+
+def history(record: GameRecord, events: Sequence[Event] | None = None) -> list[HistoryLine]:
+    """Every event with its notation and, for retracted actions, the undo that retracted it."""
+    events = list(events if events is not None else record.events.select_related("recorded_by"))
+    return history_lines(record, events, retractions((event.seq, event.type) for event in events))
+
+
+def history_page(record: GameRecord, events: Sequence[Event]) -> list[HistoryLine]:
+    """:func:`history` for some of a record's events (a page of a long record): which of them an
+    undo took back is read from the seqs and types of all events, not their payloads."""
+    kinds = Event.objects.filter(record=record).order_by("seq").values_list("seq", "type")
+    return history_lines(record, events, retractions(kinds.iterator(chunk_size=5000)))
+
+
+def history_lines(record: GameRecord, events: Sequence[Event], retracted: dict[int, int]) -> list[HistoryLine]:
+    engine = None if record.result_only else get_engine(record.game_slug)
     return [
         HistoryLine(
             event=event,

@@ -9,6 +9,7 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import ValidationError
+from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,9 +18,17 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 
 from . import files, replay, services
-from .models import GameRecord
+from .models import Event, GameRecord
 from .permissions import RecordAccess, can_read, record_for_append
 from .serializers import AppendEventSerializer, GameRecordSerializer, HistoryLineSerializer
+
+
+class EventPages(PageNumberPagination):
+    """A record's events, 100 a page: a long record's history is read a page at a time."""
+
+    page_size = 100
+    page_size_query_param = "page_size"
+    max_page_size = 1000
 
 
 EVENT_NUMBER = re.compile(r"-?[0-9]{1,10}")
@@ -63,10 +72,14 @@ class GameRecordViewSet(
         serializer.instance = services.start_game(seats=seats, created_by=self.request.user, **data)
 
     @extend_schema(responses=HistoryLineSerializer(many=True))
-    @action(detail=True, methods=["get"], url_path="events")
+    @action(detail=True, methods=["get"], url_path="events", pagination_class=EventPages)
     def events(self, request: Request, pk: str | None = None) -> Response:
+        """The record's events in order, a page at a time (``?page=N``, ``?page_size=`` up to 1,000)."""
         record = self.get_object()
-        return Response(HistoryLineSerializer(replay.history(record), many=True).data)
+        events = Event.objects.filter(record=record).order_by("seq").select_related("recorded_by")
+        page = self.paginate_queryset(events)
+        assert page is not None
+        return self.get_paginated_response(HistoryLineSerializer(replay.history_page(record, page), many=True).data)
 
     @extend_schema(
         parameters=[OpenApiParameter("at", OpenApiTypes.INT, description="position after event N (default: last)")],

@@ -223,7 +223,7 @@ def test_undo_retracts_the_last_action_and_the_history_shows_it(api, keeper):
     assert after_undo["position"] == before_third["position"]
     # the same third action can be recorded again after the correction
     assert post_event(api, record_id, 4, *events[2]).status_code == 201
-    history = api.get(f"/api/records/{record_id}/events/").data
+    history = api.get(f"/api/records/{record_id}/events/").data["results"]
     assert [(line["seq"], line["type"], line["retracted_by"]) for line in history] == [
         (1, "place_tile", None), (2, "place_tile", None), (3, "place_tile", 4), (4, "undo", None), (5, "place_tile", None),
     ]
@@ -382,7 +382,7 @@ def test_action_notation_in_the_event_list_reads_like_move_text(api):
     record_id = create_record(api, 2, 1)
     kind, payload = simulated_events(2, 1)[0]
     post_event(api, record_id, 0, kind, payload)
-    line = api.get(f"/api/records/{record_id}/events/").data[0]
+    line = api.get(f"/api/records/{record_id}/events/").data["results"][0]
     assert Action.from_dict(payload).to_text() == line["notation"]
 
 

@@ -58,7 +58,8 @@ def test_append_then_list_events(client, record_id):
     assert created.data["notation"].startswith(payload["tile"] + "@")
     listed = APIClient().get(f"/api/records/{record_id}/events/")
     assert listed.status_code == 200
-    assert [(e["seq"], e["payload"]) for e in listed.data] == [(1, payload)]
+    assert listed.data["count"] == 1
+    assert [(e["seq"], e["payload"]) for e in listed.data["results"]] == [(1, payload)]
 
 
 def test_taken_seq_answers_409_with_the_current_last_seq(client, record_id):
@@ -144,3 +145,21 @@ def test_schema_and_schema_ui_are_served():
     ui = api.get("/api/schema/ui/")
     assert ui.status_code == 200
     assert b"cdn" not in ui.content.lower()
+
+
+def test_a_long_record_s_events_come_a_page_at_a_time_with_their_undos_marked(client, record_id):
+    """A record's history is paginated (the schema says so): a page costs the same whatever the
+    record's length, and an undo on a later page still marks the action it took back."""
+    from tests.factories import simulated_events
+
+    events = simulated_events(2, 1)
+    for seq, (kind, payload) in enumerate(events[:5]):
+        assert client.post(f"/api/records/{record_id}/events/",
+                           {"expected_seq": seq, "type": kind, "payload": payload}, format="json").status_code == 201
+    assert client.post(f"/api/records/{record_id}/events/", {"expected_seq": 5, "type": "undo"},
+                       format="json").status_code == 201
+    first = client.get(f"/api/records/{record_id}/events/?page_size=2").data
+    assert first["count"] == 6 and [e["seq"] for e in first["results"]] == [1, 2] and first["next"]
+    last = client.get(f"/api/records/{record_id}/events/?page_size=2&page=3").data
+    assert [(e["seq"], e["retracted_by"]) for e in last["results"]] == [(5, 6), (6, None)]
+    assert client.get(f"/api/records/{record_id}/events/?page=9").status_code == 404

@@ -74,7 +74,7 @@ def test_a_seeded_record_rolls_the_dice_itself_and_stores_them(api):
     assert len(dice) == 5 and all(1 <= d <= 6 for d in dice)
     wood = api.get(f"/api/records/{record_id}/state/").data["position"]["tribes"][0]["resources"]["wood"]
     assert wood == sum(dice) // 3
-    assert api.get(f"/api/records/{record_id}/events/").data[2]["notation"] == (
+    assert api.get(f"/api/records/{record_id}/events/").data["results"][2]["notation"] == (
         "resolve forest dice=" + ",".join(map(str, dice)))
 
 

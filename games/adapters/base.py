@@ -73,6 +73,9 @@ class EngineAdapter(Protocol):
     def view(self, state: Any) -> dict[str, Any]: ...
     def is_over(self, state: Any) -> bool: ...
     def final_scores(self, state: Any) -> list[FinalScore]: ...
+    def totals(self, state: Any) -> list[int]:
+        """Each seat's score now, in seat order: what a score chart needs after every event."""
+        ...
     def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]: ...
     def options(self, state: Any, tile: str | None = None) -> dict[str, Any]:
         """What may be recorded now, arranged for the table recorder (JSON-able)."""
@@ -165,6 +168,9 @@ class GameStateAdapter:
 
     def is_over(self, state: Any) -> bool:
         return bool(state.is_over)
+
+    def totals(self, state: Any) -> list[int]:
+        return [score.total for score in state.scores()]
 
     def final_scores(self, state: Any) -> list[FinalScore]:
         ranks = state.final_ranks()

@@ -89,13 +89,41 @@ def score_progression(record: GameRecord, last: int) -> list[list[int]]:
     if cached is not None:
         return cached
     state = replay.initial_state(record, engine)
-    totals = [[score["total"] for score in engine.view(state)["scores"]]]
-    for event in Event.objects.filter(record=record).order_by("seq").only("seq", "type", "payload"):
+    totals = [engine.totals(state)]
+    events = Event.objects.filter(record=record).order_by("seq").only("seq", "type", "payload")
+    for event in events.iterator(chunk_size=2000):
         replay.apply_events(engine, state, [event])
-        totals.append([score["total"] for score in engine.view(state)["scores"]])
+        totals.append(engine.totals(state))
     series = [list(column) for column in zip(*totals)]
     cache.set(key, series, 24 * 3600)
     return series
+
+
+EVENT_WINDOW = 150
+"""Events listed on either side of the step shown: a long record's page costs what a short one's does."""
+CHART_POINTS = 600
+"""A chart never needs more points than it has pixels across."""
+
+
+def event_window(record: GameRecord, at: int, last: int) -> tuple[list[replay.HistoryLine], int | None, int | None]:
+    """The events listed around step ``at``, and the steps the links to earlier and later
+    events go to (None when the list already starts or ends there)."""
+    first = max(1, min(at - EVENT_WINDOW, last - 2 * EVENT_WINDOW))
+    final = min(last, first + 2 * EVENT_WINDOW)
+    events = list(Event.objects.filter(record=record, seq__gte=first, seq__lte=final).order_by("seq")
+                  .select_related("recorded_by"))
+    lines = replay.history(record, events) if first == 1 and final == last else replay.history_page(record, events)
+    return lines, (max(0, first - 1 - EVENT_WINDOW) if first > 1 else None), (
+        min(last, final + 1 + EVENT_WINDOW) if final < last else None)
+
+
+def chart_points(totals: list[int]) -> list[tuple[int, int]]:
+    """(step, score) pairs, thinned to :data:`CHART_POINTS` for a very long record (the last kept)."""
+    stride = max(1, -(-len(totals) // CHART_POINTS))
+    points = list(enumerate(totals))[::stride]
+    if points[-1][0] != len(totals) - 1:
+        points.append((len(totals) - 1, totals[-1]))
+    return points
 
 
 @require_GET
@@ -111,7 +139,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
                       {"record": record, "game": game_name(record.game_slug), "error": str(error)}, status=400)
     document = services.position(record, at)
     position = document["position"]
-    lines = replay.history(record)
+    lines, earlier, later = event_window(record, at, last)
     sources = list(position["scores"][0]["breakdown"]) if position["scores"] else []
     seats = [
         {
@@ -128,7 +156,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "y_label": gettext("Score"),
         "marker": at,
         "series": [
-            {"label": seat["player"], "colour": seat["colour"], "points": list(enumerate(totals))}
+            {"label": seat["player"], "colour": seat["colour"], "points": chart_points(totals)}
             for seat, totals in zip(seats, score_progression(record, last))
         ],
     }
@@ -143,7 +171,9 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "seats": seats,
         "sources": [{"key": source, "label": source_label(source)} for source in sources],
         "lines": lines,
-        "current_line": lines[at - 1] if at else None,
+        "earlier": earlier,
+        "later": later,
+        "current_line": next((line for line in lines if line.event.seq == at), None),
         "current_player": document["seats"][position["current_player"]]["player"]
         if position.get("current_player") is not None and not document["is_over"] else "",
         "chart": chart,

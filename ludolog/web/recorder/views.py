@@ -243,7 +243,7 @@ def _state_and_lines(record: GameRecord, engine: Any, seats: list[dict[str, Any]
         seq = events[-1].seq
     else:
         state, seq = replay.state_at(record)
-    retracted = _retracted(record)
+    retracted = replay.retractions(Event.objects.filter(record=record).order_by("seq").values_list("seq", "type"))
     lines = []
     for event in events:
         line = dict(said[_line_key(record, engine, event.seq)])
@@ -251,16 +251,3 @@ def _state_and_lines(record: GameRecord, engine: Any, seats: list[dict[str, Any]
         line["by"] = event.recorded_by.get_username() if event.recorded_by else ""
         lines.append(line)
     return state, seq, lines
-
-
-def _retracted(record: GameRecord) -> set[int]:
-    """The seqs of the actions an undo took back."""
-    effective: list[int] = []
-    retracted: set[int] = set()
-    for seq, kind in Event.objects.filter(record=record).order_by("seq").values_list("seq", "type"):
-        if kind == UNDO:
-            if effective:
-                retracted.add(effective.pop())
-        else:
-            effective.append(seq)
-    return retracted
