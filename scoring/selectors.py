@@ -1,28 +1,91 @@
-"""Reads of the scoring projections, for the API and the admin."""
+"""Reads of the scoring projections, for the API, the pages and the admin.
+
+Who may read what lives here and nowhere else. A record is visible to a user when it is public,
+or they keep it, sit at it (a player linked to their login), or are staff (:func:`visible_records`).
+Every read model follows the records:
+
+- A row that comes from one record (a seat's result, a rating change, a line of a player's
+  results) is shown only with a visible record.
+- A figure built from several records (player and game statistics, league standings, ratings) is
+  shown as stored when every record behind it is visible to the reader; otherwise it is worked
+  out for that reader from the visible records alone, as if the others had never been played.
+  The stored projections keep every game: their owners and staff read them as they are, and
+  nobody else can tell from them that a game they may not see exists.
+
+Lists whose order does not depend on the figures (statistics, rating history) are filtered and
+paged in the database, then each page goes through the matching ``…_seen_by`` function; lists
+ordered by the figures (ratings, standings) come back whole, already as the reader sees them.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Q, QuerySet
+from django.db.models import Avg, Count, Exists, F, OuterRef, Q, QuerySet
 
-from records.models import GameRecord
+from records.models import GameRecord, Player, Seat
 
+from . import ratings as rating_scopes
+from . import standings as league_tables
+from . import statistics
 from .models import (
-    Club, GameStatistics, League, PlayerStatistics, Rating, RatingChange, RecomputeRun, SeatResult, Standing,
+    Club, GameStatistics, League, PlayerStatistics, Rating, RatingChange, RecomputeRun, ScoredRecord, SeatResult,
+    Standing,
 )
 
+User = AbstractBaseUser | AnonymousUser
 
-def visible_records(user: AbstractBaseUser | AnonymousUser) -> QuerySet[GameRecord]:
+
+# --- Records, results, players ------------------------------------------------------------------------
+
+
+def sees_everything(user: User) -> bool:
+    return bool(user.is_authenticated and user.is_staff)
+
+
+def visible_records(user: User) -> QuerySet[GameRecord]:
     """Records whose results the user may read: public ones, and private ones they keep or sit at."""
     records = GameRecord.objects.all()
-    if user.is_authenticated and user.is_staff:
+    if sees_everything(user):
         return records
     if user.is_authenticated:
         return records.filter(Q(is_private=False) | Q(scorekeepers=user) | Q(seats__player__user=user)).distinct()
     return records.filter(is_private=False)
 
 
+def hidden_records(user: User) -> QuerySet[GameRecord]:
+    """The records :func:`visible_records` leaves out for this user."""
+    if sees_everything(user):
+        return GameRecord.objects.none()
+    return GameRecord.objects.exclude(pk__in=visible_records(user).values("pk"))
+
+
+def visible_results(user: User) -> QuerySet[SeatResult]:
+    """Final results of the seats at records the user may see."""
+    results = SeatResult.objects.all()
+    if sees_everything(user):
+        return results
+    return results.filter(record__in=visible_records(user).values("pk"))
+
+
+def visible_players(user: User) -> QuerySet[Player]:
+    """Players the user may know of: those seated at a game they may see, and those at no game yet
+    (a new league member). Someone known only from games the user may not see is left out: their
+    name alone would tell that such a game was played."""
+    players = Player.objects.all()
+    if sees_everything(user):
+        return players
+    seats = Seat.objects.filter(player=OuterRef("pk"))
+    return players.filter(
+        Exists(seats.filter(record__in=visible_records(user).values("pk"))) | ~Exists(seats)
+    )
+
+
 def record_results(record: GameRecord) -> QuerySet[SeatResult]:
+    """One record's results; the caller has checked that the record is visible."""
     return SeatResult.objects.filter(record=record).select_related("player", "seat").order_by("seat__seat_order")
 
 
@@ -34,25 +97,289 @@ def leagues() -> QuerySet[League]:
     return League.objects.select_related("club")
 
 
-def league_standings(league: League) -> QuerySet[Standing]:
-    return Standing.objects.filter(league=league).select_related("player")
-
-
-def player_statistics() -> QuerySet[PlayerStatistics]:
-    return PlayerStatistics.objects.select_related("player")
-
-
-def game_statistics() -> QuerySet[GameStatistics]:
-    return GameStatistics.objects.all()
-
-
-def ratings() -> QuerySet[Rating]:
-    return Rating.objects.select_related("player", "club").order_by("game_slug", "club_id", "-ordinal", "player_id")
-
-
-def rating_history() -> QuerySet[RatingChange]:
-    return RatingChange.objects.select_related("player").order_by("played_on", "record_id", "player_id")
-
-
 def recompute_runs() -> QuerySet[RecomputeRun]:
     return RecomputeRun.objects.all()
+
+
+# --- Player statistics --------------------------------------------------------------------------------
+
+
+def player_statistics(user: User) -> QuerySet[PlayerStatistics]:
+    """Stored rows with at least one game the user may see behind them, to filter and page; read
+    each page through :func:`player_statistics_seen_by`."""
+    rows = PlayerStatistics.objects.select_related("player")
+    if sees_everything(user):
+        return rows
+    seen = visible_results(user).filter(player=OuterRef("player_id"))
+    return rows.filter(
+        (Q(game_slug=PlayerStatistics.ALL_GAMES) & Exists(seen))
+        | Exists(seen.filter(record__game_slug=OuterRef("game_slug")))
+    )
+
+
+def player_statistics_seen_by(user: User, rows: Iterable[PlayerStatistics]) -> list[PlayerStatistics]:
+    """The rows' figures over the games the user may see (unsaved rows where that differs)."""
+    rows = list(rows)
+    if sees_everything(user) or not rows:
+        return rows
+    concerned = set(
+        SeatResult.objects.filter(
+            player__in={row.player_id for row in rows}, record__in=hidden_records(user).values("pk")
+        ).values_list("player_id", flat=True)
+    )
+    if not concerned:
+        return rows
+    results: dict[int, list[dict]] = defaultdict(list)
+    for line in (
+        visible_results(user).filter(player__in=concerned)
+        .values("player_id", "score", "rank", "breakdown", "record__game_slug").order_by("pk")
+    ):
+        results[line["player_id"]].append(line)
+    refigured = {
+        (row.player_id, row.game_slug): row
+        for player_id in concerned for row in statistics._player_rows(player_id, results[player_id])
+    }
+    seen = []
+    for row in rows:
+        if row.player_id in concerned:
+            row, player = refigured.get((row.player_id, row.game_slug)), row.player
+            if row is None:
+                continue
+            row.player = player
+        seen.append(row)
+    return seen
+
+
+# --- Game statistics ----------------------------------------------------------------------------------
+
+
+def game_statistics(user: User) -> QuerySet[GameStatistics]:
+    """Stored rows of the games the user may see at least one scored record of, to filter and
+    page; read each page through :func:`game_statistics_seen_by`."""
+    rows = GameStatistics.objects.all()
+    if sees_everything(user):
+        return rows
+    return rows.filter(Exists(ScoredRecord.objects.filter(
+        game_slug=OuterRef("game_slug"), record__in=visible_records(user).values("pk")
+    )))
+
+
+def game_statistics_seen_by(user: User, rows: Iterable[GameStatistics]) -> list[GameStatistics]:
+    rows = list(rows)
+    if sees_everything(user) or not rows:
+        return rows
+    concerned = set(ScoredRecord.objects.filter(
+        game_slug__in=[row.game_slug for row in rows], record__in=hidden_records(user).values("pk")
+    ).values_list("game_slug", flat=True))
+    visible = visible_records(user).values("pk")
+    return [_game_statistics(row.game_slug, visible) if row.game_slug in concerned else row for row in rows]
+
+
+def _game_statistics(slug: str, records: QuerySet) -> GameStatistics:
+    """``statistics._game_row`` over the given records only (an unsaved row)."""
+    scored = ScoredRecord.objects.filter(game_slug=slug, record__in=records)
+    summaries = scored.aggregate(games=Count("pk"), winning=Avg("winning_score"), duration=Avg("duration_seconds"))
+    results = SeatResult.objects.filter(record__in=scored.values("record"))
+    bands = (
+        results.annotate(band=F("score") / statistics.SCORE_BAND).values("band").annotate(seats=Count("pk"))
+        .order_by("band")
+    )
+    seats = (
+        results.values("record__scored__players", "seat__seat_order")
+        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(rank=1)))
+        .order_by("record__scored__players", "seat__seat_order")
+    )
+    advantage: dict[str, dict[str, float]] = defaultdict(dict)
+    for row in seats:
+        advantage[str(row["record__scored__players"])][str(row["seat__seat_order"])] = round(
+            row["wins"] / row["games"], 6
+        )
+    band = statistics.SCORE_BAND
+    return GameStatistics(
+        game_slug=slug,
+        games=summaries["games"],
+        average_winning_score=None if summaries["winning"] is None else round(summaries["winning"], 6),
+        score_distribution={f"{row['band'] * band}-{row['band'] * band + band - 1}": row["seats"] for row in bands},
+        seat_advantage=dict(advantage),
+        average_duration_seconds=None if summaries["duration"] is None else round(summaries["duration"], 3),
+    )
+
+
+# --- League standings ---------------------------------------------------------------------------------
+
+
+def league_standings(user: User, league: League) -> Sequence[Standing]:
+    """The league's table as the user may see it: the stored one, or, when a game the user may not
+    see counts for the league, the table of the league's visible games (unsaved rows)."""
+    rows = Standing.objects.filter(league=league).select_related("player", "league")
+    if sees_everything(user):
+        return rows
+    counted = league_tables.league_records(league)
+    if not counted.filter(pk__in=hidden_records(user).values("pk")).exists():
+        return rows
+    return _table(league, counted.filter(pk__in=visible_records(user).values("pk")))
+
+
+def _table(league: League, records: QuerySet[GameRecord]) -> list[Standing]:
+    """``standings.table`` over the given records only."""
+    lines = {
+        player_id: league_tables.Line(player_id)
+        for player_id in league.memberships.values_list("player_id", flat=True)
+    }
+    by_record: dict[int, list[dict]] = defaultdict(list)
+    results = SeatResult.objects.filter(record__in=records.values("pk"))
+    for row in results.values("record_id", "player_id", "score", "rank"):
+        by_record[row["record_id"]].append(row)
+    for rows in by_record.values():
+        for row in rows:
+            line = lines[row["player_id"]]
+            line.games += 1
+            line.wins += row["rank"] == 1
+            line.points += league_tables.league_points(league, len(rows), row["rank"])
+            line.ranks.append(row["rank"])
+            line.scores.append(row["score"])
+    played = [line for line in lines.values() if line.games]
+    needed = max(1, league.min_games)
+    key = league_tables._sort_key
+    ranked = sorted((line for line in played if line.games >= needed), key=lambda line: key(league, line))
+    unranked = sorted((line for line in played if line.games < needed), key=lambda line: (-line.games, line.player_id))
+    table: list[Standing] = []
+    for index, line in enumerate(ranked):
+        same = index > 0 and key(league, ranked[index - 1]) == key(league, line)
+        table.append(league_tables._row(league, line, table[-1].position if same else index + 1))
+    table.extend(league_tables._row(league, line, None) for line in unranked)
+    players = Player.objects.in_bulk([row.player_id for row in table])
+    for row in table:
+        row.player = players[row.player_id]
+    # As the stored table is ordered: by position, the unranked last, then by name.
+    return sorted(table, key=lambda row: (row.position is None, row.position or 0, row.player.display_name))
+
+
+# --- Ratings ------------------------------------------------------------------------------------------
+
+Scope = tuple[str, int | None]
+"""A rating scope: the game, and the club (None: overall)."""
+
+
+def ratings(user: User) -> QuerySet[Rating]:
+    """Stored ratings with at least one game the user may see behind them, best first within each
+    game and scope; read them through :func:`ratings_seen_by`."""
+    rows = Rating.objects.select_related("player", "club").order_by(
+        "game_slug", F("club_id").asc(nulls_first=True), "-ordinal", "player_id"
+    )
+    if sees_everything(user):
+        return rows
+    seen = RatingChange.objects.filter(
+        player=OuterRef("player_id"), game_slug=OuterRef("game_slug"), record__in=visible_records(user).values("pk")
+    )
+    return rows.filter(
+        (Q(club__isnull=True) & Exists(seen.filter(club__isnull=True))) | Exists(seen.filter(club=OuterRef("club_id")))
+    )
+
+
+def ratings_seen_by(user: User, rows: QuerySet[Rating]) -> Sequence[Rating]:
+    """The (filtered) ratings as the user may see them: the queryset itself when no game hidden
+    from the user is rated in their scopes; otherwise a list in the same order, whose scopes with
+    such a game are replayed from the visible games (unsaved rows)."""
+    if sees_everything(user):
+        return rows
+    concerned = _scopes_with_hidden_games(user, set(rows.order_by().values_list("game_slug", "club_id").distinct()))
+    if not concerned:
+        return rows
+    seen: list[Rating] = []
+    shown: dict[Scope, dict[int, Rating]] = defaultdict(dict)
+    for row in rows:
+        scope = (row.game_slug, row.club_id)
+        if scope in concerned:
+            shown[scope][row.player_id] = row
+        else:
+            seen.append(row)
+    for scope, stored in shown.items():
+        for player_id, skill in _replayed(user, scope).skills.items():
+            if player_id in stored:
+                seen.append(Rating(
+                    player=stored[player_id].player, game_slug=scope[0], club=stored[player_id].club,
+                    mu=skill.mu, sigma=skill.sigma, ordinal=skill.ordinal, games=skill.games,
+                    last_played=skill.last_played,
+                ))
+    seen.sort(key=lambda row: (row.game_slug, row.club_id is not None, row.club_id or 0, -row.ordinal, row.player_id))
+    return seen
+
+
+def rating_history(user: User) -> QuerySet[RatingChange]:
+    """How each game the user may see moved each player's rating, in playing order, to filter and
+    page; read each page through :func:`rating_history_seen_by`."""
+    rows = RatingChange.objects.select_related("player").order_by("played_on", "record_id", "player_id")
+    if sees_everything(user):
+        return rows
+    return rows.filter(record__in=visible_records(user).values("pk"))
+
+
+def rating_history_seen_by(user: User, rows: Iterable[RatingChange]) -> list[RatingChange]:
+    """The changes as the user may see them: in a scope where a game hidden from the user was
+    rated, each change is replayed from the visible games, so that every game starts from the
+    rating the previous visible one left (unsaved rows)."""
+    rows = list(rows)
+    if sees_everything(user) or not rows:
+        return rows
+    concerned = _scopes_with_hidden_games(user, {(row.game_slug, row.club_id) for row in rows})
+    replays = {scope: _replayed(user, scope) for scope in concerned}
+    seen = []
+    for row in rows:
+        replay = replays.get((row.game_slug, row.club_id))
+        if replay is not None:
+            row, player = replay.changes.get((row.record_id, row.player_id)), row.player
+            if row is None:
+                continue
+            row.player = player
+        seen.append(row)
+    return seen
+
+
+def _scopes_with_hidden_games(user: User, scopes: set[Scope]) -> set[Scope]:
+    if not scopes:
+        return set()
+    rated = set(
+        RatingChange.objects.filter(record__in=hidden_records(user).values("pk"))
+        .values_list("game_slug", "club_id").distinct()
+    )
+    return scopes & rated
+
+
+@dataclass
+class Replay:
+    skills: dict[int, rating_scopes.Skill] = field(default_factory=dict)
+    changes: dict[tuple[int, int], RatingChange] = field(default_factory=dict)
+
+
+def _replayed(user: User, scope: Scope) -> Replay:
+    """``ratings.recompute`` of one scope from its first game, over the games the user may see,
+    in memory: the ratings those games alone give, and how each game moved them."""
+    game_slug, club_id = scope
+    records = rating_scopes.scope_records(game_slug, club_id).filter(pk__in=visible_records(user).values("pk"))
+    games = list(records.order_by("played_on", "pk").values_list("pk", "played_on"))
+    seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for record_id, player_id, rank in (
+        SeatResult.objects.filter(record__in=[pk for pk, _day in games])
+        .order_by("record_id", "seat__seat_order").values_list("record_id", "player_id", "rank")
+    ):
+        seats[record_id].append((player_id, rank))
+    rate = rating_scopes.model()
+    replay = Replay()
+    for record_id, played_on in games:
+        lines = seats.get(record_id)
+        if not lines or len(lines) < 2:
+            continue
+        before = [replay.skills.get(player_id) or rating_scopes.Skill(rate.mu, rate.sigma) for player_id, _ in lines]
+        teams = rate.rate(
+            [[rate.create_rating([skill.mu, skill.sigma])] for skill in before], ranks=[rank for _, rank in lines]
+        )
+        for (player_id, rank), old, [new] in zip(lines, before, teams):
+            skill = rating_scopes.Skill(new.mu, new.sigma, old.games + 1, played_on)
+            replay.skills[player_id] = skill
+            replay.changes[(record_id, player_id)] = RatingChange(
+                player_id=player_id, game_slug=game_slug, club_id=club_id, record_id=record_id, played_on=played_on,
+                rank=rank, mu_before=old.mu, sigma_before=old.sigma, mu=skill.mu, sigma=skill.sigma,
+                ordinal=skill.ordinal,
+            )
+    return replay

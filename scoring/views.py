@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import django_filters
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
@@ -63,8 +65,9 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
     @extend_schema(responses=StandingSerializer(many=True))
     @action(detail=True, methods=["get"])
     def standings(self, request: Request, pk: str | None = None) -> Response:
+        """The table of the league's games the reader may see (see ``scoring.selectors``)."""
         league = self.get_object()
-        page = self.paginate_queryset(selectors.league_standings(league))
+        page = self.paginate_queryset(selectors.league_standings(request.user, league))
         return self.get_paginated_response(StandingSerializer(page, many=True).data)
 
 
@@ -77,18 +80,37 @@ class PlayerStatisticsFilter(django_filters.FilterSet):
         fields = ["player", "game_slug"]
 
 
-class PlayerStatisticsView(ListAPIView):
-    """Per player and game (``game_slug`` empty: over every game)."""
+class SeenByReader:
+    """A projection's rows for the reader (``rows(user)``), filtered and paged in the database;
+    then each page's figures as the reader may see them (``seen_by(user, page)``)."""
+
+    rows: Callable
+    seen_by: Callable
+
+    def get_queryset(self):
+        return self.rows(self.request.user)
+
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        page = self.seen_by(request.user, self.paginate_queryset(self.filter_queryset(self.get_queryset())))
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+
+class PlayerStatisticsView(SeenByReader, ListAPIView):
+    """Per player and game (``game_slug`` empty: over every game), over the games the reader may see."""
 
     serializer_class = PlayerStatisticsSerializer
     filterset_class = PlayerStatisticsFilter
-    queryset = selectors.player_statistics()
+    rows = staticmethod(selectors.player_statistics)
+    seen_by = staticmethod(selectors.player_statistics_seen_by)
 
 
-class GameStatisticsView(ListAPIView):
+class GameStatisticsView(SeenByReader, ListAPIView):
+    """Per game, over the games the reader may see."""
+
     serializer_class = GameStatisticsSerializer
     filterset_fields = ["game_slug"]
-    queryset = selectors.game_statistics()
+    rows = staticmethod(selectors.game_statistics)
+    seen_by = staticmethod(selectors.game_statistics_seen_by)
 
 
 class RatingScopeFilter(django_filters.FilterSet):
@@ -120,19 +142,27 @@ class RatingChangeFilter(RatingScopeFilter):
 
 
 class RatingListView(ListAPIView):
-    """Current ratings, best first within each game and scope."""
+    """Current ratings, best first within each game and scope, from the games the reader may see."""
 
     serializer_class = RatingSerializer
     filterset_class = RatingFilter
-    queryset = selectors.ratings()
+
+    def get_queryset(self):
+        return selectors.ratings(self.request.user)
+
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        # Ordered by the figures: the whole list as the reader sees them first, then the page.
+        rows = selectors.ratings_seen_by(request.user, self.filter_queryset(self.get_queryset()))
+        return self.get_paginated_response(self.get_serializer(self.paginate_queryset(rows), many=True).data)
 
 
-class RatingHistoryView(ListAPIView):
-    """How each game moved each player's rating, in playing order."""
+class RatingHistoryView(SeenByReader, ListAPIView):
+    """How each game the reader may see moved each player's rating, in playing order."""
 
     serializer_class = RatingChangeSerializer
     filterset_class = RatingChangeFilter
-    queryset = selectors.rating_history()
+    rows = staticmethod(selectors.rating_history)
+    seen_by = staticmethod(selectors.rating_history_seen_by)
 
 
 class RecomputeViewSet(ReasonedNotFound, mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

@@ -67,8 +67,9 @@ class HistoryFilter(forms.Form):
         label=_("Status"), required=False, choices=[("", _("any status")), *GameRecord.Status.choices]
     )
 
-    def __init__(self, *args, slugs: list[str], **kwargs) -> None:
+    def __init__(self, *args, slugs: list[str], players: QuerySet[Player], **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.fields["player"].queryset = players
         self.fields["game"].choices = [("", _("any game"))] + [(slug, game_name(slug)) for slug in slugs]
 
     def clean(self) -> dict:
@@ -104,8 +105,8 @@ def with_seats_and_results(records: QuerySet[GameRecord]) -> QuerySet[GameRecord
 
 def game_list(request: HttpRequest) -> HttpResponse:
     visible = selectors.visible_records(request.user)
-    slugs = sorted(set(GameRecord.objects.values_list("game_slug", flat=True).distinct()))
-    form = HistoryFilter(request.GET or None, slugs=slugs)
+    slugs = sorted(set(visible.values_list("game_slug", flat=True)))
+    form = HistoryFilter(request.GET or None, slugs=slugs, players=selectors.visible_players(request.user))
     status = 200
     if form.is_bound and not form.is_valid():
         records, status = visible.none(), 400

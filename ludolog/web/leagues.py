@@ -24,15 +24,16 @@ def league_list(request: HttpRequest) -> HttpResponse:
 
 def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     league = get_object_or_404(selectors.leagues(), pk=pk)
-    table = list(selectors.league_standings(league))
+    # The table, the chart and the games: the league's games the reader may see.
+    table = list(selectors.league_standings(request.user, league))
     members = {line.player_id for line in table}
-    changes = selectors.rating_history().filter(
+    changes = selectors.rating_history(request.user).filter(
         club=league.club, played_on__gte=league.starts_on, played_on__lte=league.ends_on, player_id__in=members
     )
     if league.game_slugs:
         changes = changes.filter(game_slug__in=league.game_slugs)
     series: dict[int, dict] = {}
-    for change in changes:
+    for change in selectors.rating_history_seen_by(request.user, changes):
         line = series.setdefault(change.player_id, {"label": change.player.display_name, "points": []})
         line["points"].append([(change.played_on - league.starts_on).days, round(change.ordinal, 2)])
     chart = {

@@ -8,9 +8,8 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import formats
 from django.utils.translation import gettext
 
-from records.models import Player
 from scoring import selectors
-from scoring.models import PlayerStatistics, SeatResult
+from scoring.models import PlayerStatistics
 
 from .history import CHART_COLOURS, game_name
 
@@ -18,29 +17,38 @@ PAGE_SIZE = 50
 
 
 def player_list(request: HttpRequest) -> HttpResponse:
+    """Everyone the reader may know of, with their figures over the games the reader may see."""
+    players = selectors.visible_players(request.user).order_by("display_name")
+    page = Paginator(players, PAGE_SIZE).get_page(request.GET.get("page"))
     overall = {
         row.player_id: row
-        for row in selectors.player_statistics().filter(game_slug=PlayerStatistics.ALL_GAMES)
+        for row in selectors.player_statistics_seen_by(request.user, selectors.player_statistics(request.user).filter(
+            game_slug=PlayerStatistics.ALL_GAMES, player__in=[player.pk for player in page]
+        ))
     }
-    page = Paginator(Player.objects.order_by("display_name"), PAGE_SIZE).get_page(request.GET.get("page"))
     rows = [{"player": player, "stats": overall.get(player.pk)} for player in page]
     return render(request, "players/list.html", {"page": page, "rows": rows})
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    player = get_object_or_404(Player, pk=pk)
+    """One player's results, statistics and ratings, from the games the reader may see."""
+    player = get_object_or_404(selectors.visible_players(request.user), pk=pk)
     results = list(
-        SeatResult.objects.filter(player=player, record__in=selectors.visible_records(request.user))
+        selectors.visible_results(request.user).filter(player=player)
         .select_related("record")
         .order_by("record__played_on", "record_id")
     )
     statistics = [
         {"row": row, "game": game_name(row.game_slug) if row.game_slug else gettext("All games")}
-        for row in selectors.player_statistics().filter(player=player).order_by("game_slug")
+        for row in selectors.player_statistics_seen_by(
+            request.user, selectors.player_statistics(request.user).filter(player=player).order_by("game_slug")
+        )
     ]
     ratings = [
         {"row": row, "game": game_name(row.game_slug)}
-        for row in selectors.ratings().filter(player=player, club__isnull=True)
+        for row in selectors.ratings_seen_by(
+            request.user, selectors.ratings(request.user).filter(player=player, club__isnull=True)
+        )
     ]
     series: dict[str, list] = {}
     for number, result in enumerate(results, start=1):
