@@ -46,6 +46,15 @@ def migrated_sqlite(migrated_sqlite_template, tmp_path) -> Path:
     return database
 
 
+def plain_postgresql_client() -> psycopg.Connection:
+    """A connection of its own to the suite's PostgreSQL database, in autocommit: any client."""
+    params = connection.settings_dict
+    return psycopg.connect(
+        dbname=params["NAME"], user=params["USER"], host=params["HOST"], port=params["PORT"] or None,
+        password=params["PASSWORD"] or None, autocommit=True,
+    )
+
+
 def sqlite_env(database: Path) -> dict[str, str]:
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}")
     env.pop("CELERY_BROKER_URL", None)
@@ -210,7 +219,7 @@ class TestImmutability:
     def test_postgresql_refuses_deleting_a_record_with_events_from_a_plain_client(self, record):
         """PostgreSQL needs no trigger here: the events' foreign key refuses (checked at commit)."""
         append_nth(record, 0)
-        with psycopg.connect(os.environ["DATABASE_URL"], autocommit=True) as client:
+        with plain_postgresql_client() as client:
             with pytest.raises(psycopg.errors.ForeignKeyViolation):
                 client.execute("DELETE FROM records_gamerecord WHERE id = %s", [record.pk])
             with pytest.raises(psycopg.errors.ForeignKeyViolation):

@@ -11,8 +11,8 @@ from records.integrity import verify_and_store
 from records.models import GameRecord
 
 
-def plural(count: int, word: str) -> str:
-    return f"{count:,} {word}{'' if count == 1 else 's'}"
+def plural(count: int, word: str, words: str) -> str:
+    return f"{count:,} {word if count == 1 else words}"
 
 
 class Command(BaseCommand):
@@ -25,13 +25,14 @@ class Command(BaseCommand):
         if record is not None and not GameRecord.objects.filter(pk=record).exists():
             raise CommandError(f"there is no record {record}")
         result = verify_and_store(record)
-        checked = f"{plural(result.events, 'event')} in {plural(result.records, 'record')} checked"
+        checked = (
+            f"{plural(result.events, 'event', 'events')} in {plural(result.records, 'record', 'records')} checked"
+        )
         if result.ok:
             self.stdout.write(f"{checked}: every hash matches")
             return
         for mismatch in result.mismatches:
             self.stdout.write(str(mismatch))
-        records = len({mismatch.record_id for mismatch in result.mismatches})
-        raise CommandError(
-            f"{plural(len(result.mismatches), 'mismatch')} in {plural(records, 'record')} ({checked})", returncode=1
-        )
+        mismatches = plural(len(result.mismatches), "mismatch", "mismatches")
+        records = plural(len({mismatch.record_id for mismatch in result.mismatches}), "record", "records")
+        raise CommandError(f"{mismatches} in {records} ({checked})", returncode=1)
