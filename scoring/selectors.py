@@ -9,8 +9,9 @@ Every read model follows the records:
 - A figure built from several records (player and game statistics, league standings, ratings) is
   shown as stored when every record behind it is visible to the reader; otherwise it is worked
   out for that reader from the visible records alone, as if the others had never been played.
-  The stored projections keep every game: their owners and staff read them as they are, and
-  nobody else can tell from them that a game they may not see exists.
+  The stored projections keep every game; a reader who may not see one cannot tell from what
+  they are shown that it exists. Since visibility is read at each request, making a game private
+  or public again needs no recomputation.
 
 Lists whose order does not depend on the figures (statistics, rating history) are filtered and
 paged in the database, then each page goes through the matching ``…_seen_by`` function; lists
@@ -47,7 +48,8 @@ def sees_everything(user: User) -> bool:
 
 
 def visible_records(user: User) -> QuerySet[GameRecord]:
-    """Records whose results the user may read: public ones, and private ones they keep or sit at."""
+    """Records whose results the user may read: public ones, and private ones they keep or sit at
+    (staff read them all)."""
     records = GameRecord.objects.all()
     if sees_everything(user):
         return records
