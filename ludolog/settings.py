@@ -174,6 +174,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "ludolog.api_schema.document_errors",
+    ],
 }
 
 CELERY_BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")

@@ -36,19 +36,24 @@ def max_events_per_record() -> int:
     return int(getattr(settings, "LUDOLOG_MAX_EVENTS_PER_RECORD", 5000))
 
 
+MAX_SCORE = 1_000_000
+
 RESULT_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "scores": {
             "type": "array",
             "minItems": 1,
+            "maxItems": 100,
             "items": {
                 "type": "object",
+                # Bounded to what the projections store and add up: no board game scores a
+                # million, and a score the database cannot hold would stop every recompute.
                 "properties": {
-                    "seat": {"type": "integer", "minimum": 0},
-                    "score": {"type": "integer"},
-                    "rank": {"type": "integer", "minimum": 1},
-                    "tiebreak": {"type": "number"},
+                    "seat": {"type": "integer", "minimum": 0, "maximum": 99},
+                    "score": {"type": "integer", "minimum": -MAX_SCORE, "maximum": MAX_SCORE},
+                    "rank": {"type": "integer", "minimum": 1, "maximum": 100},
+                    "tiebreak": {"type": "number", "minimum": -MAX_SCORE, "maximum": MAX_SCORE},
                 },
                 "required": ["seat", "score"],
                 "additionalProperties": False,

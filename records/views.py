@@ -53,7 +53,8 @@ class GameRecordViewSet(
         return record
 
     def get_queryset(self):
-        records = GameRecord.objects.annotate(last_seq=Max("events__seq")).prefetch_related("seats__player")
+        records = (GameRecord.objects.annotate(last_seq=Max("events__seq")).prefetch_related("seats__player")
+                   .order_by("-played_on", "-id"))  # the aggregate's GROUP BY drops the model's ordering
         user = self.request.user
         if user.is_authenticated and user.is_staff:
             return records
@@ -104,8 +105,9 @@ class GameRecordViewSet(
         "counts, the places to resolve with the dice, tools and payments each asks for, the feeding and the "
         "reveals. 400 (`invalid_payload`, field `tile`) for a tile that cannot be in hand now.",
     )
-    @action(detail=True, methods=["get"], url_path="options")
-    def options(self, request: Request, pk: str | None = None) -> Response:
+    # Not named "options": that is the view's handler of the HTTP OPTIONS method.
+    @action(detail=True, methods=["get"], url_path="options", url_name="options")
+    def recording_options(self, request: Request, pk: str | None = None) -> Response:
         record = self.get_object()
         return Response(services.recording_options(record, request.query_params.get("tile") or None))
 
