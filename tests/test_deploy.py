@@ -1,0 +1,73 @@
+"""The deployment files work: gunicorn takes its configuration, and a backup made by
+backup.sh restores with restore.sh into an empty database whose events check out whole."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import psycopg
+import pytest
+from django.db import connection
+
+from records.files import import_document
+from records.models import Event
+from tests.factories import simulated_document
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "ludolog" / "deploy"
+
+
+def test_gunicorn_takes_the_deployment_configuration():
+    gunicorn = Path(sys.executable).parent / "gunicorn"
+    checked = subprocess.run([str(gunicorn), "--check-config", "-c", str(DEPLOY / "gunicorn.conf.py"), "ludolog.wsgi"],
+                             cwd=ROOT, capture_output=True, text=True)
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_the_units_restart_what_stops():
+    for unit in ("ludolog-web", "ludolog-worker", "ludolog-beat"):
+        text = (DEPLOY / "systemd" / f"{unit}.service").read_text()
+        assert "Restart=always" in text and "EnvironmentFile=/etc/ludolog/ludolog.env" in text
+
+
+def database_url(name: str) -> str:
+    settings = connection.settings_dict
+    return f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{name}"
+
+
+@pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)
+def test_a_backup_restores_into_an_empty_database_and_its_events_check_out(tmp_path: Path):
+    for seed in (3, 4):
+        import_document(simulated_document("carcassonne", 2, seed))
+    stored = Event.objects.count()
+    source = database_url(connection.settings_dict["NAME"])
+    backup = subprocess.run([str(DEPLOY / "backup.sh"), source, str(tmp_path)], capture_output=True, text=True)
+    assert backup.returncode == 0, backup.stderr
+    dump = Path(backup.stdout.strip().splitlines()[-1])
+    assert dump.exists() and dump.stat().st_size > 0
+
+    target = f"ludolog_restore_{uuid.uuid4().hex[:8]}"
+    admin_url = database_url("postgres")
+    with psycopg.connect(admin_url, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{target}"')
+    try:
+        env = dict(os.environ, PYTHON=sys.executable)
+        restore = subprocess.run([str(DEPLOY / "restore.sh"), str(dump), database_url(target)], capture_output=True,
+                                 text=True, env=env)
+        assert restore.returncode == 0, restore.stdout + restore.stderr
+        with psycopg.connect(database_url(target)) as restored:
+            assert restored.execute("SELECT count(*) FROM records_event").fetchone()[0] == stored
+            refused = False
+            try:
+                restored.execute("UPDATE records_event SET type = 'undo'")
+            except psycopg.Error:
+                refused = True
+            assert refused, "the restored database keeps refusing changes to events"
+    finally:
+        with psycopg.connect(admin_url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{target}" WITH (FORCE)')
