@@ -4,7 +4,9 @@ Searching is ``games.search``; what the site adds is what only the site may know
 recorded with a record (``records``), how often and how long it was played (``scoring``).
 
 The hit list sorts and shows "times played" from scoring's usage projection (one join, however
-many records match). The record page counts its finished games from the records themselves,
+many records match), unless some finished game with a box is private to others than this reader:
+then it counts the games the reader may know of, so that a private game shows nowhere. The
+record page counts its finished games from the records themselves (those the reader may see),
 cheap for one record, so that it always agrees with the list of games shown under it.
 """
 
@@ -17,7 +19,8 @@ from typing import Any
 from django import forms
 from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Avg, Count, F, Max, Prefetch, Q, QuerySet
+from django.db.models import Avg, Count, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
@@ -34,7 +37,7 @@ from games.unimarc import UnimarcError
 from games.registry import get_engine
 from records.models import GameRecord, Seat
 from scoring.models import ScoredRecord
-from scoring.selectors import visible_records
+from scoring.selectors import hidden_records, visible_records
 
 PAGE_SIZE = 20
 RECENT_GAMES = 50
@@ -48,8 +51,21 @@ def recorded_with(record: Any) -> Q:
     return Q(catalogue_record=record) | Q(catalogue_record__isnull=True, copy__record=record)
 
 
-def finished_games() -> QuerySet[GameRecord]:
-    return GameRecord.objects.filter(status=GameRecord.Status.FINISHED)
+def finished_games(user: Any) -> QuerySet[GameRecord]:
+    """The finished games this reader may know of (a private game is not counted for others)."""
+    return visible_records(user).filter(status=GameRecord.Status.FINISHED)
+
+
+def hides_catalogued_games(user: Any) -> bool:
+    """Whether some finished game played with a catalogue record is hidden from this reader: the
+    stored usage counts (every game) are then not theirs to read."""
+    return hidden_records(user).filter(status=GameRecord.Status.FINISHED).filter(
+        Q(catalogue_record__isnull=False) | Q(copy__isnull=False)).exists()
+
+
+def played_with(user: Any, record: Any) -> QuerySet[GameRecord]:
+    """The finished games the reader may know of that were played with ``record`` (or its id)."""
+    return finished_games(user).filter(recorded_with(record))
 
 
 class SortOrder:
@@ -193,13 +209,28 @@ def _word(row: ResultRow) -> None:
         row.played = mark_safe(gettext("never played here yet"))
 
 
-def _sorting(query: str, sort: str) -> tuple[tuple[str, ...], QuerySet[CatalogueRecord] | None]:
-    """The sort keys for ``search.hits``, and the records annotated with any key only the site knows."""
+def _sorting(query: str, sort: str, user: Any, hides: bool) -> tuple[tuple[str, ...], QuerySet[CatalogueRecord] | None]:
+    """The sort keys for ``search.hits``, and the records annotated with any key only the site knows
+    (times played: the stored usage, or, for a reader some game is hidden from, a count of the
+    games they may know of)."""
     if sort == SortOrder.TITLE:
         return ("title", "id"), None
     if sort == SortOrder.TIMES_PLAYED:
+        if hides:
+            counted = (finished_games(user).filter(recorded_with(OuterRef("pk"))).order_by()
+                       .values("status").annotate(n=Count("pk", distinct=True)).values("n"))
+            return ("-times_played", "title", "id"), CatalogueRecord.objects.annotate(
+                times_played=Coalesce(Subquery(counted[:1]), 0))
         return ("-times_played", "title", "id"), CatalogueRecord.objects.annotate(times_played=F("usage__times_played"))
     return ("-relevance", "title", "id"), None
+
+
+def _count_visible_plays(rows: list[ResultRow], user: Any) -> None:
+    """Times played and last played of each row from the games this reader may know of."""
+    for row in rows:
+        played = played_with(user, row.pk).aggregate(times=Count("pk", distinct=True), last=Max("played_on"))
+        row.times_played, row.last_played = played["times"], played["last"]
+        _word(row)
 
 
 # On PostgreSQL the page's rows come in one statement, people and languages as JSON lists: the
@@ -267,7 +298,8 @@ def catalogue_search(request: HttpRequest) -> HttpResponse:
     query = form.value("q") or ""
     sort = form.value("sort") or (SortOrder.RELEVANCE if search.query_words(query) else SortOrder.TITLE)
     choice = search.FacetChoice(**{name: form.value(name) for name in search.FACETS})
-    order_by, records = _sorting(query, sort)
+    hides = hides_catalogued_games(request.user)
+    order_by, records = _sorting(query, sort, request.user, hides)
     # A page number past any catalogue's end still reads as "the last page" (below), not as an
     # offset too large for the database.
     number = min(form.value("page") or 1, 2**31 // PAGE_SIZE)
@@ -281,6 +313,8 @@ def catalogue_search(request: HttpRequest) -> HttpResponse:
         ids = search.hits(query, choice, order_by=order_by, records=records, counts=hits.counts,
                           offset=(page.number - 1) * PAGE_SIZE, limit=PAGE_SIZE).ids
     page.object_list = _result_rows(ids)
+    if hides:
+        _count_visible_plays(page.object_list, request.user)
     context = {
         "form": form,
         "query": query,
@@ -307,9 +341,9 @@ class ObservedDuration:
     average_minutes: float | None
 
 
-def observed_duration(record: CatalogueRecord) -> ObservedDuration:
+def observed_duration(record: CatalogueRecord, user: Any) -> ObservedDuration:
     """How long the finished games with this record actually took, first to last recorded event."""
-    games = finished_games().filter(recorded_with(record))
+    games = played_with(user, record)
     figures = ScoredRecord.objects.filter(record__in=games, duration_seconds__isnull=False).aggregate(
         games=Count("pk"), seconds=Avg("duration_seconds")
     )
@@ -335,10 +369,12 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         pk=pk,
     )
-    copies = Copy.objects.filter(record=record).order_by("barcode").annotate(
-        times_played=Count("game_records", filter=Q(game_records__status=GameRecord.Status.FINISHED))
-    )
-    played = finished_games().filter(recorded_with(record)).aggregate(times=Count("pk"), last=Max("played_on"))
+    copies = list(Copy.objects.filter(record=record).order_by("barcode"))
+    per_copy = dict(finished_games(request.user).filter(copy__record=record).order_by()
+                    .values_list("copy").annotate(times=Count("pk", distinct=True)))
+    for copy in copies:
+        copy.times_played = per_copy.get(copy.pk, 0)
+    played = played_with(request.user, record).aggregate(times=Count("pk", distinct=True), last=Max("played_on"))
     games = games_played_with(request, record)
     engine = get_engine(record.engine_slug) if record.engine_slug else None
     context = {
@@ -349,7 +385,7 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
         "last_played": played["last"],
         "games": games[:RECENT_GAMES],
         "games_total": games.count(),
-        "observed": observed_duration(record),
+        "observed": observed_duration(record, request.user),
         "engine": engine,
     }
     return render(request, "catalogue/record.html", context)

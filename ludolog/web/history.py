@@ -11,12 +11,13 @@ from django.utils.translation import gettext_lazy as _
 
 from games.registry import get_engine
 from records import replay
-from records.models import GameRecord, Player, Seat
+from records.models import Event, GameRecord, Player, Seat
 from records.permissions import can_append
 from scoring import selectors, standings
 from scoring.models import League, SeatResult
 
 PAGE_SIZE = 25
+EVENTS_PER_PAGE = 200
 
 
 SOURCE_LABELS = {
@@ -143,12 +144,16 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for seat in record.seats.all()
     ]
+    # A long record's events come a page at a time: the page costs what a short record's does.
+    events = Event.objects.filter(record=record).order_by("seq").select_related("recorded_by")
+    events_page = Paginator(events, EVENTS_PER_PAGE).get_page(request.GET.get("page"))
     context = {
         "record": record,
         "game": game_name(record.game_slug),
         "seats": seats,
         "sources": [source_label(source) for source in sources],
-        "lines": replay.history(record),
+        "lines": replay.history_page(record, events_page.object_list),
+        "events_page": events_page,
         "can_replay": not record.result_only and get_engine(record.game_slug) is not None,
         "can_record": record.status == GameRecord.Status.IN_PROGRESS and can_append(request.user, record),
     }

@@ -58,3 +58,13 @@ def test_a_record_file_longer_than_the_cap_is_refused(settings):
         import_document(long_document(101))
     assert refused.value.reason == "record_full" and refused.value.status_code == 413
     import_document(long_document(99))
+
+
+def test_the_game_page_of_a_long_record_lists_its_events_a_page_at_a_time(client: Client):
+    record = import_document(long_document(701))
+    html = client.get(f"/games/{record.pk}/").content.decode()
+    assert len(re.findall(r'<li value="\d+" data-seq=', html)) == 200
+    assert "Page 1 of 4" in html
+    last = client.get(f"/games/{record.pk}/?page=4").content.decode()
+    assert re.findall(r'<li value="\d+" data-seq="(\d+)"', last)[-1] == "701"
+    assert last.count("<del") == 50, "the odd events of the page were taken back by the next undo"

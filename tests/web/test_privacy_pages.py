@@ -126,16 +126,7 @@ def test_league_page(world, viewer):
     assert (P1_DAY in html) == sees
 
 
-CATALOGUE_NEEDS_ITS_PAGE = pytest.mark.xfail(
-    strict=True,
-    reason="ludolog/web/catalogue.py still counts every finished game with the box (times played, last "
-           "played, each copy's count); it should count scoring.selectors.visible_records(user)'s",
-)
-
-
-@pytest.mark.parametrize("viewer", [
-    pytest.param(viewer, marks=CATALOGUE_NEEDS_ITS_PAGE) if viewer not in SEES_P1 else viewer for viewer in VIEWERS
-])
+@pytest.mark.parametrize("viewer", VIEWERS)
 def test_catalogue_record_counts_the_games_the_reader_may_see(world, viewer):
     box = CatalogueRecord.objects.create(title="Stone Age", min_players=2, max_players=4)
     for record in (world.public[0], world.p1):
@@ -156,3 +147,18 @@ def test_public_games_need_no_login():
     tasks.score_record(record.pk)
     html = Client().get("/games/").content.decode()
     assert f'data-record="{record.pk}"' in html and "March 5, 2026" in html
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+def test_catalogue_search_counts_the_games_the_reader_may_see(world, viewer):
+    box = CatalogueRecord.objects.create(title="Stone Age", min_players=2, max_players=4)
+    other = CatalogueRecord.objects.create(title="Another game", min_players=2, max_players=4)
+    type(world.p1).objects.filter(pk=world.p1.pk).update(catalogue_record=box)
+    type(world.p1).objects.filter(pk=world.public[0].pk).update(catalogue_record=other)
+    for record in (world.p1, world.public[0]):
+        tasks.score_record(record.pk)
+    html = page(world, viewer, "/catalogue/?sort=played")
+    rows = re.findall(r'<a href="/catalogue/\d+/">([^<]+)</a>', html)
+    assert (f"played once, on {P1_DAY}" in html) == (viewer in SEES_P1)
+    if viewer not in SEES_P1:
+        assert rows.index("Another game") < rows.index("Stone Age"), "sorted by the games the reader may see"
