@@ -68,30 +68,25 @@ def _ratings(game_slug: str, club_id: int | None) -> QuerySet[Rating]:
         Rating.objects.filter(game_slug=game_slug, club__isnull=True)
 
 
-@transaction.atomic
-def recompute(game_slug: str, club_id: int | None, since: date | None = None) -> int:
-    """Replay the scope's games from ``since`` (every game when None); returns how many."""
-    locks.hold(f"ratings:{game_slug}:{club_id or 'all'}")
-    records = scope_records(game_slug, club_id)
-    if since is not None:
-        records = records.filter(played_on__gte=since)
-    records = list(records.order_by("played_on", "pk").values_list("pk", "played_on"))
+def seat_ranks(record_ids: list[int]) -> dict[int, list[tuple[int, int]]]:
+    """Each record's (player, rank) pairs in seat order."""
     results: dict[int, list[tuple[int, int]]] = defaultdict(list)
     for record_id, player_id, rank in (
-        SeatResult.objects.filter(record__in=[pk for pk, _day in records])
+        SeatResult.objects.filter(record__in=record_ids)
         .order_by("record_id", "seat__seat_order").values_list("record_id", "player_id", "rank")
     ):
         results[record_id].append((player_id, rank))
-    changes = _changes(game_slug, club_id)
-    earlier = changes if since is None else changes.filter(played_on__lt=since)
-    (changes if since is None else changes.filter(played_on__gte=since)).delete()
-    touched = {player_id for lines in results.values() for player_id, _rank in lines}
-    if since is None:
-        touched |= set(_ratings(game_slug, club_id).values_list("player_id", flat=True))
-    skills = _skills_before(earlier, touched, since is None)
+    return results
+
+
+def rate_games(scope: tuple[str, int | None], games: list[tuple[int, date]],
+               results: dict[int, list[tuple[int, int]]], skills: dict[int, Skill]) -> list[RatingChange]:
+    """Rate ``games`` (record id, day) in order, updating ``skills`` (player → Skill) in place;
+    returns each game's rating changes (unsaved). Games with fewer than two results rate nobody."""
+    game_slug, club_id = scope
     rows = []
     rate = model()
-    for record_id, played_on in records:
+    for record_id, played_on in games:
         lines = results.get(record_id)
         if not lines or len(lines) < 2:
             continue
@@ -108,6 +103,26 @@ def recompute(game_slug: str, club_id: int | None, since: date | None = None) ->
                 played_on=played_on, rank=rank, mu_before=old.mu, sigma_before=old.sigma,
                 mu=skill.mu, sigma=skill.sigma, ordinal=skill.ordinal,
             ))
+    return rows
+
+
+@transaction.atomic
+def recompute(game_slug: str, club_id: int | None, since: date | None = None) -> int:
+    """Replay the scope's games from ``since`` (every game when None); returns how many."""
+    locks.hold(f"ratings:{game_slug}:{club_id or 'all'}")
+    records = scope_records(game_slug, club_id)
+    if since is not None:
+        records = records.filter(played_on__gte=since)
+    records = list(records.order_by("played_on", "pk").values_list("pk", "played_on"))
+    results = seat_ranks([pk for pk, _day in records])
+    changes = _changes(game_slug, club_id)
+    earlier = changes if since is None else changes.filter(played_on__lt=since)
+    (changes if since is None else changes.filter(played_on__gte=since)).delete()
+    touched = {player_id for lines in results.values() for player_id, _rank in lines}
+    if since is None:
+        touched |= set(_ratings(game_slug, club_id).values_list("player_id", flat=True))
+    skills = _skills_before(earlier, touched, since is None)
+    rows = rate_games((game_slug, club_id), records, results, skills)
     RatingChange.objects.bulk_create(rows, batch_size=2000)
     _ratings(game_slug, club_id).filter(player__in=touched).delete()
     Rating.objects.bulk_create([

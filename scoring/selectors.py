@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Avg, Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from records.models import GameRecord, Player, Seat
 
@@ -174,37 +174,7 @@ def game_statistics_seen_by(user: User, rows: Iterable[GameStatistics]) -> list[
         game_slug__in=[row.game_slug for row in rows], record__in=hidden_records(user).values("pk")
     ).values_list("game_slug", flat=True))
     visible = visible_records(user).values("pk")
-    return [_game_statistics(row.game_slug, visible) if row.game_slug in concerned else row for row in rows]
-
-
-def _game_statistics(slug: str, records: QuerySet) -> GameStatistics:
-    """``statistics._game_row`` over the given records only (an unsaved row)."""
-    scored = ScoredRecord.objects.filter(game_slug=slug, record__in=records)
-    summaries = scored.aggregate(games=Count("pk"), winning=Avg("winning_score"), duration=Avg("duration_seconds"))
-    results = SeatResult.objects.filter(record__in=scored.values("record"))
-    bands = (
-        results.annotate(band=F("score") / statistics.SCORE_BAND).values("band").annotate(seats=Count("pk"))
-        .order_by("band")
-    )
-    seats = (
-        results.values("record__scored__players", "seat__seat_order")
-        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(rank=1)))
-        .order_by("record__scored__players", "seat__seat_order")
-    )
-    advantage: dict[str, dict[str, float]] = defaultdict(dict)
-    for row in seats:
-        advantage[str(row["record__scored__players"])][str(row["seat__seat_order"])] = round(
-            row["wins"] / row["games"], 6
-        )
-    band = statistics.SCORE_BAND
-    return GameStatistics(
-        game_slug=slug,
-        games=summaries["games"],
-        average_winning_score=None if summaries["winning"] is None else round(summaries["winning"], 6),
-        score_distribution={f"{row['band'] * band}-{row['band'] * band + band - 1}": row["seats"] for row in bands},
-        seat_advantage=dict(advantage),
-        average_duration_seconds=None if summaries["duration"] is None else round(summaries["duration"], 3),
-    )
+    return [statistics.game_row(row.game_slug, visible) if row.game_slug in concerned else row for row in rows]
 
 
 # --- League standings ---------------------------------------------------------------------------------
@@ -223,37 +193,12 @@ def league_standings(user: User, league: League) -> Sequence[Standing]:
 
 
 def _table(league: League, records: QuerySet[GameRecord]) -> list[Standing]:
-    """``standings.table`` over the given records only."""
-    lines = {
-        player_id: league_tables.Line(player_id)
-        for player_id in league.memberships.values_list("player_id", flat=True)
-    }
-    by_record: dict[int, list[dict]] = defaultdict(list)
-    results = SeatResult.objects.filter(record__in=records.values("pk"))
-    for row in results.values("record_id", "player_id", "score", "rank"):
-        by_record[row["record_id"]].append(row)
-    for rows in by_record.values():
-        for row in rows:
-            line = lines[row["player_id"]]
-            line.games += 1
-            line.wins += row["rank"] == 1
-            line.points += league_tables.league_points(league, len(rows), row["rank"])
-            line.ranks.append(row["rank"])
-            line.scores.append(row["score"])
-    played = [line for line in lines.values() if line.games]
-    needed = max(1, league.min_games)
-    key = league_tables._sort_key
-    ranked = sorted((line for line in played if line.games >= needed), key=lambda line: key(league, line))
-    unranked = sorted((line for line in played if line.games < needed), key=lambda line: (-line.games, line.player_id))
-    table: list[Standing] = []
-    for index, line in enumerate(ranked):
-        same = index > 0 and key(league, ranked[index - 1]) == key(league, line)
-        table.append(league_tables._row(league, line, table[-1].position if same else index + 1))
-    table.extend(league_tables._row(league, line, None) for line in unranked)
+    """``standings.table`` over the given records only, each row with its player, ordered as the
+    stored table is: by position, the unranked last, then by name."""
+    table = league_tables.table(league, records)
     players = Player.objects.in_bulk([row.player_id for row in table])
     for row in table:
         row.player = players[row.player_id]
-    # As the stored table is ordered: by position, the unranked last, then by name.
     return sorted(table, key=lambda row: (row.position is None, row.position or 0, row.player.display_name))
 
 
@@ -360,28 +305,8 @@ def _replayed(user: User, scope: Scope) -> Replay:
     game_slug, club_id = scope
     records = rating_scopes.scope_records(game_slug, club_id).filter(pk__in=visible_records(user).values("pk"))
     games = list(records.order_by("played_on", "pk").values_list("pk", "played_on"))
-    seats: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for record_id, player_id, rank in (
-        SeatResult.objects.filter(record__in=[pk for pk, _day in games])
-        .order_by("record_id", "seat__seat_order").values_list("record_id", "player_id", "rank")
-    ):
-        seats[record_id].append((player_id, rank))
-    rate = rating_scopes.model()
     replay = Replay()
-    for record_id, played_on in games:
-        lines = seats.get(record_id)
-        if not lines or len(lines) < 2:
-            continue
-        before = [replay.skills.get(player_id) or rating_scopes.Skill(rate.mu, rate.sigma) for player_id, _ in lines]
-        teams = rate.rate(
-            [[rate.create_rating([skill.mu, skill.sigma])] for skill in before], ranks=[rank for _, rank in lines]
-        )
-        for (player_id, rank), old, [new] in zip(lines, before, teams):
-            skill = rating_scopes.Skill(new.mu, new.sigma, old.games + 1, played_on)
-            replay.skills[player_id] = skill
-            replay.changes[(record_id, player_id)] = RatingChange(
-                player_id=player_id, game_slug=game_slug, club_id=club_id, record_id=record_id, played_on=played_on,
-                rank=rank, mu_before=old.mu, sigma_before=old.sigma, mu=skill.mu, sigma=skill.sigma,
-                ordinal=skill.ordinal,
-            )
+    changes = rating_scopes.rate_games(scope, games, rating_scopes.seat_ranks([pk for pk, _day in games]),
+                                       replay.skills)
+    replay.changes = {(change.record_id, change.player_id): change for change in changes}
     return replay

@@ -80,10 +80,12 @@ def _sort_key(league: League, line: Line) -> tuple:
     return tuple(key)
 
 
-def table(league: League) -> list[Standing]:
-    """The league's standings as unsaved rows, in order: members who have played, ranked or not."""
+def table(league: League, records: QuerySet[GameRecord] | None = None) -> list[Standing]:
+    """The league's standings as unsaved rows, in order: members who have played, ranked or not;
+    over the games that count for the league, or over ``records`` only (a reader's visible ones)."""
     lines = {player_id: Line(player_id) for player_id in league.memberships.values_list("player_id", flat=True)}
-    results = SeatResult.objects.filter(record__in=league_records(league).values("pk")).values(
+    counted = league_records(league) if records is None else records
+    results = SeatResult.objects.filter(record__in=counted.values("pk")).values(
         "record_id", "player_id", "score", "rank"
     )
     by_record: dict[int, list[dict]] = defaultdict(list)

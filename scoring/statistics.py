@@ -12,7 +12,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Avg, Count, F, Max, Q
+from django.db.models import Avg, Count, F, Max, Q, QuerySet
+
+from records.models import GameRecord
 
 from . import locks
 from .models import CatalogueUsage, CopyUsage, GameStatistics, PlayerStatistics, ScoredRecord, SeatResult
@@ -64,11 +66,13 @@ def refresh_players(player_ids: Iterable[int]) -> None:
         )
 
 
-def _game_row(slug: str) -> GameStatistics:
-    summaries = ScoredRecord.objects.filter(game_slug=slug).aggregate(
-        games=Count("pk"), winning=Avg("winning_score"), duration=Avg("duration_seconds"),
-    )
-    results = SeatResult.objects.filter(record__scored__game_slug=slug)
+def game_row(slug: str, records: QuerySet[GameRecord] | None = None) -> GameStatistics:
+    """A game's figures (an unsaved row) over its scored records, or over ``records`` only."""
+    scored = ScoredRecord.objects.filter(game_slug=slug)
+    if records is not None:
+        scored = scored.filter(record__in=records)
+    summaries = scored.aggregate(games=Count("pk"), winning=Avg("winning_score"), duration=Avg("duration_seconds"))
+    results = SeatResult.objects.filter(record__in=scored.values("record"))
     bands = (
         results.annotate(band=F("score") / SCORE_BAND).values("band").annotate(seats=Count("pk")).order_by("band")
     )
@@ -98,7 +102,7 @@ def refresh_game(slug: str) -> None:
     """Recompute one game's figures (call inside a transaction holding ``game:<slug>``)."""
     GameStatistics.objects.filter(game_slug=slug).delete()
     if ScoredRecord.objects.filter(game_slug=slug).exists():
-        _game_row(slug).save()
+        game_row(slug).save()
 
 
 def refresh_usage(catalogue_ids: Iterable[int], copy_ids: Iterable[int]) -> None:
@@ -137,6 +141,6 @@ def rebuild() -> None:
     )
     GameStatistics.objects.all().delete()
     for slug in ScoredRecord.objects.values_list("game_slug", flat=True).distinct().order_by("game_slug"):
-        _game_row(slug).save()
+        game_row(slug).save()
     _write_usage(CatalogueUsage, "catalogue_record", None)
     _write_usage(CopyUsage, "copy", None)

@@ -23,7 +23,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from records.models import GameRecord, Player
-from scoring import selectors, standings, tasks
+from scoring import statistics, selectors, standings, tasks
 from scoring.models import GameStatistics, League, Rating, RatingChange, Standing
 from tests.scoring.conftest import result_game
 from tests.scoring.test_leagues import EXPECTED_TABLE, LEAGUE_GAMES, expected_ratings, make_league, play_and_score
@@ -228,14 +228,14 @@ def test_stored_figures_are_unchanged_and_staff_read_them_as_stored(world):
 
 
 def test_worked_out_over_every_game_the_figures_are_the_stored_ones(world):
-    """The selectors' own reckonings (for readers who may not see every game) agree with the
-    projections when nothing is left out: they cannot drift apart unnoticed."""
+    """The reckonings over a reader's visible games (the projections' own functions, given a set of
+    records) agree with the stored projections when nothing is left out."""
     def fields(row, names):
         return {name: getattr(row, name) for name in names}
 
     every = GameRecord.objects.values("pk")
     game = ["games", "average_winning_score", "score_distribution", "seat_advantage", "average_duration_seconds"]
-    assert fields(selectors._game_statistics("stone-age", every), game) == fields(
+    assert fields(statistics.game_row("stone-age", every), game) == fields(
         GameStatistics.objects.get(game_slug="stone-age"), game
     )
     line = ["position", "player_id", "games", "wins", "points", "average_rank", "average_score"]
