@@ -38,11 +38,12 @@ lint: install
 test: install lint
 	$(BIN)/python -m pytest
 
+# Started again whenever it exits (ludolog/supervise.py); in production systemd does that.
 worker: install
-	$(BIN)/celery -A ludolog worker --loglevel=info
+	$(BIN)/python -m ludolog.supervise worker --loglevel=info
 
 beat: install
-	$(BIN)/celery -A ludolog beat --loglevel=info
+	$(BIN)/python -m ludolog.supervise beat --loglevel=info
 
 clean:
 	rm -rf $(VENV) db.sqlite3 staticfiles .pytest_cache .hypothesis

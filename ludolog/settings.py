@@ -249,3 +249,14 @@ CELERY_BEAT_SCHEDULE["records-verify-events"] = {
     "task": "records.verify_events",
     "schedule": LUDOLOG_VERIFY_EVENTS_SECONDS,
 }
+
+# Scoring that survives (scoring/ issue 11, findings 1, 2 and 6). A Redis broker goes through
+# ludolog.celery's transport, whose worker outlives a broker that drops while it holds tasks.
+# A record whose scoring fails this many times is left alone by the sweep (marked unscorable,
+# with its reason); a recomputation with no chunk started or done for this long is "stalled"
+# and may be resumed. Test-only: each recomputation chunk waits this long before its work.
+if CELERY_BROKER_URL.startswith("redis://"):
+    CELERY_BROKER_TRANSPORT = "ludolog.celery:RedisTransport"
+LUDOLOG_SCORING_MAX_ATTEMPTS = int(os.environ.get("LUDOLOG_SCORING_MAX_ATTEMPTS", "5"))
+LUDOLOG_RECOMPUTE_STALL_SECONDS = float(os.environ.get("LUDOLOG_RECOMPUTE_STALL_SECONDS", "600"))
+LUDOLOG_RECOMPUTE_TEST_PAUSE_SECONDS = float(os.environ.get("LUDOLOG_RECOMPUTE_TEST_PAUSE_SECONDS", "0"))
