@@ -4,12 +4,12 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import format_html, format_html_join
 
 from . import recompute, tasks
 from .models import (
     Club, GameStatistics, League, LeagueMembership, PlayerStatistics, Rating, RatingChange, RecomputeChange,
-    RecomputeRun, ScoredRecord, SeatResult, Standing,
+    RecomputeRun, ScoredRecord, SeatResult, Standing, UnscorableRecord,
 )
 
 
@@ -50,6 +50,27 @@ class SeatResultAdmin(ProjectionAdmin):
     list_display = ["record", "seat", "player", "score", "rank", "ruleset_version", "computed_at"]
     list_filter = ["record__game_slug"]
     search_fields = ["player__display_name"]
+
+
+@admin.action(description="Recompute the selected unscorable records (once their cause is fixed)", permissions=["view"])
+def recompute_unscorable(modeladmin, request, queryset: QuerySet[UnscorableRecord]) -> None:
+    _start(modeladmin, request, record_ids=list(queryset.values_list("record_id", flat=True)))
+
+
+@admin.register(UnscorableRecord)
+class UnscorableRecordAdmin(ProjectionAdmin):
+    """Finished records whose scoring failed, and why: the sweep leaves them alone after
+    LUDOLOG_SCORING_MAX_ATTEMPTS failures; a recomputation that scores them removes them from here."""
+
+    list_display = ["record", "attempts", "retrying", "reason", "first_failed_at", "last_failed_at"]
+    list_filter = ["record__game_slug"]
+    readonly_fields = ["record", "reason", "attempts", "first_failed_at", "last_failed_at"]
+    search_fields = ["reason"]
+    actions = [recompute_unscorable]
+
+    @admin.display(description="sweep still retrying", boolean=True)
+    def retrying(self, mark: UnscorableRecord) -> bool:
+        return mark.retrying
 
 
 @admin.register(ScoredRecord)
@@ -122,13 +143,32 @@ class ChangeInline(admin.TabularInline):
 
 @admin.register(RecomputeRun)
 class RecomputeRunAdmin(ProjectionAdmin):
-    list_display = ["id", "status", "progress", "eta", "filters", "requested_by", "started_at", "finished_at"]
-    readonly_fields = ["status", "error", "progress", "eta", "filters", "requested_by", "total", "done", "started_at",
-                       "finished_at"]
+    list_display = ["id", "status", "progress", "eta", "unscorable_count", "filters", "requested_by", "started_at",
+                    "last_progress_at", "finished_at"]
+    readonly_fields = ["status", "error", "progress", "eta", "unscorable_records", "filters", "requested_by", "total",
+                       "done", "started_at", "last_progress_at", "finished_at"]
     inlines = [ChangeInline]
     actions = ["resume"]
 
-    @admin.action(description="Resume the selected failed recomputations", permissions=["view"])
+    def get_queryset(self, request):
+        recompute.mark_stalled()  # a run read here says whether its workers were lost
+        return super().get_queryset(request)
+
+    @admin.display(description="unscorable")
+    def unscorable_count(self, run: RecomputeRun) -> int:
+        return len(run.unscorable())
+
+    @admin.display(description="records it could not score")
+    def unscorable_records(self, run: RecomputeRun) -> str:
+        found = run.unscorable()
+        if not found:
+            return "none"
+        return format_html_join(
+            "", '<p><a href="{}">record {}</a>: {}</p>',
+            ((reverse("admin:records_gamerecord_change", args=[pk]), pk, reason) for pk, reason in found.items()),
+        )
+
+    @admin.action(description="Resume the selected failed or stalled recomputations", permissions=["view"])
     def resume(self, request, queryset: QuerySet[RecomputeRun]) -> None:
         for run in queryset.order_by("pk"):
             try:
@@ -150,6 +190,8 @@ class RecomputeRunAdmin(ProjectionAdmin):
             return "done"
         if run.status == RecomputeRun.Status.FAILED:
             return "stopped: see the error"
+        if run.status == RecomputeRun.Status.STALLED:
+            return "stalled: resume it"
         if not run.done:
             return "…"
         elapsed = (timezone.now() - run.started_at).total_seconds()

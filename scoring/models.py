@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from records.models import GameRecord, Player, Seat
@@ -55,6 +57,37 @@ class ScoredRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.game_slug} #{self.record_id}"
+
+
+class UnscorableRecord(models.Model):
+    """A finished record whose scoring failed for a reason of its own: why, and how many times.
+
+    The engine raised on its events, or a result does not fit the projections (a score beyond
+    the integer column). The sweep stops queueing it once it failed
+    ``LUDOLOG_SCORING_MAX_ATTEMPTS`` times, so that one bad record cannot keep the workers busy;
+    a recomputation scores it again once the cause is fixed, and a success deletes this mark.
+    A failure that says nothing about the record (the database away) is retried, not counted.
+    """
+
+    record = models.OneToOneField(
+        GameRecord, on_delete=models.CASCADE, primary_key=True, related_name="unscorable"
+    )
+    reason = models.TextField(_("reason"), help_text=_("The last failure: the error's type and message."))
+    attempts = models.PositiveIntegerField(_("failed attempts"), default=1)
+    first_failed_at = models.DateTimeField(default=timezone.now)
+    last_failed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-last_failed_at"]
+        verbose_name = _("unscorable record")
+
+    def __str__(self) -> str:
+        return f"#{self.record_id}: {self.reason}"
+
+    @property
+    def retrying(self) -> bool:
+        """Whether the sweep still queues it (it has failed fewer times than the setting allows)."""
+        return self.attempts < settings.LUDOLOG_SCORING_MAX_ATTEMPTS
 
 
 class PlayerStatistics(models.Model):
@@ -275,6 +308,7 @@ class RecomputeRun(models.Model):
         FINALIZING = "finalizing", _("rebuilding projections")
         FINISHED = "finished", _("finished")
         FAILED = "failed", _("failed")
+        STALLED = "stalled", _("stalled: no progress")
 
     requested_by = models.CharField(max_length=150, blank=True)
     filters = models.JSONField(default=dict)
@@ -284,10 +318,21 @@ class RecomputeRun(models.Model):
     started_at = models.DateTimeField(auto_now_add=True)
     finished_at = models.DateTimeField(null=True)
     error = models.TextField(blank=True, help_text=_("Why the run stopped, when a task gave up after its retries."))
+    last_progress_at = models.DateTimeField(
+        default=timezone.now,
+        help_text=_("The heartbeat: when a chunk last started or finished, or the projections began."),
+    )
 
     class Meta:
         ordering = ["-started_at"]
         verbose_name = _("recomputation")
+
+    def unscorable(self) -> dict[int, str]:
+        """The records this run could not score, with why (the chunks done so far)."""
+        found: dict[int, str] = {}
+        for chunk in self.chunks.exclude(unscorable={}).order_by("index"):
+            found.update({int(record_id): reason for record_id, reason in chunk.unscorable.items()})
+        return dict(sorted(found.items()))
 
     def __str__(self) -> str:
         return f"recomputation #{self.pk} ({self.done}/{self.total})"
@@ -299,6 +344,7 @@ class RecomputeChunk(models.Model):
     record_ids = models.JSONField()
     done_at = models.DateTimeField(null=True)
     error = models.TextField(blank=True)
+    unscorable = models.JSONField(default=dict, blank=True, help_text=_("Record id → why it could not be scored."))
 
     class Meta:
         ordering = ["run", "index"]

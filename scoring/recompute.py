@@ -5,14 +5,24 @@ replays its records, writes the results and notes every seat whose score or rank
 chunk that completes the run (whichever worker commits it last) claims the final step: rebuild
 the statistics, the standings and the ratings from the new results.
 
-A task that gives up after its retries marks the run failed with the reason (:func:`fail`); the
-other chunks still finish, but the projections are not rebuilt until :func:`resume` queues the
-chunks not done again (``recompute --resume RUN``, the admin action, the API).
+A record that cannot be scored (the engine raises on its events, a score does not fit the
+projections) does not stop its chunk: it is set aside with its reason, marked unscorable
+(``UnscorableRecord``), listed on its chunk, and the run finishes and names it. A task that gives
+up after its retries for any other reason (the database away) marks the run failed with the
+reason (:func:`fail`); the other chunks still finish, but the projections are not rebuilt until
+:func:`resume` queues the chunks not done again (``recompute --resume RUN``, the admin action,
+the API).
+
+Each chunk started or done, and the final step begun, is a heartbeat (``last_progress_at``). A
+run whose workers were all killed would otherwise wait "running" for its messages' visibility
+timeout (an hour): one without a heartbeat for ``LUDOLOG_RECOMPUTE_STALL_SECONDS`` is marked
+stalled (:func:`mark_stalled`, by the sweep and whenever the run is read) and may be resumed like
+a failed one.
 """
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from django.conf import settings
 from django.db import transaction
@@ -83,6 +93,46 @@ def start(
     return run
 
 
+def heartbeat(run_id: int, going: str = RecomputeRun.Status.RUNNING) -> None:
+    """The run made progress. One marked stalled that moves after all was not lost: ``going`` again."""
+    RecomputeRun.objects.filter(pk=run_id).update(last_progress_at=timezone.now())
+    RecomputeRun.objects.filter(pk=run_id, status=RecomputeRun.Status.STALLED).update(status=going, error="")
+
+
+def chunk_started(chunk_id: int) -> None:
+    run_id = RecomputeChunk.objects.filter(pk=chunk_id, done_at__isnull=True).values_list("run_id", flat=True).first()
+    if run_id is not None:
+        heartbeat(run_id)
+
+
+def _write(records: list[GameRecord], finals: dict) -> list[services.ResultChange]:
+    changes = services.write_results(records, finals)
+    services.write_summaries(records)
+    return changes
+
+
+def _write_each(records: list[GameRecord], finals: dict) -> tuple[list[services.ResultChange], dict[int, str]]:
+    """Write every record's results at once; should that fail for a record's sake (a score the
+    column cannot hold), again one record at a time, setting aside those that fail."""
+    try:
+        with transaction.atomic():
+            return _write(records, finals), {}
+    except Exception as error:
+        if not services.is_record_fault(error):
+            raise
+    changes: list[services.ResultChange] = []
+    failures: dict[int, str] = {}
+    for record in records:
+        try:
+            with transaction.atomic():
+                changes += _write([record], finals)
+        except Exception as error:
+            if not services.is_record_fault(error):
+                raise
+            failures[record.pk] = services.describe(error)
+    return changes, failures
+
+
 def run_chunk(chunk_id: int) -> bool:
     """Recompute one chunk (again: a redelivered chunk is done once); True when it completed the run."""
     chunk = RecomputeChunk.objects.select_related("run").get(pk=chunk_id)
@@ -91,10 +141,10 @@ def run_chunk(chunk_id: int) -> bool:
             GameRecord.objects.filter(pk__in=chunk.record_ids, status=GameRecord.Status.FINISHED)
             .select_related("copy").prefetch_related("seats").order_by("pk")
         )
-        finals = services.final_scores_of(records)
+        finals, unscorable = services.final_scores_each(records)
         with transaction.atomic():
-            changes = services.write_results(records, finals)
-            services.write_summaries(records)
+            changes, unwritable = _write_each([r for r in records if r.pk in finals], finals)
+            unscorable.update(unwritable)
             RecomputeChange.objects.bulk_create(
                 [RecomputeChange(
                     run_id=chunk.run_id, record_id=c.record_id, seat_order=c.seat_order, player_id=c.player_id,
@@ -103,8 +153,18 @@ def run_chunk(chunk_id: int) -> bool:
                 ) for c in changes if c.score_before is not None],
                 ignore_conflicts=True,
             )
-            if RecomputeChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(done_at=timezone.now()):
-                RecomputeRun.objects.filter(pk=chunk.run_id).update(done=F("done") + len(chunk.record_ids))
+            now = timezone.now()
+            done = RecomputeChunk.objects.filter(pk=chunk.pk, done_at__isnull=True).update(
+                done_at=now, unscorable={str(pk): reason for pk, reason in sorted(unscorable.items())},
+            )
+            if done:
+                RecomputeRun.objects.filter(pk=chunk.run_id).update(
+                    done=F("done") + len(chunk.record_ids), last_progress_at=now,
+                )
+                for record_id, reason in unscorable.items():
+                    services.mark_unscorable(record_id, reason)
+                services.clear_unscorable(r.pk for r in records if r.pk not in unscorable)
+        heartbeat(chunk.run_id)
     # Checked after our own commit: the last chunk to commit sees every other one done.
     if RecomputeChunk.objects.filter(run_id=chunk.run_id, done_at__isnull=True).exists():
         return False
@@ -124,18 +184,43 @@ def fail(run_id: int, error: str, chunk_id: int | None = None) -> None:
             RecomputeRun.objects.filter(pk=run_id).update(status=RecomputeRun.Status.FAILED, error=run.error or error)
 
 
+def mark_stalled() -> list[int]:
+    """Mark stalled the runs without a heartbeat for ``LUDOLOG_RECOMPUTE_STALL_SECONDS``; their ids."""
+    seconds = settings.LUDOLOG_RECOMPUTE_STALL_SECONDS
+    cutoff = timezone.now() - timedelta(seconds=seconds)
+    going = [RecomputeRun.Status.RUNNING, RecomputeRun.Status.FINALIZING]
+    ids = list(
+        RecomputeRun.objects.filter(status__in=going, last_progress_at__lt=cutoff).values_list("pk", flat=True)
+    )
+    if ids:
+        # The same conditions again: a heartbeat that came in between keeps its run going.
+        RecomputeRun.objects.filter(pk__in=ids, status__in=going, last_progress_at__lt=cutoff).update(
+            status=RecomputeRun.Status.STALLED,
+            error=f"no chunk started or finished for {seconds:.0f} s: its workers were probably lost",
+        )
+    return ids
+
+
+RESUMABLE = (RecomputeRun.Status.FAILED, RecomputeRun.Status.STALLED)
+
+
 def resume(run_id: int) -> RecomputeRun:
-    """Set a failed run going again (its chunks not done, then its finish, are queued by the caller)."""
+    """Set a failed or stalled run going again (its chunks not done, then its finish, are queued by
+    the caller)."""
+    mark_stalled()
     with transaction.atomic():
         run = RecomputeRun.objects.select_for_update().filter(pk=run_id).first()
         if run is None:
             raise RecomputeError(f"there is no recomputation {run_id}", field="run")
-        if run.status != RecomputeRun.Status.FAILED:
+        if run.status not in RESUMABLE:
             raise NotResumable(
-                f"recomputation #{run_id} is {run.status}: only a failed one can be resumed", status=run.status,
+                f"recomputation #{run_id} is {run.status}: only a failed or stalled one can be resumed",
+                status=run.status,
             )
         run.chunks.update(error="")
-        RecomputeRun.objects.filter(pk=run_id).update(status=RecomputeRun.Status.RUNNING, error="")
+        RecomputeRun.objects.filter(pk=run_id).update(
+            status=RecomputeRun.Status.RUNNING, error="", last_progress_at=timezone.now(),
+        )
     run.refresh_from_db()
     return run
 
@@ -143,7 +228,7 @@ def resume(run_id: int) -> RecomputeRun:
 def claim_finish(run_id: int) -> bool:
     return bool(
         RecomputeRun.objects.filter(pk=run_id, status=RecomputeRun.Status.RUNNING)
-        .update(status=RecomputeRun.Status.FINALIZING)
+        .update(status=RecomputeRun.Status.FINALIZING, last_progress_at=timezone.now())
     )
 
 
@@ -152,6 +237,7 @@ def finish(run_id: int) -> RecomputeRun:
     run = RecomputeRun.objects.get(pk=run_id)
     if run.status == RecomputeRun.Status.FINISHED:
         return run
+    heartbeat(run_id, going=RecomputeRun.Status.FINALIZING)
     record_ids = [pk for chunk in run.chunks.all() for pk in chunk.record_ids]
     if record_ids:
         statistics.rebuild()

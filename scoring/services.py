@@ -16,8 +16,8 @@ from typing import Any, NamedTuple
 from datetime import timedelta
 
 from django.conf import settings
-from django.db import transaction
-from django.db.models import Max, Min
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.db.models import F, Max, Min
 from django.utils import timezone
 
 from games.registry import RESULT, FinalScore
@@ -25,7 +25,7 @@ from records import replay
 from records.models import Event, GameRecord
 
 from . import locks, ratings, standings, statistics
-from .models import Club, League, Rating, ScoredRecord, SeatResult
+from .models import Club, League, Rating, ScoredRecord, SeatResult, UnscorableRecord
 
 logger = logging.getLogger(__name__)
 
@@ -64,22 +64,41 @@ def _replayed_scores(record: GameRecord, events: Iterable[StoredAction]) -> list
     return engine.final_scores(state)
 
 
-def final_scores_of(records: Sequence[GameRecord]) -> dict[int, list[FinalScore]]:
-    """The final scores of many records, their events read in one query."""
+def _final_scores(record: GameRecord, events: list[StoredAction]) -> list[FinalScore]:
+    if record.result_only:
+        result = next((e for e in events if e.type == RESULT), None)
+        if result is None:
+            raise ValueError(f"result-only record {record.pk} has no result event")
+        return _result_only_scores(result)
+    return _replayed_scores(record, events)
+
+
+def _events_of(records: Sequence[GameRecord]) -> dict[int, list[StoredAction]]:
     by_record: dict[int, list[StoredAction]] = defaultdict(list)
     events = Event.objects.filter(record__in=[r.pk for r in records]).order_by("record_id", "seq")
     for record_id, type, payload in events.values_list("record_id", "type", "payload"):
         by_record[record_id].append(StoredAction(type, payload))
-    finals = {}
+    return by_record
+
+
+def final_scores_of(records: Sequence[GameRecord]) -> dict[int, list[FinalScore]]:
+    """The final scores of many records, their events read in one query."""
+    by_record = _events_of(records)
+    return {record.pk: _final_scores(record, by_record[record.pk]) for record in records}
+
+
+def final_scores_each(records: Sequence[GameRecord]) -> tuple[dict[int, list[FinalScore]], dict[int, str]]:
+    """Like :func:`final_scores_of`, one record at a time: the scores of those that replay, and
+    why each other one does not (a record's fault never stops the others)."""
+    by_record = _events_of(records)
+    finals: dict[int, list[FinalScore]] = {}
+    failures: dict[int, str] = {}
     for record in records:
-        if record.result_only:
-            result = next((e for e in by_record[record.pk] if e.type == RESULT), None)
-            if result is None:
-                raise ValueError(f"result-only record {record.pk} has no result event")
-            finals[record.pk] = _result_only_scores(result)
-        else:
-            finals[record.pk] = _replayed_scores(record, by_record[record.pk])
-    return finals
+        try:
+            finals[record.pk] = _final_scores(record, by_record[record.pk])
+        except Exception as error:  # noqa: BLE001 (any error of the engine is the record's)
+            failures[record.pk] = describe(error)
+    return finals, failures
 
 
 def final_scores(record: GameRecord) -> list[FinalScore]:
@@ -235,12 +254,58 @@ def unscored_record_ids(*, grace: timedelta | None = None, limit: int | None = N
 
     Found by the missing ``ScoredRecord`` row, not by an id bookmark: a record whose transaction
     committed after a higher id was scored is still found. ``grace`` leaves alone records that
-    finished a moment ago, whose task is probably in flight.
+    finished a moment ago, whose task is probably in flight; records that already failed
+    ``LUDOLOG_SCORING_MAX_ATTEMPTS`` times are left alone for good (``recompute`` tries them).
     """
     grace = grace if grace is not None else timedelta(seconds=settings.LUDOLOG_SWEEP_GRACE_SECONDS)
-    records = GameRecord.objects.filter(status=GameRecord.Status.FINISHED, scored__isnull=True)
+    records = GameRecord.objects.filter(status=GameRecord.Status.FINISHED, scored__isnull=True).exclude(
+        unscorable__attempts__gte=settings.LUDOLOG_SCORING_MAX_ATTEMPTS
+    )
     if grace > timedelta(0):
         cutoff = timezone.now() - grace
         records = records.annotate(last_event=Max("events__recorded_at")).filter(last_event__lte=cutoff)
     ids = records.order_by("pk").values_list("pk", flat=True)
     return list(ids[:limit] if limit else ids)
+
+
+# Failures that say nothing about the record being scored (the database is away, a lock timed
+# out): the task is retried and the record is not marked. Anything else (the engine raising on
+# the events, a score the projections cannot hold) is the record's own.
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError)
+
+
+def describe(error: BaseException) -> str:
+    return f"{type(error).__name__}: {error}".strip()[:2000]
+
+
+def is_record_fault(error: BaseException) -> bool:
+    return not isinstance(error, TRANSIENT_ERRORS)
+
+
+def mark_unscorable(record_id: int, reason: str) -> None:
+    """Count one more failed attempt at scoring the record, with its reason."""
+    now = timezone.now()
+    fields = {"reason": reason, "attempts": F("attempts") + 1, "last_failed_at": now}
+    if UnscorableRecord.objects.filter(pk=record_id).update(**fields):
+        return
+    try:
+        with transaction.atomic():
+            UnscorableRecord.objects.create(record_id=record_id, reason=reason, first_failed_at=now, last_failed_at=now)
+    except IntegrityError:  # another task marked it first
+        UnscorableRecord.objects.filter(pk=record_id).update(**fields)
+
+
+def clear_unscorable(record_ids: Iterable[int]) -> None:
+    """The records were scored: whatever failed before no longer does."""
+    UnscorableRecord.objects.filter(pk__in=list(record_ids)).delete()
+
+
+def note_scoring_failure(record_id: int, error: BaseException) -> bool:
+    """Mark the record unscorable when the error is its own (True); a transient error is left to
+    the caller to retry (False)."""
+    if not is_record_fault(error):
+        return False
+    reason = describe(error)
+    logger.warning("record %s could not be scored: %s", record_id, reason)
+    mark_unscorable(record_id, reason)
+    return True

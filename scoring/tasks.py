@@ -2,6 +2,8 @@
 
 Every task is idempotent and acknowledged late: a worker killed half-way leaves its message
 unacknowledged, the broker delivers it again, and the redelivered run leaves the same rows.
+A record that cannot be scored is marked unscorable instead of being retried with backoff (its
+failure would only repeat); the sweep tries it again until ``LUDOLOG_SCORING_MAX_ATTEMPTS``.
 """
 
 from __future__ import annotations
@@ -42,24 +44,38 @@ def ping(value: str) -> str:
     return f"pong:{value}"
 
 
+def _pause_for_tests(setting: str) -> None:
+    """Test-only (0 in production): lets a test SIGKILL the worker in the middle of a task."""
+    pause = float(getattr(settings, setting, 0) or 0)
+    if pause:
+        time.sleep(pause)
+
+
 @shared_task(name="scoring.score_record", dont_autoretry_for=(GameRecord.DoesNotExist,), **RETRYING)
 def score_record(record_id: int) -> list[int] | None:
     """Replay a finished record, store its results, then update every projection (idempotent)."""
     record = services.finished_record(record_id)
     if record is None:
         return None
-    rows = services.store_results(record)
-    # Test-only (0 in production): lets a test SIGKILL the worker between the two steps.
-    pause = float(getattr(settings, "LUDOLOG_SCORING_TEST_PAUSE_SECONDS", 0) or 0)
-    if pause:
-        time.sleep(pause)
-    services.update_projections(record)
+    try:
+        rows = services.store_results(record)
+        _pause_for_tests("LUDOLOG_SCORING_TEST_PAUSE_SECONDS")
+        services.update_projections(record)
+    except Exception as error:
+        if services.note_scoring_failure(record.pk, error):
+            return None
+        raise  # the database or the broker is away: retried with backoff
+    services.clear_unscorable([record.pk])
     return [row.score for row in rows]
 
 
 @shared_task(name="scoring.sweep", **RETRYING)
 def sweep() -> list[int]:
-    """Queue scoring for finished records that were never scored (broker down, worker lost)."""
+    """Queue scoring for finished records that were never scored (broker down, worker lost), except
+    those that failed too often; mark stalled the recomputations that stopped moving."""
+    stalled = recompute.mark_stalled()
+    if stalled:
+        logger.warning("recomputations %s stalled: no progress; resume them", stalled)
     ids = services.unscored_record_ids(limit=settings.LUDOLOG_SWEEP_BATCH)
     for record_id in ids:
         score_record.apply_async((record_id,), queue=scoring_queue())
@@ -110,6 +126,8 @@ class FinishRecomputeTask(RecomputeTask):
 
 @shared_task(bind=True, name="scoring.recompute_chunk", base=RecomputeChunkTask, **RETRYING)
 def recompute_chunk(self: RecomputeChunkTask, chunk_id: int) -> bool:
+    recompute.chunk_started(chunk_id)
+    _pause_for_tests("LUDOLOG_RECOMPUTE_TEST_PAUSE_SECONDS")
     try:
         completed_run = recompute.run_chunk(chunk_id)
     except Exception as exc:
@@ -131,7 +149,7 @@ def finish_recompute(self: FinishRecomputeTask, run_id: int) -> int:
 
 
 def resume_recompute(run_id: int, on_queued=None) -> RecomputeRun:
-    """Queue again what a failed run had not done (``RecomputeError`` if it did not fail)."""
+    """Queue again what a failed or stalled run had not done (``NotResumable`` if it is neither)."""
     run = recompute.resume(run_id)
     dispatch_recompute(run, on_queued)
     return run

@@ -1,7 +1,7 @@
 from django.urls import path
 from rest_framework.routers import DefaultRouter
 
-from . import views
+from . import api_status, views
 
 router = DefaultRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
@@ -10,6 +10,8 @@ router.register("recompute", views.RecomputeViewSet, basename="recompute")
 
 urlpatterns = [
     path("records/<int:record_id>/results/", views.RecordResultsView.as_view(), name="record-results"),
+    path("records/<int:record_id>/scoring/", api_status.RecordScoringView.as_view(), name="record-scoring"),
+    path("recompute/<int:run_id>/status/", api_status.RecomputeStatusView.as_view(), name="recompute-status"),
     path("statistics/players/", views.PlayerStatisticsView.as_view(), name="player-statistics"),
     path("statistics/games/", views.GameStatisticsView.as_view(), name="game-statistics"),
     path("ratings/", views.RatingListView.as_view(), name="ratings"),

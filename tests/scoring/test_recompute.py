@@ -9,12 +9,12 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
+from django.db import OperationalError
 
 from records.models import GameRecord
 from records.services import SeatSpec, append_event, start_game
-
-from scoring import tasks
-from scoring.models import RecomputeChange, RecomputeRun, ScoredRecord, SeatResult, Standing
+from scoring import services, tasks
+from scoring.models import RecomputeChange, RecomputeRun, ScoredRecord, SeatResult, Standing, UnscorableRecord
 from tests.scoring.conftest import engine_scores, play, result_game, wait_for
 from tests.scoring.test_leagues import EXPECTED_TABLE, LEAGUE_GAMES, make_league, play_and_score, table
 from tests.scoring.test_results import stored
@@ -91,7 +91,7 @@ def test_recompute_fans_chunks_out_to_real_workers(start_worker):
 
 
 def broken_finished_record():
-    """A finished result-only record without its result event: a chunk holding it cannot be scored."""
+    """A finished result-only record without its result event: it cannot be scored."""
     record = result_game({"Ada": 3, "Bo": 5}, date(2026, 3, 2))
     broken = start_game(game_slug="stone-age", seats=[SeatSpec("Ada"), SeatSpec("Bo")], result_only=True,
                         played_on=date(2026, 3, 3))
@@ -106,50 +106,70 @@ def repair(broken) -> None:
     append_event(broken, 0, "result", {"scores": [{"seat": 0, "score": 7}, {"seat": 1, "score": 9}]})
 
 
+def database_away_for(monkeypatch, record) -> None:
+    """Writing this record's figures fails as if the database went away: no record's fault, so the
+    chunk fails (and is retried on a worker) instead of setting the record aside."""
+    write = services.write_summaries
+
+    def write_summaries(records):
+        if any(r.pk == record.pk for r in records):
+            raise OperationalError("the database went away")
+        return write(records)
+
+    monkeypatch.setattr(services, "write_summaries", write_summaries)
+
+
 @pytest.mark.django_db
-def test_a_chunk_that_gives_up_fails_the_run_with_its_reason_and_resume_finishes_it(eager):
+def test_a_chunk_that_gives_up_fails_the_run_with_its_reason_and_resume_finishes_it(eager, monkeypatch):
     """In-process (make run): no retries; the failing chunk stops the run at once."""
-    good, broken = broken_finished_record()
-    with pytest.raises(CommandError, match=r"failed: chunk 1: ValueError: .* has no result event.*--resume"):
+    good = result_game({"Ada": 3, "Bo": 5}, date(2026, 3, 2))
+    unlucky = result_game({"Ada": 7, "Bo": 9}, date(2026, 3, 3))
+    database_away_for(monkeypatch, unlucky)
+    with pytest.raises(CommandError, match=r"failed: chunk 1: OperationalError: the database went away.*--resume"):
         call_command("recompute", "--chunk-size", "1", stdout=StringIO())
     run = RecomputeRun.objects.get()
     assert (run.status, run.done, run.total) == ("failed", 1, 2)
-    assert "has no result event" in run.chunks.get(index=1).error and run.chunks.get(index=0).error == ""
+    assert "the database went away" in run.chunks.get(index=1).error and run.chunks.get(index=0).error == ""
+    assert not UnscorableRecord.objects.exists()  # not the record's fault
     with pytest.raises(CommandError, match=f"there is no recomputation {run.pk + 1}"):
         call_command("recompute", "--resume", str(run.pk + 1), stdout=StringIO())
 
-    repair(broken)
+    monkeypatch.undo()  # the database is back
     out = StringIO()
     call_command("recompute", "--resume", str(run.pk), stdout=out)
     assert "1 records left" in out.getvalue()
     run.refresh_from_db()
     assert (run.status, run.done, run.error) == ("finished", 2, "")
-    assert [(row.seat.seat_order, row.score) for row in SeatResult.objects.filter(record=broken).order_by("seat")] == [
-        (0, 7), (1, 9)]
-    with pytest.raises(CommandError, match="is finished: only a failed one can be resumed"):
+    assert ScoredRecord.objects.filter(pk__in=[good.pk, unlucky.pk]).count() == 2
+    with pytest.raises(CommandError, match="is finished: only a failed or stalled one can be resumed"):
         call_command("recompute", "--resume", str(run.pk), stdout=StringIO())
 
 
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)
-def test_on_real_workers_a_chunk_out_of_retries_fails_the_run_and_resume_completes_it(start_worker, client):
+def test_on_real_workers_a_record_that_cannot_be_scored_is_named_and_the_run_finishes(start_worker, client):
     good, broken = broken_finished_record()
     start_worker(LUDOLOG_TASK_MAX_RETRIES="1", LUDOLOG_TASK_RETRY_BACKOFF_MAX="1")
     wait_for(lambda: ScoredRecord.objects.filter(record=good).exists(), what="the good game to be scored")
-    with pytest.raises(CommandError, match=r"failed: chunk 1: ValueError: .* has no result event"):
-        call_command("recompute", "--chunk-size", "1", "--timeout", "120", stdout=StringIO())
+    out = StringIO()
+    call_command("recompute", "--chunk-size", "1", "--timeout", "120", stdout=out)
     run = RecomputeRun.objects.get()
-    assert (run.status, run.done) == ("failed", 1)
+    assert (run.status, run.done) == ("finished", 2)
+    assert f"record {broken.pk}: ValueError: result-only record {broken.pk} has no result event" in out.getvalue()
+    assert UnscorableRecord.objects.get(pk=broken.pk).reason.endswith("has no result event")
 
     staff = User.objects.create_superuser("boss", password="pw")
     client.force_login(staff)
-    repair(broken)
-    answer = client.post(f"/api/recompute/{run.pk}/resume/")
-    assert answer.status_code == 202 and answer.json()["status"] in ("running", "finalizing", "finished")
-    wait_for(lambda: RecomputeRun.objects.get().status == "finished", what="the resumed run to finish")
-    run.refresh_from_db()
-    assert (run.done, run.error) == (2, "")
-    assert SeatResult.objects.filter(record=broken).count() == 2
+    status = client.get(f"/api/recompute/{run.pk}/status/").json()
+    assert status["unscorable"] == [
+        {"record": broken.pk, "reason": f"ValueError: result-only record {broken.pk} has no result event"}]
     again = client.post(f"/api/recompute/{run.pk}/resume/")
     assert again.status_code == 409 and again.json()["reason"] == "not_resumable"
+
+    repair(broken)
+    answer = client.post("/api/recompute/", {}, content_type="application/json")
+    assert answer.status_code == 202
+    wait_for(lambda: RecomputeRun.objects.order_by("-pk").first().status == "finished", what="the second run")
+    assert SeatResult.objects.filter(record=broken).count() == 2
+    assert not UnscorableRecord.objects.filter(pk=broken.pk).exists()

@@ -20,7 +20,8 @@ class Command(BaseCommand):
         parser.add_argument("--league", type=int, help="only the records that count for this league")
         parser.add_argument("--since", type=date.fromisoformat, help="only records played on or after YYYY-MM-DD")
         parser.add_argument("--chunk-size", type=int, default=None)
-        parser.add_argument("--resume", type=int, metavar="RUN", help="queue again what failed run RUN had not done")
+        parser.add_argument("--resume", type=int, metavar="RUN",
+                            help="queue again what failed or stalled run RUN had not done")
         parser.add_argument("--timeout", type=float, default=3600, help="seconds to wait for the workers")
 
     def handle(self, *args, game=None, league=None, since=None, chunk_size=None, timeout=3600, resume=None,
@@ -39,14 +40,15 @@ class Command(BaseCommand):
             raise CommandError(error.message) from None
         deadline = started + timeout
         while True:
+            recompute.mark_stalled()
             current = self._bar(run.pk, started)
             if current.status == RecomputeRun.Status.FINISHED:
                 break
-            if current.status == RecomputeRun.Status.FAILED:
+            if current.status in (RecomputeRun.Status.FAILED, RecomputeRun.Status.STALLED):
                 self.stdout.write("")
                 raise CommandError(
-                    f"recomputation #{run.pk} failed: {current.error} (fix the cause, then: manage.py recompute "
-                    f"--resume {run.pk})"
+                    f"recomputation #{run.pk} {current.status}: {current.error} (fix the cause, then: "
+                    f"manage.py recompute --resume {run.pk})"
                 )
             if time.monotonic() > deadline:
                 raise CommandError(f"recomputation #{run.pk} not finished after {timeout:.0f} s (are workers running?)")
@@ -70,6 +72,14 @@ class Command(BaseCommand):
         changes = list(run.changes.select_related("player").order_by("record_id", "seat_order"))
         rate = run.total / seconds if seconds else 0
         self.stdout.write(f"{run.total} records recomputed in {seconds:.1f} s ({rate:.0f}/s)")
+        unscorable = run.unscorable()
+        if unscorable:
+            self.stdout.write(
+                f"{len(unscorable)} records could not be scored (marked unscorable; fix the cause, then recompute "
+                f"them again):"
+            )
+            for record_id, reason in unscorable.items():
+                self.stdout.write(f"  record {record_id}: {reason}")
         if not changes:
             self.stdout.write("no final score or rank changed")
             return
