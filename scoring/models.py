@@ -80,6 +80,7 @@ class UnscorableRecord(models.Model):
     class Meta:
         ordering = ["-last_failed_at"]
         verbose_name = _("unscorable record")
+        verbose_name_plural = _("unscorable records")
 
     def __str__(self) -> str:
         return f"#{self.record_id}: {self.reason}"

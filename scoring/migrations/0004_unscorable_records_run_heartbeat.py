@@ -24,6 +24,7 @@ class Migration(migrations.Migration):
             ],
             options={
                 'verbose_name': 'unscorable record',
+                'verbose_name_plural': 'unscorable records',
                 'ordering': ['-last_failed_at'],
             },
         ),
