@@ -94,12 +94,12 @@ def bench_browser(record_id: int, last: int) -> list[float]:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
         page = browser.new_page()
         page.goto(f"http://127.0.0.1:{PORT}/games/{record_id}/replay/?at=0")
-        page.wait_for_function("document.querySelector('#board svg') !== null")
+        page.wait_for_function("() => document.querySelector('#board svg') !== null")
         page.evaluate(MEASURE_JS)
         page.locator("body").click(position={"x": 5, "y": 5})
         for at in range(1, last + 1):
             page.keyboard.press("ArrowRight")
-            page.wait_for_function(f"window.benchSteps.length >= {at}")
+            page.wait_for_function(f"() => window.benchSteps.length >= {at}")
         steps = page.evaluate("window.benchSteps")
         browser.close()
     if [at for at, _ms in steps] != list(range(1, last + 1)):

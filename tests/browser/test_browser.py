@@ -54,7 +54,7 @@ def test_stepping_through_a_replay_with_the_keyboard(page, live_server, artifact
     for _ in range(5):
         page.keyboard.press("ArrowRight")
     page.wait_for_url(re.compile(r"[?&]at=5$"))
-    page.wait_for_function("document.querySelector('#board svg').dataset.at === '5'")
+    page.wait_for_function("() => document.querySelector('#board svg').dataset.at === '5'")
 
     events = json.loads(simulated_file(5))["events"]
     assert board.locator("g.last-placed").get_attribute("data-tile") == events[4]["payload"]["tile"]
@@ -73,7 +73,7 @@ def test_stepping_through_a_replay_with_the_keyboard(page, live_server, artifact
 
     page.keyboard.press("End")
     page.wait_for_url(re.compile(r"[?&]at=%d$" % len(events)))
-    page.wait_for_function(f"document.querySelector('#board svg').dataset.at === '{len(events)}'")
+    page.wait_for_function(f"() => document.querySelector('#board svg').dataset.at === '{len(events)}'")
     final = [str(score) for score in json.loads(simulated_file(5))["final_scores"]]
     assert page.locator("#score-table td.total").all_inner_texts() == final, "the table changes with the step"
     page.keyboard.press("Home")
@@ -93,7 +93,7 @@ def test_switching_to_french(page, live_server):
     assert "Jan. 1, 2026" in page.locator("table.history").inner_text()
     page.get_by_label("Language").select_option("fr")
     page.locator("form.language-form button").click()
-    page.wait_for_function("document.documentElement.lang === 'fr'")
+    page.wait_for_function("() => document.documentElement.lang === 'fr'")
     # Django's own French: month names in localised dates.
     assert "1 janvier 2026" in page.locator("table.history").inner_text()
     # The project's own French catalogue: the navigation and the page speak French.
@@ -147,11 +147,11 @@ def test_stepping_through_a_stone_age_replay(page, live_server, artifacts: Path)
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("ArrowRight")
     page.wait_for_url(re.compile(r"[?&]at=1$"))
-    page.wait_for_function("document.querySelector('#board svg').dataset.at === '1'")
+    page.wait_for_function("() => document.querySelector('#board svg').dataset.at === '1'")
     # Ada's people now stand on the place she chose.
     assert page.locator(f'#board g[data-location="{first}"] g.people[data-seat="0"]').count() == 1
     page.keyboard.press("End")
-    page.wait_for_function(f"document.querySelector('#board svg').dataset.at === '{len(document['events'])}'")
+    page.wait_for_function(f"() => document.querySelector('#board svg').dataset.at === '{len(document['events'])}'")
     final = [str(score) for score in document["final_scores"]]
     assert page.locator("#score-table td.total").all_inner_texts() == final
     page.screenshot(path=str(artifacts / "replay-stone-age.png"), full_page=True)
@@ -166,13 +166,13 @@ def test_stepping_through_a_carcassonne_replay(page, live_server, artifacts: Pat
     page.locator("body").click(position={"x": 5, "y": 5})
     page.keyboard.press("ArrowRight")
     page.wait_for_url(re.compile(r"[?&]at=11$"))
-    page.wait_for_function("document.querySelector('#board svg').dataset.at === '11'")
+    page.wait_for_function("() => document.querySelector('#board svg').dataset.at === '11'")
     assert page.locator("#board svg g.tile").count() == 12
     laid = document["events"][10]["payload"]
     outlined = page.locator("#board g.tile.last-placed")
     assert (outlined.get_attribute("data-x"), outlined.get_attribute("data-y")) == (str(laid["x"]), str(laid["y"]))
     page.keyboard.press("End")
-    page.wait_for_function(f"document.querySelector('#board svg').dataset.at === '{len(document['events'])}'")
+    page.wait_for_function(f"() => document.querySelector('#board svg').dataset.at === '{len(document['events'])}'")
     final = [str(score) for score in document["final_scores"]]
     assert page.locator("#score-table td.total").all_inner_texts() == final
     page.screenshot(path=str(artifacts / "replay-carcassonne.png"), full_page=True)
