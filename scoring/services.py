@@ -3,7 +3,8 @@
 The scoring pipeline of one finished record: results (one transaction), then the projections
 that depend on them, then the ``ScoredRecord`` marker with the record's own figures. Every step
 recomputes from committed rows, so running it twice, or after a crash half-way, leaves the same
-rows.
+rows. A record whose scoring fails for a reason of its own is marked ``UnscorableRecord`` (with
+the reason and the number of failures) and never holds up the others; a success clears the mark.
 """
 
 from __future__ import annotations
@@ -96,7 +97,9 @@ def final_scores_each(records: Sequence[GameRecord]) -> tuple[dict[int, list[Fin
     for record in records:
         try:
             finals[record.pk] = _final_scores(record, by_record[record.pk])
-        except Exception as error:  # noqa: BLE001 (any error of the engine is the record's)
+        except Exception as error:
+            if not is_record_fault(error):
+                raise
             failures[record.pk] = describe(error)
     return finals, failures
 
