@@ -29,8 +29,14 @@ def rebuild_all(progress: Callable[[int, int], None] | None = None) -> dict[str,
             GameRecord.objects.filter(pk__in=ids[start:start + BATCH])
             .select_related("copy").prefetch_related("seats").order_by("pk")
         )
-        services.write_results(records, services.final_scores_of(records))
-        services.write_summaries(records)
+        # A record that cannot be scored is set aside and marked, as a recompute does: the rest
+        # of the rebuild goes on.
+        finals, unscorable = services.final_scores_each(records)
+        _changes, unwritable = services.write_each([r for r in records if r.pk in finals], finals)
+        unscorable.update(unwritable)
+        for record_id, reason in unscorable.items():
+            services.mark_unscorable(record_id, reason)
+        services.clear_unscorable(r.pk for r in records if r.pk not in unscorable)
         if progress is not None:
             progress(min(start + BATCH, len(ids)), len(ids))
     statistics.rebuild()

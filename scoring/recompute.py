@@ -105,34 +105,6 @@ def chunk_started(chunk_id: int) -> None:
         heartbeat(run_id)
 
 
-def _write(records: list[GameRecord], finals: dict) -> list[services.ResultChange]:
-    changes = services.write_results(records, finals)
-    services.write_summaries(records)
-    return changes
-
-
-def _write_each(records: list[GameRecord], finals: dict) -> tuple[list[services.ResultChange], dict[int, str]]:
-    """Write every record's results at once; should that fail for a record's sake (a score the
-    column cannot hold), again one record at a time, setting aside those that fail."""
-    try:
-        with transaction.atomic():
-            return _write(records, finals), {}
-    except Exception as error:
-        if not services.is_record_fault(error):
-            raise
-    changes: list[services.ResultChange] = []
-    failures: dict[int, str] = {}
-    for record in records:
-        try:
-            with transaction.atomic():
-                changes += _write([record], finals)
-        except Exception as error:
-            if not services.is_record_fault(error):
-                raise
-            failures[record.pk] = services.describe(error)
-    return changes, failures
-
-
 def run_chunk(chunk_id: int) -> bool:
     """Recompute one chunk (again: a redelivered chunk is done once); True when it completed the run."""
     chunk = RecomputeChunk.objects.select_related("run").get(pk=chunk_id)
@@ -143,7 +115,7 @@ def run_chunk(chunk_id: int) -> bool:
         )
         finals, unscorable = services.final_scores_each(records)
         with transaction.atomic():
-            changes, unwritable = _write_each([r for r in records if r.pk in finals], finals)
+            changes, unwritable = services.write_each([r for r in records if r.pk in finals], finals)
             unscorable.update(unwritable)
             RecomputeChange.objects.bulk_create(
                 [RecomputeChange(

@@ -116,12 +116,17 @@ class RecomputeRequestSerializer(serializers.Serializer):
 class RecomputeRunSerializer(serializers.ModelSerializer):
     progress = serializers.SerializerMethodField()
     changes = serializers.SerializerMethodField()
+    unscorable = serializers.SerializerMethodField(help_text="record id → why it could not be scored")
 
     class Meta:
         model = RecomputeRun
         fields = [
-            "id", "status", "error", "filters", "total", "done", "progress", "started_at", "finished_at", "changes",
+            "id", "status", "error", "filters", "total", "done", "progress", "started_at", "finished_at",
+            "last_progress_at", "changes", "unscorable",
         ]
+
+    def get_unscorable(self, run: RecomputeRun) -> dict[str, str]:
+        return {str(record_id): reason for record_id, reason in run.unscorable().items()}
 
     def get_progress(self, run: RecomputeRun) -> float:
         return round(run.done / run.total, 4) if run.total else 1.0

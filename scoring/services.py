@@ -312,3 +312,31 @@ def note_scoring_failure(record_id: int, error: BaseException) -> bool:
     logger.warning("record %s could not be scored: %s", record_id, reason)
     mark_unscorable(record_id, reason)
     return True
+
+
+def _write_scored(records: Sequence[GameRecord], finals: dict[int, list[FinalScore]]) -> list[ResultChange]:
+    changes = write_results(records, finals)
+    write_summaries(records)
+    return changes
+
+
+def write_each(records: Sequence[GameRecord], finals: dict[int, list[FinalScore]]) -> tuple[list[ResultChange], dict[int, str]]:
+    """Write every record's results at once; should that fail for a record's sake (a score the
+    column cannot hold), again one record at a time, setting aside those that fail."""
+    try:
+        with transaction.atomic():
+            return _write_scored(records, finals), {}
+    except Exception as error:
+        if not is_record_fault(error):
+            raise
+    changes: list[ResultChange] = []
+    failures: dict[int, str] = {}
+    for record in records:
+        try:
+            with transaction.atomic():
+                changes += _write_scored([record], finals)
+        except Exception as error:
+            if not is_record_fault(error):
+                raise
+            failures[record.pk] = describe(error)
+    return changes, failures

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from records.models import Player
 
 from . import recompute, selectors, tasks
-from .models import Club, PlayerStatistics, Rating, RatingChange
+from .models import Club, PlayerStatistics, Rating, RatingChange, RecomputeRun
 from .serializers import (
     ClubSerializer, GameStatisticsSerializer, LeagueSerializer, PlayerStatisticsSerializer,
     RatingChangeSerializer, RatingSerializer, RecomputeRequestSerializer, RecomputeRunSerializer,
@@ -173,6 +173,11 @@ class RecomputeViewSet(ReasonedNotFound, mixins.CreateModelMixin, mixins.Retriev
     queryset = selectors.recompute_runs()
     filter_backends: list = []
 
+    def get_object(self) -> RecomputeRun:
+        # A run whose workers died says so when read (stalled), rather than "running" forever.
+        recompute.mark_stalled()
+        return super().get_object()
+
     @extend_schema(request=RecomputeRequestSerializer, responses={202: RecomputeRunSerializer})
     def create(self, request: Request, *args, **kwargs) -> Response:
         body = RecomputeRequestSerializer(data=request.data)
@@ -189,7 +194,7 @@ class RecomputeViewSet(ReasonedNotFound, mixins.CreateModelMixin, mixins.Retriev
     @extend_schema(request=None, responses={202: RecomputeRunSerializer})
     @action(detail=True, methods=["post"])
     def resume(self, request: Request, pk: str | None = None) -> Response:
-        """Queue again what a failed run had not done (409 ``not_resumable`` if it did not fail)."""
+        """Queue again what a failed or stalled run had not done (409 ``not_resumable`` otherwise)."""
         run = tasks.resume_recompute(self.get_object().pk)
         run.refresh_from_db()
         return Response(RecomputeRunSerializer(run).data, status=status.HTTP_202_ACCEPTED)

@@ -90,6 +90,17 @@ def test_a_run_read_after_its_silence_is_stalled_and_one_that_moves_again_is_run
     assert timezone.now() - run.last_progress_at < timedelta(seconds=5)
 
 
+@pytest.mark.django_db
+def test_the_run_s_own_api_marks_it_stalled_when_read_and_shows_its_heartbeat(eager, settings, client):
+    settings.LUDOLOG_RECOMPUTE_STALL_SECONDS = 60
+    for record in games(2):
+        tasks.score_record(record.pk)
+    run = recompute.start(chunk_size=1)
+    silent_for(run, 61)
+    body = staff_client(client).get(f"/api/recompute/{run.pk}/").json()
+    assert body["status"] == "stalled" and body["last_progress_at"] and body["unscorable"] == {}
+
+
 @pytest.mark.postgres
 @pytest.mark.redis
 @pytest.mark.django_db(transaction=True)

@@ -149,3 +149,19 @@ def test_a_recompute_finishes_the_others_names_the_unscorable_and_scores_them_on
     assert stored(refused) == engine_scores(2, 32)
     assert mark(refused) is None and mark(overflow).attempts == 2
     assert list(RecomputeRun.objects.order_by("pk").values_list("status", flat=True)) == ["finished", "finished"]
+
+
+def test_rebuilding_every_projection_sets_a_record_it_cannot_score_aside(eager, monkeypatch):
+    """rebuild_projections, like a recompute, scores the others and marks the one it cannot."""
+    good = play(2, 7)
+    refused = play(2, 8)
+    bad = overflowing_record()
+    for record in (good, refused):
+        tasks.score_record(record.pk)
+    engine_refuses(monkeypatch, refused)
+    out = StringIO()
+    call_command("rebuild_projections", stdout=out)
+    assert stored(good) == engine_scores(2, 7)
+    assert not SeatResult.objects.filter(record__in=[refused, bad]).exists()
+    assert "cannot replay" in mark(refused).reason and overflow_reason(mark(bad).reason)
+    assert mark(good) is None
