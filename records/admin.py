@@ -2,7 +2,7 @@ from django.contrib import admin, messages
 from django.db.models import Count
 
 from .errors import PlayersCannotMerge
-from .models import Event, GameRecord, Player, Seat
+from .models import Event, EventVerification, GameRecord, Player, Seat
 from .players import merge_players
 
 
@@ -81,7 +81,7 @@ class GameRecordAdmin(admin.ModelAdmin):
 class EventAdmin(ReadOnlyEventMixin, admin.ModelAdmin):
     list_display = ["record", "seq", "type", "recorded_by", "recorded_at"]
     list_filter = ["type"]
-    readonly_fields = ["record", "seq", "type", "payload", "recorded_by", "recorded_at", "idempotency_key"]
+    readonly_fields = ["record", "seq", "type", "payload", "recorded_by", "recorded_at", "idempotency_key", "hash"]
 
     def get_actions(self, request):
         # No bulk "delete selected" either.
@@ -116,3 +116,18 @@ class PlayerAdmin(admin.ModelAdmin):
             return
         self.message_user(request, f"{duplicate.display_name} merged into {keep.display_name}: "
                                    f"{len(moved)} game(s) moved.", level=messages.SUCCESS)
+
+
+@admin.register(EventVerification)
+class EventVerificationAdmin(admin.ModelAdmin):
+    """What each check of the events' hash chains found (``verify_events``): read-only."""
+
+    list_display = ["finished_at", "only_record_id", "records_checked", "events_checked", "mismatch_count"]
+    readonly_fields = ["started_at", "finished_at", "only_record_id", "records_checked", "events_checked",
+                       "mismatch_count", "mismatches"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False
