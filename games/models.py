@@ -13,6 +13,8 @@ from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
+from .covers import cover_upload_to, validate_cover
+
 
 class Language(models.Model):
     """A language by its ISO 639-2/B code, as library records carry it (``fre``, ``cze``, ``dut``)."""
@@ -105,6 +107,10 @@ class CatalogueRecord(models.Model):
         _("rules engine"),
         blank=True,
         help_text=_("Slug of the rules engine that can replay this game; empty where none exists yet."),
+    )
+    cover = models.ImageField(
+        _("cover"), upload_to=cover_upload_to, blank=True, validators=[validate_cover],
+        help_text=_("A photo or scan of the box: JPEG, PNG or WebP, at most 5 MB and 4000 × 4000 pixels."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

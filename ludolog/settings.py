@@ -260,3 +260,9 @@ if CELERY_BROKER_URL.startswith("redis://"):
 LUDOLOG_SCORING_MAX_ATTEMPTS = int(os.environ.get("LUDOLOG_SCORING_MAX_ATTEMPTS", "5"))
 LUDOLOG_RECOMPUTE_STALL_SECONDS = float(os.environ.get("LUDOLOG_RECOMPUTE_STALL_SECONDS", "600"))
 LUDOLOG_RECOMPUTE_TEST_PAUSE_SECONDS = float(os.environ.get("LUDOLOG_RECOMPUTE_TEST_PAUSE_SECONDS", "0"))
+
+# Uploaded files (issue 12): the catalogue records' covers and their thumbnails
+# (games/covers.py). Django serves them itself only with DEBUG on; in production nginx serves
+# MEDIA_ROOT at MEDIA_URL (ludolog/deploy/nginx/ludolog.conf, README "Running in production").
+MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
+MEDIA_URL = "/media/"

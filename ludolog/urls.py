@@ -1,3 +1,5 @@
+from django.conf import settings
+from django.conf.urls.static import static
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
@@ -17,5 +19,9 @@ urlpatterns = [
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("ludolog.web.urls")),
 ]
+
+# The catalogue's covers, served by Django with DEBUG on only (static() adds nothing otherwise);
+# in production nginx serves MEDIA_ROOT at /media/ (README, "Running in production").
+urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
 
 handler404 = "ludolog.api_errors.not_found"
