@@ -147,6 +147,9 @@ REST_FRAMEWORK = {
     "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "ludolog.api_errors.exception_handler",
+    # POST /api/auth/token/: a few tries a minute per client (wrong passwords also count toward
+    # the login brake, LUDOLOG_LOGIN_FAILURES).
+    "DEFAULT_THROTTLE_RATES": {"token": os.environ.get("LUDOLOG_TOKEN_RATE", "10/minute")},
     "DEFAULT_PARSER_CLASSES": [
         "ludolog.api_parsers.BoundedJSONParser",
         "rest_framework.parsers.FormParser",
@@ -158,7 +161,7 @@ REST_FRAMEWORK = {
 # (seconds), login forms answer 429 until the window has passed.
 LUDOLOG_LOGIN_FAILURES = int(os.environ.get("LUDOLOG_LOGIN_FAILURES", "10"))
 LUDOLOG_LOGIN_FAILURE_WINDOW = int(os.environ.get("LUDOLOG_LOGIN_FAILURE_WINDOW", "300"))
-LUDOLOG_LOGIN_PATHS = ("/login/", "/admin/login/", "/api-auth/login/")
+LUDOLOG_LOGIN_PATHS = ("/login/", "/admin/login/", "/api-auth/login/", "/api/auth/token/")
 # The cache: per process by default; LUDOLOG_CACHE_URL=redis://… shares it between the web
 # processes (the login counts, the replay's score series, the recorder's sentences).
 if os.environ.get("LUDOLOG_CACHE_URL"):
@@ -174,6 +177,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    # Several resources have a "status": each its own enum, named for what it is.
+    "ENUM_NAME_OVERRIDES": {
+        "RecordStatusEnum": "records.models.GameRecord.Status",
+        "RecomputeStatusEnum": "scoring.models.RecomputeRun.Status",
+        "CopyStatusEnum": "games.models.Copy.Status",
+        "ScoringStatusEnum": ["not_finished", "waiting", "scored", "unscorable"],
+    },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
         "ludolog.api_schema.document_errors",

@@ -4,11 +4,14 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 
+from .api import ApiRoot, TokenView
 from .health import health
 
 urlpatterns = [
     path("health/", health, name="health"),
     path("admin/", admin.site.urls),
+    path("api/", ApiRoot.as_view(), name="api-root"),
+    path("api/auth/token/", TokenView.as_view(), name="api-token"),
     path("api/", include("games.urls")),
     path("api/", include("records.urls")),
     path("api/", include("scoring.urls")),

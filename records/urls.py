@@ -1,7 +1,7 @@
-from rest_framework.routers import DefaultRouter
+from rest_framework.routers import SimpleRouter
 
 from .views import GameRecordViewSet
 
-router = DefaultRouter()
+router = SimpleRouter()  # the API root lists every app's endpoints: ludolog.api
 router.register("records", GameRecordViewSet, basename="record")
 urlpatterns = router.urls

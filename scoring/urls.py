@@ -1,9 +1,9 @@
 from django.urls import path
-from rest_framework.routers import DefaultRouter
+from rest_framework.routers import SimpleRouter
 
 from . import api_status, views
 
-router = DefaultRouter()
+router = SimpleRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
 router.register("leagues", views.LeagueViewSet, basename="league")
 router.register("recompute", views.RecomputeViewSet, basename="recompute")

@@ -163,8 +163,15 @@ class GameStateAdapter:
     def restore(self, data: Mapping[str, Any]) -> Any:
         return self.engine.Game.from_dict(data)
 
+    action_kind_events: Mapping[str, str] = {}
+    """The engine's word for a kind of action → the event type the API appends it as, where they
+    differ (a position's ``legal_action_kinds`` speaks the API's words)."""
+
     def view(self, state: Any) -> dict[str, Any]:
-        return dict(state.view())
+        view = dict(state.view())
+        if self.action_kind_events and "legal_action_kinds" in view:
+            view["legal_action_kinds"] = [self.action_kind_events.get(kind, kind) for kind in view["legal_action_kinds"]]
+        return view
 
     def is_over(self, state: Any) -> bool:
         return bool(state.is_over)

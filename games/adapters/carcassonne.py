@@ -17,6 +17,7 @@ class CarcassonneAdapter(TileGameAdapter):
     name = "Carcassonne"
     min_players = 2
     max_players = 5
+    action_kind_events = {"place": "place_tile", "discard": "discard_tile"}
     notation_example = "V@1,0r90 meeple:2; V@1,0r90; V discard"
 
     def __init__(self) -> None:

@@ -17,6 +17,7 @@ class HuntersGatherersAdapter(TileGameAdapter):
     name = "Carcassonne: Hunters and Gatherers"
     min_players = 2
     max_players = 5
+    action_kind_events = {"place": "place_tile", "discard": "discard_tile"}
     notation_example = "L17@2,-1r90 hunter:0; L44 discard"
 
     def __init__(self) -> None:
