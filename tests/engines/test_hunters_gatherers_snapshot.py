@@ -99,10 +99,10 @@ def test_the_snapshot_holds_the_whole_state():
     game = Game.new(2, seed=3)
     game.apply(game.legal_actions()[-1])
     snapshot = game.snapshot()
-    assert snapshot["snapshot_version"] == SNAPSHOT_VERSION == 1
+    assert snapshot["snapshot_version"] == SNAPSHOT_VERSION == 2
     assert snapshot["engine"] == "hunters-gatherers"
     assert {"players", "seed", "landscape_order", "bonus_order", "landscape_left", "bonus_left", "discarded",
-            "current_player", "phase", "tribe_members", "huts", "points", "awards", "history",
+            "current_player", "phase", "tribe_members", "huts", "points", "awards", "sent_home", "history",
             "landscape"} <= snapshot.keys()
     assert set(snapshot["landscape"]) == {"board", "features", "river_systems", "figures"}
     assert set(snapshot["landscape"]["features"]) == {"union_find", "open", "members", "figures"}
@@ -123,7 +123,8 @@ def test_a_snapshot_of_another_tile_set_version_is_refused():
 
 
 @pytest.mark.parametrize("change", [
-    {"snapshot_version": 2},
+    {"snapshot_version": 1},
+    {"snapshot_version": 3},
     {"snapshot_version": None},
     {"engine": "carcassonne"},
 ])

@@ -35,8 +35,9 @@ MEEPLES: Final = 7
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 5
 SOURCES: Final = ("city", "road", "cloister", "field")
-SNAPSHOT_VERSION: Final = 2
-"""Version 2 keeps the awards; a version 1 snapshot is refused (its reader replays instead)."""
+SNAPSHOT_VERSION: Final = 3
+"""Version 2 keeps the awards, version 3 also where each final award lies (tiles, meeples,
+contents); an older snapshot is refused (its reader replays instead)."""
 _SIDE_NAMES: Final = ("north", "east", "south", "west")
 _AROUND: Final = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0))
 
@@ -52,12 +53,37 @@ class Score:
 
 
 @dataclass(frozen=True)
+class StandingMeeple:
+    """A meeple as it stood on the board: whose, on which tile (letter and position) and on which
+    of that tile's printed features."""
+
+    seat: int
+    x: int
+    y: int
+    tile: str
+    feature: int
+    kind: str = "meeple"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"seat": self.seat, "kind": self.kind, "x": self.x, "y": self.y, "tile": self.tile,
+                "feature": self.feature}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> StandingMeeple:
+        return cls(seat=int(data["seat"]), x=int(data["x"]), y=int(data["y"]), tile=str(data["tile"]),
+                   feature=int(data["feature"]), kind=str(data.get("kind", "meeple")))
+
+
+@dataclass(frozen=True)
 class Award:
     """Points a feature gave: ``points`` to each seat in ``seats`` (the most meeples on it).
 
     ``action`` is the index of the action that caused it (the final scoring's awards carry the
     last action's); ``final`` says it came from the final scoring, where the same sources
-    (an unfinished city, road or cloister) score as during the game.
+    (an unfinished city, road or cloister) score as during the game. A final award also keeps
+    the ``tiles`` (x, y) its feature covers (a cloister: its tile and the neighbours counted),
+    the ``meeples`` that stood on it and the ``contents`` its points counted (a city's
+    ``pennants``, a cloister's ``neighbours``, a field's completed ``cities``).
     """
 
     action: int
@@ -65,15 +91,25 @@ class Award:
     points: int
     seats: tuple[int, ...]
     final: bool
+    tiles: tuple[tuple[int, int], ...] = ()
+    meeples: tuple[StandingMeeple, ...] = ()
+    contents: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"source": self.source, "points": self.points, "seats": list(self.seats), "action": self.action,
+        data = {"source": self.source, "points": self.points, "seats": list(self.seats), "action": self.action,
                 "final": self.final}
+        if self.final:
+            data |= {"tiles": [list(tile) for tile in self.tiles], "figures": [m.to_dict() for m in self.meeples],
+                     "contents": dict(self.contents)}
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Award:
         return cls(action=int(data["action"]), source=str(data["source"]), points=int(data["points"]),
-                   seats=tuple(int(seat) for seat in data["seats"]), final=bool(data["final"]))
+                   seats=tuple(int(seat) for seat in data["seats"]), final=bool(data["final"]),
+                   tiles=tuple((int(x), int(y)) for x, y in data.get("tiles", ())),
+                   meeples=tuple(StandingMeeple.from_dict(m) for m in data.get("figures", ())),
+                   contents=tuple((str(k), int(v)) for k, v in dict(data.get("contents", {})).items()))
 
 
 class Game:
@@ -211,7 +247,10 @@ class Game:
 
     # -- scoring -----------------------------------------------------------------------------
 
-    def _award(self, node: int, points: int, source: str) -> None:
+    def _award(self, node: int, points: int, source: str, *, contents: Mapping[str, int] | None = None,
+               tiles: tuple[tuple[int, int], ...] | None = None) -> None:
+        """Score the feature of ``node`` and send its meeples home. A final award keeps where it
+        lies (``tiles``, by default the feature's) and what it counted (``contents``)."""
         figures = self.graph.remove_figures(node, ["meeple"])
         seats = tuple(sorted(majority_owners(Counter(f.owner for f in figures))))
         for seat in seats:
@@ -220,9 +259,21 @@ class Game:
         # index is counted from the board and the discards, which a snapshot keeps (the history of
         # positions is not part of a snapshot).
         action = len(self.letters) - 2 + len(self.discarded)
-        self.awards.append(Award(action, source, points, seats, final=self.final_scored))
+        if self.final_scored:
+            where = tiles if tiles is not None else tuple(sorted(
+                {self.board.placed[self.graph.node_tile[n]].position for n in self.graph.members(node)}))
+            self.awards.append(Award(action, source, points, seats, final=True, tiles=where,
+                                     meeples=tuple(self._standing(f) for f in figures),
+                                     contents=tuple((contents or {}).items())))
+        else:
+            self.awards.append(Award(action, source, points, seats, final=False))
         for figure in figures:
             self.meeples_left[figure.owner] += 1
+
+    def _standing(self, figure: Figure) -> StandingMeeple:
+        placed = self.board.placed[self.graph.node_tile[figure.node]]
+        return StandingMeeple(figure.owner, placed.position[0], placed.position[1], self.letters[placed.order],
+                              self.graph.node_feature[figure.node])
 
     def _pennants(self, node: int) -> int:
         return sum(self.tileset.types[self.letters[self.graph.node_tile[n]]].pennants.get(self.graph.node_feature[n], 0)
@@ -262,14 +313,18 @@ class Game:
                 continue
             kind = self.graph.node_kind[root]
             if kind == "city":
-                self._award(root, self.city_points(root, False), "city")
+                self._award(root, self.city_points(root, False), "city", contents={"pennants": self._pennants(root)})
             elif kind == "road":
                 self._award(root, self.graph.tile_count(root), "road")
             elif kind == "cloister":
-                self._award(root, 1 + self._surrounding(self.board.placed[self.graph.node_tile[root]].position),
-                            "cloister")
+                x, y = self.board.placed[self.graph.node_tile[root]].position
+                around = tuple(sorted(p for dx, dy in ((0, 0), *_AROUND)
+                                      if (p := (x + dx, y + dy)) in self.board.tiles))
+                self._award(root, 1 + self._surrounding((x, y)), "cloister",
+                            contents={"neighbours": self._surrounding((x, y))}, tiles=around)
             elif kind == "field":
-                self._award(root, 3 * len(self._cities_of_field(root) & completed_cities), "field")
+                cities = len(self._cities_of_field(root) & completed_cities)
+                self._award(root, 3 * cities, "field", contents={"cities": cities})
 
     def _cities_of_field(self, node: int) -> set[int]:
         """The city features (roots) the field of ``node`` touches on any of its tiles."""

@@ -23,11 +23,13 @@ from games.engines.tiles import Figure, quarter_turns_from_degrees
 
 from .actions import FIGURE_KINDS, TRIBE_MEMBERS, Action, FigureKind, NotationError, parse_action
 from .landscape import Landscape
-from .scoring import SOURCES, Award, Source, completed_award, final_awards, forest_has_gold
+from .scoring import SOURCES, Award, Source, StandingFigure, completed_award, final_awards, forest_has_gold, standing
 from .tileset import Lake, Tile, Tileset, load_tileset
 
 ENGINE_SLUG: Final = "hunters-gatherers"
-SNAPSHOT_VERSION: Final = 1
+SNAPSHOT_VERSION: Final = 2
+"""Version 2 keeps where each final award lies (tiles, figures, contents) and the figures sent home at
+the end; an older snapshot is refused (its reader replays instead)."""
 TRIBE_MEMBERS_PER_PLAYER: Final = 5
 HUTS_PER_PLAYER: Final = 2
 MIN_PLAYERS: Final = 2
@@ -92,6 +94,7 @@ class Game:
         self._history: list[Action] = []
         self._discarded: list[str] = []
         self._awards: list[tuple[int, Award]] = []   # (index of the action that scored, award)
+        self._sent_home: list[StandingFigure] = []   # gatherers and fishers the end sent home unscored
 
     @classmethod
     def new(cls, players: int = 4, seed: int | None = None, tileset: Tileset | None = None) -> Game:
@@ -160,6 +163,11 @@ class Game:
     def awards(self) -> list[tuple[int, Award]]:
         """Every scoring so far with the index of the action that caused it (final scoring: len(history)-1)."""
         return list(self._awards)
+
+    def sent_home(self) -> list[StandingFigure]:
+        """The gatherers and fishers still on unfinished forests and rivers when the game ended:
+        they went home without points (empty until the end)."""
+        return list(self._sent_home)
 
     def final_ranks(self) -> list[int]:
         """1-based rank per seat, ties sharing a rank (1, 1, 3...); only once the game is over."""
@@ -307,6 +315,7 @@ class Game:
         # hunters and huts stay for the final scoring.
         for figure in list(self.land.figures):
             if figure.kind in ("gatherer", "fisher"):
+                self._sent_home.append(standing(self.land, figure))
                 self.land.remove_figures(figure.node, (figure.kind,))
                 self._members[figure.owner] += 1
         for award in final_awards(self.land):
@@ -441,7 +450,8 @@ class Game:
             "tribe_members": list(self._members),
             "huts": list(self._huts),
             "points": [[points[source] for source in SOURCES] for points in self._points],
-            "awards": [[index, a.source, a.points, sorted(a.seats), a.node] for index, a in self._awards],
+            "awards": [[index, *award.to_state()] for index, award in self._awards],
+            "sent_home": [figure.to_state() for figure in self._sent_home],
             "history": [a.to_text() for a in self._history],
             "landscape": self.land.to_state(),
         }
@@ -488,8 +498,8 @@ class Game:
         game._bonus_left = [str(t) for t in data["bonus_left"]]
         game._discarded = [str(t) for t in data["discarded"]]
         game._history = [parse_action(text) for text in data["history"]]
-        game._awards = [(int(index), Award(source, int(value), frozenset(int(s) for s in seats), int(node)))
-                        for index, source, value, seats, node in data["awards"]]
+        game._awards = [(int(index), Award.from_state(award)) for index, *award in data["awards"]]
+        game._sent_home = [StandingFigure.from_state(figure) for figure in data["sent_home"]]
         game.land = Landscape.from_state(data["landscape"], tileset)
         return game
 

@@ -15,13 +15,17 @@ At the end, open or closed alike:
   hunters; each sabre-tooth tiger cancels one deer (never a mammoth or an
   aurochs) and extra tigers cost nothing; fire chases away every tiger of its
   meadow; a hunter on the shrine tile's meadow makes its owner the only scorer.
+
+A final award also says where it lies and what it counted, so that a reader can be shown the end
+of a game feature by feature: the tiles of the meadow or river system, the hunters or huts that
+stood on it, and what it holds (deer, mammoths, aurochs, tigers, fire, a shrine; fish and lakes).
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 from games.engines.tiles import Figure, majority_owners
 
@@ -33,16 +37,70 @@ SOURCES: tuple[Source, ...] = ("river", "forest", "hut", "hunter")
 
 
 @dataclass(frozen=True, slots=True)
+class StandingFigure:
+    """A figure as it stood on the board: whose, which, on which tile (id and position) and on
+    which of that tile's printed features."""
+
+    seat: int
+    kind: str
+    x: int
+    y: int
+    tile: str
+    feature: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"seat": self.seat, "kind": self.kind, "x": self.x, "y": self.y, "tile": self.tile,
+                "feature": self.feature}
+
+    def to_state(self) -> list[object]:
+        return [self.seat, self.kind, self.x, self.y, self.tile, self.feature]
+
+    @classmethod
+    def from_state(cls, state: list[Any]) -> StandingFigure:
+        seat, kind, x, y, tile, feature = state
+        return cls(int(seat), str(kind), int(x), int(y), str(tile), int(feature))
+
+
+@dataclass(frozen=True, slots=True)
 class Award:
-    """Points a feature gave: ``points`` to each seat in ``seats`` (the majority)."""
+    """Points a feature gave: ``points`` to each seat in ``seats`` (the majority).
+
+    A final award also keeps the ``tiles`` (x, y) its feature covers, the ``figures`` that stood
+    on it and the ``contents`` its points counted (``(("deer", 4), ("tigers", 1), …)``); the
+    awards of forests and rivers completed during the game leave them empty.
+    """
 
     source: Source
     points: int
     seats: frozenset[int]
     node: int  # any node of the feature, to say where it lies
+    tiles: tuple[tuple[int, int], ...] = ()
+    figures: tuple[StandingFigure, ...] = ()
+    contents: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def final(self) -> bool:
+        return self.source in ("hut", "hunter")
 
     def to_dict(self) -> dict[str, object]:
-        return {"source": self.source, "points": self.points, "seats": sorted(self.seats)}
+        data: dict[str, object] = {"source": self.source, "points": self.points, "seats": sorted(self.seats)}
+        if self.final:
+            data |= {"tiles": [list(tile) for tile in self.tiles], "figures": [f.to_dict() for f in self.figures],
+                     "contents": dict(self.contents)}
+        return data
+
+    def to_state(self) -> list[object]:
+        return [self.source, self.points, sorted(self.seats), self.node, [list(tile) for tile in self.tiles],
+                [f.to_state() for f in self.figures], [list(pair) for pair in self.contents]]
+
+    @classmethod
+    def from_state(cls, state: list[Any]) -> Award:
+        source, points, seats, node, tiles, figures, contents = state
+        if source not in SOURCES:
+            raise ValueError(f"unknown award source {source!r}")
+        return cls(source, int(points), frozenset(int(s) for s in seats), int(node),
+                   tuple((int(x), int(y)) for x, y in tiles), tuple(StandingFigure.from_state(f) for f in figures),
+                   tuple((str(name), int(count)) for name, count in contents))
 
 
 def forest_points(land: Landscape, node: int) -> int:
@@ -75,21 +133,27 @@ def river_points(land: Landscape, node: int) -> int:
     return land.graph.tile_count(node) + fish
 
 
-def meadow_points(land: Landscape, node: int) -> int:
-    """2 per deer left uneaten, mammoth and aurochs in the whole meadow."""
-    deer = mammoths = aurochs = tigers = 0
-    fire = False
+def meadow_contents(land: Landscape, node: int) -> dict[str, int]:
+    """What the whole meadow holds: its deer, mammoths, aurochs and tigers, and whether it has
+    fire and a shrine (1 or 0)."""
+    counts = dict.fromkeys(("deer", "mammoths", "aurochs", "tigers", "fire", "shrine"), 0)
     for n in land.graph.members(node):
         f = land.feature(n)
         assert isinstance(f, Meadow)
-        deer += f.deer
-        mammoths += f.mammoths
-        aurochs += f.aurochs
-        tigers += f.tigers
-        fire = fire or f.fire
-    if fire:
-        tigers = 0
-    return 2 * (max(0, deer - tigers) + mammoths + aurochs)
+        counts["deer"] += f.deer
+        counts["mammoths"] += f.mammoths
+        counts["aurochs"] += f.aurochs
+        counts["tigers"] += f.tigers
+        counts["fire"] = max(counts["fire"], int(f.fire))
+        counts["shrine"] = max(counts["shrine"], int(f.shrine))
+    return counts
+
+
+def meadow_points(land: Landscape, node: int) -> int:
+    """2 per deer left uneaten, mammoth and aurochs in the whole meadow."""
+    held = meadow_contents(land, node)
+    tigers = 0 if held["fire"] else held["tigers"]
+    return 2 * (max(0, held["deer"] - tigers) + held["mammoths"] + held["aurochs"])
 
 
 def system_fish(land: Landscape, system_root: int) -> int:
@@ -126,20 +190,39 @@ def shrine_hunters(land: Landscape, figures: list[Figure]) -> frozenset[int]:
                      if f.kind == "hunter" and isinstance(m := land.feature(f.node), Meadow) and m.shrine)
 
 
+def standing(land: Landscape, figure: Figure) -> StandingFigure:
+    """Where ``figure`` stands, in the board's words (tile, position, printed feature)."""
+    placed = land.placed(figure.node)
+    return StandingFigure(figure.owner, figure.kind, placed.position[0], placed.position[1],
+                          land.tiles[placed.order].id, land.graph.node_feature[figure.node])
+
+
+def tiles_of(land: Landscape, nodes: list[int]) -> tuple[tuple[int, int], ...]:
+    """The positions of the tiles these nodes lie on, each once, in order."""
+    return tuple(sorted({land.placed(n).position for n in nodes}))
+
+
 def final_awards(land: Landscape) -> list[Award]:
-    """Huts on every river system and hunters on every meadow, in a stable order."""
+    """Huts on every river system and hunters on every meadow, in a stable order, each with the
+    tiles of its feature, the figures on it and what it holds."""
     awards: list[Award] = []
     huts_by_system: dict[int, list[Figure]] = {}
     for figure in land.figures:
         if figure.kind == "hut":
             huts_by_system.setdefault(land.systems.find(figure.node), []).append(figure)
     for system, huts in sorted(huts_by_system.items()):
-        awards.append(Award("hut", system_fish(land, system), majority(huts, "hut"), system))
+        nodes = [n for n in range(land.node_count()) if land.systems.find(n) == system]
+        contents = (("fish", system_fish(land, system)), ("lakes", len(land.lakes_of_system(system))))
+        awards.append(Award("hut", system_fish(land, system), majority(huts, "hut"), system, tiles_of(land, nodes),
+                            tuple(standing(land, hut) for hut in huts), contents))
     hunters_by_meadow: dict[int, list[Figure]] = {}
     for figure in land.figures:
         if figure.kind == "hunter":
             hunters_by_meadow.setdefault(land.graph.root(figure.node), []).append(figure)
     for meadow, hunters in sorted(hunters_by_meadow.items()):
         seats = shrine_hunters(land, hunters) or majority(hunters, "hunter")
-        awards.append(Award("hunter", meadow_points(land, meadow), seats, meadow))
+        awards.append(Award("hunter", meadow_points(land, meadow), seats, meadow,
+                            tiles_of(land, land.graph.members(meadow)),
+                            tuple(standing(land, hunter) for hunter in hunters),
+                            tuple(meadow_contents(land, meadow).items())))
     return awards

@@ -52,6 +52,7 @@ def position_view(game: Game) -> dict[str, Any]:
         "supply": [game.supply(seat) for seat in range(game.players)],
         "scores": [s.to_dict() for s in game.scores()],
         "awards": [dict(award.to_dict(), action=index) for index, award in game.awards()],
+        "sent_home": [figure.to_dict() for figure in game.sent_home()],
         "current_player": game.current_player,
         "phase": game.phase,
         "legal_action_kinds": kinds,

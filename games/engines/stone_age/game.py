@@ -701,6 +701,8 @@ class Game:
             ],
             "scores": [{"seat": s.seat, "total": s.total, "breakdown": s.breakdown, "tiebreak": s.tiebreak}
                        for s in self.scores()],
+            "final_scoring": [{"seat": seat, **self._final_factors(t)} for seat, t in enumerate(self.tribes)]
+            if self.is_over else [],
             "prompt": self.prompt(),
             "legal_action_kinds": [] if self.is_over else [
                 {PLACEMENT: "place", ACTIONS: "resolve", FEEDING: "feed", REVEAL: "reveal"}[self.phase]],
@@ -753,23 +755,34 @@ class Game:
         return result
 
     def _final_points(self, tribe: Tribe) -> dict[str, int]:
+        return {source: factors["points"] for source, factors in self._final_factors(tribe).items()}
+
+    def _final_factors(self, tribe: Tribe) -> dict[str, dict[str, Any]]:
+        """Each final source of a tribe with what it multiplies: the resources left; the sets of
+        different green symbols (each scores its size squared); the figures on sand cards times
+        agriculture, tools, buildings or people."""
         cards = [self.data.cards[c] for c in tribe.cards]
         symbols = Counter(card.symbol for card in cards if card.background == "green")
-        green = 0
+        sets: list[int] = []
         while symbols:
-            green += len(symbols) ** 2
+            sets.append(len(symbols))
             symbols = Counter({s: n - 1 for s, n in symbols.items() if n > 1})
         figures: Counter[str] = Counter()
         for card in cards:
             if card.background == "sand":
                 figures[card.figure] += card.count
+        left = sum(tribe.resources.values())
+
+        def times(figure: str, multiplier: int) -> dict[str, int]:
+            return {"figures": figures[figure], "times": multiplier, "points": figures[figure] * multiplier}
+
         return {
-            "leftover_resources": sum(tribe.resources.values()),
-            "green_cards": green,
-            "farmers": figures["farmer"] * tribe.agriculture,
-            "tool_makers": figures["tool_maker"] * sum(tribe.tools),
-            "hut_builders": figures["hut_builder"] * len(tribe.buildings),
-            "shamans": figures["shaman"] * tribe.people,
+            "leftover_resources": {"resources": dict(tribe.resources), "points": left},
+            "green_cards": {"sets": sets, "points": sum(size ** 2 for size in sets)},
+            "farmers": times("farmer", tribe.agriculture),
+            "tool_makers": times("tool_maker", sum(tribe.tools)),
+            "hut_builders": times("hut_builder", len(tribe.buildings)),
+            "shamans": times("shaman", tribe.people),
         }
 
     def final_ranks(self) -> dict[int, int]:
