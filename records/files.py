@@ -293,13 +293,18 @@ SIMULATED_PLAYED_ON = "2026-01-01"
 """A fixed date keeps a simulated file a pure function of its arguments."""
 
 
-def simulate_document(game: str, players: int, seed: int, names: list[str] | None = None) -> dict[str, Any]:
-    """A complete game of random legal actions as a record file; the same seed, the same file."""
+def simulate_document(game: str, players: int, seed: int, names: list[str] | None = None, *,
+                      player: str = "random") -> dict[str, Any]:
+    """A complete simulated game as a record file; the same seed, the same file. ``player`` says
+    who plays: ``"random"`` (random legal actions) or ``"heuristic"`` (the engine's simple
+    player, whose games look played: the demo's)."""
     engine = get_engine(game)
     if engine is None:
         raise RecordFileError(f"no rules engine plays {game!r}", field="game", reason="unknown_game")
+    if player not in ("random", "heuristic"):
+        raise ValueError(f"player is 'random' or 'heuristic', not {player!r}")
     names = names or [f"Player {seat + 1}" for seat in range(players)]
-    events = engine.random_game(players, seed)
+    events = engine.random_game(players, seed) if player == "random" else engine.demo_game(players, seed)
     state = engine.new_state(players, seed)
     for kind, payload in events:
         engine.apply(state, kind, payload)

@@ -98,3 +98,11 @@ class CarcassonneAdapter(TileGameAdapter):
 
         _game, actions = random_game(players, seed)
         return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]
+
+    def demo_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+        """A complete game of the engine's simple player (its ``heuristic`` module): a demo game
+        that looks played; the same seed gives the same game."""
+        from games.engines.carcassonne.heuristic import heuristic_game
+
+        _game, actions = heuristic_game(players, seed)
+        return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]

@@ -148,3 +148,15 @@ class HuntersGatherersAdapter(TileGameAdapter):
             data = action.to_dict()
             events.append(("discard_tile" if data.pop("discard", False) else "place_tile", data))
         return events
+
+    def demo_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+        """A complete game of the engine's simple player (its ``heuristic`` module): a demo game
+        that looks played; the same seed gives the same game."""
+        from games.engines.hunters_gatherers.heuristic import heuristic_game
+
+        _game, actions = heuristic_game(players, seed)
+        events: list[tuple[str, dict[str, Any]]] = []
+        for action in actions:
+            data = action.to_dict()
+            events.append(("discard_tile" if data.pop("discard", False) else "place_tile", data))
+        return events

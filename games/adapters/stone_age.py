@@ -101,3 +101,11 @@ class StoneAgeAdapter(GameStateAdapter):
 
         _game, actions = random_game(players, seed)
         return [(action.kind, action.to_dict()) for action in actions]
+
+    def demo_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+        """A complete game of the engine's simple player (its ``heuristic`` module): a demo game
+        that looks played; the same seed gives the same game."""
+        from games.engines.stone_age.heuristic import heuristic_game
+
+        _game, actions = heuristic_game(players, seed)
+        return [(action.kind, action.to_dict()) for action in actions]

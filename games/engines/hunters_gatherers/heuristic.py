@@ -1,0 +1,256 @@
+"""A simple player for Hunters and Gatherers, for demo games that look played.
+
+Each turn it weighs every placement of the tile drawn by what it would do (worked out with
+:func:`games.engines.tiles.heuristic.preview`, without laying it): the forests and rivers it
+completes score at once for whoever has the most gatherers or fishers there, the features each
+player holds grow, and a completed forest with a gold nugget brings a bonus tile; its own gain
+counts against the others'. A figure goes where it is likely to score: a gatherer or a fisher
+on a forest or river that can be closed, a hunter on a meadow with animals, a hut on a river
+system with fish; the last tribe member is dear, so it keeps one in reserve. The seed only
+breaks ties.
+
+>>> game, actions = heuristic_game(2, seed=3)
+>>> game.is_over
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+from games.engines.tiles import UnionFind, majority_owners
+from games.engines.tiles.heuristic import Joining, preview
+
+from .actions import TRIBE_MEMBERS, Action
+from .game import HUTS_PER_PLAYER, TRIBE_MEMBERS_PER_PLAYER, Game
+from .scoring import meadow_points, system_fish
+from .tileset import Forest, Lake, Meadow, River, Tile
+
+_TILES = 78
+"""Landscape tiles in the pile at the start."""
+_MEMBER_COST: Sequence[float] = (30.0, 12.0, 4.0, 2.0, 1.5, 1.0)
+"""What putting out a tribe member costs, by the members left before: the last is kept back."""
+_HUT_COST: Sequence[float] = (30.0, 4.0, 2.0)
+_GOLD = 6.0
+"""A bonus tile, laid at once."""
+
+
+def heuristic_game(players: int, seed: int) -> tuple[Game, list[Action]]:
+    """A complete game of the simple player: the same seed, the same game."""
+    game = Game.new(players, seed=seed)
+    chooser = random.Random(f"{seed}:heuristic")  # str seeds hash the same on every run
+    actions: list[Action] = []
+    while not game.is_over:
+        action = choose(game, chooser)
+        game.apply(action)
+        actions.append(action)
+    return game, actions
+
+
+def choose(game: Game, chooser: random.Random) -> Action:
+    """The action the simple player takes now, among ``game.legal_actions()``."""
+    legal = game.legal_actions()
+    if len(legal) == 1:
+        return legal[0]
+    turn = _Turn(game)
+    by_placement: dict[tuple[tuple[int, int], int], list[Action]] = {}
+    for action in legal:
+        assert action.position is not None
+        by_placement.setdefault((action.position, action.rotation), []).append(action)
+    valued: list[tuple[float, Action]] = []
+    for (position, rotation), options in by_placement.items():
+        base, claims = turn.weigh(game.tileset.by_id[options[0].tile], position, rotation // 90)
+        for option in options:
+            if option.figure is None:
+                valued.append((base, option))
+            elif (option.figure, option.feature) in claims:
+                valued.append((base + claims[(option.figure, option.feature or 0)], option))
+    best = max(value for value, _ in valued)
+    return chooser.choice([action for value, action in valued if value >= best - 1e-9])
+
+
+class _Turn:
+    """The landscape before the current player lays a tile, and what each placement would change."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.land = game.land
+        self.graph = game.land.graph
+        seat = game.current_player
+        assert seat is not None
+        self.seat = seat
+        self.tiles_left = len(game.landscape_left) - (1 if game.phase == "landscape" else 0)
+        self.chance = self.tiles_left / _TILES
+        self.bonus = game.phase == "landscape" and bool(game.bonus_left)
+        supply = game.supply(seat)
+        scale = 0.3 + 0.7 * self.chance
+        self.member_cost = _MEMBER_COST[min(supply["tribe_members"], TRIBE_MEMBERS_PER_PLAYER)] * scale
+        self.hut_cost = _HUT_COST[min(supply["huts"], HUTS_PER_PLAYER)] * scale
+        self.held: dict[int, Counter[int]] = {}
+        self.huts: dict[int, Counter[int]] = {}
+        for figure in self.land.figures:
+            if figure.kind in TRIBE_MEMBERS:
+                self.held.setdefault(self.graph.root(figure.node), Counter())[figure.owner] += 1
+            else:
+                self.huts.setdefault(self.land.systems.find(figure.node), Counter())[figure.owner] += 1
+        self._extras: dict[int, tuple[int, ...]] = {}
+        self._fish: dict[int, int] = {}
+        self.before = {root: self._worth_now(root) for root in self.held}
+
+    # -- a placement ---------------------------------------------------------------------------
+
+    def weigh(self, tile: Tile, position: tuple[int, int], turns: int) -> tuple[float, dict[tuple[str, int], float]]:
+        """The placement's worth to the current player (its gain less the others' mean gain),
+        and what a figure adds on each feature of the tile where it may stand."""
+        joinings = preview(self.land.board, self.graph, tile.geometry, position, turns)
+        gain = [0.0] * self.game.players
+        claims: dict[tuple[str, int], float] = {}
+        gold = False
+        for joining in joinings:
+            kind = tile.features[joining.features[0]].kind
+            if kind == "lake":
+                continue  # a lake joins no feature; huts on it count with its river system below
+            owners: Counter[int] = Counter()
+            for root in joining.roots:
+                if root in self.held:
+                    owners += self.held[root]
+                    for owner in majority_owners(self.held[root]):
+                        gain[owner] -= self.before[root]
+            worth, scored = self._worth(tile, joining, kind)
+            if scored and kind == "forest":
+                gold = gold or self._gold(tile, joining)
+            for owner in majority_owners(owners):
+                gain[owner] += worth
+            if not owners:
+                figure = {"forest": "gatherer", "river": "fisher", "meadow": "hunter"}[kind]
+                for fid in joining.features:
+                    claims[(figure, fid)] = worth - (0.0 if scored else self.member_cost)
+        if gold and self.bonus:
+            gain[self.seat] += _GOLD
+        self._river_systems(tile, joinings, gain, claims)
+        others = [g for seat, g in enumerate(gain) if seat != self.seat]
+        return gain[self.seat] - sum(others) / len(others), claims
+
+    def _worth(self, tile: Tile, joining: Joining, kind: str) -> tuple[float, bool]:
+        """What the feature ``joining`` makes is likely to give its holders, and whether it scores
+        at once (a forest or river the tile completes)."""
+        extras = [self._extras_of(root) for root in joining.roots]
+        if kind == "meadow":
+            deer, mammoths, aurochs, tigers, fire = (sum(e[i] for e in extras) for i in range(5))
+            for fid in joining.features:
+                meadow = tile.features[fid]
+                assert isinstance(meadow, Meadow)
+                deer, mammoths, aurochs = deer + meadow.deer, mammoths + meadow.mammoths, aurochs + meadow.aurochs
+                tigers, fire = tigers + meadow.tigers, fire + meadow.fire
+            points = 2 * (max(0, deer - (0 if fire else tigers)) + mammoths + aurochs)
+            return points + 2.0 * self.chance * min(joining.open_contacts, 4), False
+        if kind == "forest":
+            mushrooms = sum(e[0] for e in extras)
+            mushrooms += sum(f.mushroom_clearings for fid in joining.features
+                             if isinstance(f := tile.features[fid], Forest))
+            points = 2 * joining.tiles(self.graph) + 2 * mushrooms
+        else:
+            points = joining.tiles(self.graph) + sum(e[0] for e in extras)
+            points += sum(lake.fish for fid in joining.features
+                          if isinstance(f := tile.features[fid], River) and f.lake is not None
+                          and isinstance(lake := tile.features[f.lake], Lake))
+        if joining.open_contacts == 0:
+            return float(points), True
+        return points * self._closing(joining.open_contacts), False
+
+    def _closing(self, open_contacts: int) -> float:
+        """The chance an unfinished forest or river is closed before the end."""
+        return max(0.0, 1.0 - 0.2 * (open_contacts - 1)) * min(1.0, self.tiles_left / 10)
+
+    def _gold(self, tile: Tile, joining: Joining) -> bool:
+        if any(isinstance(f := tile.features[fid], Forest) and f.gold_nuggets for fid in joining.features):
+            return True
+        return any(self._extras_of(root)[1] for root in joining.roots)
+
+    def _river_systems(self, tile: Tile, joinings: list[Joining], gain: list[float],
+                       claims: dict[tuple[str, int], float]) -> None:
+        """Huts score the fish of their river system at the end: the tile may bring lakes to a
+        system with huts, join systems, or offer a system without a hut to build on."""
+        waters = [fid for fid, f in tile.features.items() if f.kind in ("river", "lake")]
+        if not waters:
+            return
+        clusters = UnionFind()
+        index: dict[tuple[str, int], int] = {}
+
+        def key(item: tuple[str, int]) -> int:
+            if item not in index:
+                index[item] = clusters.add()
+            return index[item]
+
+        for fid in waters:
+            feature = tile.features[fid]
+            key(("f", fid))
+            if isinstance(feature, River) and feature.lake is not None:
+                clusters.union(key(("f", fid)), key(("f", feature.lake)))
+        for joining in joinings:
+            if tile.features[joining.features[0]].kind != "river":
+                continue
+            for fid in joining.features[1:]:
+                clusters.union(key(("f", joining.features[0])), key(("f", fid)))
+            for root in joining.roots:
+                clusters.union(key(("f", joining.features[0])), key(("s", self.land.systems.find(root))))
+        members: dict[int, list[tuple[str, int]]] = {}
+        for item, number in index.items():
+            members.setdefault(clusters.find(number), []).append(item)
+        for items in members.values():
+            systems = [n for kind, n in items if kind == "s"]
+            fish = sum(self._system_fish(system) for system in systems)
+            fish += sum(f.fish for kind, n in items if kind == "f" and isinstance(f := tile.features[n], Lake))
+            worth = fish + 1.5 * self.chance
+            huts: Counter[int] = Counter()
+            for system in systems:
+                if system in self.huts:
+                    huts += self.huts[system]
+                    for owner in majority_owners(self.huts[system]):
+                        gain[owner] -= self._system_fish(system) + 1.5 * self.chance
+            for owner in majority_owners(huts):
+                gain[owner] += worth
+            if not huts:
+                for kind, fid in items:
+                    if kind == "f":
+                        claims[("hut", fid)] = worth - self.hut_cost
+
+    # -- what features hold ---------------------------------------------------------------------
+
+    def _worth_now(self, root: int) -> float:
+        """What a feature held by tribe members is worth before the tile is laid."""
+        graph = self.graph
+        kind = self.land.feature(root).kind
+        extras = self._extras_of(root)
+        if kind == "meadow":
+            return meadow_points(self.land, root) + 2.0 * self.chance * min(graph.open_contacts(root), 4)
+        points = 2 * graph.tile_count(root) + 2 * extras[0] if kind == "forest" else graph.tile_count(root) + extras[0]
+        return points * self._closing(graph.open_contacts(root))
+
+    def _extras_of(self, root: int) -> tuple[int, ...]:
+        """What the feature of ``root`` holds: a forest (mushrooms, gold), a river (the fish at
+        its ends, 0), a meadow (deer, mammoths, aurochs, tigers, fire)."""
+        if root not in self._extras:
+            land = self.land
+            features = [land.feature(n) for n in self.graph.members(root)]
+            first = features[0]
+            if isinstance(first, Forest):
+                self._extras[root] = (sum(f.mushroom_clearings for f in features if isinstance(f, Forest)),
+                                      sum(f.gold_nuggets for f in features if isinstance(f, Forest)))
+            elif isinstance(first, River):
+                lakes = {land.graph.node(land.graph.node_tile[n], f.lake) for n in self.graph.members(root)
+                         if isinstance(f := land.feature(n), River) and f.lake is not None}
+                self._extras[root] = (sum(f.fish for lake in lakes if isinstance(f := land.feature(lake), Lake)), 0)
+            else:
+                meadows = [f for f in features if isinstance(f, Meadow)]
+                self._extras[root] = (sum(m.deer for m in meadows), sum(m.mammoths for m in meadows),
+                                      sum(m.aurochs for m in meadows), sum(m.tigers for m in meadows),
+                                      int(any(m.fire for m in meadows)))
+        return self._extras[root]
+
+    def _system_fish(self, system: int) -> int:
+        if system not in self._fish:
+            self._fish[system] = system_fish(self.land, system)
+        return self._fish[system]
