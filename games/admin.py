@@ -5,6 +5,7 @@ from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import path
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -19,6 +20,7 @@ from .models import (
     Person,
     Publisher,
 )
+from . import covers
 from .services import export_unimarc, import_unimarc
 from .unimarc import UnimarcError
 
@@ -102,7 +104,11 @@ class UnimarcImportForm(forms.Form):
 
 @admin.register(CatalogueRecord)
 class CatalogueRecordAdmin(admin.ModelAdmin):
-    list_display = ["title", "publisher", "players", "min_age", "duration_minutes", "engine_slug", "copy_count"]
+    list_display = ["cover_thumbnail", "title", "publisher", "players", "min_age", "duration_minutes", "engine_slug",
+                    "copy_count"]
+    list_display_links = ["cover_thumbnail", "title"]
+    # An empty field is a gap in the record for the librarian to fill, not a dash to read past.
+    empty_value_display = _("not stated")
     search_fields = ["title", "other_titles__title", "contributions__person__name", "publisher__name"]
     list_filter = ["categories", "languages", PlayerCountFilter, MinimumAgeFilter, DurationFilter]
     filter_horizontal = ["languages", "categories"]
@@ -111,7 +117,9 @@ class CatalogueRecordAdmin(admin.ModelAdmin):
         (None, {"fields": ["title", "document_type", "publisher", "publication_year", "languages", "categories"]}),
         (_("Play"), {"fields": [("min_players", "max_players"), ("min_age", "max_age"), "duration_minutes"]}),
         (_("Description"), {"fields": ["contents", "summary", "notes", "engine_slug"]}),
+        (_("Cover"), {"fields": ["cover", "cover_preview"]}),
     ]
+    readonly_fields = ["cover_preview"]
 
     change_list_template = "admin/games/cataloguerecord/change_list.html"
     actions = ["export_unimarc"]
@@ -154,10 +162,42 @@ class CatalogueRecordAdmin(admin.ModelAdmin):
         response["Content-Disposition"] = 'attachment; filename="ludolog-catalogue.mrc"'
         return response
 
+    def save_model(self, request: HttpRequest, obj: CatalogueRecord, form, change: bool) -> None:
+        previous = CatalogueRecord.objects.filter(pk=obj.pk).values_list("cover", flat=True).first() if change else ""
+        super().save_model(request, obj, form, change)
+        if "cover" in form.changed_data:
+            covers.record_cover_changed(obj, previous)
+
+    def delete_model(self, request: HttpRequest, obj: CatalogueRecord) -> None:
+        cover = obj.cover.name
+        super().delete_model(request, obj)
+        if cover:
+            covers.delete_cover_files(cover)
+
+    def delete_queryset(self, request: HttpRequest, queryset) -> None:
+        names = [name for name in queryset.values_list("cover", flat=True) if name]
+        super().delete_queryset(request, queryset)
+        for name in names:
+            covers.delete_cover_files(name)
+
+    @admin.display(description=_("cover"))
+    def cover_thumbnail(self, obj: CatalogueRecord) -> str:
+        if not obj.cover:
+            return "—"
+        return format_html('<img src="{}" alt="" width="48" height="48" style="object-fit: contain">',
+                           covers.thumbnail_url(obj.cover.name, 160))
+
+    @admin.display(description=_("thumbnail"))
+    def cover_preview(self, obj: CatalogueRecord) -> str:
+        if not obj.cover:
+            return _("No cover yet: the catalogue shows a neutral drawing instead.")
+        return format_html('<img src="{}" alt="" style="max-width: 240px; max-height: 240px">',
+                           covers.thumbnail_url(obj.cover.name, 480))
+
     @admin.display(description=_("players"))
-    def players(self, obj: CatalogueRecord) -> str:
+    def players(self, obj: CatalogueRecord) -> str | None:
         if obj.min_players is None and obj.max_players is None:
-            return ""
+            return None
         return f"{obj.min_players or '?'}–{obj.max_players or '?'}"
 
     @admin.display(description=_("copies"))

@@ -21,6 +21,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, default_storage
+from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from PIL import Image, ImageOps, UnidentifiedImageError
 
@@ -61,7 +62,7 @@ def validate_cover(value: Any) -> None:
     if value.size > MAX_BYTES:
         raise ValidationError(
             _("The cover weighs %(size)s MB; at most 5 MB is accepted."),
-            code="too_heavy", params={"size": f"{value.size / 1024 / 1024:.1f}"},
+            code="too_heavy", params={"size": number_format(value.size / 1024 / 1024, 1)},
         )
     file = getattr(value, "file", value)
     format, (width, height) = _image_format(file)

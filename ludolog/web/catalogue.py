@@ -12,6 +12,7 @@ cheap for one record, so that it always agrees with the list of games shown unde
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -27,17 +28,22 @@ from django.utils.cache import patch_vary_headers
 from django.utils.formats import date_format, localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext, ngettext
+from django.urls import reverse
+from django.utils.functional import Promise
+from django.utils.http import urlencode
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from games import search
-from games.models import CatalogueRecord, Contribution, Copy
+from games import covers, search
+from games.models import CatalogueRecord, Category, Contribution, Copy, Language
 from games.services import export_unimarc
 from games.unimarc import UnimarcError
 from games.registry import get_engine
 from records.models import GameRecord, Seat
 from scoring.models import ScoredRecord
 from scoring.selectors import hidden_records, visible_records
+
+from .history import game_name
 
 PAGE_SIZE = 20
 RECENT_GAMES = 50
@@ -66,6 +72,134 @@ def hides_catalogued_games(user: Any) -> bool:
 def played_with(user: Any, record: Any) -> QuerySet[GameRecord]:
     """The finished games the reader may know of that were played with ``record`` (or its id)."""
     return finished_games(user).filter(recorded_with(record))
+
+
+# --- What a reader reads: labels in their language, and no placeholder read as a fact --------------
+
+LANGUAGE_NAMES: dict[str, Promise] = {
+    # ISO 639-2, bibliographic codes first (as library records carry them), then terminology twins.
+    "fre": pgettext_lazy("language name", "French"), "fra": pgettext_lazy("language name", "French"),
+    "eng": pgettext_lazy("language name", "English"),
+    "ger": pgettext_lazy("language name", "German"), "deu": pgettext_lazy("language name", "German"),
+    "dut": pgettext_lazy("language name", "Dutch"), "nld": pgettext_lazy("language name", "Dutch"),
+    "cze": pgettext_lazy("language name", "Czech"), "ces": pgettext_lazy("language name", "Czech"),
+    "ita": pgettext_lazy("language name", "Italian"),
+    "spa": pgettext_lazy("language name", "Spanish"),
+    "por": pgettext_lazy("language name", "Portuguese"),
+    "pol": pgettext_lazy("language name", "Polish"),
+    "dan": pgettext_lazy("language name", "Danish"),
+    "swe": pgettext_lazy("language name", "Swedish"),
+    "nor": pgettext_lazy("language name", "Norwegian"),
+    "fin": pgettext_lazy("language name", "Finnish"),
+    "hun": pgettext_lazy("language name", "Hungarian"),
+    "gre": pgettext_lazy("language name", "Greek"), "ell": pgettext_lazy("language name", "Greek"),
+    "rus": pgettext_lazy("language name", "Russian"),
+    "jpn": pgettext_lazy("language name", "Japanese"),
+    "chi": pgettext_lazy("language name", "Chinese"), "zho": pgettext_lazy("language name", "Chinese"),
+    "kor": pgettext_lazy("language name", "Korean"),
+    "cat": pgettext_lazy("language name", "Catalan"),
+    "bre": pgettext_lazy("language name", "Breton"),
+    "oci": pgettext_lazy("language name", "Occitan"),
+    "baq": pgettext_lazy("language name", "Basque"), "eus": pgettext_lazy("language name", "Basque"),
+    "ltz": pgettext_lazy("language name", "Luxembourgish"),
+    "lat": pgettext_lazy("language name", "Latin"),
+    "ara": pgettext_lazy("language name", "Arabic"),
+    "tur": pgettext_lazy("language name", "Turkish"),
+    # Codes a game library needs: a box in several languages, or with no text at all.
+    "mul": pgettext_lazy("language name", "multiple languages"),
+    "zxx": pgettext_lazy("language name", "no text"),
+    "und": pgettext_lazy("language name", "undetermined"),
+}
+"""The languages of the catalogue in the reader's language ("français, anglais" for a French
+reader, "French, English" for an English one). A code not here reads as the catalogue names it."""
+
+
+def language_label(code: str, name: str = "") -> str:
+    label = LANGUAGE_NAMES.get(code)
+    return str(label) if label is not None else (name or code)
+
+
+DOCUMENT_TYPES: dict[str, Promise] = {
+    key: label
+    for label, keys in [
+        # The general material designations of UNIMARC 200$b as PMB and Koha write them, in French
+        # and in English, folded (see _document_type_key).
+        (pgettext_lazy("document type", "printed text"), ("texte imprime", "printed text")),
+        (pgettext_lazy("document type", "manuscript"), ("texte manuscrit", "manuscript")),
+        (pgettext_lazy("document type", "printed music"), ("partition musicale imprimee", "printed music")),
+        (pgettext_lazy("document type", "printed map"), ("document cartographique imprime", "printed map")),
+        (pgettext_lazy("document type", "video"), ("document projete ou video", "video")),
+        (pgettext_lazy("document type", "music recording"), ("enregistrement sonore musical", "music recording")),
+        (pgettext_lazy("document type", "sound recording"),
+         ("enregistrement sonore non musical", "sound recording")),
+        (pgettext_lazy("document type", "picture"), ("document graphique a deux dimensions", "picture")),
+        (pgettext_lazy("document type", "electronic resource"), ("document electronique", "electronic resource")),
+        (pgettext_lazy("document type", "multimedia kit"), ("document multimedia", "multimedia kit")),
+        (pgettext_lazy("document type", "three-dimensional object"),
+         ("objet a 3 dimensions artefacts", "objet a trois dimensions", "three dimensional artefact",
+          "three dimensional object")),
+        (pgettext_lazy("document type", "game"), ("jeu", "jeux", "game")),
+        (pgettext_lazy("document type", "board game"), ("jeu de societe", "jeux de societe", "board game")),
+    ]
+    for key in keys
+}
+"""Document types in the reader's language; a type not here reads as the librarian wrote it."""
+
+UNSTATED_DOCUMENT_TYPE = CatalogueRecord._meta.get_field("document_type").default
+"""What every new record says unless a librarian changes it (PMB's label of the artefact type, cut
+short with "..."): the default, not a statement about the box."""
+UNSTATED_MAX_AGE = 99
+"""PMB's "no maximum age": a library record's 99 says nothing about the game."""
+
+
+def _document_type_key(value: str) -> str:
+    return " ".join(search.query_words(value))
+
+
+def document_type_label(value: str | None) -> str | None:
+    """The record's document type as the reader reads it, ``None`` where none was stated: empty,
+    the default every record starts with, or a label cut short ("…", "...") like that default."""
+    value = (value or "").strip()
+    if not value or value == UNSTATED_DOCUMENT_TYPE or value.endswith(("...", "…")):
+        return None
+    label = DOCUMENT_TYPES.get(_document_type_key(value))
+    return str(label) if label is not None else value
+
+
+def stated_min_age(record: Any) -> int | None:
+    return record.min_age or None  # 0 is how an unfilled age field often comes from PMB
+
+
+def stated_max_age(record: Any) -> int | None:
+    max_age = record.max_age
+    return None if max_age is None or max_age >= UNSTATED_MAX_AGE else max_age
+
+
+def is_librarian(user: Any) -> bool:
+    """Whether the reader keeps the catalogue: they see the gaps in a record ("not stated")."""
+    return bool(user.has_perm("games.change_cataloguerecord"))
+
+
+def age_fact(low: int | None, high: int | None) -> str:
+    if low and high:
+        return gettext("%(low)s to %(high)s years") % {"low": localize(low), "high": localize(high)}
+    if low:
+        return gettext("from %(age)s years") % {"age": localize(low)}
+    if high:
+        return gettext("up to %(age)s years") % {"age": localize(high)}
+    return ""
+
+
+def players_fact(low: int | None, high: int | None) -> str:
+    if low and high:
+        if low == high:
+            return ngettext("%(n)s player", "%(n)s players", low) % {"n": localize(low)}
+        return gettext("%(low)s–%(high)s players") % {"low": localize(low), "high": localize(high)}
+    if low:
+        return ngettext("%(low)s player or more", "%(low)s players or more", low) % {"low": localize(low)}
+    if high:
+        return ngettext("up to %(high)s player", "up to %(high)s players", high) % {"high": localize(high)}
+    return ""
 
 
 class SortOrder:
@@ -106,6 +240,10 @@ class FacetOption:
     label: str
     count: int
     selected: bool
+    url: str = ""
+    """The search narrowed to this value (for the value chosen: the search without it)."""
+    title: str = ""
+    """What the label leaves out, read on demand (a category's code)."""
 
 
 @dataclass(frozen=True)
@@ -113,31 +251,102 @@ class Facet:
     name: str
     label: str
     options: list[FacetOption]
+    shown: int = 0
+    """How many options the list shows before "more" (0: all of them)."""
+
+    @property
+    def first(self) -> list[FacetOption]:
+        return self.options[: self.shown] if self.shown else self.options
+
+    @property
+    def more(self) -> list[FacetOption]:
+        return self.options[self.shown:] if self.shown else []
 
 
-def _options(pairs: list[tuple[Any, str, int]], chosen: Any) -> list[FacetOption]:
+@dataclass(frozen=True)
+class ActiveFilter:
+    """A facet value the search is narrowed by, with the link that removes it."""
+
+    facet: str
+    label: str
+    remove_url: str
+
+
+FACET_LIST_LENGTH = 8
+"""Categories and languages listed before a "more" disclosure (Koha shows five, PMB ten)."""
+
+
+class SearchLinks:
+    """Links to the same search with one facet changed: a page of results with no JavaScript
+    narrows and widens through them, as in a library catalogue."""
+
+    def __init__(self, query: str, sort: str | None, choice: search.FacetChoice) -> None:
+        self.base = {"q": query, "sort": sort or ""}
+        self.choice = {name: getattr(choice, name) for name in search.FACETS}
+
+    def url(self, **changes: Any) -> str:
+        values = {**self.base, **self.choice, **changes}
+        pairs = [(name, value) for name, value in values.items() if value not in (None, "")]
+        return reverse("catalogue:search") + (f"?{urlencode(pairs)}" if pairs else "")
+
+    def without_facets(self) -> str:
+        return self.url(**{name: None for name in search.FACETS})
+
+
+def _options(pairs: list[tuple[Any, str, int]], chosen: Any, facet: str, links: SearchLinks,
+             titles: dict[Any, str] | None = None) -> list[FacetOption]:
     # A value with no record left is no use to offer, unless it is the one chosen.
     return [
-        FacetOption(value=str(value), label=label, count=count, selected=value == chosen)
+        FacetOption(value=str(value), label=label, count=count, selected=value == chosen,
+                    url=links.url(**{facet: None if value == chosen else value}),
+                    title=(titles or {}).get(value, ""))
         for value, label, count in pairs
         if count or value == chosen
     ]
 
 
-def _facets(counts: search.FacetCounts, choice: search.FacetChoice) -> list[Facet]:
+def _by_count(pairs: list[tuple[Any, str, int]]) -> list[tuple[Any, str, int]]:
+    """The commonest values first, then by label, as library catalogues list their facets."""
+    return sorted(pairs, key=lambda pair: (-pair[2], search.fold(pair[1])))
+
+
+def _with_chosen(pairs: list[tuple[Any, Any, int]], chosen: Any, lookup: Any) -> list[tuple[Any, Any, int]]:
+    """The counted values, and the chosen one even where no record has it (so that it can be removed)."""
+    if chosen is None or any(value.pk == chosen for value, _n in pairs):
+        return pairs
+    found = lookup(chosen)
+    return [*pairs, (found, 0)] if found is not None else pairs
+
+
+def _facets(counts: search.FacetCounts, choice: search.FacetChoice, links: SearchLinks) -> list[Facet]:
+    counts = dataclasses.replace(
+        counts,
+        categories=_with_chosen(counts.categories, choice.category, lambda pk: Category.objects.filter(pk=pk).first()),
+        languages=_with_chosen(counts.languages, choice.language, lambda code: Language.objects.filter(pk=code).first()),
+    )
     return [
         Facet("category", _("Category"), _options(
-            [(c.pk, f"{c.code} {c.label}", n) for c, n in counts.categories], choice.category)),
+            _by_count([(c.pk, c.label, n) for c, n in counts.categories]), choice.category, "category", links,
+            titles={c.pk: gettext("code %(code)s") % {"code": c.code} for c, _n in counts.categories}),
+            shown=FACET_LIST_LENGTH),
         Facet("language", _("Language"), _options(
-            [(lang.pk, lang.name, n) for lang, n in counts.languages], choice.language)),
+            _by_count([(lang.pk, language_label(lang.pk, lang.name), n) for lang, n in counts.languages]),
+            choice.language, "language", links), shown=FACET_LIST_LENGTH),
         Facet("players", _("Playable with"), _options(
             [(n, ngettext("%(n)s player", "%(n)s players", n) % {"n": n}, c) for n, c in counts.players.items()],
-            choice.players)),
+            choice.players, "players", links)),
         Facet("age", _("Minimum age"), _options(
-            [(a, _("%(age)s years or under") % {"age": a}, c) for a, c in counts.ages.items()], choice.age)),
+            [(a, _("%(age)s years or under") % {"age": a}, c) for a, c in counts.ages.items()], choice.age, "age",
+            links)),
         Facet("duration", _("Duration"), _options(
-            [(b.key, str(b.label), counts.durations[b.key]) for b in search.DURATION_BANDS], choice.duration)),
+            [(b.key, str(b.label), counts.durations[b.key]) for b in search.DURATION_BANDS], choice.duration,
+            "duration", links)),
     ]
+
+
+def _active_filters(facets: list[Facet]) -> list[ActiveFilter]:
+    return [ActiveFilter(facet.label, option.label, option.url)
+            for facet in facets for option in facet.options if option.selected]
 
 
 @dataclass
@@ -154,8 +363,10 @@ class ResultRow:
     duration_minutes: int | None
     times_played: int | None
     last_played: date | None
+    max_age: int | None
+    cover: str | None
     people: list[tuple[str, str]] = field(default_factory=list)  # (name, role label)
-    languages: list[tuple[str, str]] = field(default_factory=list)  # (code, name)
+    languages: list[tuple[str, str]] = field(default_factory=list)  # (code, name in the reader's language)
     copy_count: int = 0
     available_count: int = 0
     # The sentences of the row, worded in Python (see _word).
@@ -165,6 +376,7 @@ class ResultRow:
     duration_fact: str = ""
     holdings: str = ""
     played: str = ""
+    cover_url: str | None = None
 
 
 def _blocktranslated(message: str, **values: Any) -> SafeString:
@@ -183,12 +395,12 @@ def _word(row: ResultRow) -> None:
         if row.publication_year:
             byline += ", " + conditional_escape(localize(row.publication_year))
         row.byline = mark_safe(byline)
-    if row.min_players or row.max_players:
-        row.players_fact = _blocktranslated(
-            gettext("%(low)s–%(high)s players"), low=row.min_players or "?", high=row.max_players or "?"
-        )
-    if row.min_age:
-        row.age_fact = _blocktranslated(gettext("from %(age)s years"), age=row.min_age)
+    # An unstated bound is left out, never written "?" or 99 (see stated_max_age).
+    row.players_fact = players_fact(row.min_players, row.max_players)
+    row.age_fact = age_fact(stated_min_age(row), stated_max_age(row))
+    row.languages = sorted(((code, language_label(code, name)) for code, name in row.languages),
+                           key=lambda language: search.fold(language[1]))
+    row.cover_url = covers.thumbnail_url(row.cover, covers.THUMBNAIL_SIZES[0])
     if row.duration_minutes:
         row.duration_fact = _blocktranslated(gettext("%(minutes)s min"), minutes=row.duration_minutes)
     if row.copy_count:
@@ -237,7 +449,7 @@ def _count_visible_plays(rows: list[ResultRow], user: Any) -> None:
 # four ORM statements below cost more in Django than in the database, at every request.
 _ROWS_SQL = """
 SELECT r.id, r.title, pub.name, r.publication_year, r.min_players, r.max_players, r.min_age,
-       r.duration_minutes, u.times_played, u.last_played,
+       r.duration_minutes, u.times_played, u.last_played, r.max_age, r.cover,
        (SELECT json_agg(json_build_array(p.name, c.role) ORDER BY c.position, c.id)
           FROM games_contribution c JOIN games_person p ON p.id = c.person_id WHERE c.record_id = r.id),
        (SELECT json_agg(json_build_array(l.code, l.name) ORDER BY l.name)
@@ -272,7 +484,7 @@ def _result_rows(ids: list[int]) -> list[ResultRow]:
             values[0]: ResultRow(*values)
             for values in CatalogueRecord.objects.filter(pk__in=ids).order_by().values_list(
                 "pk", "title", "publisher__name", "publication_year", "min_players", "max_players", "min_age",
-                "duration_minutes", "usage__times_played", "usage__last_played",
+                "duration_minutes", "usage__times_played", "usage__last_played", "max_age", "cover",
             )
         }
         for record_id, name, role in Contribution.objects.filter(record_id__in=ids).values_list(
@@ -315,12 +527,16 @@ def catalogue_search(request: HttpRequest) -> HttpResponse:
     page.object_list = _result_rows(ids)
     if hides:
         _count_visible_plays(page.object_list, request.user)
+    links = SearchLinks(query, form.value("sort"), choice)
+    facets = _facets(hits.counts, choice, links)
     context = {
         "form": form,
         "query": query,
         "sort": sort,
         "sort_choices": SortOrder.choices,
-        "facets": _facets(hits.counts, choice),
+        "facets": facets,
+        "active_filters": _active_filters(facets),
+        "unfiltered_url": links.without_facets(),
         "page": page,
         "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1),
         "filtered": any(getattr(choice, name) is not None for name in search.FACETS),
@@ -361,6 +577,21 @@ def games_played_with(request: HttpRequest, record: CatalogueRecord) -> QuerySet
     )
 
 
+def _engine_links(request: HttpRequest, record: CatalogueRecord, engine: Any) -> dict[str, Any]:
+    """Where a record with a rules engine leads: every game of it the reader may see (the games
+    list filtered by the engine, which offers only games it holds) and recording a new one."""
+    if not record.engine_slug:
+        return {"engine_games": 0}
+    engine_games = visible_records(request.user).filter(game_slug=record.engine_slug).count()
+    return {
+        "engine": engine,
+        "engine_name": game_name(record.engine_slug),
+        "engine_games": engine_games,
+        "engine_games_url": reverse("game-list") + "?" + urlencode({"game": record.engine_slug}),
+        "record_game_url": reverse("scorekeeping") if engine is not None else None,
+    }
+
+
 def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     record = get_object_or_404(
         CatalogueRecord.objects.select_related("publisher").prefetch_related(
@@ -379,6 +610,16 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     engine = get_engine(record.engine_slug) if record.engine_slug else None
     context = {
         "record": record,
+        "librarian": is_librarian(request.user),
+        "document_type": document_type_label(record.document_type),
+        "min_age": stated_min_age(record),
+        "max_age": stated_max_age(record),
+        "other_titles": [(other, language_label(other.language.code, other.language.name) if other.language else None)
+                         for other in record.other_titles.all()],
+        "languages": sorted(((language.code, language_label(language.code, language.name))
+                             for language in record.languages.all()), key=lambda language: search.fold(language[1])),
+        "cover_url": covers.thumbnail_url(record.cover.name, covers.THUMBNAIL_SIZES[-1]) if record.cover else None,
+        **_engine_links(request, record, engine),
         "copies": copies,
         "available": sum(copy.status == Copy.Status.AVAILABLE for copy in copies),
         "times_played": played["times"],
@@ -386,7 +627,6 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
         "games": games[:RECENT_GAMES],
         "games_total": games.count(),
         "observed": observed_duration(record, request.user),
-        "engine": engine,
     }
     return render(request, "catalogue/record.html", context)
 

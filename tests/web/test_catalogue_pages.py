@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import re
 from datetime import date
+from pathlib import Path
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
@@ -140,10 +143,10 @@ def test_facet_counts_on_the_whole_catalogue(client, shelf):
     html = get(client, SEARCH)
     strategy, party = Category.objects.order_by("code")
     assert options(html, "category") == {
-        str(strategy.pk): "A 406 jeu de stratégie (3)",
-        str(party.pk): "B 100 jeu d&#x27;ambiance (1)",
+        str(strategy.pk): "jeu de stratégie (3)",
+        str(party.pk): "jeu d&#x27;ambiance (1)",
     }
-    assert options(html, "language") == {"eng": "English (3)", "fre": "Français (3)"}
+    assert options(html, "language") == {"eng": "English (3)", "fre": "French (3)"}
     assert options(html, "players") == {
         "1": "1 player (1)", "2": "2 players (4)", "3": "3 players (3)", "4": "4 players (3)",
         "5": "5 players (3)", "6": "6 players (1)", "7": "7 players (1)", "8": "8 players (1)",
@@ -164,10 +167,10 @@ def test_a_facet_filters_and_the_other_facets_count_within_it(client, shelf):
     html = get(client, f"{SEARCH}?category={strategy.pk}")
     assert sorted(titles(html)) == sorted([HG_TITLE, "Les Aventuriers du Rail", "Twilight Struggle"])
     # The chosen facet still offers the alternatives, with their counts over the whole search…
-    assert re.search(rf'<option value="{strategy.pk}" selected>A 406 jeu de stratégie \(3\)</option>', html)
-    assert "B 100 jeu d&#x27;ambiance (1)" in html
+    assert re.search(rf'<option value="{strategy.pk}" selected>jeu de stratégie \(3\)</option>', html)
+    assert "jeu d&#x27;ambiance (1)" in html
     # …and every other facet counts inside the chosen category.
-    assert options(html, "language") == {"eng": "English (2)", "fre": "Français (2)"}
+    assert options(html, "language") == {"eng": "English (2)", "fre": "French (2)"}
     assert options(html, "players")["5"] == "5 players (2)"
     assert options(html, "duration") == {"medium": "31 to 60 minutes (2)", "epic": "over 2 hours (1)"}
     assert "Clear the filters" in html
@@ -258,7 +261,7 @@ def field(html: str, label: str) -> str:
     """The text of the ``<dd>`` after the ``<dt>`` labelled so, tags and spacing removed."""
     match = re.search(rf"<dt>{re.escape(label)}</dt>\s*<dd[^>]*>(.*?)</dd>", html, re.S)
     assert match, f"no field {label!r}"
-    return " ".join(re.sub(r"<[^>]+>", " ", match.group(1)).split())
+    return " ".join(re.sub(r"<[^>]+>", " ", match.group(1)).split()).replace(" ,", ",")
 
 
 def test_record_page_shows_the_seed_fields(client, demo):
@@ -266,17 +269,17 @@ def test_record_page_shows_the_seed_fields(client, demo):
     assert f"<h1 id=\"record-title\">{HG_TITLE}</h1>" in html
     assert field(html, "Title") == HG_TITLE
     assert field(html, "Other titles") == "Carcassonne: Hunters and Gatherers (title in another language, English)"
-    assert field(html, "Document type") == "objet à 3 dimensions, artefacts, ..."
+    # The seed's document type is every record's default (PMB's label cut short), and its maximum
+    # age PMB's "no maximum": neither is shown as a fact; nor a duration no game has measured.
+    assert "Document type" not in html and "Maximum age" not in html and "Observed duration" not in html
     assert field(html, "Authors") == "Klaus-Jürgen Wrede, Author"
     assert field(html, "Publisher") == "Hans im gluck"
-    assert field(html, "Languages") == "Français (fre)"
-    assert field(html, "Categories") == "A 406 jeu de stratégie (jeu de règles)"
+    assert field(html, "Languages") == "French"
+    assert field(html, "Categories") == "jeu de stratégie (jeu de règles) code A 406"
     assert field(html, "Minimum number of players") == "2"
     assert field(html, "Maximum number of players") == "5"
     assert field(html, "Minimum age") == "10"
-    assert field(html, "Maximum age") == "99"
     assert field(html, "Average duration (minutes)") == "45"
-    assert field(html, "Observed duration") == "not recorded"
     assert field(html, "Contents").startswith("79 tuiles paysage, 12 tuiles bonus")
     assert "Des milliers d&#x27;années" in field(html, "Summary")
     assert "Principe du jeu" in field(html, "Notes")
@@ -286,7 +289,7 @@ def test_record_page_shows_the_seed_fields(client, demo):
 
 def test_record_page_lists_the_copies_and_their_status(client, demo):
     html = get(client, reverse("catalogue:record", args=[demo.pk]))
-    rows = re.findall(r"<tr>\s*<th scope=\"row\">(.*?)</th>\s*<td>(.*?)</td>\s*<td[^>]*>(.*?)</td>", html, re.S)
+    rows = re.findall(r"<tr>\s*<th scope=\"row\">(.*?)</th>\s*<td[^>]*>(.*?)</td>\s*<td[^>]*>(.*?)</td>", html, re.S)
     assert rows == [
         ("LUD-HG-0001", "Jeux de stratégie – C", "Available"),
         ("LUD-HG-0002", "Jeux de stratégie – C", "Missing parts"),
@@ -345,11 +348,11 @@ def test_french_labels_follow_the_browser(client, demo):
     assert "1 notice trouvée" in html
     record = get(client, reverse("catalogue:record", args=[demo.pk]), HTTP_ACCEPT_LANGUAGE="fr")
     assert field(record, "Titre") == HG_TITLE
-    assert field(record, "Type de document") == "objet à 3 dimensions, artefacts, ..."
+    assert "Type de document" not in record and "Durée observée" not in record
     assert field(record, "Auteurs") == "Klaus-Jürgen Wrede, Auteur"
+    assert field(record, "Langues") == "français"
     assert field(record, "Nombre minimum de joueurs") == "2"
     assert field(record, "Durée moyenne (minutes)") == "45"
-    assert field(record, "Durée observée") == "non enregistrée"
     assert '<h2 id="copies-heading">Exemplaires</h2>' in record
     assert ">Disponible<" in record and ">Pièces manquantes<" in record
 
@@ -387,7 +390,7 @@ def test_cached_counts_of_a_search_without_words_follow_catalogue_changes(client
     """Without words the counts are cached under the catalogue's version, which triggers change
     with every write to the records, their categories and languages, and their labels."""
     strategy = Category.objects.get(code="A 406")
-    assert options(get(client, SEARCH), "category")[str(strategy.pk)] == "A 406 jeu de stratégie (3)"
+    assert options(get(client, SEARCH), "category")[str(strategy.pk)] == "jeu de stratégie (3)"
     with CaptureQueriesContext(connection) as read_twice:
         html = get(client, SEARCH)
     assert "5 records found" in html
@@ -397,11 +400,11 @@ def test_cached_counts_of_a_search_without_words_follow_catalogue_changes(client
     html = get(client, SEARCH)
     assert "6 records found" in html and options(html, "players")["1"] == "1 player (2)"
     agricola.categories.add(strategy)  # the many-to-many table alone
-    assert options(get(client, SEARCH), "category")[str(strategy.pk)] == "A 406 jeu de stratégie (4)"
+    assert options(get(client, SEARCH), "category")[str(strategy.pk)] == "jeu de stratégie (4)"
     agricola.languages.add(Language.objects.get(code="eng"))
     assert options(get(client, SEARCH), "language")["eng"] == "English (4)"
     Category.objects.filter(pk=strategy.pk).update(label="stratégie")  # a label, in bulk
-    assert options(get(client, SEARCH), "category")[str(strategy.pk)] == "A 406 stratégie (4)"
+    assert options(get(client, SEARCH), "category")[str(strategy.pk)] == "stratégie (4)"
     CatalogueRecord.objects.filter(pk=agricola.pk).update(min_age=6)
     assert options(get(client, SEARCH), "age")["6"] == "6 years or under (2)"
     agricola.delete()
@@ -442,3 +445,232 @@ def test_words_with_facets_follow_record_edits(client, shelf):
     assert titles(html) == ["Dobble Kids"] and options(html, "duration") == {"epic": "over 2 hours (1)"}
     CatalogueRecord.objects.create(title="Dobble Animals", min_players=2, max_players=6)
     assert titles(get(client, f"{SEARCH}?q=dobble&sort=title")) == ["Dobble Animals", "Dobble Kids"]
+
+
+# --- Facets as lists with counts (Koha, PMB) ------------------------------------------------------------
+
+
+def facet_list(html: str, facet: str) -> list[tuple[str, str, int, bool]]:
+    """The facet's list beside the results: (label, link, count, chosen) per value, in order."""
+    section = re.search(rf'<section class="facet"[^>]*data-facet="{facet}">(.*?)</section>', html, re.S)
+    assert section, f"no {facet} facet list"
+    found = []
+    for item in re.findall(r"<li[^>]*>.*?</li>", section.group(1), re.S):
+        count = int(re.search(r'<span class="count">\((\d+)\)</span>', item).group(1))
+        if 'class="chosen"' in item:
+            label = re.search(r"<span>([^<]+)</span>", item).group(1)
+            link = re.search(r'<a class="remove" href="([^"]+)"', item).group(1)
+        else:
+            link, label = re.search(r'<a href="([^"]+)"[^>]*>([^<]+)</a>', item).groups()
+        found.append((label, link.replace("&amp;", "&"), count, 'class="chosen"' in item))
+    return found
+
+
+def test_facets_are_lists_of_links_with_counts_beside_the_results(client, shelf):
+    # "jeu" is in the categories of four games (not Patience); the words and sort stay in every link.
+    html = get(client, f"{SEARCH}?q=jeu&sort=title")
+    strategy, party = Category.objects.order_by("code")
+    aside = html[html.index('<aside class="facets"'):html.index('<section class="results"')]
+    assert '<div class="facet-lists">' in aside and '<div class="facet-selects">' in aside
+    # The commonest value first, each with its count and the link that narrows the search to it.
+    assert facet_list(html, "language") == [
+        ("French", "/catalogue/?q=jeu&sort=title&language=fre", 3, False),
+        ("English", "/catalogue/?q=jeu&sort=title&language=eng", 2, False),
+    ]
+    assert facet_list(html, "category") == [
+        ("jeu de stratégie", f"/catalogue/?q=jeu&sort=title&category={strategy.pk}", 3, False),
+        ("jeu d&#x27;ambiance", f"/catalogue/?q=jeu&sort=title&category={party.pk}", 1, False),
+    ]
+    # The code is there on demand (a tooltip on the list, a small "code" on the record page).
+    assert 'title="code A 406">jeu de stratégie</a>' in html
+    assert ("2 players", "/catalogue/?q=jeu&sort=title&players=2", 4, False) in facet_list(html, "players")
+    # Every link is a plain link for a browser without JavaScript, and swaps the results with htmx.
+    link = "/catalogue/?q=jeu&amp;sort=title&amp;language=eng"
+    assert f'<a href="{link}" hx-get="{link}">English</a>' in html
+    # Following a link narrows the search as counted.
+    narrowed = get(client, "/catalogue/?q=jeu&sort=title&language=eng")
+    assert titles(narrowed) == ["Les Aventuriers du Rail", "Twilight Struggle"]
+    assert "2 records found" in narrowed
+
+
+def test_a_chosen_facet_is_shown_and_removable(client, shelf):
+    html = get(client, f"{SEARCH}?q=jeu&language=eng&players=2")
+    # Chosen: in the list with its count and a × that removes it, the other choices kept.
+    assert ("English", "/catalogue/?q=jeu&players=2", 2, True) in facet_list(html, "language")
+    assert ("2 players", "/catalogue/?q=jeu&language=eng", 2, True) in facet_list(html, "players")
+    assert 'aria-label="Remove the filter Language: English"' in html
+    # Above the results: the filters in use, each removable, and all at once.
+    chips = re.search(r'<ul class="active-filters"[^>]*>(.*?)</ul>', html, re.S).group(1)
+    assert [chip.strip() for chip in re.findall(r'<li class="chip">([^<]+)<', chips)] == [
+        "Language: English", "Playable with: 2 players"]
+    assert '<a href="/catalogue/?q=jeu" hx-get="/catalogue/?q=jeu">Clear the filters</a>' in chips
+    widened = get(client, "/catalogue/?q=jeu&players=2")  # English removed
+    assert "4 records found" in widened and "Filters in use" in widened
+    # The drop-downs (phones) still carry the choices when the words are searched again.
+    assert re.search(r'<option value="eng" selected>English \(2\)</option>', html)
+
+
+def test_a_chosen_value_no_record_has_can_still_be_removed(client, shelf):
+    Language.objects.create(code="ger", name="Deutsch")
+    html = get(client, f"{SEARCH}?language=ger")
+    assert "0 records found" in html
+    assert facet_list(html, "language")[-1] == ("German", "/catalogue/", 0, True)
+
+
+def test_long_facets_show_the_commonest_values_and_the_rest_on_demand(client, shelf):
+    for n in range(10):
+        category = Category.objects.create(code=f"Z {n:02d}", label=f"catégorie {n:02d}")
+        shelf["Dobble"].categories.add(category)
+    html = get(client, SEARCH)
+    section = re.search(r'<section class="facet"[^>]*data-facet="category">(.*?)</section>', html, re.S).group(1)
+    shown, more = section.split("<details>")
+    assert shown.count("<li") == 8 and "jeu de stratégie" in shown  # the commonest first (3 records)
+    assert "<summary>4 more</summary>" in more and more.count("<li") == 4
+
+
+def test_the_stylesheet_shows_lists_on_wide_screens_and_drop_downs_on_phones():
+    css = (Path(__file__).resolve().parents[2] / "ludolog/web/static/ludolog/catalogue.css").read_text()
+    assert ".facet-selects { display: none; }" in css
+    phone = css[css.index("@media (max-width: 50rem)"):]
+    assert ".facet-lists { display: none; }" in phone and ".facet-selects { display: grid;" in phone
+
+
+# --- Labels in the reader's language ----------------------------------------------------------------
+
+
+def test_languages_read_in_the_readers_language(client, shelf):
+    english = get(client, f"{SEARCH}?sort=title")
+    assert '<li data-languages="eng fre">English, French</li>' in english
+    assert [label for label, *_rest in facet_list(english, "language")] == ["English", "French"]
+    client.cookies["django_language"] = "fr"
+    french = get(client, f"{SEARCH}?sort=title")
+    assert '<li data-languages="eng fre">anglais, français</li>' in french
+    assert [label for label, *_rest in facet_list(french, "language")] == ["anglais", "français"]
+    record = get(client, reverse("catalogue:record", args=[shelf["Les Aventuriers du Rail"].pk]))
+    assert field(record, "Langues") == "anglais, français"
+
+
+def test_a_language_without_a_known_name_reads_as_the_catalogue_names_it(client, shelf):
+    Language.objects.create(code="epo", name="Esperanto")
+    shelf["Patience"].languages.add("epo")
+    assert field(get(client, reverse("catalogue:record", args=[shelf["Patience"].pk])), "Languages") == "English, Esperanto"
+
+
+@pytest.mark.parametrize("stored, english, french", [
+    ("texte imprimé", "printed text", "texte imprimé"),
+    ("Jeu de société", "board game", "jeu de société"),
+    ("objet à 3 dimensions, artefacts", "three-dimensional object", "objet en trois dimensions"),
+    ("maquette en bois", "maquette en bois", "maquette en bois"),  # unknown: as the librarian wrote it
+])
+def test_document_types_read_in_the_readers_language(client, shelf, stored, english, french):
+    record = shelf["Dobble"]
+    record.document_type = stored
+    record.save()
+    url = reverse("catalogue:record", args=[record.pk])
+    assert field(get(client, url), "Document type") == english
+    assert field(get(client, url, HTTP_ACCEPT_LANGUAGE="fr"), "Type de document") == french
+
+
+def test_categories_read_by_their_label_with_the_code_on_demand(client, demo):
+    html = get(client, reverse("catalogue:record", args=[demo.pk]))
+    category = demo.categories.get()
+    assert (f'<li><a href="/catalogue/?category={category.pk}">jeu de stratégie (jeu de règles)</a>'
+            ' <span class="code">code A 406</span></li>') in html
+
+
+# --- No placeholder read as a fact ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def sparse() -> CatalogueRecord:
+    """A record as a quick PMB entry leaves it: default document type, ages 0–99, nothing else."""
+    return CatalogueRecord.objects.create(title="Sans détails", min_age=0, max_age=99, max_players=4)
+
+
+def test_unstated_fields_are_not_shown_to_readers(client, sparse):
+    html = get(client, reverse("catalogue:record", args=[sparse.pk]))
+    for label in ("Document type", "Minimum age", "Maximum age", "Average duration", "Observed duration",
+                  "not stated", "99", "objet à 3 dimensions"):
+        assert label not in html, label
+    assert field(html, "Maximum number of players") == "4"
+    results = get(client, SEARCH)
+    row = re.search(r'<ul class="facts">(.*?)</ul>', results, re.S).group(1)
+    assert re.findall(r"<li>([^<]*)</li>", row) == ["up to 4 players"]  # no "?–4", no age, no duration
+    assert "99" not in results and "?" not in row
+
+
+def facts_of(html: str, title: str) -> list[str]:
+    """The short facts under a hit's title (players, ages, duration, languages)."""
+    hit = re.search(rf">{re.escape(title)}</a></h3>.*?<ul class=\"facts\">(.*?)</ul>", html, re.S)
+    assert hit, f"no hit {title!r}"
+    return [" ".join(fact.split()) for fact in re.findall(r"<li[^>]*>([^<]*)</li>", hit.group(1))]
+
+
+def test_stated_bounds_read_as_ranges_and_open_ends(client, shelf):
+    CatalogueRecord.objects.filter(title="Dobble").update(min_age=6, max_age=12)
+    CatalogueRecord.objects.filter(title="Patience").update(min_age=None, max_age=10, max_players=None)
+    CatalogueRecord.objects.filter(title="Twilight Struggle").update(max_age=99)
+    html = get(client, f"{SEARCH}?sort=title")
+    assert facts_of(html, "Dobble") == ["2–8 players", "6 to 12 years", "15 min", "French"]
+    assert facts_of(html, "Patience") == ["1 player or more", "up to 10 years", "English"]
+    assert facts_of(html, "Twilight Struggle") == ["2 players", "from 14 years", "180 min", "English"]
+
+
+def test_librarians_see_the_gaps_as_not_stated(client, sparse):
+    librarian = get_user_model().objects.create_user("librarian", password="x-pw-123456789")
+    librarian.user_permissions.add(Permission.objects.get(codename="change_cataloguerecord"))
+    client.force_login(librarian)
+    html = get(client, reverse("catalogue:record", args=[sparse.pk]))
+    assert field(html, "Document type") == "not stated (“objet à 3 dimensions, artefacts, ...”)"
+    assert field(html, "Minimum age") == "not stated (0)"
+    assert field(html, "Maximum age") == "not stated (99)"
+    assert field(html, "Average duration (minutes)") == "not stated"
+    assert field(html, "Observed duration") == "not recorded"
+    assert f'<a href="/admin/games/cataloguerecord/{sparse.pk}/change/">Edit this record</a>' in html
+    french = get(client, reverse("catalogue:record", args=[sparse.pk]), HTTP_ACCEPT_LANGUAGE="fr")
+    assert field(french, "Durée moyenne (minutes)") == "non renseigné"
+
+
+def test_the_admin_list_reads_empty_fields_as_not_stated(admin_client, sparse):
+    html = admin_client.get("/admin/games/cataloguerecord/").content.decode()
+    assert html.count("not stated") >= 2  # duration, players… never an empty cell or a dash
+
+
+# --- Covers in the hit list and on the record page -------------------------------------------------------
+
+
+def test_results_and_record_page_show_the_thumbnail_or_a_drawn_placeholder(client, shelf):
+    dobble = shelf["Dobble"]
+    CatalogueRecord.objects.filter(pk=dobble.pk).update(cover="covers/abc.png")  # files: tests/test_covers.py
+    html = get(client, f"{SEARCH}?sort=title")
+    by_title = {title: tag for tag, title in re.findall(
+        r'<article class="hit"[^>]*>\s*(<img[^>]*>|<svg[^>]*>).*?<h3 id="record-\d+-title"><a [^>]*>([^<]+)</a>', html, re.S)}
+    assert 'src="/media/covers/abc.160.webp"' in by_title["Dobble"] and 'alt=""' in by_title["Dobble"]
+    assert 'data-cover="placeholder"' in by_title["Patience"] and 'aria-hidden="true"' in by_title["Patience"]
+    assert html.count('data-cover="placeholder"') == 4
+    record = get(client, reverse("catalogue:record", args=[dobble.pk]))
+    assert ('<a href="/media/covers/abc.png"><img class="cover cover-large" src="/media/covers/abc.480.webp" '
+            'alt="Cover of Dobble"') in record
+    other = get(client, reverse("catalogue:record", args=[shelf["Patience"].pk]))
+    assert 'data-cover="placeholder"' in other and "No cover image yet" in other and "<img" not in other
+
+
+# --- A record with a rules engine leads to its games -------------------------------------------------------
+
+
+def test_a_record_with_an_engine_links_to_its_games_and_to_recording_one(client, demo):
+    stone_age = CatalogueRecord.objects.get(title="Stenen Tijdperk")
+    url = reverse("catalogue:record", args=[stone_age.pk])
+    html = get(client, url)
+    assert 'data-testid="engine-games"' not in html  # no game of it yet: the filtered list would be empty
+    assert '<a href="/scorekeeping/" data-testid="record-game">Record a new game of Stone Age</a>' in html
+    GameRecord.objects.create(game_slug="stone-age", status=GameRecord.Status.FINISHED, played_on=date(2026, 3, 1),
+                              result_only=True)
+    GameRecord.objects.create(game_slug="stone-age", is_private=True, played_on=date(2026, 3, 2), result_only=True)
+    html = get(client, url)
+    assert ('<a href="/games/?game=stone-age" data-testid="engine-games">The game of Stone Age recorded on Ludolog</a>'
+            in html)  # the private one is not counted for an anonymous reader
+    assert client.get("/games/?game=stone-age").status_code == 200
+    CatalogueRecord.objects.filter(pk=stone_age.pk).update(engine_slug="")
+    html = get(client, url)
+    assert 'data-testid="engine-games"' not in html and 'data-testid="record-game"' not in html
