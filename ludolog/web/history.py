@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from django import forms
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, QuerySet
@@ -15,6 +17,8 @@ from records.models import Event, GameRecord, Player, Seat
 from records.permissions import can_append
 from scoring import selectors, standings
 from scoring.models import League, SeatResult
+
+from .board_svg import seat_colour
 
 PAGE_SIZE = 25
 EVENTS_PER_PAGE = 200
@@ -39,6 +43,28 @@ CHART_COLOURS = ("#d62828", "#1d4ed8", "#e09f00", "#7b2cbf", "#222222", "#2f9e44
 
 def source_label(source: str) -> str:
     return str(SOURCE_LABELS.get(source, source.replace("_", " ").capitalize()))
+
+
+@lru_cache(maxsize=None)
+def engine_sources(slug: str) -> tuple[str, ...]:
+    """The points' sources in the engine's own order, the order of the replay page's score table
+    (its breakdown lists them so from the first event): the game's start, asked once."""
+    engine = get_engine(slug)
+    if engine is None:
+        return ()
+    scores = engine.view(engine.new_state(engine.min_players, None)).get("scores") or []
+    return tuple(scores[0]["breakdown"]) if scores else ()
+
+
+def sources_in_order(slug: str, breakdowns: list[dict]) -> list[str]:
+    """The sources the breakdowns name, in the engine's order; any the engine no longer names
+    (an older ruleset's) after them, as first met. A stored breakdown's own key order is not
+    kept by every database (PostgreSQL's jsonb sorts its keys)."""
+    named = {source for breakdown in breakdowns for source in breakdown}
+    ordered = [source for source in engine_sources(slug) if source in named]
+    for breakdown in breakdowns:
+        ordered += [source for source in breakdown if source not in ordered]
+    return ordered
 
 
 GAME_NAMES = {
@@ -132,17 +158,24 @@ def game_list(request: HttpRequest) -> HttpResponse:
     return render(request, "games/list.html", context, status=status)
 
 
+def by_rank(seats: list[Seat], results: dict[int, SeatResult]) -> list[Seat]:
+    """The seats as the final results rank them (seat order among equals); in seat order until
+    the game has results."""
+    return sorted(seats, key=lambda seat: (results[seat.pk].rank if seat.pk in results else 0, seat.seat_order))
+
+
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     record = get_object_or_404(with_seats_and_results(selectors.visible_records(request.user)), pk=pk)
     results = {result.seat_id: result for result in record.results.all()}
-    sources = sorted({source for result in results.values() for source in result.breakdown})
+    sources = sources_in_order(record.game_slug, [result.breakdown for result in results.values()])
     seats = [
         {
             "seat": seat,
+            "colour": seat_colour(seat.seat_order, seat.colour),
             "result": results.get(seat.pk),
             "points": [results[seat.pk].breakdown.get(source, 0) for source in sources] if seat.pk in results else [],
         }
-        for seat in record.seats.all()
+        for seat in by_rank(list(record.seats.all()), results)
     ]
     # A long record's events come a page at a time: the page costs what a short record's does.
     events = Event.objects.filter(record=record).order_by("seq").select_related("recorded_by")
@@ -151,6 +184,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "record": record,
         "game": game_name(record.game_slug),
         "seats": seats,
+        "has_results": bool(results),
         "sources": [source_label(source) for source in sources],
         "lines": replay.history_page(record, events_page.object_list),
         "events_page": events_page,

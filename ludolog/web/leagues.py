@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
-from django.utils import formats
 from django.utils.translation import gettext
 
 from scoring import selectors, standings
@@ -37,14 +36,13 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         line = series.setdefault(change.player_id, {"label": change.player.display_name, "points": []})
         line["points"].append([(change.played_on - league.starts_on).days, round(change.ordinal, 2)])
     chart = {
-        "x_label": gettext("Days since the league began"),
+        "x_axis": "date",
+        "x_origin": league.starts_on.isoformat(),
+        "x_range": [0, (league.ends_on - league.starts_on).days],
+        "x_label": gettext("Date"),
         "y_label": gettext("Rating (μ − 3σ)"),
         "series": [
             dict(line, colour=CHART_COLOURS[index % len(CHART_COLOURS)]) for index, line in enumerate(series.values())
-        ],
-        "x_ticks": [
-            [0, formats.date_format(league.starts_on, "SHORT_DATE_FORMAT")],
-            [(league.ends_on - league.starts_on).days, formats.date_format(league.ends_on, "SHORT_DATE_FORMAT")],
         ],
     }
     games = with_seats_and_results(

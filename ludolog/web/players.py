@@ -1,8 +1,16 @@
-"""Player pages: who plays, their results, statistics, ratings and scores over time."""
+"""Player pages: who plays what, their results, statistics and ratings, game by game.
+
+Scores are compared within one game only: a Stone Age score (around 150) and a Carcassonne score
+(around 60) have no common scale, so no page averages scores across games. Counts (games, wins)
+add up across games; ratings are per game too.
+"""
 
 from __future__ import annotations
 
+from collections import defaultdict
+
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils import formats
@@ -11,65 +19,109 @@ from django.utils.translation import gettext
 from scoring import selectors
 from scoring.models import PlayerStatistics
 
-from .history import CHART_COLOURS, game_name
+from .history import CHART_COLOURS, game_name, source_label, sources_in_order
 
 PAGE_SIZE = 50
 
 
 def player_list(request: HttpRequest) -> HttpResponse:
-    """Everyone the reader may know of, with their figures over the games the reader may see."""
-    players = selectors.visible_players(request.user).order_by("display_name")
-    page = Paginator(players, PAGE_SIZE).get_page(request.GET.get("page"))
-    overall = {
-        row.player_id: row
-        for row in selectors.player_statistics_seen_by(request.user, selectors.player_statistics(request.user).filter(
-            game_slug=PlayerStatistics.ALL_GAMES, player__in=[player.pk for player in page]
-        ))
+    """Everyone the reader may know of, a page at a time by name, with one table per game of their
+    figures over the games the reader may see; those with no finished game yet listed apart."""
+    user = request.user
+    page = Paginator(selectors.visible_players(user).order_by("display_name"), PAGE_SIZE).get_page(
+        request.GET.get("page")
+    )
+    on_page = list(page)
+    rows = selectors.player_statistics_seen_by(user, selectors.player_statistics(user).filter(
+        player__in=[player.pk for player in on_page]
+    ).exclude(game_slug=PlayerStatistics.ALL_GAMES).order_by("player__display_name"))
+    by_game: dict[str, list[PlayerStatistics]] = defaultdict(list)
+    for row in rows:
+        by_game[row.game_slug].append(row)
+    about = {
+        row.game_slug: row for row in selectors.game_statistics_seen_by(
+            user, selectors.game_statistics(user).filter(game_slug__in=list(by_game))
+        )
     }
-    rows = [{"player": player, "stats": overall.get(player.pk)} for player in page]
-    return render(request, "players/list.html", {"page": page, "rows": rows})
+    games = sorted(
+        ({"slug": slug, "name": game_name(slug), "rows": lines, "about": about.get(slug)}
+         for slug, lines in by_game.items()),
+        key=lambda game: (-(game["about"].games if game["about"] else 0), game["name"]),
+    )
+    played = {row.player_id for row in rows}
+    context = {
+        "page": page,
+        "games": games,
+        "not_yet": [player for player in on_page if player.pk not in played],
+    }
+    return render(request, "players/list.html", context)
 
 
 def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    """One player's results, statistics and ratings, from the games the reader may see."""
-    player = get_object_or_404(selectors.visible_players(request.user), pk=pk)
+    """One player's results, statistics and ratings, game by game, from the games the reader may see."""
+    user = request.user
+    player = get_object_or_404(selectors.visible_players(user), pk=pk)
     results = list(
-        selectors.visible_results(request.user).filter(player=player)
-        .select_related("record")
-        .order_by("record__played_on", "record_id")
+        selectors.visible_results(user).filter(player=player).select_related("record")
+        .annotate(players=Count("record__seats")).order_by("-record__played_on", "-record_id")
     )
-    statistics = [
-        {"row": row, "game": game_name(row.game_slug) if row.game_slug else gettext("All games")}
-        for row in selectors.player_statistics_seen_by(
-            request.user, selectors.player_statistics(request.user).filter(player=player).order_by("game_slug")
-        )
-    ]
-    ratings = [
-        {"row": row, "game": game_name(row.game_slug)}
-        for row in selectors.ratings_seen_by(
-            request.user, selectors.ratings(request.user).filter(player=player, club__isnull=True)
-        )
-    ]
-    series: dict[str, list] = {}
-    for number, result in enumerate(results, start=1):
-        series.setdefault(result.record.game_slug, []).append([number, result.score])
+    rows = selectors.player_statistics_seen_by(user, selectors.player_statistics(user).filter(player=player))
+    overall = next((row for row in rows if row.game_slug == PlayerStatistics.ALL_GAMES), None)
+    per_game = sorted(
+        (row for row in rows if row.game_slug != PlayerStatistics.ALL_GAMES),
+        key=lambda row: (-row.games, game_name(row.game_slug)),
+    )
+    ratings = {
+        row.game_slug: row
+        for row in selectors.ratings_seen_by(user, selectors.ratings(user).filter(player=player, club__isnull=True))
+    }
+    history: dict[str, list] = defaultdict(list)
+    for change in selectors.rating_history_seen_by(
+        user, selectors.rating_history(user).filter(player=player, club__isnull=True)
+    ):
+        history[change.game_slug].append(change)
+    rated = [row.game_slug for row in per_game if history.get(row.game_slug)]
     chart = {
-        "x_label": gettext("Game number (oldest first)"),
-        "y_label": gettext("Score"),
+        "x_axis": "number",
+        "x_label": gettext("Games played"),
+        "y_label": gettext("Rating"),
         "series": [
-            {"label": game_name(slug), "colour": CHART_COLOURS[index % len(CHART_COLOURS)], "points": points}
-            for index, (slug, points) in enumerate(series.items())
+            {
+                "label": game_name(slug),
+                "colour": CHART_COLOURS[index % len(CHART_COLOURS)],
+                "points": [
+                    [number, round(change.ordinal, 2), gettext("%(date)s: rank %(rank)s, rating %(rating)s") % {
+                        "date": formats.date_format(change.played_on, "SHORT_DATE_FORMAT"),
+                        "rank": change.rank, "rating": formats.number_format(round(change.ordinal, 2), 2),
+                    }]
+                    for number, change in enumerate(history[slug], start=1)
+                ],
+            }
+            for index, slug in enumerate(rated)
         ],
-        "x_ticks": [
-            [number, formats.date_format(result.record.played_on, "SHORT_DATE_FORMAT")]
-            for number, result in enumerate(results, start=1)
-        ][:: max(1, len(results) // 6)],
     }
     context = {
         "player": player,
-        "statistics": statistics,
-        "ratings": ratings,
-        "results": [{"result": r, "game": game_name(r.record.game_slug)} for r in reversed(results)],
-        "chart": chart,
+        "overall": overall,
+        "statistics": [
+            {
+                "row": row,
+                "game": game_name(row.game_slug),
+                "sources": [
+                    {"label": source_label(source), "points": row.average_by_source[source]}
+                    for source in sources_in_order(row.game_slug, [row.average_by_source])
+                ],
+            }
+            for row in per_game
+        ],
+        "ratings": [
+            {"row": ratings[row.game_slug], "game": game_name(row.game_slug)}
+            for row in per_game if row.game_slug in ratings
+        ],
+        "rating_charts": [
+            {"index": index, "game": game_name(slug), "chart_id": f"rating-chart-{slug}"} for index, slug in enumerate(rated)
+        ],
+        "rating_chart": chart,
+        "results": [{"result": result, "game": game_name(result.record.game_slug)} for result in results],
     }
     return render(request, "players/detail.html", context)

@@ -15,7 +15,7 @@ from records.files import import_document, simulate_document
 from records.models import Event, GameRecord
 from records.services import SeatSpec, append_event, start_game
 from scoring import tasks
-from scoring.models import Club, League, LeagueMembership, SeatResult
+from scoring.models import Club, League, LeagueMembership, RatingChange, SeatResult
 from tests.factories import HG, simulated_events
 
 pytestmark = pytest.mark.django_db
@@ -63,7 +63,7 @@ def test_the_list_shows_each_game_with_date_players_scores_winner_and_replay_lin
     for result in results:
         assert re.search(rf">{result.player.display_name}</a> {result.score}<", row)
     winners = ", ".join(r.player.display_name for r in results if r.rank == 1)
-    assert f"<td>{winners}</td>" in row
+    assert f'<td data-label="Winner">{winners}</td>' in row
     assert f'href="/games/{summer.pk}/replay/"' in row
     assert "3 games" in html
 
@@ -165,7 +165,10 @@ def test_the_players_list_and_page_show_results_statistics_and_the_chart_data(cl
     results = SeatResult.objects.filter(player=ada).select_related("record").order_by("record__played_on")
     assert [r.record.played_on for r in results] == [date(2026, 3, 10), date(2026, 7, 2)]
     chart = json.loads(re.search(r'<script id="player-chart-data" type="application/json">(.*?)</script>', html, re.S)[1])
-    assert chart["series"][0]["points"] == [[1, results[0].score], [2, results[1].score]]
+    changes = RatingChange.objects.filter(player=ada, club__isnull=True).order_by("played_on")
+    assert [point[:2] for point in chart["series"][0]["points"]] == [
+        [number, round(change.ordinal, 2)] for number, change in enumerate(changes, start=1)
+    ], "her rating after each of her games, numbered"
     assert html.index("July 2, 2026") < html.index("March 10, 2026"), "newest result first in the table"
     assert f'<td class="number">{len(results)}</td>' in html, "games played, in the statistics"
 
