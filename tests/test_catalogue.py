@@ -89,3 +89,19 @@ def test_admin_lists_and_filters_the_demo_catalogue(admin_client):
     assert "1 result" in by_author
     short = admin_client.get("/admin/games/cataloguerecord/", {"duration": "medium"}).content.decode()
     assert "Carcassonne à la prèhistoire" in short and "Stenen Tijdperk" not in short
+
+
+def test_what_the_catalogue_reads_as_unstated():
+    """PMB's placeholders are gaps, not facts: the site hides them (ludolog.web.catalogue)."""
+    from ludolog.web.catalogue import document_type_label, language_label, stated_max_age, stated_min_age
+
+    assert document_type_label("objet à 3 dimensions, artefacts, ...") is None  # the model's default
+    assert document_type_label("jeu de plateau…") is None  # cut short: not a statement either
+    assert document_type_label("") is None and document_type_label(None) is None
+    assert document_type_label("Texte imprimé") == "printed text"
+    assert document_type_label("maquette") == "maquette"
+    assert stated_max_age(CatalogueRecord(max_age=99)) is None and stated_max_age(CatalogueRecord(max_age=12)) == 12
+    assert stated_min_age(CatalogueRecord(min_age=0)) is None and stated_min_age(CatalogueRecord(min_age=8)) == 8
+    assert (language_label("fre", "Français"), language_label("fra"), language_label("zxx")) == (
+        "French", "French", "no text")
+    assert language_label("epo", "Esperanto") == "Esperanto"
