@@ -1,8 +1,10 @@
-"""`make run` loads the demo on every start: loading it again must change nothing."""
+"""`make run` loads the demo on every start: loading it again must change nothing. The demo's
+games are played by the engines' simple players, and look played (issue 12)."""
 
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 from django.contrib.auth.models import User
@@ -22,10 +24,15 @@ def counts() -> tuple[int, ...]:
     )
 
 
+def median_line(output: str) -> str:
+    return next(line for line in output.splitlines() if line.startswith("median final score: "))
+
+
 def test_loading_the_demo_twice_duplicates_nothing(celery_eager, django_capture_on_commit_callbacks):
+    loaded = io.StringIO()
     with django_capture_on_commit_callbacks(execute=True):
         call_command("load_demo", "--games", "3", "--stone-age-games", "2", "--carcassonne-games", "2",
-                     stdout=io.StringIO())
+                     stdout=loaded)
     first = counts()
     assert first[:4] == (3, 5, 1, 7)
     assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED).count() == 7
@@ -45,5 +52,32 @@ def test_loading_the_demo_twice_duplicates_nothing(celery_eager, django_capture_
     call_command("load_demo", "--games", "3", "--stone-age-games", "2", "--carcassonne-games", "2", stdout=out)
     assert counts() == first
     assert "simulated games: 0 new" in out.getvalue()
+    # The medians are the same whether read from the results stored since or worked out by replay.
+    assert median_line(out.getvalue()) == median_line(loaded.getvalue())
     admin = User.objects.get(username="admin")
     assert admin.is_superuser and admin.check_password("ludolog-demo")
+
+
+def test_the_demo_games_look_played(celery_eager, django_capture_on_commit_callbacks):
+    """The issue's done-when: 2-player Carcassonne scores 50 or more at the median and no Stone Age
+    tribe starves, over the demo's own Stone Age and Carcassonne games (a few Hunters and
+    Gatherers games beside them); the command says so."""
+    out = io.StringIO()
+    with django_capture_on_commit_callbacks(execute=True):
+        call_command("load_demo", "--games", "4", stdout=out)
+    line = median_line(out.getvalue())
+    assert re.fullmatch(
+        r"median final score: hunters-gatherers \S+ \(2 players \S+, 3 players \S+, 4 players \S+, 5 players \S+\); "
+        r"stone-age \S+ \(2 players \S+, 3 players \S+, 4 players \S+\); "
+        r"carcassonne \S+ \(2 players \S+, 3 players \S+, 4 players \S+, 5 players \S+\); "
+        r"Stone Age tribes that starved: 0", line), line
+    two_player = re.search(r"carcassonne \S+ \(2 players ([0-9.]+),", line)
+    assert two_player and float(two_player[1]) >= 50, line
+    assert GameRecord.objects.filter(game_slug="carcassonne").count() == 12
+    assert GameRecord.objects.filter(game_slug="stone-age").count() == 12
+    stone_age = SeatResult.objects.filter(record__game_slug="stone-age")
+    assert stone_age.count() == sum(2 + i % 3 for i in range(12))
+    assert [r.breakdown["starvation"] for r in stone_age if r.breakdown["starvation"]] == []
+    carcassonne_two = sorted(r.score for r in SeatResult.objects.filter(record__game_slug="carcassonne")
+                             if r.record.seats.count() == 2)
+    assert len(carcassonne_two) == 6 and carcassonne_two[2] + carcassonne_two[3] >= 100, carcassonne_two

@@ -50,38 +50,40 @@ class Joining:
 def preview(board: Board, graph: FeatureGraph, tile: TileDef, position: Position, quarter_turns: int) -> list[Joining]:
     """The features ``tile`` laid at ``position`` turned ``quarter_turns`` would make, one
     :class:`Joining` per feature (the same counting as :meth:`FeatureGraph.add_tile`)."""
-    parent: dict[tuple[str, int], tuple[str, int]] = {("f", fid): ("f", fid) for fid in tile.feature_kinds}
+    # Keys: a feature of the new tile is ``-1 - id``, a feature laid already its root (>= 0).
+    parent = {-1 - fid: -1 - fid for fid in tile.feature_kinds}
 
-    def find(key: tuple[str, int]) -> tuple[str, int]:
-        parent.setdefault(key, key)
-        while parent[key] != key:
+    def find(key: int) -> int:
+        while parent.setdefault(key, key) != key:
             key = parent[key]
         return key
 
-    closed: Counter[tuple[str, int]] = Counter()
+    closed: Counter[int] = Counter()
     for side, other in board.neighbours(position):
-        mine = tile.edge(side, quarter_turns).sub_edges
-        theirs = other.tile.edge(side.opposite, other.quarter_turns).sub_edges
+        # The edges facing each other, read as printed_side() does, without building Side values.
+        mine = tile.edges[(side - quarter_turns) % 4].sub_edges
+        theirs = other.tile.edges[(side + 2 - other.quarter_turns) % 4].sub_edges
         other_nodes = graph.nodes_of_tile(other.order)
+        roots = [graph.root(other_nodes[fid]) for fid in theirs]
         for i in range(3):
-            a, b = find(("f", mine[i])), find(("r", graph.root(other_nodes[theirs[meeting_sub_edge(i)]])))
+            a, b = find(-1 - mine[i]), find(roots[meeting_sub_edge(i)])
             if a != b:
                 parent[b] = a
-        for fid in dict.fromkeys(mine):
-            closed[("f", fid)] += 1
-        for fid in dict.fromkeys(theirs):
-            closed[("r", graph.root(other_nodes[fid]))] += 1
-    groups: dict[tuple[str, int], list[tuple[str, int]]] = {}
+        for fid in set(mine):
+            closed[-1 - fid] += 1
+        for fid in set(theirs):
+            closed[graph.root(other_nodes[fid])] += 1
+    groups: dict[int, list[int]] = {}
     for key in list(parent):
         groups.setdefault(find(key), []).append(key)
     joinings = []
     for keys in groups.values():
-        features = tuple(sorted(n for kind, n in keys if kind == "f"))
+        features = tuple(sorted(-1 - key for key in keys if key < 0))
         if not features:
             continue
-        roots = tuple(sorted(n for kind, n in keys if kind == "r"))
+        roots_joined = tuple(sorted(key for key in keys if key >= 0))
         open_contacts = sum(len(tile.sides_touched(fid)) for fid in features)
-        open_contacts += sum(graph.open_contacts(root) for root in roots)
+        open_contacts += sum(graph.open_contacts(root) for root in roots_joined)
         open_contacts -= sum(closed[key] for key in keys)
-        joinings.append(Joining(features, roots, open_contacts))
+        joinings.append(Joining(features, roots_joined, open_contacts))
     return joinings

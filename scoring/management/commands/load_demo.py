@@ -1,4 +1,5 @@
 import datetime as dt
+import statistics
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
@@ -8,8 +9,8 @@ from games.models import CatalogueRecord
 from games.services import demo_catalogue_data, load_catalogue
 from records.files import import_document, simulate_document
 from records.models import GameRecord, Player
-from scoring import standings
-from scoring.models import Club, League, LeagueMembership
+from scoring import services, standings
+from scoring.models import Club, League, LeagueMembership, SeatResult
 
 DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = "ludolog-demo"
@@ -20,10 +21,12 @@ DEMO_STONE_AGE_GAMES = 12
 DEMO_CARCASSONNE_GAMES = 12
 DEMO_CLUB = "Club de la ludothèque (démo)"
 DEMO_LEAGUE = "Saison 2026"
+DEMO_GAME_ORDER = ("hunters-gatherers", "stone-age", "carcassonne")
 
 
 class Command(BaseCommand):
-    help = "Load the demo catalogue, admin account and simulated club games (idempotent: safe to run again)."
+    help = ("Load the demo catalogue, admin account and simulated club games, played by the engines' simple "
+            "heuristic players (idempotent: safe to run again); print the demo's median final scores.")
 
     def add_arguments(self, parser):
         parser.add_argument("--games", type=int, default=DEMO_GAMES, help="simulated Hunters and Gatherers games")
@@ -50,6 +53,7 @@ class Command(BaseCommand):
         self.stdout.write(f"simulated games: {new} new")
         standings.refresh(league)
         self.stdout.write(f"league: {league} with {league.memberships.count()} members")
+        self.stdout.write(self._medians())
 
     @transaction.atomic  # one standings refresh for the league and all its members, on commit
     def _load_league(self) -> League:
@@ -85,7 +89,7 @@ class Command(BaseCommand):
                 continue
             seated = players[0] + index % (players[1] - players[0] + 1)
             names = [DEMO_MEMBERS[(index * 3 + k) % len(DEMO_MEMBERS)] for k in range(seated)]
-            document = simulate_document(game, seated, seed, names)
+            document = simulate_document(game, seated, seed, names, player="heuristic")
             played_on = today - dt.timedelta(days=5 * (count - index))
             document["played_on"] = played_on.isoformat()
             document["location"] = DEMO_LOCATION
@@ -98,3 +102,32 @@ class Command(BaseCommand):
             import_document(document, imported_by=admin, catalogue_record=catalogue, copy=copy)
             created += 1
         return created
+
+    def _medians(self) -> str:
+        """The demo games' median final score per game and per number of players, and whether a
+        Stone Age tribe starved: read from the stored results, a record not scored yet (the
+        scoring runs when the import commits) replayed."""
+        records = list(GameRecord.objects.filter(location=DEMO_LOCATION, status=GameRecord.Status.FINISHED))
+        lines: dict[int, list[tuple[int, dict[str, int]]]] = {}
+        for record_id, score, breakdown in SeatResult.objects.filter(record__in=records).values_list(
+                "record_id", "score", "breakdown"):
+            lines.setdefault(record_id, []).append((score, breakdown))
+        unscored = [record for record in records if record.pk not in lines]
+        for record_id, finals in services.final_scores_of(unscored).items():
+            lines[record_id] = [(line.score, dict(line.breakdown)) for line in finals]
+        by_game: dict[str, dict[int, list[int]]] = {}
+        starved = 0
+        for record in records:
+            seats = lines.get(record.pk, [])
+            by_game.setdefault(record.game_slug, {}).setdefault(len(seats), []).extend(score for score, _ in seats)
+            starved += sum(1 for _, breakdown in seats if breakdown.get("starvation", 0) < 0)
+        parts = []
+        for game in (g for g in DEMO_GAME_ORDER if g in by_game):
+            counts = by_game[game]
+            every = [score for scores in counts.values() for score in scores]
+            each = ", ".join(f"{n} players {statistics.median(counts[n]):g}" for n in sorted(counts))
+            parts.append(f"{game} {statistics.median(every):g} ({each})")
+        if not parts:
+            return "median final score: no demo games"
+        note = f"; Stone Age tribes that starved: {starved}" if "stone-age" in by_game else ""
+        return "median final score: " + "; ".join(parts) + note
