@@ -50,7 +50,11 @@ def league_leaders(user) -> list[dict]:
     leagues = []
     for league in running[:LEAGUES]:
         table = selectors.league_standings(user, league)[:LEADERS]
-        leagues.append({"league": league, "leaders": [line for line in table if line.position is not None]})
+        leagues.append({"league": league, "leaders": [
+            # The plural follows a whole number of points; a half point reads as several.
+            {"standing": line, "points_count": int(line.points) if float(line.points).is_integer() else 2}
+            for line in table if line.position is not None
+        ]})
     return leagues
 
 

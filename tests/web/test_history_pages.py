@@ -236,3 +236,42 @@ def test_the_players_list_pages(client: Client, monkeypatch):
     assert 'href="?page=2" rel="next"' in first and "Page 1 of 2" in first
     second = client.get("/players/?page=2").content.decode()
     assert "Zed" in second and "Ada" not in second and 'href="?page=1" rel="prev"' in second
+
+
+def test_the_record_page_ranks_the_players_and_lists_sources_in_the_engines_order(client: Client, club_games):
+    record = club_games["summer"]
+    html = client.get(f"/games/{record.pk}/").content.decode()
+    table = html.split('<table id="game-results"')[1].split("</table>")[0]
+    results = sorted(SeatResult.objects.filter(record=record).select_related("player", "seat"),
+                     key=lambda result: (result.rank, result.seat.seat_order))
+    assert re.findall(r'<a href="/players/\d+/">(\w+)</a>', table) == [r.player.display_name for r in results]
+    assert re.findall(r'<td class="number">(\d+)</td>\s*<th scope="row">', table) == [str(r.rank) for r in results]
+    # The replay page's order (the engine's: rivers, forests, huts, hunters), not the alphabet's.
+    headings = re.findall(r'<th scope="col" class="number">([^<]+)</th>', table)
+    assert headings == ["Rank", "Score", "Rivers", "Forests", "Huts", "Hunters", "Seat"]
+    first = results[0]
+    cells = table.split(f">{first.player.display_name}</a></th>")[1].split("</tr>")[0]
+    assert re.findall(r'<td class="number">(-?\d+)</td>', cells) == [
+        str(first.score), *(str(first.breakdown[source]) for source in ("river", "forest", "hut", "hunter")),
+        str(first.seat.seat_order + 1),
+    ]
+
+
+def test_the_ruleset_and_the_seed_are_folded_under_technical_details(client: Client, club_games):
+    record = club_games["spring"]
+    assert record.ruleset_version and record.seed is not None
+    html = client.get(f"/games/{record.pk}/").content.decode()
+    fold = re.search(r'<details class="technical">(.*?)</details>', html, re.S)
+    assert fold and "<summary>Technical details</summary>" in fold[1]
+    assert f"<code>{record.ruleset_version}</code>" in fold[1] and f"<code>{record.seed}</code>" in fold[1]
+    outside = html.replace(fold[0], "")
+    assert ">Ruleset<" not in outside and ">Seed<" not in outside
+    assert html.index("</details>") < html.index('<ol class="event-list"'), "the events follow the fold"
+
+
+def test_a_record_without_results_keeps_its_players_in_seat_order(client: Client):
+    record = start_game(game_slug=HG, seats=[SeatSpec("Zed"), SeatSpec("Ada"), SeatSpec("Mo")], seed=3)
+    html = client.get(f"/games/{record.pk}/").content.decode()
+    table = html.split('<table id="game-results"')[1].split("</table>")[0]
+    assert re.findall(r'<a href="/players/\d+/">(\w+)</a>', table) == ["Zed", "Ada", "Mo"]
+    assert "No results yet" in html

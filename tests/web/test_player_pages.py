@@ -1,0 +1,142 @@
+"""Players, game by game: a Stone Age score (around 150) and a Carcassonne score (around 60) are
+never averaged together, on the list or on a player's page; each game has its own table, its own
+figures and its own rating chart; a game played only in private is not shown to outsiders.
+
+Ada's games: Stone Age 150 and 170, Carcassonne 60 and 50 (public), Carcassonne 90 (private,
+kept by a scorekeeper). Over every game her stored average would be 104.0 (107.5 without the
+private game): a figure no page may show.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import date
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+
+from ludolog.web.history import engine_sources, sources_in_order
+from records.models import Player
+from scoring import tasks
+from scoring.models import PlayerStatistics
+from tests.scoring.conftest import result_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def keeper():
+    return get_user_model().objects.create_user("keeper")
+
+
+@pytest.fixture
+def ada(keeper) -> Player:
+    games = [
+        ({"Ada": 150, "Bo": 140}, date(2026, 3, 1), "stone-age", {}),
+        ({"Bo": 180, "Ada": 170}, date(2026, 3, 8), "stone-age", {}),
+        ({"Ada": 60, "Bo": 55}, date(2026, 3, 2), "carcassonne", {}),
+        ({"Bo": 70, "Ada": 50}, date(2026, 3, 9), "carcassonne", {}),
+        ({"Ada": 90, "Bo": 20}, date(2026, 3, 15), "carcassonne", {"is_private": True, "created_by": keeper}),
+        ({"Bo": 33, "Cy": 12}, date(2026, 3, 16), "hunters-gatherers", {"is_private": True, "created_by": keeper}),
+    ]
+    for scores, day, game, fields in games:
+        tasks.score_record(result_game(scores, day, game=game, **fields).pk)
+    return Player.objects.get(display_name="Ada")
+
+
+def get(url: str, user=None) -> str:
+    client = Client()
+    if user is not None:
+        client.force_login(user)
+    response = client.get(url)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def row(html: str, heading: str) -> list[str]:
+    match = re.search(rf'<th scope="row">{heading}</th>(.*?)</tr>', html, re.S)
+    assert match, f"no row headed {heading}"
+    return [" ".join(re.sub(r"<[^>]+>", " ", cell).split()) for cell in re.findall(r"<td[^>]*>(.*?)</td>", match[1], re.S)]
+
+
+def game_section(html: str, slug: str) -> str:
+    match = re.search(rf'<section id="game-{slug}".*?</section>', html, re.S)
+    return match.group(0) if match else ""
+
+
+def test_the_stored_figure_over_every_game_exists_but_is_shown_nowhere(ada, keeper):
+    overall = PlayerStatistics.objects.get(player=ada, game_slug=PlayerStatistics.ALL_GAMES)
+    assert overall.average_score == pytest.approx(104.0)
+    for user in (None, keeper):
+        for url in ("/players/", f"/players/{ada.pk}/"):
+            html = get(url, user)
+            assert "104.0" not in html and "107.5" not in html and "104" not in html, url
+
+
+def test_the_list_has_one_table_per_game(ada, keeper):
+    html = get("/players/")
+    stone_age, carcassonne = game_section(html, "stone-age"), game_section(html, "carcassonne")
+    link = rf'<a href="/players/{ada.pk}/">Ada</a>'
+    # Games, wins, win rate, average score, best score: each game on its own scale.
+    assert row(stone_age, link) == ["2", "1", "50 %", "160.0", "170"]
+    assert row(carcassonne, link) == ["2", "1", "50 %", "55.0", "60"]
+    assert "Stone Age" in stone_age and "2 games recorded · winning score 165 on average" in stone_age
+    assert row(game_section(get("/players/", keeper), "carcassonne"), link) == ["3", "2", "67 %", "66.7", "90"]
+
+
+def test_a_game_played_only_in_private_has_no_table_for_outsiders(ada, keeper):
+    assert game_section(get("/players/"), "hunters-gatherers") == ""
+    assert "Cy" not in get("/players/")
+    kept = game_section(get("/players/", keeper), "hunters-gatherers")
+    assert re.search(r'>Cy</a></th>', kept)
+
+
+def test_the_player_page_gives_figures_per_game_and_counts_only_over_all_games(ada, keeper):
+    html = get(f"/players/{ada.pk}/")
+    statistics = html.split('<table id="player-statistics">')[1].split("</table>")[0]
+    assert row(statistics, "Stone Age") == ["2", "1", "50 %", "160.0", "170"]
+    assert row(statistics, "Carcassonne") == ["2", "1", "50 %", "55.0", "60"]
+    assert row(statistics, "All games") == ["4", "2", "50 %", "—", "—"], "no score across games"
+    assert "4 games recorded, 2 wins." in html
+    kept = get(f"/players/{ada.pk}/", keeper)
+    assert row(kept, "All games")[:2] == ["5", "3"]
+
+
+def chart(html: str) -> dict:
+    return json.loads(re.search(r'<script id="player-chart-data" type="application/json">(.*?)</script>', html, re.S)[1])
+
+
+def test_a_rating_chart_per_game_numbered_by_the_players_games(ada, keeper):
+    html = get(f"/players/{ada.pk}/")
+    data = chart(html)
+    assert data["x_axis"] == "number" and data["x_label"] == "Games played"
+    # Most played first, then by name: two games each for the public.
+    assert [line["label"] for line in data["series"]] == ["Carcassonne", "Stone Age"]
+    assert [[point[0] for point in line["points"]] for line in data["series"]] == [[1, 2], [1, 2]]
+    assert data["series"][1]["points"][0][2].startswith("03/01/2026: rank 1, rating ")
+    figures = re.findall(r'<figure class="chart" id="([\w-]+)" data-chart-source="player-chart-data" '
+                         r'data-chart-series="(\d)">\s*<figcaption>([^<]*)</figcaption>', html)
+    assert figures == [("rating-chart-carcassonne", "0", "Carcassonne: rating after each game"),
+                       ("rating-chart-stone-age", "1", "Stone Age: rating after each game")]
+    assert html.count('<script id="player-chart-data"') == 1
+    kept = chart(get(f"/players/{ada.pk}/", keeper))
+    assert [len(line["points"]) for line in kept["series"]] == [3, 2], "her private Carcassonne game, for its keeper"
+
+
+def test_the_results_table_lists_each_game_newest_first_with_its_rank_among_the_players(ada):
+    html = get(f"/players/{ada.pk}/")
+    results = html.split('<table id="player-results"')[1].split("</table>")[0]
+    days = re.findall(r'<time datetime="([\d-]+)">', results)
+    assert days == ["2026-03-09", "2026-03-08", "2026-03-02", "2026-03-01"]
+    assert "2 of 2" in results and "1 of 2" in results
+
+
+def test_points_by_source_follow_the_engines_order():
+    assert engine_sources("stone-age")[:3] == ("buildings", "card_points", "starvation")
+    # A breakdown read back from PostgreSQL's jsonb has its keys sorted by length, then bytes.
+    jsonb = {"city": 10, "road": 4, "field": 6, "cloister": 9}
+    assert sources_in_order("carcassonne", [jsonb]) == ["city", "road", "cloister", "field"]
+    assert sources_in_order("carcassonne", [{"road": 1, "bridges": 2}, {"city": 3}]) == ["city", "road", "bridges"]
+    assert sources_in_order("no-such-engine", [{"b": 1, "a": 2}]) == ["b", "a"]
