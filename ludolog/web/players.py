@@ -96,6 +96,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                     }]
                     for number, change in enumerate(history[slug], start=1)
                 ],
+                "start": [0, round(history[slug][0].mu_before - 3 * history[slug][0].sigma_before, 2),
+                          gettext("Before the first game")],
             }
             for index, slug in enumerate(rated)
         ],

@@ -1,8 +1,9 @@
 /* Ludolog line charts: inline SVG drawn from the JSON a page embeds; no library.
  *
  * A <figure class="chart" data-chart-source="ID"> is drawn from <script id="ID" type="application/json">
- * holding {x_label, y_label, series: [{label, colour, points: [[x, y, title?], ...]}], x_axis?, x_origin?,
- * x_range?, marker?}. One kind of x axis per chart:
+ * holding {x_label, y_label, series: [{label, colour, points: [[x, y, title?], ...], start?}], x_axis?,
+ * x_origin?, x_range?, marker?}. A series' start [x, y, title?] is where its line sets out from (a
+ * rating before the first game), drawn as a ring. One kind of x axis per chart:
  * - "number" (the default): whole numbers, an event's or a game's; ticks at round steps.
  * - "date": x counts days from x_origin ("YYYY-MM-DD"); ticks fall on days, months or years and read
  *   as dates in the page's language.
@@ -92,6 +93,7 @@
     var points = [];
     series.forEach(function (s) { points = points.concat(s.points); });
     if (!points.length) { canvas.textContent = figure.dataset.empty || "—"; return; }
+    series.forEach(function (s) { if (s.start) points.push(s.start); });
 
     var W = Math.max(260, Math.round(canvas.clientWidth || 640)), H = W < 480 ? 240 : 300;
     var xs = points.map(function (p) { return p[0]; }), ys = points.map(function (p) { return p[1]; });
@@ -132,8 +134,14 @@
     text(svg, 14, middle, data.y_label || "", { "text-anchor": "middle", fill: INK,
                                                  transform: "rotate(-90 14 " + middle + ")" });
     series.forEach(function (s) {
-      var d = s.points.map(function (p, i) { return (i ? "L" : "M") + px(p[0]).toFixed(1) + " " + py(p[1]).toFixed(1); }).join(" ");
+      var line = s.start ? [s.start].concat(s.points) : s.points;
+      var d = line.map(function (p, i) { return (i ? "L" : "M") + px(p[0]).toFixed(1) + " " + py(p[1]).toFixed(1); }).join(" ");
       el("path", { d: d, fill: "none", stroke: s.colour, "stroke-width": 2.2, "stroke-linejoin": "round", class: "series" }, svg);
+      if (s.start) {
+        var ring = el("circle", { cx: px(s.start[0]), cy: py(s.start[1]), r: 3.2, fill: "#fff", stroke: s.colour,
+                                  "stroke-width": 1.6 }, svg);
+        if (s.start[2]) el("title", {}, ring).textContent = s.start[2];
+      }
       if (s.points.length < 60) {
         s.points.forEach(function (p) {
           var dot = el("circle", { cx: px(p[0]), cy: py(p[1]), r: 3.2, fill: s.colour }, svg);
