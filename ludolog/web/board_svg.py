@@ -11,6 +11,10 @@ fire, mushrooms, shrines) are small pictures placed on their feature. Figures ar
 their player's colour: gatherers standing, fishers standing with a rod, hunters lying down,
 huts as houses.
 
+At the end of a game the board shows the figures as they stood when the last tile was laid:
+the gatherers and fishers the end sent home without points faded, and for each feature of the
+final scoring an outline of its tiles (hidden until a reader asks for it: ``show``).
+
 >>> svg = board_svg({"tiles": [], "figures": []})
 >>> svg.startswith("<svg") and "<title" in svg
 True
@@ -111,6 +115,8 @@ TEXT_ALTERNATIVE_WORDS = (
     gettext_noop("%(player)s's %(figure)s on tile %(tile)s at (%(x)s, %(y)s)."),
     gettext_noop("Seat %(seat)s"), gettext_noop("%(player)s's %(figure)s"),
     gettext_noop("Board with %(count)s tiles"),
+    gettext_noop("%(player)s's %(figure)s on tile %(tile)s at (%(x)s, %(y)s) went home without points at the end."),
+    gettext_noop("%(player)s's %(figure)s, sent home without points at the end"),
 )
 
 
@@ -291,6 +297,13 @@ def describe(
             "player": names.get(owner) or tr("Seat %(seat)s") % {"seat": (owner or 0) + 1},
             "figure": tr(str(figure.get("kind", ""))), "tile": figure.get("tile"),
             "x": figure.get("x"), "y": figure.get("y")})
+    for figure in position.get("sent_home", []):
+        seat = figure.get("seat")
+        lines.append(tr("%(player)s's %(figure)s on tile %(tile)s at (%(x)s, %(y)s) went home without points "
+                        "at the end.") % {
+            "player": names.get(seat) or tr("Seat %(seat)s") % {"seat": (seat or 0) + 1},
+            "figure": tr(str(figure.get("kind", ""))), "tile": figure.get("tile"),
+            "x": figure.get("x"), "y": figure.get("y")})
     return " ".join(lines)
 
 
@@ -311,23 +324,24 @@ MEEPLE = ("M-3 -3 L3 -3 L8 0 L7 2.5 L3 1.5 L5 9 L1 9 L0 5 L-1 9 L-5 9 L-3 1.5 L-
 HUT = "M-8 8 L-8 -1 L0 -8 L8 -1 L8 8 Z M-2.5 8 L-2.5 2 L2.5 2 L2.5 8"
 
 
-def _figure(kind: str, at: Point, colour: str, label: str) -> str:
+def _figure(kind: str, at: Point, colour: str, label: str, extra: str = "") -> str:
+    """One figure; ``extra`` is more attributes for its group (``' data-award="3"'``)."""
     x, y = at
     title = f"<title>{escape(label)}</title>"
     common = f'fill="{colour}" stroke="#111" stroke-width="1.2" stroke-linejoin="round"'
     if kind == "hut":
-        return (f'<g class="figure hut" transform="translate({_fmt(x)} {_fmt(y)}) scale(0.75)">{title}'
+        return (f'<g class="figure hut"{extra} transform="translate({_fmt(x)} {_fmt(y)}) scale(0.75)">{title}'
                 f'<path d="{HUT}" {common}/></g>')
     if kind == "hunter":
         # Hunters lie down in the meadow: the same figure, turned on its side, with a spear.
-        return (f'<g class="figure hunter" transform="translate({_fmt(x)} {_fmt(y)}) rotate(-90) scale(0.72)">'
+        return (f'<g class="figure hunter"{extra} transform="translate({_fmt(x)} {_fmt(y)}) rotate(-90) scale(0.72)">'
                 f'{title}<path d="{MEEPLE}" {common}/><path d="M9 -11 L9 11" stroke="#3b2a1d" stroke-width="1.5"/></g>')
     if kind == "fisher":
         # Fishers stand on the river holding a rod over the water.
-        return (f'<g class="figure fisher" transform="translate({_fmt(x)} {_fmt(y)}) scale(0.75)">{title}'
+        return (f'<g class="figure fisher"{extra} transform="translate({_fmt(x)} {_fmt(y)}) scale(0.75)">{title}'
                 f'<path d="M6 -2 L13 -10 L13 -3" stroke="#3b2a1d" stroke-width="1.3" fill="none"/>'
                 f'<path d="{MEEPLE}" {common}/></g>')
-    return (f'<g class="figure {escape(kind)}" transform="translate({_fmt(x)} {_fmt(y)}) scale(0.75)">{title}'
+    return (f'<g class="figure {escape(kind)}"{extra} transform="translate({_fmt(x)} {_fmt(y)}) scale(0.75)">{title}'
             f'<path d="{MEEPLE}" {common}/></g>')
 
 
@@ -472,6 +486,47 @@ def last_placed_outline(left: float, top: float) -> str:
             f'width="{TILE - 3}" height="{TILE - 3}" fill="none" stroke="{HIGHLIGHT}" stroke-width="3.5" rx="2"/>')
 
 
+def figure_key(figure: Mapping[str, Any]) -> tuple[Any, ...]:
+    """A figure's identity whether the view lists it on the board (``owner``) or in an award (``seat``)."""
+    return (figure.get("seat", figure.get("owner")), figure.get("kind"), figure.get("x"), figure.get("y"),
+            figure.get("feature"))
+
+
+def final_features(frame: BoardFrame, awards: Sequence[Mapping[str, Any]], show: str | None,
+                   drawn: Mapping[tuple[Any, ...], str]) -> list[str]:
+    """For each award of the final scoring (those that name their tiles), a group that outlines its
+    feature's tiles and dims the rest of the board, with its figures (``drawn``, by
+    :func:`figure_key`) on top; hidden unless ``show`` names it (``award-<index in awards>``).
+    The page shows one when a reader picks its line of the final scoring."""
+    parts = []
+    left, top = -frame.margin, -frame.margin
+    outside = (f"M{_fmt(left)} {_fmt(top)}h{_fmt(frame.width)}v{_fmt(frame.height)}"
+               f"h{_fmt(-frame.width)}Z")
+    for index, award in enumerate(awards):
+        if "tiles" not in award:
+            continue
+        target = f"award-{index}"
+        cells = {(int(x), int(y)) for x, y in award["tiles"]}
+        holes, edges = [], []
+        for x, y in sorted(cells):
+            x0, y0 = frame.corner(x, y)
+            holes.append(f"M{_fmt(x0)} {_fmt(y0)}h{TILE}v{TILE}h-{TILE}Z")
+            for (dx, dy), (ax, ay, bx, by) in (((0, -1), (0, 0, 1, 0)), ((1, 0), (1, 0, 1, 1)),
+                                               ((0, 1), (0, 1, 1, 1)), ((-1, 0), (0, 0, 0, 1))):
+                if (x + dx, y + dy) not in cells:
+                    edges.append(f"M{_fmt(x0 + ax * TILE)} {_fmt(y0 + ay * TILE)}"
+                                 f"L{_fmt(x0 + bx * TILE)} {_fmt(y0 + by * TILE)}")
+        outline = "".join(edges)
+        figures = "".join(drawn.get(figure_key(figure), "") for figure in award.get("figures", []))
+        parts.append(
+            f'<g class="final-feature" data-target="{target}" display="{"inline" if show == target else "none"}">'
+            f'<path d="{outside}{"".join(holes)}" fill="#1b1b1b" fill-opacity="0.55" fill-rule="evenodd"/>'
+            f'<path d="{outline}" stroke="#fff" stroke-width="7" stroke-linecap="square" fill="none"/>'
+            f'<path d="{outline}" stroke="{HIGHLIGHT}" stroke-width="3.5" stroke-linecap="square" fill="none"/>'
+            f'{figures}</g>')
+    return parts
+
+
 def remembering(translate: Translate) -> Translate:
     """``translate`` asked once per word: a board repeats its words many times."""
     words: dict[str, str] = {}
@@ -490,6 +545,7 @@ def board_svg(
     *,
     title: str | None = None,
     free_cells: bool = False,
+    show: str | None = None,
     translate: Translate = _identity,
     translate_plural: TranslatePlural = _english_plural,
 ) -> str:
@@ -497,8 +553,9 @@ def board_svg(
 
     ``seats`` are the state document's seats (``seat``, ``player``, ``colour``); ``free_cells``
     outlines the empty squares next to the tiles with their coordinates, for a scorekeeper;
-    ``translate`` (``gettext``) and ``translate_plural`` (``ngettext``) turn the English words
-    of the text alternative into the reader's language.
+    ``show`` (``award-3``) outlines the feature of a final award; ``translate`` (``gettext``) and
+    ``translate_plural`` (``ngettext``) turn the English words of the text alternative into the
+    reader's language.
     """
     tr = remembering(translate)
     tiles = list(position.get("tiles", []))
@@ -519,16 +576,33 @@ def board_svg(
             highlighted = last_placed_outline(*frame.corner(tile["x"], tile["y"]))
     parts += frame.free_cells()
     parts.append(highlighted)
-    for figure in position.get("figures", []):
-        owner = figure.get("owner", 0)
+    drawn: dict[tuple[Any, ...], str] = {}
+    scored = {figure_key(f): index for index, award in enumerate(position.get("awards", []))
+              for f in award.get("figures", [])}
+
+    def draw(figure: Mapping[str, Any], sent_home: bool) -> str:
+        owner = int(figure.get("owner", figure.get("seat", 0)) or 0)
         tile_anchors = anchors.get(str(figure.get("tile")), {})
         at = tile_anchors.get(figure.get("feature"))
         if at is None:
             at = ((figure["x"] - origin[0] + 0.5) * TILE, (figure["y"] - origin[1] + 0.5) * TILE)
         at = (at[0], at[1] + TILE * 0.1)
-        label = tr("%(player)s's %(figure)s") % {
-            "player": names.get(owner) or tr("Seat %(seat)s") % {"seat": owner + 1},
-            "figure": tr(str(figure.get("kind", "")))}
-        parts.append(_figure(str(figure.get("kind", "")), at, colours.get(owner) or seat_colour(owner), label))
+        words = {"player": names.get(owner) or tr("Seat %(seat)s") % {"seat": owner + 1},
+                 "figure": tr(str(figure.get("kind", "")))}
+        if sent_home:
+            label = tr("%(player)s's %(figure)s, sent home without points at the end") % words
+            extra = ' data-sent-home="true" opacity="0.5"'
+        else:
+            label = tr("%(player)s's %(figure)s") % words
+            award = scored.get(figure_key(figure))
+            extra = f' data-award="{award}"' if award is not None else ""
+        return _figure(str(figure.get("kind", "")), at, colours.get(owner) or seat_colour(owner), label, extra)
+
+    for figure in position.get("figures", []):
+        drawn[figure_key(figure)] = draw(figure, False)
+    for figure in position.get("sent_home", []):
+        drawn[figure_key(figure)] = draw(figure, True)
+    parts += drawn.values()
+    parts += final_features(frame, position.get("awards", []), show, drawn)
     parts.append("</svg>")
     return "".join(parts)

@@ -12,6 +12,10 @@ their sides to another side or to the centre (where a village or a cloister stop
 cloister is a red-roofed building in the middle. Meeples stand on their feature in their
 player's colour; farmers lie down in their field.
 
+At the end of a game, when every meeple has scored and gone home, the board shows them where
+they stood (the final awards remember it), and for each feature of the final scoring an outline
+of its tiles, hidden until a reader asks for it (``show``).
+
 >>> svg = carcassonne_svg({"tiles": [], "meeples": []})
 >>> svg.startswith("<svg") and "<title" in svg
 True
@@ -26,7 +30,7 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
-from .board_svg import MEEPLE, TILE, BoardFrame, last_placed_outline, remembering, seat_colour
+from .board_svg import MEEPLE, TILE, BoardFrame, figure_key, final_features, last_placed_outline, remembering, seat_colour
 from .tile_geometry import corners as _corners
 from .tile_geometry import fmt as _fmt
 from .tile_geometry import inward as _inward
@@ -503,6 +507,17 @@ def _feature_words(tile: Mapping[str, Any], feature: Mapping[str, Any], anchor: 
     return tr(str(kind))
 
 
+def standing_meeples(position: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The meeples on the board and, at the end, those the final scoring sent home, where they
+    stood (each with the index of its award)."""
+    meeples = [dict(meeple) for meeple in position.get("meeples", [])]
+    for index, award in enumerate(position.get("awards", [])):
+        for figure in award.get("figures", []):
+            meeples.append({"seat": figure["seat"], "x": figure["x"], "y": figure["y"], "feature": figure["feature"],
+                            "type": award["source"], "kind": figure.get("kind", "meeple"), "award": index})
+    return meeples
+
+
 def _player(seat: int, names: Mapping[Any, Any], tr: Translate) -> str:
     return str(names.get(seat) or tr("Seat %(seat)s") % {"seat": seat + 1})
 
@@ -529,7 +544,7 @@ def describe(
         lines.append(tr("Tile %(tile)s at (%(x)s, %(y)s), turned %(rotation)s°: %(features)s.") % {
             "tile": tile.get("tile"), "x": tile.get("x"), "y": tile.get("y"),
             "rotation": tile.get("rotation", 0), "features": "; ".join(features) or tr("fields only")})
-    for meeple in position.get("meeples", []):
+    for meeple in standing_meeples(position):
         seat = int(meeple.get("seat", 0))
         tile = tiles.get((meeple.get("x"), meeple.get("y"))) or {}
         feature = next((f for f in tile.get("features", []) if f.get("id") == meeple.get("feature")),
@@ -551,8 +566,9 @@ def _meeple(meeple: Mapping[str, Any], at: Point, colour: str, label: str) -> st
     role = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}.get(kind, "")
     # A farmer lies down in its field, as the rules have it: the same figure, turned on its side.
     pose = " rotate(-90) scale(0.68)" if kind == "field" else " scale(0.7)"
+    award = f' data-award="{int(meeple["award"])}"' if meeple.get("award") is not None else ""
     return (f'<g class="meeple{" " + role if role else ""}" data-seat="{int(meeple.get("seat", 0))}" '
-            f'data-feature="{escape(str(meeple.get("feature", "")))}" '
+            f'data-feature="{escape(str(meeple.get("feature", "")))}"{award} '
             f'transform="translate({_fmt(at[0])} {_fmt(at[1])}){pose}"><title>{escape(label)}</title>'
             f'<path d="{MEEPLE}" fill="{colour}" stroke="#111" stroke-width="1.2" stroke-linejoin="round"/></g>')
 
@@ -563,14 +579,15 @@ def carcassonne_svg(
     *,
     title: str | None = None,
     free_cells: bool = False,
+    show: str | None = None,
     translate: Translate = _identity,
 ) -> str:
     """The whole board as one ``<svg>`` element with a ``<title>`` and a ``<desc>``.
 
     ``seats`` are the state document's seats (``seat``, ``player``, ``colour``); ``free_cells``
     outlines the empty squares next to the tiles with their coordinates, for a scorekeeper;
-    ``translate`` (``gettext``) turns the English words of the text alternative into the
-    reader's language.
+    ``show`` (``award-3``) outlines the feature of a final award; ``translate`` (``gettext``)
+    turns the English words of the text alternative into the reader's language.
     """
     tr = remembering(translate)
     tiles = list(position.get("tiles", []))
@@ -598,7 +615,8 @@ def carcassonne_svg(
             highlighted = last_placed_outline(left, top)
     parts += frame.free_cells()
     parts.append(highlighted)
-    for meeple in position.get("meeples", []):
+    drawn: dict[tuple[Any, ...], str] = {}
+    for meeple in standing_meeples(position):
         seat = int(meeple.get("seat", 0))
         x, y = int(meeple["x"]), int(meeple["y"])
         rotation, tile_anchors = anchors.get((x, y), (0, {}))
@@ -606,6 +624,8 @@ def carcassonne_svg(
         at = ((x - min_x + spot[0]) * TILE, (y - min_y + spot[1]) * TILE)
         label = tr("%(player)s's %(figure)s") % {
             "player": _player(seat, names, tr), "figure": tr(ROLE_WORDS.get(meeple.get("type", ""), "meeple"))}
-        parts.append(_meeple(meeple, at, colours.get(seat) or seat_colour(seat), label))
+        drawn[figure_key(dict(meeple, kind="meeple"))] = _meeple(meeple, at, colours.get(seat) or seat_colour(seat), label)
+    parts += drawn.values()
+    parts += final_features(frame, position.get("awards", []), show, drawn)
     parts.append("</svg>")
     return "".join(parts)

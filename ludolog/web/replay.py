@@ -1,18 +1,29 @@
-"""The replay viewer: a record's position after any event, drawn as SVG from the engine's state.
+"""The replay viewer: a record's position after any event, drawn as SVG from the engine's state,
+its events in words, and at the end the final scoring feature by feature.
 
-The page works without JavaScript (the step controls are links, the slider a GET form);
-``replay.js`` turns them into fetches of the state API and of :func:`board`, the SVG alone.
+The page works without JavaScript (the step controls are links, the slider a GET form, a line of
+the final scoring a link that outlines its feature); ``replay.js`` turns them into fetches of the
+state API, of :func:`board` (the SVG alone) and, for a step outside the events listed, of the
+page's event list alone (``?part=events``).
+
+Each event is said once (:mod:`ludolog.web.narration`) and kept in the cache under its record,
+seq, ruleset and language (the table recorder's key): an event never changes once recorded.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
 from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
-from django.utils.translation import gettext, ngettext
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language, gettext, ngettext
 from django.views.decorators.http import require_GET
 
 from games.registry import get_engine
@@ -22,8 +33,10 @@ from scoring import selectors
 
 from .board_svg import board_svg, seat_colour
 from .carcassonne_svg import carcassonne_svg
-from .stone_age_svg import stone_age_svg
 from .history import game_name, source_label
+from .narration import narrate, signed
+from .narration.final import explain_end
+from .stone_age_svg import stone_age_svg
 
 BOARD_MAX_AGE = 3600
 """The position after event N never changes (events are immutable), so a browser may keep it."""
@@ -52,11 +65,13 @@ def _replayable(request: HttpRequest, pk: int) -> tuple[GameRecord, int]:
 
 
 def board_for(document: dict[str, Any], record: GameRecord, **options: Any) -> str:
+    """The board of a position document; ``show`` (``award-3``, ``tribe-0``) outlines what a line
+    of the final scoring is about, ``free_cells`` (tile games) the squares a tile may go."""
     title = gettext("%(game)s #%(id)s after event %(at)s") % {
         "game": game_name(record.game_slug), "id": record.pk, "at": document["at"]}
     position = dict(document["position"], at=document["at"])
     if record.game_slug == "stone-age":
-        return stone_age_svg(position, document["seats"], title=title, translate=gettext)
+        return stone_age_svg(position, document["seats"], title=title, translate=gettext, show=options.get("show"))
     if record.game_slug == "carcassonne":
         return carcassonne_svg(position, document["seats"], title=title, translate=gettext, **options)
     return board_svg(position, document["seats"], title=title, translate=gettext, translate_plural=ngettext, **options)
@@ -105,6 +120,171 @@ CHART_POINTS = 600
 """A chart never needs more points than it has pixels across."""
 
 
+NARRATION_MAX_AGE = 30 * 24 * 3600
+SHOW = re.compile(r"^(?:award|tribe)-\d{1,4}$")
+"""What a line of the final scoring may ask the board to outline."""
+
+
+def narration_key(record: GameRecord, engine: Any, seq: int) -> str:
+    """Where the words of event ``seq`` are kept: the table recorder's key (the same words)."""
+    created = record.created_at.timestamp() if record.created_at else ""
+    return f"ludolog:narration:{record.pk}:{created}:{engine.ruleset_version}:{seq}:{get_language()}"
+
+
+def narrations(record: GameRecord, events: Sequence[Event], seats: Sequence[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
+    """Each event of ``events`` (consecutive, in order) in words: ``{seq: {"seat", "text",
+    "scoring", "points", "notation"}}``. Those not said yet are said from one replay: the
+    position before the first of them, then each event applied and its views compared."""
+    if not events:
+        return {}
+    engine = replay.engine_for(record)
+    keys = {event.seq: narration_key(record, engine, event.seq) for event in events}
+    said = cache.get_many(list(keys.values()))
+    missing = [event for event in events if keys[event.seq] not in said]
+    if missing:
+        state, _at = replay.state_at(record, missing[0].seq - 1)
+        before = engine.view(state)
+        new: dict[str, dict[str, Any]] = {}
+        for event in events[events.index(missing[0]):events.index(missing[-1]) + 1]:
+            replay.apply_events(engine, state, [event])
+            after = engine.view(state)
+            if keys[event.seq] not in said:
+                new[keys[event.seq]] = _said(record, engine, event, before, after, seats)
+            before = after
+        cache.set_many(new, NARRATION_MAX_AGE)
+        said.update(new)
+    return {seq: said[key] for seq, key in keys.items()}
+
+
+def _said(record: GameRecord, engine: Any, event: Event, before: Any, after: Any,
+          seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    notation = engine.notation(event.type, event.payload)
+    try:
+        told = narrate(record.game_slug, event.type, event.payload, before, after, seats)
+    except (ValueError, KeyError):
+        # An event the narration cannot say (a game without words): its notation says it.
+        return {"seq": event.seq, "seat": None, "text": notation, "scoring": [], "points": {}, "notation": notation}
+    return {"seq": event.seq, "seat": told.seat, "text": told.text, "scoring": list(told.scoring),
+            "points": {str(seat): points for seat, points in told.points.items()}, "notation": notation}
+
+
+@dataclass(frozen=True)
+class Gain:
+    """Points one player made: a coloured ``Bastien +8``."""
+
+    seat: int
+    player: str
+    colour: str
+    points: int
+
+    @property
+    def text(self) -> str:
+        return signed(self.points)
+
+
+@dataclass(frozen=True)
+class ReplayLine:
+    """One event of the viewer's list: the history line (notation, who recorded it, which undo
+    took it back) and the event in words."""
+
+    event: Event
+    notation: str
+    retracted_by: int | None
+    seat: int | None
+    said: SafeString
+    """The sentence, the acting player's name in their colour."""
+    scoring: tuple[str, ...]
+    gains: tuple[Gain, ...]
+
+
+class Seating:
+    """The seats of a record as the page shows them: names and colours."""
+
+    def __init__(self, seats: Sequence[Mapping[str, Any]]) -> None:
+        self.seats = list(seats)
+        self.names = {int(seat["seat"]): str(seat["player"]) for seat in seats}
+        self.colours = {int(seat["seat"]): seat_colour(int(seat["seat"]), seat.get("colour", "")) for seat in seats}
+
+    def name(self, seat: int) -> str:
+        return self.names.get(seat) or gettext("Player %(number)s") % {"number": seat + 1}
+
+    def colour(self, seat: int) -> str:
+        return self.colours.get(seat) or seat_colour(seat)
+
+    def gain(self, seat: int, points: int) -> Gain:
+        return Gain(seat, self.name(seat), self.colour(seat), points)
+
+    def who(self, seat: int) -> SafeString:
+        """A player's name behind a swatch of their colour."""
+        return mark_safe(f'<span class="who"><span class="swatch" style="background: {escape(self.colour(seat))}" '
+                         f'aria-hidden="true"></span>{escape(self.name(seat))}</span>')
+
+    def said(self, text: str, seat: int | None) -> SafeString:
+        """``text`` with the first mention of ``seat``'s player in their colour (a swatch in front
+        when the sentence does not name them)."""
+        if seat is None:
+            return mark_safe(escape(text))
+        name = escape(self.name(seat))
+        words = escape(text)
+        mention = re.search(rf"(?<!\w){re.escape(name)}(?!\w)", words)
+        if mention is None:
+            return mark_safe(f'<span class="swatch" style="background: {escape(self.colour(seat))}" '
+                             f'aria-hidden="true"></span>{words}')
+        return mark_safe(words[:mention.start()] + self.who(seat) + words[mention.end():])
+
+
+def replay_lines(record: GameRecord, lines: Sequence[replay.HistoryLine], table: Seating) -> list[ReplayLine]:
+    """The history lines of the events listed, each with its words."""
+    told = narrations(record, [line.event for line in lines], table.seats)
+    result = []
+    for line in lines:
+        words = told[line.event.seq]
+        seat = words["seat"]
+        result.append(ReplayLine(
+            event=line.event, notation=line.notation, retracted_by=line.retracted_by, seat=seat,
+            said=table.said(words["text"], seat), scoring=tuple(words["scoring"]),
+            gains=tuple(table.gain(int(s), points) for s, points in sorted(words["points"].items(), key=lambda i: int(i[0])))))
+    return result
+
+
+def end_of_game(record: GameRecord, last: int, table: Seating, document: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The final scoring of a finished record, feature by feature (tile games) or player by
+    player (Stone Age), with each player's points before it, from it and in all; ``None`` while
+    the game goes on. Kept under the record's last event and the language.
+
+    ``document`` is the position after the last event when the caller has it already.
+    """
+    engine = replay.engine_for(record)
+    created = record.created_at.timestamp() if record.created_at else ""
+    key = f"ludolog:replay-end:{record.pk}:{created}:{last}:{engine.ruleset_version}:{get_language()}"
+    cached = cache.get(key)
+    if cached is not None:
+        return cached or None
+    if document is None or document["at"] != last:
+        document = services.position(record, last)
+    end: dict[str, Any] = {}
+    if document["is_over"]:
+        explained = explain_end(record.game_slug, document["position"])
+        end = {
+            "by_player": record.game_slug == "stone-age",
+            "groups": [
+                {"heading": group.heading, "figure_word": group.figure_word,
+                 "who": table.who(group.seat) if group.seat is not None else "",
+                 "lines": [{"target": line.target, "feature": line.feature,
+                            "best": max((points for _seat, points in line.gains), default=0),
+                            "figures": [{"who": table.who(seat), "count": count} for seat, count in line.figures],
+                            "gains": [table.gain(seat, points) for seat, points in line.gains]}
+                           for line in group.lines]}
+                for group in explained.groups
+            ],
+            "sums": [{"who": table.who(seat), "seat": seat, "before": explained.before[seat],
+                      "final": signed(explained.final[seat]), "total": explained.totals[seat]}
+                     for seat in sorted(explained.totals)],
+        }
+    cache.set(key, end, NARRATION_MAX_AGE)
+    return end or None
+
+
 def event_window(record: GameRecord, at: int, last: int) -> tuple[list[replay.HistoryLine], int | None, int | None]:
     """The events listed around step ``at``, and the steps the links to earlier and later
     events go to (None when the list already starts or ends there)."""
@@ -137,9 +317,15 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     except BadStep as error:
         return render(request, "games/no_replay.html",
                       {"record": record, "game": game_name(record.game_slug), "error": str(error)}, status=400)
+    if request.GET.get("part") == "events":
+        return events_part(request, record, at, last)
+    show = request.GET.get("show", "")
     document = services.position(record, at)
     position = document["position"]
-    lines, earlier, later = event_window(record, at, last)
+    table = Seating(document["seats"])
+    history, earlier, later = event_window(record, at, last)
+    lines = replay_lines(record, history, table)
+    end = end_of_game(record, last, table, document)
     sources = list(position["scores"][0]["breakdown"]) if position["scores"] else []
     seats = [
         {
@@ -151,6 +337,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         }
         for seat, score in zip(document["seats"], position["scores"])
     ]
+    current_player = position.get("current_player") if not document["is_over"] else None
     chart = {
         "x_label": gettext("Event"),
         "y_label": gettext("Score"),
@@ -167,19 +354,41 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "last": last,
         "document": document,
         "position": position,
-        "board": board_for(document, record),
+        "board": board_for(document, record, show=show if SHOW.match(show) and at == last else None),
         "seats": seats,
         "sources": [{"key": source, "label": source_label(source)} for source in sources],
         "lines": lines,
         "earlier": earlier,
         "later": later,
         "current_line": next((line for line in lines if line.event.seq == at), None),
-        "current_player": document["seats"][position["current_player"]]["player"]
-        if position.get("current_player") is not None and not document["is_over"] else "",
+        "current_player": table.name(current_player) if current_player is not None else "",
+        "current_who": table.who(current_player) if current_player is not None else "",
+        "end": end,
+        "show": show,
         "chart": chart,
         **game_hints(record.game_slug),
     }
     return render(request, "games/replay.html", context)
+
+
+def events_part(request: HttpRequest, record: GameRecord, at: int, last: int) -> HttpResponse:
+    """The page's list of events around step ``at`` alone: what the viewer swaps in when the
+    reader goes to a step the list does not show. With ``last`` (the record's last event when
+    the page was drawn) still the last, a browser may keep it: which events an undo took back
+    can only change with a new event."""
+    history, earlier, later = event_window(record, at, last)
+    table = Seating([
+        {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
+        for seat in record.seats.select_related("player")
+    ])
+    response = render(request, "games/_event_list.html", {
+        "record": record, "lines": replay_lines(record, history, table), "earlier": earlier, "later": later,
+        "replay_window": True, "link_steps": True, "current_seq": at,
+    })
+    if request.GET.get("last") == str(last):
+        response["Cache-Control"] = f"private, max-age={BOARD_MAX_AGE}"
+        patch_vary_headers(response, ["Cookie", "Accept-Language"])
+    return response
 
 
 @require_GET
@@ -192,7 +401,8 @@ def board(request: HttpRequest, pk: int) -> HttpResponse:
         at = parse_at(request.GET.get("at"), last)
     except BadStep as error:
         return HttpResponseBadRequest(str(error), content_type="text/plain; charset=utf-8")
-    response = HttpResponse(board_for(services.position(record, at), record),
+    show = request.GET.get("show", "")
+    response = HttpResponse(board_for(services.position(record, at), record, show=show if SHOW.match(show) else None),
                             content_type="image/svg+xml; charset=utf-8")
     if "at" in request.GET:
         response["Cache-Control"] = f"private, max-age={BOARD_MAX_AGE}"

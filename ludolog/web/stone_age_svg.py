@@ -1,6 +1,9 @@
 """A Stone Age position drawn as one SVG: the card row, the building stacks, the places of the
 board with the people on them, and each tribe's supplies. Pure function of the engine's
 ``view()`` (no Django); the page passes Django's ``gettext`` as ``translate``.
+
+At the end of a game each tribe has an outline, hidden until a reader picks one of its lines of
+the final scoring (``show="tribe-0"``).
 """
 
 from __future__ import annotations
@@ -124,9 +127,11 @@ def stone_age_svg(
     seats: Sequence[Mapping[str, Any]] = (),
     *,
     title: str | None = None,
+    show: str | None = None,
     translate: Translate = _identity,
 ) -> str:
-    """The whole position as one ``<svg>`` with a ``<title>`` and a ``<desc>``."""
+    """The whole position as one ``<svg>`` with a ``<title>`` and a ``<desc>``; ``show``
+    (``tribe-0``) outlines a tribe whose final scoring a reader looks at."""
     tr = translate
     colours = {int(s.get("seat", 0)): seat_colour(int(s.get("seat", 0)), s.get("colour", "")) for s in seats}
     names = {int(s.get("seat", 0)): s.get("player") or f"{int(s.get('seat', 0)) + 1}" for s in seats}
@@ -192,6 +197,11 @@ def stone_age_svg(
         parts.append(_text(WIDTH - 24, y + 18, tr("score %(score)s") % {"score": scores.get(seat, 0)}, 12, "bold", "end"))
         parts.append(_text(WIDTH - 24, y + 36, tr("%(count)s cards, %(buildings)s buildings") % {
             "count": len(tribe["cards"]), "buildings": len(tribe["buildings"])}, 11, "normal", "end"))
+        if position.get("final_scoring"):
+            target = f"tribe-{seat}"
+            parts.append(f'<rect class="final-feature" data-target="{target}" x="5" y="{y - 5}" width="{WIDTH - 10}" '
+                         f'height="54" rx="8" fill="none" stroke="#ff7a00" stroke-width="4" '
+                         f'display="{"inline" if show == target else "none"}"/>')
         parts.append("</g>")
         y += 52
     height = y + 6
