@@ -20,13 +20,13 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 
-from games.engines.tiles import UnionFind, majority_owners
+from games.engines.tiles import majority_owners
 from games.engines.tiles.heuristic import Joining, preview
 
 from .actions import TRIBE_MEMBERS, Action
 from .game import HUTS_PER_PLAYER, TRIBE_MEMBERS_PER_PLAYER, Game
 from .scoring import meadow_points, system_fish
-from .tileset import Forest, Lake, Meadow, River, Tile
+from .tileset import Feature, Forest, Lake, Meadow, River, Tile
 
 _TILES = 78
 """Landscape tiles in the pile at the start."""
@@ -54,14 +54,14 @@ def choose(game: Game, chooser: random.Random) -> Action:
     legal = game.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    turn = _Turn(game)
+    turn = _Turn(game, game.tileset.by_id[legal[0].tile])
     by_placement: dict[tuple[tuple[int, int], int], list[Action]] = {}
     for action in legal:
         assert action.position is not None
         by_placement.setdefault((action.position, action.rotation), []).append(action)
     valued: list[tuple[float, Action]] = []
     for (position, rotation), options in by_placement.items():
-        base, claims = turn.weigh(game.tileset.by_id[options[0].tile], position, rotation // 90)
+        base, claims = turn.weigh(position, rotation // 90)
         for option in options:
             if option.figure is None:
                 valued.append((base, option))
@@ -71,10 +71,23 @@ def choose(game: Game, chooser: random.Random) -> Action:
     return chooser.choice([action for value, action in valued if value >= best - 1e-9])
 
 
-class _Turn:
-    """The landscape before the current player lays a tile, and what each placement would change."""
+def _contents(feature: Feature) -> tuple[int, ...]:
+    """What a feature holds that its points count: a meadow (deer, mammoths, aurochs, tigers,
+    fire), a forest (mushroom clearings, gold nuggets), a river (the fish of the lake it ends
+    in, 0), a lake (its fish)."""
+    if isinstance(feature, Meadow):
+        return feature.deer, feature.mammoths, feature.aurochs, feature.tigers, int(feature.fire)
+    if isinstance(feature, Forest):
+        return feature.mushroom_clearings, feature.gold_nuggets
+    if isinstance(feature, Lake):
+        return (feature.fish,)
+    return (0, 0)
 
-    def __init__(self, game: Game) -> None:
+
+class _Turn:
+    """The landscape before the current player lays ``tile``, and what each placement would change."""
+
+    def __init__(self, game: Game, tile: Tile) -> None:
         self.game = game
         self.land = game.land
         self.graph = game.land.graph
@@ -98,64 +111,59 @@ class _Turn:
         self._extras: dict[int, tuple[int, ...]] = {}
         self._fish: dict[int, int] = {}
         self.before = {root: self._worth_now(root) for root in self.held}
+        self.tile = tile
+        self.kinds = {fid: feature.kind for fid, feature in tile.features.items()}
+        self.contents = {fid: _contents(feature) for fid, feature in tile.features.items()}
+        for fid, feature in tile.features.items():
+            if isinstance(feature, River) and feature.lake is not None:
+                self.contents[fid] = (self.contents[feature.lake][0], 0)
+        self.waters = [fid for fid, kind in self.kinds.items() if kind in ("river", "lake")]
 
     # -- a placement ---------------------------------------------------------------------------
 
-    def weigh(self, tile: Tile, position: tuple[int, int], turns: int) -> tuple[float, dict[tuple[str, int], float]]:
+    def weigh(self, position: tuple[int, int], turns: int) -> tuple[float, dict[tuple[str, int], float]]:
         """The placement's worth to the current player (its gain less the others' mean gain),
         and what a figure adds on each feature of the tile where it may stand."""
-        joinings = preview(self.land.board, self.graph, tile.geometry, position, turns)
+        joinings = preview(self.land.board, self.graph, self.tile.geometry, position, turns)
         gain = [0.0] * self.game.players
         claims: dict[tuple[str, int], float] = {}
         gold = False
         for joining in joinings:
-            kind = tile.features[joining.features[0]].kind
+            kind = self.kinds[joining.features[0]]
             if kind == "lake":
                 continue  # a lake joins no feature; huts on it count with its river system below
-            owners: Counter[int] = Counter()
-            for root in joining.roots:
-                if root in self.held:
-                    owners += self.held[root]
-                    for owner in majority_owners(self.held[root]):
-                        gain[owner] -= self.before[root]
-            worth, scored = self._worth(tile, joining, kind)
-            if scored and kind == "forest":
-                gold = gold or self._gold(tile, joining)
-            for owner in majority_owners(owners):
-                gain[owner] += worth
-            if not owners:
+            held = [root for root in joining.roots if root in self.held]
+            for root in held:
+                for owner in majority_owners(self.held[root]):
+                    gain[owner] -= self.before[root]
+            totals = [sum(column) for column in zip(*(self._extras_of(root) for root in joining.roots),
+                                                    *(self.contents[fid] for fid in joining.features))]
+            worth, scored = self._worth(joining, kind, totals)
+            gold = gold or (scored and kind == "forest" and totals[1] > 0)
+            if held:
+                owners = sum((self.held[root] for root in held), Counter[int]())
+                for owner in majority_owners(owners):
+                    gain[owner] += worth
+            else:
                 figure = {"forest": "gatherer", "river": "fisher", "meadow": "hunter"}[kind]
                 for fid in joining.features:
                     claims[(figure, fid)] = worth - (0.0 if scored else self.member_cost)
         if gold and self.bonus:
             gain[self.seat] += _GOLD
-        self._river_systems(tile, joinings, gain, claims)
+        if self.waters:
+            self._river_systems(joinings, gain, claims)
         others = [g for seat, g in enumerate(gain) if seat != self.seat]
         return gain[self.seat] - sum(others) / len(others), claims
 
-    def _worth(self, tile: Tile, joining: Joining, kind: str) -> tuple[float, bool]:
-        """What the feature ``joining`` makes is likely to give its holders, and whether it scores
-        at once (a forest or river the tile completes)."""
-        extras = [self._extras_of(root) for root in joining.roots]
+    def _worth(self, joining: Joining, kind: str, totals: list[int]) -> tuple[float, bool]:
+        """What the feature ``joining`` makes (holding ``totals``, see :func:`_contents`) is likely
+        to give its holders, and whether it scores at once (a forest or river the tile completes)."""
         if kind == "meadow":
-            deer, mammoths, aurochs, tigers, fire = (sum(e[i] for e in extras) for i in range(5))
-            for fid in joining.features:
-                meadow = tile.features[fid]
-                assert isinstance(meadow, Meadow)
-                deer, mammoths, aurochs = deer + meadow.deer, mammoths + meadow.mammoths, aurochs + meadow.aurochs
-                tigers, fire = tigers + meadow.tigers, fire + meadow.fire
+            deer, mammoths, aurochs, tigers, fire = totals
             points = 2 * (max(0, deer - (0 if fire else tigers)) + mammoths + aurochs)
             return points + 2.0 * self.chance * min(joining.open_contacts, 4), False
-        if kind == "forest":
-            mushrooms = sum(e[0] for e in extras)
-            mushrooms += sum(f.mushroom_clearings for fid in joining.features
-                             if isinstance(f := tile.features[fid], Forest))
-            points = 2 * joining.tiles(self.graph) + 2 * mushrooms
-        else:
-            points = joining.tiles(self.graph) + sum(e[0] for e in extras)
-            points += sum(lake.fish for fid in joining.features
-                          if isinstance(f := tile.features[fid], River) and f.lake is not None
-                          and isinstance(lake := tile.features[f.lake], Lake))
+        tiles = joining.tiles(self.graph)
+        points = 2 * tiles + 2 * totals[0] if kind == "forest" else tiles + totals[0]
         if joining.open_contacts == 0:
             return float(points), True
         return points * self._closing(joining.open_contacts), False
@@ -164,45 +172,38 @@ class _Turn:
         """The chance an unfinished forest or river is closed before the end."""
         return max(0.0, 1.0 - 0.2 * (open_contacts - 1)) * min(1.0, self.tiles_left / 10)
 
-    def _gold(self, tile: Tile, joining: Joining) -> bool:
-        if any(isinstance(f := tile.features[fid], Forest) and f.gold_nuggets for fid in joining.features):
-            return True
-        return any(self._extras_of(root)[1] for root in joining.roots)
-
-    def _river_systems(self, tile: Tile, joinings: list[Joining], gain: list[float],
-                       claims: dict[tuple[str, int], float]) -> None:
+    def _river_systems(self, joinings: list[Joining], gain: list[float], claims: dict[tuple[str, int], float]) -> None:
         """Huts score the fish of their river system at the end: the tile may bring lakes to a
         system with huts, join systems, or offer a system without a hut to build on."""
-        waters = [fid for fid, f in tile.features.items() if f.kind in ("river", "lake")]
-        if not waters:
-            return
-        clusters = UnionFind()
-        index: dict[tuple[str, int], int] = {}
+        # Keys: a feature of the tile is ``-1 - id``, a river system laid already its root (>= 0).
+        parent: dict[int, int] = {-1 - fid: -1 - fid for fid in self.waters}
 
-        def key(item: tuple[str, int]) -> int:
-            if item not in index:
-                index[item] = clusters.add()
-            return index[item]
+        def find(key: int) -> int:
+            while parent.setdefault(key, key) != key:
+                key = parent[key]
+            return key
 
-        for fid in waters:
-            feature = tile.features[fid]
-            key(("f", fid))
+        def join(a: int, b: int) -> None:
+            a, b = find(a), find(b)
+            if a != b:
+                parent[b] = a
+
+        for fid, feature in self.tile.features.items():
             if isinstance(feature, River) and feature.lake is not None:
-                clusters.union(key(("f", fid)), key(("f", feature.lake)))
+                join(-1 - fid, -1 - feature.lake)
         for joining in joinings:
-            if tile.features[joining.features[0]].kind != "river":
-                continue
-            for fid in joining.features[1:]:
-                clusters.union(key(("f", joining.features[0])), key(("f", fid)))
-            for root in joining.roots:
-                clusters.union(key(("f", joining.features[0])), key(("s", self.land.systems.find(root))))
-        members: dict[int, list[tuple[str, int]]] = {}
-        for item, number in index.items():
-            members.setdefault(clusters.find(number), []).append(item)
-        for items in members.values():
-            systems = [n for kind, n in items if kind == "s"]
+            if self.kinds[joining.features[0]] == "river":
+                for fid in joining.features[1:]:
+                    join(-1 - joining.features[0], -1 - fid)
+                for root in joining.roots:
+                    join(-1 - joining.features[0], self.land.systems.find(root))
+        clusters: dict[int, list[int]] = {}
+        for key in list(parent):
+            clusters.setdefault(find(key), []).append(key)
+        for keys in clusters.values():
+            systems = [key for key in keys if key >= 0]
             fish = sum(self._system_fish(system) for system in systems)
-            fish += sum(f.fish for kind, n in items if kind == "f" and isinstance(f := tile.features[n], Lake))
+            fish += sum(self.contents[-1 - key][0] for key in keys if key < 0 and self.kinds[-1 - key] == "lake")
             worth = fish + 1.5 * self.chance
             huts: Counter[int] = Counter()
             for system in systems:
@@ -213,9 +214,9 @@ class _Turn:
             for owner in majority_owners(huts):
                 gain[owner] += worth
             if not huts:
-                for kind, fid in items:
-                    if kind == "f":
-                        claims[("hut", fid)] = worth - self.hut_cost
+                for key in keys:
+                    if key < 0:
+                        claims[("hut", -1 - key)] = worth - self.hut_cost
 
     # -- what features hold ---------------------------------------------------------------------
 
@@ -230,24 +231,17 @@ class _Turn:
         return points * self._closing(graph.open_contacts(root))
 
     def _extras_of(self, root: int) -> tuple[int, ...]:
-        """What the feature of ``root`` holds: a forest (mushrooms, gold), a river (the fish at
-        its ends, 0), a meadow (deer, mammoths, aurochs, tigers, fire)."""
+        """What the feature of ``root`` holds, summed over its tiles (see :func:`_contents`; a lake
+        that two of its rivers end in counts once)."""
         if root not in self._extras:
-            land = self.land
-            features = [land.feature(n) for n in self.graph.members(root)]
-            first = features[0]
-            if isinstance(first, Forest):
-                self._extras[root] = (sum(f.mushroom_clearings for f in features if isinstance(f, Forest)),
-                                      sum(f.gold_nuggets for f in features if isinstance(f, Forest)))
-            elif isinstance(first, River):
-                lakes = {land.graph.node(land.graph.node_tile[n], f.lake) for n in self.graph.members(root)
+            land, graph = self.land, self.graph
+            members = graph.members(root)
+            if isinstance(land.feature(root), River):
+                lakes = {graph.node(graph.node_tile[n], f.lake) for n in members
                          if isinstance(f := land.feature(n), River) and f.lake is not None}
-                self._extras[root] = (sum(f.fish for lake in lakes if isinstance(f := land.feature(lake), Lake)), 0)
+                self._extras[root] = (sum(_contents(land.feature(lake))[0] for lake in lakes), 0)
             else:
-                meadows = [f for f in features if isinstance(f, Meadow)]
-                self._extras[root] = (sum(m.deer for m in meadows), sum(m.mammoths for m in meadows),
-                                      sum(m.aurochs for m in meadows), sum(m.tigers for m in meadows),
-                                      int(any(m.fire for m in meadows)))
+                self._extras[root] = tuple(sum(column) for column in zip(*(_contents(land.feature(n)) for n in members)))
         return self._extras[root]
 
     def _system_fish(self, system: int) -> int:
