@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
 from . import Position, and_list, number
 
@@ -85,10 +85,11 @@ def explain_end(game_slug: str, position: Position) -> FinalScoring:
 GROUPS: Mapping[str, tuple[Promise, Promise]] = {
     "hunter": (gettext_lazy("Hunters in the meadows"), gettext_lazy("Hunters")),
     "hut": (gettext_lazy("Huts on the river systems"), gettext_lazy("Huts")),
-    "city": (gettext_lazy("Unfinished cities"), gettext_lazy("Knights")),
-    "road": (gettext_lazy("Unfinished roads"), gettext_lazy("Thieves")),
-    "cloister": (gettext_lazy("Unfinished cloisters"), gettext_lazy("Monks")),
-    "field": (gettext_lazy("Farmers in the fields"), gettext_lazy("Farmers")),
+    # Carcassonne's meeples by their role ("Farmers" alone is Stone Age's sand-card figure).
+    "city": (gettext_lazy("Unfinished cities"), pgettext_lazy("meeples", "Knights")),
+    "road": (gettext_lazy("Unfinished roads"), pgettext_lazy("meeples", "Thieves")),
+    "cloister": (gettext_lazy("Unfinished cloisters"), pgettext_lazy("meeples", "Monks")),
+    "field": (gettext_lazy("Farmers in the fields"), pgettext_lazy("meeples", "Farmers")),
 }
 """A final award's source → the heading of its group and what its figures are called."""
 
