@@ -1,7 +1,10 @@
 """The public catalogue: search with facets, and the record page of one game (an OPAC record).
 
 Searching is ``games.search``; what the site adds is what only the site may know about: the games
-recorded with a record (``records``), how often and how long it was played (``scoring``).
+recorded with a record (``records``), how often and how long it was played (``scoring``), and
+how a reader reads a record: facets as lists of links with their counts, languages and document
+types in the reader's language, and no placeholder (PMB's age 99, the default document type)
+shown as a fact, except to a librarian, who sees it as "not stated".
 
 The hit list sorts and shows "times played" from scoring's usage projection (one join, however
 many records match), unless some finished game with a box is private to others than this reader:
