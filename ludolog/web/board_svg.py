@@ -521,8 +521,9 @@ def final_features(frame: BoardFrame, awards: Sequence[Mapping[str, Any]], show:
         parts.append(
             f'<g class="final-feature" data-target="{target}" display="{"inline" if show == target else "none"}">'
             f'<path d="{outside}{"".join(holes)}" fill="#1b1b1b" fill-opacity="0.55" fill-rule="evenodd"/>'
-            f'<path d="{outline}" stroke="#fff" stroke-width="7" stroke-linecap="square" fill="none"/>'
-            f'<path d="{outline}" stroke="{HIGHLIGHT}" stroke-width="3.5" stroke-linecap="square" fill="none"/>'
+            # White on a dark casing: unlike the last tile's orange, and clear on the shade and the tiles.
+            f'<path d="{outline}" stroke="#111" stroke-width="7" stroke-linecap="square" fill="none"/>'
+            f'<path d="{outline}" stroke="#fff" stroke-width="3.5" stroke-linecap="square" fill="none"/>'
             f'{figures}</g>')
     return parts
 

@@ -78,17 +78,22 @@ def board_for(document: dict[str, Any], record: GameRecord, **options: Any) -> s
 
 
 def game_hints(slug: str) -> dict[str, str]:
-    """The words of the replay page that depend on the game: its start, its board, its end."""
+    """The words of the replay page that depend on the game: its start, its board, its end and
+    how to read its final scoring."""
     if slug == "stone-age":
         return {"start_text": gettext("Start of the game."), "board_hint": "",
-                "end_hint": gettext("Resources left, civilisation cards and their multipliers score at the end of the game.")}
+                "end_hint": gettext("Resources left, civilisation cards and their multipliers score at the end of the game."),
+                "final_hint": gettext("Pick a line to outline that player's tribe on the board.")}
     if slug == "carcassonne":
         return {"start_text": gettext("Start of the game: the start tile alone."),
                 "board_hint": gettext("The tile laid last is outlined in orange. Farmers lie down."),
-                "end_hint": gettext("Unfinished cities, roads and cloisters, and the farmers, score at the end of the game.")}
+                "end_hint": gettext("Unfinished cities, roads and cloisters, and the farmers, score at the end of the game."),
+                "final_hint": gettext("Pick a line to outline its feature on the board; the meeples stand where they "
+                                      "were before the final scoring sent them home.")}
     return {"start_text": gettext("Start of the game: the start tile alone."),
             "board_hint": gettext("The tile laid last is outlined in orange. Hunters lie down, gatherers stand, huts are houses."),
-            "end_hint": gettext("Huts and hunters score at the end of the game.")}
+            "end_hint": gettext("Huts and hunters score at the end of the game."),
+            "final_hint": gettext("Pick a line to outline its feature on the board; faded figures went home without points.")}
 
 
 def score_progression(record: GameRecord, last: int) -> list[list[int]]:

@@ -200,7 +200,7 @@ def stone_age_svg(
         if position.get("final_scoring"):
             target = f"tribe-{seat}"
             parts.append(f'<rect class="final-feature" data-target="{target}" x="5" y="{y - 5}" width="{WIDTH - 10}" '
-                         f'height="54" rx="8" fill="none" stroke="#ff7a00" stroke-width="4" '
+                         f'height="54" rx="8" fill="none" stroke="#111" stroke-width="4" '
                          f'display="{"inline" if show == target else "none"}"/>')
         parts.append("</g>")
         y += 52
