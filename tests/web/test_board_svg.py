@@ -198,3 +198,41 @@ def test_every_counted_mark_has_its_french_singular_and_plural():
             for field, (one, many) in MARKS.items()
         }
     assert french == expected
+
+
+def test_at_the_end_the_figures_stand_where_they_were_those_sent_home_faded():
+    """A finished game: hunters and huts stay on the board, each drawn once and marked with its
+    final award; the gatherers and fishers the end sent home are drawn where they stood, faded."""
+    position = position_after(len(simulated_events(2, 1)))
+    finals = {index: award for index, award in enumerate(position["awards"]) if "tiles" in award}
+    assert finals, "the game ends with a final scoring"
+    position["sent_home"] = [{"seat": 1, "kind": "gatherer", "x": 0, "y": 0, "tile": "S", "feature": 0}]
+    root = parse(board_svg(position, SEATS))
+
+    marked = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-award") is not None]
+    standing = sum(len(award["figures"]) for award in finals.values())
+    assert len(marked) == 2 * standing, "each scored figure on the board and over its feature's outline"
+    assert {int(g.get("data-award")) for g in marked} == {i for i, a in finals.items() if a["figures"]}
+    [home] = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("data-sent-home")]
+    assert home.get("opacity") == "0.5" and "gatherer" in home.get("class")
+    assert home.find("svg:title", NS).text == "Bo's gatherer, sent home without points at the end"
+    assert "Bo's gatherer on tile S at (0, 0) went home without points at the end." in root.find("svg:desc", NS).text
+
+
+def test_a_final_feature_is_outlined_only_when_asked_for():
+    position = position_after(len(simulated_events(2, 1)))
+    index, award = next((i, a) for i, a in enumerate(position["awards"]) if "tiles" in a)
+    quiet = parse(board_svg(position, SEATS))
+    outlines = [g for g in quiet.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "final-feature"]
+    assert len(outlines) == sum(1 for a in position["awards"] if "tiles" in a)
+    assert {g.get("display") for g in outlines} == {"none"}
+
+    shown = parse(board_svg(position, SEATS, show=f"award-{index}"))
+    [outline] = [g for g in shown.iter("{http://www.w3.org/2000/svg}g") if g.get("display") == "inline"]
+    assert outline.get("data-target") == f"award-{index}"
+    shade, casing, line = outline.findall("svg:path", NS)[:3]
+    assert shade.get("fill-rule") == "evenodd" and shade.get("d").count("h60v60h-60Z") == len(award["tiles"])
+    # The outline runs round the feature's tiles: one side for each side no other of its tiles shares.
+    cells = {tuple(t) for t in award["tiles"]}
+    sides = sum((x + dx, y + dy) not in cells for x, y in cells for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0)))
+    assert line.get("d").count("M") == sides and casing.get("d") == line.get("d")

@@ -382,3 +382,28 @@ def test_describe_alone_needs_no_seats():
     text = describe(position(placed("X"), meeples=[{"seat": 4, "x": 0, "y": 0, "feature": 6, "type": "field"}]))
     assert "Tile X at (0, 0), turned 0°: road (north); road (east); road (south); road (west)." in text
     assert "Seat 5's farmer on the field (south-east) of tile X at (0, 0)." in text
+
+
+def test_at_the_end_the_meeples_the_final_scoring_sent_home_stand_where_they_were():
+    """Once the final scoring has scored them, no meeple is left on the board; its awards say where
+    each stood, and the drawing puts them back there (a farmer lying in its field), marked with
+    their award, with each feature's outline hidden until asked for."""
+    awards = [
+        {"source": "city", "points": 4, "seats": [1], "action": 3, "final": False},
+        {"source": "road", "points": 2, "seats": [0], "action": 3, "final": True, "tiles": [[0, 0], [1, 0]],
+         "figures": [{"seat": 0, "kind": "meeple", "x": 1, "y": 0, "tile": "U", "feature": 1}], "contents": {}},
+        {"source": "field", "points": 3, "seats": [1], "action": 3, "final": True, "tiles": [[0, 0]],
+         "figures": [{"seat": 1, "kind": "meeple", "x": 0, "y": 0, "tile": "D", "feature": 3}],
+         "contents": {"cities": 1}},
+    ]
+    board = position(placed("D", 0, 0, 0, 0), placed("U", 1, 0, 90, 1), awards=awards)
+    root = parse(carcassonne_svg(board, SEATS, show="award-2"))
+
+    drawn = meeples(root)
+    # On the board, then again over each feature's outline.
+    assert [(m.get("data-seat"), m.get("data-award")) for m in drawn] == [("0", "1"), ("1", "2")] * 2
+    farmer = drawn[1]
+    assert "farmer" in farmer.get("class").split() and "rotate(-90)" in farmer.get("transform")
+    assert "Bo's farmer on the" in root.find("svg:desc", NS).text
+    outlines = {g.get("data-target"): g.get("display") for g in with_class(root, "final-feature", "g")}
+    assert outlines == {"award-1": "none", "award-2": "inline"}, "only final awards, only the one asked for"

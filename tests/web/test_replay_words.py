@@ -216,3 +216,15 @@ def test_the_words_follow_the_language(client: Client):
     assert "pose la tuile" in line_of(html, 3)
     final = part(html, r'(<section id="final-scoring".*?</section>)')
     assert "Le décompte final, élément par élément" in final and "Pendant la partie" in final
+
+
+def test_a_stone_age_tribe_is_outlined_when_its_final_scoring_is_picked():
+    from ludolog.web.stone_age_svg import stone_age_svg
+
+    _steps, end = engine_steps("stone-age")
+    seats = [{"seat": 0, "player": "Ada", "colour": ""}, {"seat": 1, "player": "Bo", "colour": ""}]
+    quiet = stone_age_svg(end, seats)
+    assert re.findall(r'data-target="(tribe-\d)" [^>]*display="none"', quiet) == ["tribe-0", "tribe-1"]
+    shown = stone_age_svg(end, seats, show="tribe-1")
+    assert re.findall(r'data-target="(tribe-\d)" [^>]*display="inline"', shown) == ["tribe-1"]
+    assert "final-feature" not in stone_age_svg(dict(end, final_scoring=[]), seats), "nothing to outline before the end"
