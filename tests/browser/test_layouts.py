@@ -1,0 +1,63 @@
+"""No page scrolls sideways, on a laptop (1280×800) or a phone (390×844), on the demo data; the
+screenshots a reviewer looks at are saved in tests/artifacts/ (issue 12)."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import call_command
+
+from games.models import CatalogueRecord
+from records.models import GameRecord, Player
+from scoring.models import League
+
+from .recorder_driver import LAPTOP, PHONE, logged_in_page, page_width
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def demo():
+    call_command("load_demo", "--games", "2", "--stone-age-games", "1", "--carcassonne-games", "1", stdout=io.StringIO())
+    return get_user_model().objects.get(username="admin")
+
+
+def pages() -> dict[str, str]:
+    """Every kind of page, by a name for its screenshot."""
+    found = {
+        "home": "/", "catalogue": "/catalogue/", "catalogue-search": "/catalogue/?q=carcassonne&players=2",
+        "catalogue-record": f"/catalogue/{CatalogueRecord.objects.filter(engine_slug='hunters-gatherers').first().pk}/",
+        "games": "/games/", "players": "/players/", "leagues": "/leagues/",
+        "league": f"/leagues/{League.objects.first().pk}/",
+        "player": f"/players/{Player.objects.filter(seats__isnull=False).first().pk}/",
+        "scorekeeping": "/scorekeeping/",
+    }
+    for game in ("hunters-gatherers", "carcassonne", "stone-age"):
+        record = GameRecord.objects.filter(game_slug=game, status=GameRecord.Status.FINISHED).first()
+        last = record.events.count()
+        found[f"game-{game}"] = f"/games/{record.pk}/"
+        found[f"replay-end-{game}"] = f"/games/{record.pk}/replay/?at={last}"
+    return found
+
+
+SCREENSHOTS = {"home", "catalogue-record", "player", "replay-end-hunters-gatherers", "replay-end-carcassonne",
+               "replay-end-stone-age", "scorekeeping"}
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+def test_no_page_scrolls_sideways(browser, live_server, demo, viewport, artifacts: Path):
+    page = logged_in_page(browser, live_server, demo, viewport=viewport)
+    wide = []
+    for name, path in pages().items():
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        width = page_width(page)
+        if width > viewport["width"]:
+            wide.append(f"{name} ({path}): {width} px")
+        if name in SCREENSHOTS:
+            page.screenshot(path=str(artifacts / f"page-{name}-{viewport['width']}.png"), full_page=True)
+    assert wide == [], f"pages wider than {viewport['width']} px: {wide}"
+    assert page.script_errors == []
