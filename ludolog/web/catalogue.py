@@ -591,7 +591,8 @@ def _engine_links(request: HttpRequest, record: CatalogueRecord, engine: Any) ->
         "engine_name": game_name(record.engine_slug),
         "engine_games": engine_games,
         "engine_games_url": reverse("game-list") + "?" + urlencode({"game": record.engine_slug}),
-        "record_game_url": reverse("scorekeeping") if engine is not None else None,
+        "record_game_url": (f"{reverse('scorekeeping')}?game={record.engine_slug}"
+                            if engine is not None else None),
     }
 
 

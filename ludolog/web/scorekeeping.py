@@ -172,7 +172,9 @@ def _club_members(user: AbstractBaseUser) -> QuerySet[Player]:
 
 @login_required
 def start(request: HttpRequest) -> HttpResponse:
-    form = StartForm(request.POST or None)
+    # Reached from a catalogue record ("record a game with this box"): that game chosen.
+    initial = {"game": request.GET["game"]} if request.GET.get("game") in engine_slugs() else {}
+    form = StartForm(request.POST or None, initial=initial)
     status = 200
     if request.method == "POST":
         if form.is_valid():

@@ -179,3 +179,10 @@ def test_the_date_is_filled_in_for_a_date_input_in_french_too(keeper_client: Cli
     html = keeper_client.get("/scorekeeping/").content.decode()
     played_on = re.search(r'<input type="date" name="played_on" value="([^"]*)"', html)[1]
     assert re.fullmatch(r"\d{4}-\d{2}-\d{2}", played_on), "a date input shows only ISO dates"
+
+
+def test_a_link_from_a_catalogue_record_chooses_its_game(keeper_client):
+    html = keeper_client.get("/scorekeeping/?game=stone-age").content.decode()
+    assert re.search(r'<input[^>]*value="stone-age"[^>]*checked', html) or \
+        re.search(r'<input[^>]*checked[^>]*value="stone-age"', html)
+    assert keeper_client.get("/scorekeeping/?game=chess").status_code == 200
