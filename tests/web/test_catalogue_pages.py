@@ -663,7 +663,7 @@ def test_a_record_with_an_engine_links_to_its_games_and_to_recording_one(client,
     url = reverse("catalogue:record", args=[stone_age.pk])
     html = get(client, url)
     assert 'data-testid="engine-games"' not in html  # no game of it yet: the filtered list would be empty
-    assert '<a href="/scorekeeping/" data-testid="record-game">Record a new game of Stone Age</a>' in html
+    assert '<a href="/scorekeeping/?game=stone-age" data-testid="record-game">Record a new game of Stone Age</a>' in html
     GameRecord.objects.create(game_slug="stone-age", status=GameRecord.Status.FINISHED, played_on=date(2026, 3, 1),
                               result_only=True)
     GameRecord.objects.create(game_slug="stone-age", is_private=True, played_on=date(2026, 3, 2), result_only=True)
