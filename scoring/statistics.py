@@ -35,11 +35,15 @@ def _player_rows(player_id: int, results: list[dict[str, Any]]) -> list[PlayerSt
         for line in lines:
             for source, points in (line["breakdown"] or {}).items():
                 sources[source] += points
+        # Over every game, only counts: a score averaged across games of different scales
+        # (Stone Age ~150, Carcassonne ~60) says nothing.
+        per_game = slug != PlayerStatistics.ALL_GAMES
         rows.append(PlayerStatistics(
             player_id=player_id, game_slug=slug, games=games, wins=wins, win_rate=round(wins / games, 6),
-            average_score=round(sum(line["score"] for line in lines) / games, 6),
-            best_score=max(line["score"] for line in lines),
-            average_by_source={source: round(total / games, 6) for source, total in sorted(sources.items())},
+            average_score=round(sum(line["score"] for line in lines) / games, 6) if per_game else None,
+            best_score=max(line["score"] for line in lines) if per_game else None,
+            average_by_source={source: round(total / games, 6) for source, total in sorted(sources.items())}
+            if per_game else {},
         ))
     return rows
 

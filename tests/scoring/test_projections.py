@@ -72,7 +72,9 @@ def test_player_and_game_statistics_from_hand_made_results():
     for record_id in services.unscored_record_ids(grace=timedelta(0)):
         tasks.score_record(record_id)
     ada = {s.game_slug: s for s in PlayerStatistics.objects.filter(player__display_name="Ada")}
-    assert (ada[""].games, ada[""].wins, ada[""].best_score, ada[""].average_score) == (3, 2, 50, 30.0)
+    assert (ada[""].games, ada[""].wins, ada[""].best_score, ada[""].average_score) == (3, 2, None, None), \
+        "over every game, only counts (no score averaged across games of different scales)"
+    assert (ada["carcassonne"].best_score, ada["stone-age"].average_score) == (50, 20.0)
     assert (ada["stone-age"].games, ada["stone-age"].wins, ada["stone-age"].win_rate) == (2, 1, 0.5)
     stone_age = GameStatistics.objects.get(game_slug="stone-age")
     assert (stone_age.games, stone_age.average_winning_score) == (2, 25.0)
