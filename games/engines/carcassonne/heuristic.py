@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from games.engines.tiles import majority_owners
-from games.engines.tiles.heuristic import preview
+from games.engines.tiles.heuristic import play_out, preview
 
 from .actions import Action
 from .game import MEEPLES, Game
@@ -39,13 +39,7 @@ CityKey = tuple[str, int]
 def heuristic_game(players: int, seed: int) -> tuple[Game, list[Action]]:
     """A complete game of the simple player: the same seed, the same game."""
     game = Game.new(players, seed=seed)
-    chooser = random.Random(f"{seed}:heuristic")  # str seeds hash the same on every run
-    actions: list[Action] = []
-    while not game.is_over:
-        action = choose(game, chooser)
-        game.apply(action)
-        actions.append(action)
-    return game, actions
+    return game, play_out(game, choose, seed)
 
 
 def choose(game: Game, chooser: random.Random) -> Action:

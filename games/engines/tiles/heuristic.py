@@ -19,8 +19,11 @@ laid they join, and whether that feature would then be complete.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, Protocol, TypeVar
 
 from .board import Board
 from .features import FeatureGraph
@@ -87,3 +90,27 @@ def preview(board: Board, graph: FeatureGraph, tile: TileDef, position: Position
         open_contacts -= sum(closed[key] for key in keys)
         joinings.append(Joining(features, roots_joined, open_contacts))
     return joinings
+
+
+ActionT = TypeVar("ActionT")
+
+
+class Playable(Protocol):
+    @property
+    def is_over(self) -> bool: ...
+    def apply(self, action: Any) -> None: ...
+
+
+GameT = TypeVar("GameT", bound=Playable)
+
+
+def play_out(game: GameT, choose: Callable[[GameT, random.Random], ActionT], seed: int) -> list[ActionT]:
+    """Play ``game`` to its end with ``choose`` (the simple player's rule); the seed only breaks
+    ties, through a generator of its own, so the same seed plays the same game."""
+    chooser = random.Random(f"{seed}:heuristic")  # str seeds hash the same on every run
+    actions: list[ActionT] = []
+    while not game.is_over:
+        action = choose(game, chooser)
+        game.apply(action)
+        actions.append(action)
+    return actions
