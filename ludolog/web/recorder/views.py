@@ -16,12 +16,11 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.translation import get_language, gettext, gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from games.registry import UNDO, get_engine
@@ -32,14 +31,11 @@ from scoring import selectors
 
 from ..board_svg import seat_colour
 from ..history import game_name
-from ..narration import narrate
-from ..replay import board_for
+from ..replay import board_for, narrations
 from . import pictures, stone_age, words
 
 RECENT_LINES = 8
 """How many of the last moves the page says in words."""
-NARRATION_MAX_AGE = 30 * 24 * 3600
-"""What an event did never changes (events are immutable): its words are kept a long time."""
 
 
 class ActionForm(forms.Form):
@@ -177,7 +173,7 @@ def table_state(record: GameRecord) -> dict[str, Any]:
         {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
         for seat in record.seats.select_related("player")
     ]
-    state, seq, lines = _state_and_lines(record, engine, seats)
+    state, seq, lines = _state_and_lines(record, seats)
     document = services.position_document(engine, state, seq, seats=seats)
     position = document["position"]
     in_progress = record.status == GameRecord.Status.IN_PROGRESS and not document["is_over"]
@@ -211,42 +207,18 @@ def table_state(record: GameRecord) -> dict[str, Any]:
     return result
 
 
-def _line_key(record: GameRecord, engine: Any, seq: int) -> str:
-    created = record.created_at.timestamp() if record.created_at else ""
-    return f"ludolog:narration:{record.pk}:{created}:{engine.ruleset_version}:{seq}:{get_language()}"
-
-
-def _state_and_lines(record: GameRecord, engine: Any, seats: list[dict[str, Any]]) -> tuple[Any, int, list[dict[str, Any]]]:
-    """The state after the last event, and the last few events in words (each said once, then
-    kept: a replay from the first one not yet said gives both the words and the state)."""
+def _state_and_lines(record: GameRecord, seats: list[dict[str, Any]]) -> tuple[Any, int, list[dict[str, Any]]]:
+    """The state after the last event, and the last few events in words (the replay viewer's
+    words, said once and kept)."""
     events = list(Event.objects.filter(record=record).order_by("-seq")
                   .select_related("recorded_by").only("seq", "type", "payload", "recorded_by__username")[:RECENT_LINES])
     events.reverse()
-    said = cache.get_many([_line_key(record, engine, e.seq) for e in events]) if events else {}
-    missing = [e for e in events if _line_key(record, engine, e.seq) not in said]
-    if missing:
-        state, _at = replay.state_at(record, missing[0].seq - 1)
-        before = engine.view(state)
-        new = {}
-        for event in events[events.index(missing[0]):]:
-            replay.apply_events(engine, state, [event])
-            after = engine.view(state)
-            told = narrate(record.game_slug, event.type, event.payload, before, after, seats)
-            new[_line_key(record, engine, event.seq)] = {
-                "seq": event.seq, "seat": told.seat, "text": told.text, "scoring": list(told.scoring),
-                "points": {str(seat): points for seat, points in told.points.items()},
-                "notation": engine.notation(event.type, event.payload),
-            }
-            before = after
-        cache.set_many(new, NARRATION_MAX_AGE)
-        said.update(new)
-        seq = events[-1].seq
-    else:
-        state, seq = replay.state_at(record)
+    said = narrations(record, events, seats)
+    state, seq = replay.state_at(record)
     retracted = replay.retractions(Event.objects.filter(record=record).order_by("seq").values_list("seq", "type"))
     lines = []
     for event in events:
-        line = dict(said[_line_key(record, engine, event.seq)])
+        line = dict(said[event.seq])
         line["retracted"] = event.seq in retracted
         line["by"] = event.recorded_by.get_username() if event.recorded_by else ""
         lines.append(line)
