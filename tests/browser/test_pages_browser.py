@@ -19,8 +19,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def member():
-    """The demo club, small, with one of its players linked to a login."""
+def member(celery_eager):
+    """The demo club, small, with one of its players linked to a login. Its games are scored in
+    this process (with a broker configured, as in CI, they would wait for a worker), so that the
+    player's page has results and rating charts to draw."""
     call_command("load_demo", "--games", "4", "--stone-age-games", "2", "--carcassonne-games", "2",
                  stdout=io.StringIO())
     user = get_user_model().objects.create_user("alice-login")
