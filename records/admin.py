@@ -28,7 +28,7 @@ class EventInline(ReadOnlyEventMixin, admin.TabularInline):
     show_change_link = True
 
 
-REPLAY_FIELDS = ["game_slug", "ruleset_version", "seed", "status", "result_only"]
+REPLAY_FIELDS = ["game_slug", "ruleset_version", "seed", "setup", "status", "result_only"]
 """What a record's events are replayed with: fixed once the first event is stored."""
 
 
@@ -66,8 +66,10 @@ class GameRecordAdmin(admin.ModelAdmin):
         return False
 
     def get_readonly_fields(self, request, obj=None):
-        # Changing the game, ruleset, seed or status under stored events breaks their replay.
-        return REPLAY_FIELDS if has_events(obj) else []
+        # Changing the game, ruleset, seed or status under stored events breaks their replay. The
+        # set-up is chosen where the engine checks it against the seats (the recorder's start
+        # page, the API, a record file), never typed here.
+        return REPLAY_FIELDS if has_events(obj) else ["setup"]
 
     actions = ["abandon"]
 

@@ -20,6 +20,14 @@ class SeqConflict(RecordError):
     status_code = 409
 
 
+class InvalidSetup(RecordError):
+    """A set-up the game's rules refuse (a chip next to a start square, an unknown expansion):
+    ``field`` names the part, ``setup.<key>``."""
+
+    reason = "invalid_setup"
+    status_code = 400
+
+
 class RecordClosed(RecordError):
     reason = "record_closed"
     status_code = 409

@@ -94,6 +94,16 @@ def _engine(document: dict[str, Any]) -> EngineAdapter | None:
     return engine
 
 
+def document_setup(engine: EngineAdapter, document: dict[str, Any]) -> dict[str, Any]:
+    """The set-up a file chose besides its seed, as the engine checks it (a file written by
+    Ludolog holds it complete, so checking it changes nothing)."""
+    chosen = {key: value for key, value in document["setup"].items() if key != "seed"}
+    try:
+        return engine.prepare_setup(len(document["players"]), document["setup"].get("seed"), chosen)
+    except PayloadError as error:
+        raise RecordFileError(error.message, field=error.field, reason="invalid_setup") from None
+
+
 def replay_document(
     document: dict[str, Any],
     at: int | None = None,
@@ -113,7 +123,7 @@ def replay_document(
     target = len(events) if at is None else at
     if not 0 <= target <= len(events):
         raise RecordFileError(f"at must be between 0 and {len(events)}, not {target}", field="at")
-    state = engine.new_state(len(document["players"]), document["setup"].get("seed"))
+    state = engine.new_state(len(document["players"]), document["setup"].get("seed"), document_setup(engine, document))
     for number, event in enumerate(events[:target], start=1):
         try:
             if event["type"] == UNDO:
@@ -168,7 +178,7 @@ def export_document(record: GameRecord) -> dict[str, Any]:
             {"seat": seat.seat_order, "name": seat.player.display_name, "colour": seat.colour}
             for seat in record.seats.select_related("player")
         ],
-        "setup": {"seed": record.seed},
+        "setup": {"seed": record.seed, **record.setup},
         "events": [
             {
                 "seq": line.event.seq,
@@ -231,6 +241,7 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
             played_on=parse_date(document["played_on"]) if document.get("played_on") else dt.date.today(),
             location=document.get("location", ""),
             ruleset_version=document["ruleset_version"],
+            setup={} if engine is None else document_setup(engine, document),
             **fields,
         )
         Event.objects.bulk_create(
@@ -294,18 +305,21 @@ SIMULATED_PLAYED_ON = "2026-01-01"
 
 
 def simulate_document(game: str, players: int, seed: int, names: list[str] | None = None, *,
-                      player: str = "random") -> dict[str, Any]:
+                      player: str = "random", setup: dict[str, Any] | None = None) -> dict[str, Any]:
     """A complete simulated game as a record file; the same seed, the same file. ``player`` says
     who plays: ``"random"`` (random legal actions) or ``"heuristic"`` (the engine's simple
-    player, whose games look played: the demo's)."""
+    player, whose games look played: the demo's); ``setup`` what the game's set-up chooses
+    (the engine completes it, drawing from the seed what it leaves out)."""
     engine = get_engine(game)
     if engine is None:
         raise RecordFileError(f"no rules engine plays {game!r}", field="game", reason="unknown_game")
     if player not in ("random", "heuristic"):
         raise ValueError(f"player is 'random' or 'heuristic', not {player!r}")
     names = names or [f"Player {seat + 1}" for seat in range(players)]
-    events = engine.random_game(players, seed) if player == "random" else engine.demo_game(players, seed)
-    state = engine.new_state(players, seed)
+    setup = engine.prepare_setup(players, seed, setup)
+    play = engine.random_game if player == "random" else engine.demo_game
+    events = play(players, seed, setup)
+    state = engine.new_state(players, seed, setup)
     for kind, payload in events:
         engine.apply(state, kind, payload)
     return {
@@ -316,7 +330,7 @@ def simulate_document(game: str, players: int, seed: int, names: list[str] | Non
         "location": "",
         "result_only": False,
         "players": [{"seat": seat, "name": names[seat], "colour": ""} for seat in range(players)],
-        "setup": {"seed": seed},
+        "setup": {"seed": seed, **setup},
         "events": [
             {"seq": seq, "type": kind, "payload": payload, "notation": engine.notation(kind, payload)}
             for seq, (kind, payload) in enumerate(events, start=1)

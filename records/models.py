@@ -74,6 +74,11 @@ class GameRecord(models.Model):
         _("seed"), null=True, blank=True,
         help_text=_("Set at setup when the platform draws from a seeded bag instead of recording each draw."),
     )
+    setup = models.JSONField(
+        _("set-up"), default=dict, blank=True,
+        help_text=_("What the record chose at its start besides the seed (expansions, a map and its chips, "
+                    "variants), as the game's rules engine checked and completed it. Pinned once events exist."),
+    )
     result_only = models.BooleanField(
         _("result only"), default=False,
         help_text=_("Played without recording moves: one result event holds the final scores."),

@@ -56,7 +56,7 @@ def snapshot_every() -> int:
 
 
 def initial_state(record: GameRecord, engine: EngineAdapter) -> Any:
-    return engine.new_state(record.seats.count(), record.seed)
+    return engine.new_state(record.seats.count(), record.seed, record.setup)
 
 
 def apply_events(engine: EngineAdapter, state: Any, events: Iterable[Event]) -> Any:

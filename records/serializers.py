@@ -23,12 +23,17 @@ class GameRecordSerializer(serializers.ModelSerializer):
     )
     copy = serializers.PrimaryKeyRelatedField(queryset=Copy.objects.all(), required=False, allow_null=True)
     last_seq = serializers.SerializerMethodField()
+    setup = serializers.DictField(
+        required=False, default=dict,
+        help_text="What the game's set-up chooses besides the seed (e.g. Carcassonne's expansions, a map, its "
+                  "chips); the rules engine checks it and fills in what the seed draws. Pinned once created.",
+    )
 
     class Meta:
         model = GameRecord
         fields = [
             "id", "game_slug", "ruleset_version", "catalogue_record", "copy", "played_on", "location",
-            "status", "is_private", "seed", "result_only", "seats", "last_seq", "created_at",
+            "status", "is_private", "seed", "setup", "result_only", "seats", "last_seq", "created_at",
         ]
         read_only_fields = ["id", "status", "ruleset_version", "last_seq", "created_at"]
 

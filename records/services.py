@@ -14,7 +14,7 @@ from django.db.models import Max
 from games.registry import RESULT, PayloadError, get_engine, validate_payload
 
 from . import integrity, players, replay, state_cache
-from .errors import IdempotencyKeyReused, RecordClosed, RecordError, SeqConflict
+from .errors import IdempotencyKeyReused, InvalidSetup, RecordClosed, RecordError, SeqConflict
 from .models import Event, GameRecord, Seat
 from .signals import record_finished
 
@@ -86,8 +86,9 @@ def start_game(
     """Create a record with its seats (each name finds its player whatever its case and accents;
     a name nobody has yet makes a new player).
 
-    A game with a rules engine pins the engine's ruleset version; a game without one can only be
-    logged as a result-only record.
+    A game with a rules engine pins the engine's ruleset version and the set-up the engine
+    checked and completed (``setup``: expansions, a map, variants; what the seed draws is written
+    down); a game without one can only be logged as a result-only record.
     """
     engine = get_engine(game_slug)
     if engine is None and not fields.get("result_only"):
@@ -103,6 +104,12 @@ def start_game(
         fields.setdefault("ruleset_version", engine.ruleset_version)
         if not fields.get("ruleset_version"):
             fields["ruleset_version"] = engine.ruleset_version
+        try:
+            fields["setup"] = engine.prepare_setup(len(seats), fields.get("seed"), fields.get("setup"))
+        except PayloadError as error:
+            raise InvalidSetup(error.message, field=error.field) from None
+    elif fields.get("setup"):
+        raise InvalidSetup("setup: a result-only record has no set-up to choose", field="setup")
     record = GameRecord.objects.create(game_slug=game_slug, created_by=created_by, **fields)
     seated = players.seat_players([seat.player_name for seat in seats])
     for order, (seat, player) in enumerate(zip(seats, seated)):

@@ -21,6 +21,9 @@ RESULT = "result"
 """The one event of a result-only record: each seat's final score (no replay)."""
 
 
+NO_SETUP: Mapping[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+"""The set-up schema of a game whose record chooses nothing at its start beyond the seed."""
+
 COORDINATE: Mapping[str, Any] = {"type": "integer", "minimum": -1000, "maximum": 1000}
 """A cell of a tile board: a game of a hundred tiles never leaves ±100."""
 SEAT: Mapping[str, Any] = {"type": "integer", "minimum": 0, "maximum": 15}
@@ -60,10 +63,20 @@ class EngineAdapter(Protocol):
     notation_example: str
     """A few actions in the engine's text notation, shown to scorekeepers."""
     event_schemas: Mapping[str, Mapping[str, Any]]
+    setup_schema: Mapping[str, Any]
+    """What a record may choose at its start besides the seed (expansions, a map and its chips,
+    variants): the JSON Schema of :attr:`GameRecord.setup`."""
     refusals: tuple[type[Exception], ...]
     """What ``apply`` raises for an action it refuses; the state is then left unchanged."""
 
-    def new_state(self, players: int, seed: int | None) -> Any: ...
+    def prepare_setup(self, players: int, seed: int | None, setup: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The set-up a new record pins: ``setup`` checked (:class:`PayloadError` naming the field,
+        ``setup.<key>``) and completed (defaults filled in, what the seed draws written down)."""
+        ...
+    def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        """The set-up as (what, value) lines for the pages, in English (the pages translate)."""
+        ...
+    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None) -> Any: ...
     def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]: ...
     def undo(self, state: Any) -> None: ...
     def notation(self, event_type: str, payload: Mapping[str, Any]) -> str: ...
@@ -76,8 +89,8 @@ class EngineAdapter(Protocol):
     def totals(self, state: Any) -> list[int]:
         """Each seat's score now, in seat order: what a score chart needs after every event."""
         ...
-    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]: ...
-    def demo_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]: ...
+    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]: ...
+    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]: ...
     def options(self, state: Any, tile: str | None = None) -> dict[str, Any]:
         """What may be recorded now, arranged for the table recorder (JSON-able)."""
         ...
@@ -100,7 +113,13 @@ def validate_payload(schemas: Mapping[str, Mapping[str, Any]], event_type: str, 
     if schema is None:
         known = ", ".join(sorted(schemas))
         raise UnknownEventType("type", f"unknown event type {event_type!r}; this game knows: {known}")
-    error = jsonschema.exceptions.best_match(_validator(schema).iter_errors(payload))
+    validate_against(schema, payload, "payload")
+
+
+def validate_against(schema: Mapping[str, Any], value: Any, name: str) -> None:
+    """Raise :class:`PayloadError` naming the first field of ``value`` (called ``name``) that does
+    not fit ``schema``."""
+    error = jsonschema.exceptions.best_match(_validator(schema).iter_errors(value))
     if error is None:
         return
     path = ".".join(str(part) for part in error.absolute_path)
@@ -109,7 +128,7 @@ def validate_payload(schemas: Mapping[str, Mapping[str, Any]], event_type: str, 
         path = ".".join(filter(None, [path, missing]))
     elif error.validator == "additionalProperties" and "'" in error.message:
         path = ".".join(filter(None, [path, error.message.split("'")[1]]))
-    field_name = "payload" + (f".{path}" if path else "")
+    field_name = name + (f".{path}" if path else "")
     raise PayloadError(field_name, f"{field_name}: {error.message}")
 
 
@@ -122,8 +141,24 @@ class GameStateAdapter:
 
     engine: Any
     event_schemas: Mapping[str, Mapping[str, Any]]
+    setup_schema: Mapping[str, Any] = NO_SETUP
 
-    def new_state(self, players: int, seed: int | None) -> Any:
+    def prepare_setup(self, players: int, seed: int | None, setup: Mapping[str, Any] | None) -> dict[str, Any]:
+        chosen = dict(setup or {})
+        validate_against(self.setup_schema, chosen, "setup")
+        return self.complete_setup(players, seed, chosen)
+
+    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any]) -> dict[str, Any]:
+        """A game whose set-up has rules beyond its schema checks them here (and fills in what
+        the seed draws); the schema has been checked."""
+        return setup
+
+    def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return []
+
+    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None) -> Any:
+        if setup:
+            raise PayloadError("setup", f"setup: {self.engine.__name__} takes no set-up choices")
         return self.engine.Game.new(players, seed)
 
     def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:

@@ -92,14 +92,14 @@ class CarcassonneAdapter(TileGameAdapter):
             found.append(Placement(action.x, action.y, action.rotation, figure))
         return found, discard
 
-    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
         from games.engines.carcassonne.simulate import random_game
 
         _game, actions = random_game(players, seed)
         return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]
 
-    def demo_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete game of the engine's simple player (its ``heuristic`` module): a demo game
         that looks played; the same seed gives the same game."""
         from games.engines.carcassonne.heuristic import heuristic_game

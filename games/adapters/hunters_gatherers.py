@@ -137,7 +137,7 @@ class HuntersGatherersAdapter(TileGameAdapter):
     def restore(self, data: Mapping[str, Any]) -> Any:
         return self.engine.Game.from_snapshot(data)
 
-    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete game of random legal actions; the same seed gives the same game."""
         rng = random.Random(seed)
         state = self.new_state(players, seed)
@@ -149,7 +149,7 @@ class HuntersGatherersAdapter(TileGameAdapter):
             events.append(("discard_tile" if data.pop("discard", False) else "place_tile", data))
         return events
 
-    def demo_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete game of the engine's simple player (its ``heuristic`` module): a demo game
         that looks played; the same seed gives the same game."""
         from games.engines.hunters_gatherers.heuristic import heuristic_game

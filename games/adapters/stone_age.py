@@ -95,14 +95,14 @@ class StoneAgeAdapter(GameStateAdapter):
 
         return options(state)
 
-    def random_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
         from games.engines.stone_age.simulate import random_game
 
         _game, actions = random_game(players, seed)
         return [(action.kind, action.to_dict()) for action in actions]
 
-    def demo_game(self, players: int, seed: int) -> list[tuple[str, dict[str, Any]]]:
+    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete game of the engine's simple player (its ``heuristic`` module): a demo game
         that looks played; the same seed gives the same game."""
         from games.engines.stone_age.heuristic import heuristic_game
