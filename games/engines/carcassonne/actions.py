@@ -2,7 +2,15 @@
 
 ``V@1,0r90 meeple:2`` lays tile V (Wikicarpedia letter) at x=1, y=0 (y grows south; the start
 tile lies at 0,0) turned 90° clockwise and puts a meeple on its feature 2; ``V@1,0r90`` lays it
-without one; ``V discard`` removes a drawn tile that fits nowhere.
+without one; ``V discard`` removes a drawn tile that fits nowhere. The expansions' tiles are
+named ``IC01``..``IC17`` and ``TB01``..``TB24``, and their figures are written like the meeple:
+``IC05@1,0r90 big:2`` (the large meeple), ``TB08@0,-1r0 builder:1``, ``U@1,0r0 pig:2``. A
+builder's double turn is the same seat laying again.
+
+>>> parse_action("IC05@1,0r90 big:2")
+Action(tile='IC05', x=1, y=0, rotation=90, meeple=None, discard=False, seat=None, big=2, builder=None, pig=None)
+>>> parse_action("TB08@0,-1r0 builder:1 seat:2").to_text()
+'TB08@0,-1r0 builder:1 seat:2'
 """
 
 from __future__ import annotations
@@ -12,12 +20,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-
-
+from .figures import KINDS
 
 
 @dataclass(frozen=True)
 class Action:
+    """A tile laid (or discarded) and at most one figure put on it: each figure field names the
+    feature of the tile it goes on (``meeple``, or an expansion's ``big``, ``builder``, ``pig``)."""
+
     tile: str | None = None
     x: int = 0
     y: int = 0
@@ -25,6 +35,15 @@ class Action:
     meeple: int | None = None
     discard: bool = False
     seat: int | None = None
+    big: int | None = None
+    builder: int | None = None
+    pig: int | None = None
+
+    @property
+    def figures(self) -> list[tuple[str, int]]:
+        """``(kind, feature)`` of each figure the action names (the rules allow one)."""
+        named = ((kind, getattr(self, kind)) for kind in KINDS)
+        return [(kind, feature) for kind, feature in named if feature is not None]
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -32,8 +51,8 @@ class Action:
             data["tile"] = self.tile
         if not self.discard:
             data |= {"x": self.x, "y": self.y, "rotation": self.rotation}
-            if self.meeple is not None:
-                data["meeple"] = self.meeple
+            for kind, feature in self.figures:  # only the figures named, so a base payload is unchanged
+                data[kind] = feature
         if self.seat is not None:
             data["seat"] = self.seat
         return data
@@ -42,21 +61,22 @@ class Action:
     def from_dict(cls, data: Mapping[str, Any], *, discard: bool = False) -> Action:
         return cls(tile=data.get("tile"), x=int(data.get("x", 0)), y=int(data.get("y", 0)),
                    rotation=int(data.get("rotation", 0)), meeple=data.get("meeple"), discard=discard,
-                   seat=data.get("seat"))
+                   seat=data.get("seat"), big=data.get("big"), builder=data.get("builder"), pig=data.get("pig"))
 
     def to_text(self) -> str:
         tile = self.tile or "?"
         text = f"{tile} discard" if self.discard else f"{tile}@{self.x},{self.y}r{self.rotation}"
-        if self.meeple is not None and not self.discard:
-            text += f" meeple:{self.meeple}"
+        if not self.discard:
+            text += "".join(f" {kind}:{feature}" for kind, feature in self.figures)
         if self.seat is not None:
             text += f" seat:{self.seat}"
         return text
 
 
-_PLACE = re.compile(r"^(?P<tile>[A-Z])@(?P<x>-?\d+),(?P<y>-?\d+)r(?P<rotation>0|90|180|270)"
-                    r"(?: meeple:(?P<meeple>\d+))?(?: seat:(?P<seat>\d+))?$")
-_DISCARD = re.compile(r"^(?P<tile>[A-Z]) discard(?: seat:(?P<seat>\d+))?$")
+_TILE = r"(?P<tile>[A-Z]|[A-Z]{2}\d{2})"
+_FIGURES = "".join(rf"(?: {kind}:(?P<{kind}>\d+))?" for kind in KINDS)
+_PLACE = re.compile(rf"^{_TILE}@(?P<x>-?\d+),(?P<y>-?\d+)r(?P<rotation>0|90|180|270){_FIGURES}(?: seat:(?P<seat>\d+))?$")
+_DISCARD = re.compile(rf"^{_TILE} discard(?: seat:(?P<seat>\d+))?$")
 
 
 def parse_action(text: str) -> Action:
@@ -64,10 +84,11 @@ def parse_action(text: str) -> Action:
     text = " ".join(text.split())
     match = _PLACE.match(text)
     if match:
+        figure = {kind: int(match[kind]) if match[kind] else None for kind in KINDS}
         return Action(tile=match["tile"], x=int(match["x"]), y=int(match["y"]), rotation=int(match["rotation"]),
-                      meeple=int(match["meeple"]) if match["meeple"] else None,
-                      seat=int(match["seat"]) if match["seat"] else None)
+                      meeple=figure["meeple"], seat=int(match["seat"]) if match["seat"] else None,
+                      big=figure["big"], builder=figure["builder"], pig=figure["pig"])
     match = _DISCARD.match(text)
     if match:
         return Action(tile=match["tile"], discard=True, seat=int(match["seat"]) if match["seat"] else None)
-    raise ValueError(f"{text!r} is not an action: write e.g. V@1,0r90 meeple:2 or V discard")
+    raise ValueError(f"{text!r} is not an action: write e.g. V@1,0r90 meeple:2, IC05@1,0r90 big:2 or V discard")

@@ -1,4 +1,4 @@
-"""Base Carcassonne: the state of a game, its legal actions, applying them, scoring.
+"""Carcassonne: the state of a game, its legal actions, applying them, scoring.
 
 A turn lays the tile drawn (named in the action; a seeded game draws it itself) next to the
 tiles already laid, every side continuing its neighbour's city, road or field, and may put one
@@ -8,38 +8,49 @@ surrounded (9); the meeples come home. After the last tile: unfinished cities (1
 pennant), roads (1 a tile), cloisters (1 + each neighbour), and farmers (3 for every completed
 city touching their field).
 
+:class:`~games.engines.carcassonne.options.Options` add the expansions' tiles and, when asked,
+their rules (2nd edition, see the package's docstring): inns and cathedrals change what a road or
+city is worth, the large meeple counts twice, goods go to whoever completes a city, the builder
+gives a second tile, the pig raises its owner's farmers.
+
 >>> game = Game.new(2, seed=3)
 >>> game.next_tile, len(game.pile)
 ('N', 71)
+>>> Game.new(6, seed=3, options=Options.with_expansions(INNS_CATHEDRALS)).view()["figures_left"][5]
+{'big': 1}
 """
 
 from __future__ import annotations
 
 import copy
 import random
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from games.engines.errors import IllegalAction
 from games.engines.tiles import (
-    SIDES, Board, FeatureGraph, Figure, PlacedTile, majority_owners, neighbour, quarter_turns_from_degrees,
+    SIDES, Board, FeatureGraph, Figure, PlacedTile, TileDef, neighbour, quarter_turns_from_degrees,
 )
 
+from . import goods as trade
 from .actions import Action
-from .tileset import Tileset, load_tileset
+from .figures import BIG, BUILDER, EXPANSION_OF, KINDS, MEEPLE, PIG, SPECIAL, STANDS_ON, holders, is_follower
+from .options import BASE_GAME, INNS_CATHEDRALS, MAX_PLAYERS, TRADERS_BUILDERS, Options
+from .tileset import Tileset, tileset_for
 
 ENGINE_SLUG: Final = "carcassonne"
-MEEPLES: Final = 7
 MIN_PLAYERS: Final = 2
-MAX_PLAYERS: Final = 5
 SOURCES: Final = ("city", "road", "cloister", "field")
+"""The base game's sources of points; Traders & Builders' rules add ``"goods"`` (see :attr:`Game.sources`)."""
 SNAPSHOT_VERSION: Final = 3
 """Version 2 keeps the awards, version 3 also where each final award lies (tiles, meeples,
-contents); an older snapshot is refused (its reader replays instead)."""
+contents); an older snapshot is refused (its reader replays instead). A version 3 snapshot
+written before the expansions has no ``options``, ``figures_left``, ``goods`` or ``double_turn``:
+it is a base game, and reads as one."""
 _SIDE_NAMES: Final = ("north", "east", "south", "west")
 _AROUND: Final = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0))
+_FIGURE_WORDS: Final = {MEEPLE: "meeple", BIG: "large meeple", BUILDER: "builder", PIG: "pig"}
 
 
 @dataclass(frozen=True)
@@ -54,8 +65,8 @@ class Score:
 
 @dataclass(frozen=True)
 class StandingMeeple:
-    """A meeple as it stood on the board: whose, on which tile (letter and position) and on which
-    of that tile's printed features."""
+    """A figure as it stood on the board: whose, which ``kind`` (``meeple``, ``big``, ``builder``,
+    ``pig``), on which tile (id and position) and on which of that tile's printed features."""
 
     seat: int
     x: int
@@ -82,8 +93,10 @@ class Award:
     last action's); ``final`` says it came from the final scoring, where the same sources
     (an unfinished city, road or cloister) score as during the game. A final award also keeps
     the ``tiles`` (x, y) its feature covers (a cloister: its tile and the neighbours counted),
-    the ``meeples`` that stood on it and the ``contents`` its points counted (a city's
-    ``pennants``, a cloister's ``neighbours``, a field's completed ``cities``).
+    the ``meeples`` (every figure) that stood on it and the ``contents`` its points counted (a
+    city's ``pennants`` and ``cathedrals``, a road's ``inns``, a cloister's ``neighbours``, a
+    field's completed ``cities`` and ``pig`` when a pig raised them). The goods' awards (source
+    ``goods``) lie nowhere: their contents are the good and how many tokens the most held.
     """
 
     action: int
@@ -113,12 +126,14 @@ class Award:
 
 
 class Game:
-    """A game of base Carcassonne, from the start tile to the final scoring."""
+    """A game of Carcassonne, from the start tile to the final scoring."""
 
-    def __init__(self, players: int, seed: int | None, pile: list[str], ordered: bool) -> None:
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"Carcassonne is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
-        self.tileset: Tileset = load_tileset()
+    def __init__(self, players: int, seed: int | None, pile: list[str], ordered: bool,
+                 options: Options = BASE_GAME) -> None:
+        if not MIN_PLAYERS <= players <= options.max_players:
+            sixth = " (a sixth player needs Inns & Cathedrals)" if players == options.max_players + 1 == 6 else ""
+            raise ValueError(f"Carcassonne is for {MIN_PLAYERS} to {options.max_players} players, not {players}{sixth}")
+        self._play_with(options)
         self.players = players
         self.seed = seed
         self.ordered = ordered
@@ -127,9 +142,15 @@ class Game:
         self.board = Board()
         self.graph = FeatureGraph()
         self.letters: list[str] = []
-        self.meeples_left = [MEEPLES] * players
-        self.points = [dict.fromkeys(SOURCES, 0) for _ in range(players)]
+        self.meeples_left = [options.meeples] * players
+        self.figures_left: list[dict[str, int]] = [dict.fromkeys(self.special_figures, 1) for _ in range(players)]
+        """Each seat's expansion figures in hand (``big``, ``builder``, ``pig``: one each)."""
+        self.goods: list[dict[str, int]] = [trade.no_goods() if self.trading else {} for _ in range(players)]
+        """Each seat's goods tokens (Traders & Builders' rules)."""
+        self.points = [dict.fromkeys(self.sources, 0) for _ in range(players)]
         self.current = 0
+        self.double_turn = False
+        """The current player is laying the second tile their builder gave them."""
         self.is_over = False
         self.final_scored = False
         self.discarded: list[str] = []
@@ -137,13 +158,25 @@ class Game:
         self.history: list[dict[str, Any]] = []
         self._lay(self.tileset.start, (0, 0), 0)
 
+    def _play_with(self, options: Options) -> None:
+        self.options = options
+        self.tileset: Tileset = tileset_for(options.expansions)
+        self.inns_and_cathedrals = options.has_rules(INNS_CATHEDRALS)
+        """Inns and cathedrals change a road's or city's worth (with the tiles only, they are pictures)."""
+        self.trading = options.has_rules(TRADERS_BUILDERS)
+        """Goods are taken and scored, builders and pigs are in play."""
+        self.special_figures = tuple(kind for kind in SPECIAL if options.has_rules(EXPANSION_OF[kind]))
+        self.sources = SOURCES + (("goods",) if self.trading else ())
+
     @classmethod
-    def new(cls, players: int = 2, seed: int | None = None) -> Game:
-        """A fresh game; with a ``seed`` the engine shuffles the pile and names each tile drawn."""
-        pile = load_tileset().pile()
+    def new(cls, players: int = 2, seed: int | None = None, options: Options | None = None) -> Game:
+        """A fresh game; with a ``seed`` the engine shuffles the pile and names each tile drawn.
+        ``options`` (the base game by default) say which expansions' tiles and rules are in."""
+        options = options or BASE_GAME
+        pile = tileset_for(options.expansions).pile()
         if seed is not None:
             random.Random(seed).shuffle(pile)
-        return cls(players, seed, pile, ordered=seed is not None)
+        return cls(players, seed, pile, ordered=seed is not None, options=options)
 
     @property
     def next_tile(self) -> str | None:
@@ -169,14 +202,40 @@ class Game:
                                  f"neighbour at ({m.neighbour[0]},{m.neighbour[1]}) shows {m.neighbour_terrain}")
         return None
 
-    def _meeple_problem(self, letter: str, feature: int) -> IllegalAction | None:
-        """What stops a meeple going on ``feature`` before the tile is laid (whether the feature
-        joins one that is held is seen once it is laid, see :meth:`apply`)."""
+    def _figure_problem(self, letter: str, kind: str, feature: int) -> IllegalAction | None:
+        """What stops a figure going on ``feature`` before the tile is laid (what the feature
+        joins once laid is seen after laying it, see :meth:`_joined_problem`)."""
+        if kind != MEEPLE and kind not in self.special_figures:
+            return IllegalAction("not_in_this_game", f"this game has no {_FIGURE_WORDS[kind]}: "
+                                 f"{EXPANSION_OF[kind]} is not played with its rules")
         kinds = self.tileset.types[letter].tile.feature_kinds
         if feature not in kinds:
             return IllegalAction("no_such_feature", f"tile {letter} has no feature {feature}")
-        if self.meeples_left[self.current] == 0:
-            return IllegalAction("no_meeples", f"seat {self.current} has no meeple left")
+        if kind in STANDS_ON and kinds[feature] not in STANDS_ON[kind]:
+            where = " or ".join(STANDS_ON[kind])
+            return IllegalAction(f"{kind}_not_on_{'_or_'.join(STANDS_ON[kind])}",
+                                 f"a {_FIGURE_WORDS[kind]} goes on a {where}, not on the {kinds[feature]} of feature {feature}")
+        if kind == MEEPLE:
+            if self.meeples_left[self.current] == 0:
+                return IllegalAction("no_meeples", f"seat {self.current} has no meeple left")
+        elif self.figures_left[self.current][kind] == 0:
+            return IllegalAction(f"no_{kind}", f"seat {self.current}'s {_FIGURE_WORDS[kind]} is on the board")
+        return None
+
+    def _joined_problem(self, tile: TileDef, kind: str, feature: int, node: int) -> IllegalAction | None:
+        """What stops the figure once the tile is laid: a follower needs a feature nobody holds,
+        a builder or a pig one where its owner has a follower."""
+        figures = self.graph.figures(node)
+        what = tile.feature_kinds[feature]
+        if is_follower(kind):
+            if figures:
+                return IllegalAction("feature_taken", f"the {what} of feature {feature} joins one that already "
+                                     "has a meeple")
+            return None
+        if not any(f.owner == self.current and is_follower(f.kind) for f in figures):
+            needed = "farmer" if kind == PIG else "meeple"
+            return IllegalAction(f"{kind}_needs_{needed}", f"the {what} of feature {feature} has no {needed} of "
+                                 f"seat {self.current}'s for the {_FIGURE_WORDS[kind]} to join")
         return None
 
     # -- applying ----------------------------------------------------------------------------
@@ -204,29 +263,51 @@ class Game:
             self.history.append(before)
             self._end_if_done()
             return
+        figures = action.figures
+        if len(figures) > 1:
+            raise IllegalAction("one_figure", "put one figure on the tile: " + " or ".join(k for k, _ in figures))
         position = (action.x, action.y)
         if action.rotation not in (0, 90, 180, 270):
             raise IllegalAction("bad_rotation", f"turn a tile 0, 90, 180 or 270 degrees, not {action.rotation}")
         turns = quarter_turns_from_degrees(action.rotation)
         problem = self._placement_problem(letter, position, turns)
-        if problem is None and action.meeple is not None:
-            problem = self._meeple_problem(letter, action.meeple)
+        if problem is None and figures:
+            problem = self._figure_problem(letter, *figures[0])
         if problem is not None:
             raise problem
         placed = self._lay(letter, position, turns)
-        if action.meeple is not None:
-            node = self.graph.node(placed.order, action.meeple)
-            if len(self.graph.figures(node)) > 0:  # joined, on laying, to a feature someone holds
+        builder_extended = self.trading and self._extends_builder(placed)
+        if figures:
+            kind, feature = figures[0]
+            node = self.graph.node(placed.order, feature)
+            problem = self._joined_problem(tile, kind, feature, node)
+            if problem is not None:
                 self._restore(before)
-                raise IllegalAction("feature_taken", f"the {tile.feature_kinds[action.meeple]} of feature "
-                                    f"{action.meeple} joins one that already has a meeple")
-            self.graph.add_figure(Figure(self.current, "meeple", node))
-            self.meeples_left[self.current] -= 1
+                raise problem
+            self.graph.add_figure(Figure(self.current, kind, node))
+            if kind == MEEPLE:
+                self.meeples_left[self.current] -= 1
+            else:
+                self.figures_left[self.current][kind] -= 1
         self.pile.remove(letter)
         self._score_completed(placed)
         self.history.append(before)
-        self.current = (self.current + 1) % self.players
+        # The builder's second tile is part of the same turn and gives no third (2nd edition).
+        if builder_extended and not self.double_turn and self.pile:
+            self.double_turn = True
+        else:
+            self.double_turn = False
+            self.current = (self.current + 1) % self.players
         self._end_if_done()
+
+    def _extends_builder(self, placed: PlacedTile) -> bool:
+        """Whether the tile just laid continues a road or city where the current player's builder
+        stands (looked at before a figure goes on the tile: a builder put down now extends nothing)."""
+        for node in self.graph.nodes_of_tile(placed.order).values():
+            if self.graph.node_kind[node] in ("road", "city") and any(
+                    f.kind == BUILDER and f.owner == self.current for f in self.graph.figures(node)):
+                return True
+        return False
 
     def _end_if_done(self) -> None:
         if not self.pile:
@@ -249,10 +330,14 @@ class Game:
 
     def _award(self, node: int, points: int, source: str, *, contents: Mapping[str, int] | None = None,
                tiles: tuple[tuple[int, int], ...] | None = None) -> None:
-        """Score the feature of ``node`` and send its meeples home. A final award keeps where it
+        """Score the feature of ``node`` and send its figures home. A final award keeps where it
         lies (``tiles``, by default the feature's) and what it counted (``contents``)."""
-        figures = self.graph.remove_figures(node, ["meeple"])
-        seats = tuple(sorted(majority_owners(Counter(f.owner for f in figures))))
+        figures = self.graph.remove_figures(node, KINDS)
+        self._grant(tuple(sorted(holders(figures))), points, source, node, figures, contents, tiles)
+        self._send_home(figures)
+
+    def _grant(self, seats: tuple[int, ...], points: int, source: str, node: int | None, figures: list[Figure],
+               contents: Mapping[str, int] | None, tiles: tuple[tuple[int, int], ...] | None) -> None:
         for seat in seats:
             self.points[seat][source] += points
         # Every scoring comes after the tile of its action is laid or discarded, so the action's
@@ -260,35 +345,70 @@ class Game:
         # positions is not part of a snapshot).
         action = len(self.letters) - 2 + len(self.discarded)
         if self.final_scored:
-            where = tiles if tiles is not None else tuple(sorted(
+            where = tiles if tiles is not None or node is None else tuple(sorted(
                 {self.board.placed[self.graph.node_tile[n]].position for n in self.graph.members(node)}))
-            self.awards.append(Award(action, source, points, seats, final=True, tiles=where,
+            self.awards.append(Award(action, source, points, seats, final=True, tiles=where or (),
                                      meeples=tuple(self._standing(f) for f in figures),
                                      contents=tuple((contents or {}).items())))
         else:
             self.awards.append(Award(action, source, points, seats, final=False))
+
+    def _send_home(self, figures: list[Figure]) -> None:
         for figure in figures:
-            self.meeples_left[figure.owner] += 1
+            if figure.kind == MEEPLE:
+                self.meeples_left[figure.owner] += 1
+            else:
+                self.figures_left[figure.owner][figure.kind] += 1
 
     def _standing(self, figure: Figure) -> StandingMeeple:
         placed = self.board.placed[self.graph.node_tile[figure.node]]
         return StandingMeeple(figure.owner, placed.position[0], placed.position[1], self.letters[placed.order],
-                              self.graph.node_feature[figure.node])
+                              self.graph.node_feature[figure.node], figure.kind)
 
     def _pennants(self, node: int) -> int:
         return sum(self.tileset.types[self.letters[self.graph.node_tile[n]]].pennants.get(self.graph.node_feature[n], 0)
                    for n in self.graph.members(node))
 
+    def _cathedrals(self, node: int) -> int:
+        """Cathedrals in the city of ``node`` (counted only under Inns & Cathedrals' rules)."""
+        if not self.inns_and_cathedrals:
+            return 0
+        return sum(self.graph.node_feature[n] in self.tileset.types[self.letters[self.graph.node_tile[n]]].cathedrals
+                   for n in self.graph.members(node))
+
+    def _inns(self, node: int) -> int:
+        """Inns beside the road of ``node`` (counted only under Inns & Cathedrals' rules)."""
+        if not self.inns_and_cathedrals:
+            return 0
+        return sum(self.graph.node_feature[n] in self.tileset.types[self.letters[self.graph.node_tile[n]]].inns
+                   for n in self.graph.members(node))
+
     def city_points(self, node: int, complete: bool) -> int:
-        per = 2 if complete else 1
+        """2 a tile and a pennant once complete, 1 at the end; with a cathedral (one or two) 3
+        once complete and nothing at the end."""
+        if self._cathedrals(node):
+            per = 3 if complete else 0
+        else:
+            per = 2 if complete else 1
         return per * (self.graph.tile_count(node) + self._pennants(node))
 
+    def road_points(self, node: int, complete: bool) -> int:
+        """1 a tile, complete or not; with an inn (or more) 2 once complete and nothing at the end."""
+        if self._inns(node):
+            return 2 * self.graph.tile_count(node) if complete else 0
+        return self.graph.tile_count(node)
+
     def _score_completed(self, placed: PlacedTile) -> None:
+        traded: set[int] = set()
         for feature, node in self.graph.nodes_of_tile(placed.order).items():
             kind = self.graph.node_kind[node]
-            if kind in ("city", "road") and self.graph.is_complete(node) and self.graph.figures(node):
-                points = self.city_points(node, True) if kind == "city" else self.graph.tile_count(node)
-                self._award(node, points, kind)
+            if kind in ("city", "road") and self.graph.is_complete(node):
+                if self.trading and kind == "city" and self.graph.root(node) not in traded:
+                    traded.add(self.graph.root(node))
+                    self._take_goods(node)
+                if self.graph.figures(node):
+                    points = self.city_points(node, True) if kind == "city" else self.road_points(node, True)
+                    self._award(node, points, kind)
         x, y = placed.position
         for dx, dy in ((0, 0), *_AROUND):
             other = self.board.tiles.get((x + dx, y + dy))
@@ -298,6 +418,14 @@ class Game:
                     node = self.graph.node(other.order, cloister)
                     if self.graph.figures(node):
                         self._award(node, 9, "cloister")
+
+    def _take_goods(self, node: int) -> None:
+        """Whoever laid the tile that completed the city takes a token for each goods symbol in it."""
+        held = self.goods[self.current]
+        for n in self.graph.members(node):
+            good = self.tileset.types[self.letters[self.graph.node_tile[n]]].goods.get(self.graph.node_feature[n])
+            if good is not None:
+                held[good] += 1
 
     def _surrounding(self, position: tuple[int, int]) -> int:
         return sum((position[0] + dx, position[1] + dy) in self.board.tiles for dx, dy in _AROUND)
@@ -313,9 +441,10 @@ class Game:
                 continue
             kind = self.graph.node_kind[root]
             if kind == "city":
-                self._award(root, self.city_points(root, False), "city", contents={"pennants": self._pennants(root)})
+                contents = {"pennants": self._pennants(root)} | self._marks("cathedrals", self._cathedrals(root))
+                self._award(root, self.city_points(root, False), "city", contents=contents)
             elif kind == "road":
-                self._award(root, self.graph.tile_count(root), "road")
+                self._award(root, self.road_points(root, False), "road", contents=self._marks("inns", self._inns(root)))
             elif kind == "cloister":
                 x, y = self.board.placed[self.graph.node_tile[root]].position
                 around = tuple(sorted(p for dx, dy in ((0, 0), *_AROUND)
@@ -324,7 +453,29 @@ class Game:
                             contents={"neighbours": self._surrounding((x, y))}, tiles=around)
             elif kind == "field":
                 cities = len(self._cities_of_field(root) & completed_cities)
-                self._award(root, 3 * cities, "field", contents={"cities": cities})
+                if self.trading:
+                    self._award_farmers_and_pigs(root, cities)
+                else:
+                    self._award(root, 3 * cities, "field", contents={"cities": cities})
+        if self.trading:
+            for good, most, seats in trade.majorities(self.goods):
+                self._grant(seats, trade.MAJORITY_POINTS, "goods", None, [], {good: most}, ())
+
+    @staticmethod
+    def _marks(name: str, count: int) -> dict[str, int]:
+        return {name: count} if count else {}
+
+    def _award_farmers_and_pigs(self, root: int, cities: int) -> None:
+        """The field's farmers score 3 a completed city, 4 for a holder whose pig is in the field."""
+        figures = self.graph.remove_figures(root, KINDS)
+        seats = holders(figures)
+        pigs = {f.owner for f in figures if f.kind == PIG}
+        with_pig = tuple(sorted(seats & pigs))
+        if with_pig:
+            self._grant(with_pig, 4 * cities, "field", root, figures, {"cities": cities, "pig": 1}, None)
+        if seats - pigs or not seats:
+            self._grant(tuple(sorted(seats - pigs)), 3 * cities, "field", root, figures, {"cities": cities}, None)
+        self._send_home(figures)
 
     def _cities_of_field(self, node: int) -> set[int]:
         """The city features (roots) the field of ``node`` touches on any of its tiles."""
@@ -346,8 +497,9 @@ class Game:
 
     def legal_actions(self, tile: str | None = None) -> list[Action]:
         """Every legal action with the tile drawn (a seeded game); in a game that does not know
-        the draw, every placement of ``tile`` (the letter drawn at the table) or, without it, of
-        every letter left."""
+        the draw, every placement of ``tile`` (the id drawn at the table) or, without it, of
+        every tile left. Each placement comes without a figure, then with each figure the
+        player may put on each feature of the tile."""
         if self.is_over:
             return []
         letters: list[str]
@@ -357,6 +509,9 @@ class Game:
             letters = [tile] if tile in self.pile else []
         else:
             letters = sorted(set(self.pile))
+        seat = self.current
+        in_hand = [kind for kind in self.special_figures if self.figures_left[seat][kind]]
+        meeple = self.meeples_left[seat] > 0
         actions: list[Action] = []
         for letter in letters:
             printed = self.tileset.types[letter].tile
@@ -366,18 +521,29 @@ class Game:
                 continue
             for (x, y), turns in placements:
                 actions.append(Action(tile=letter, x=x, y=y, rotation=turns * 90))
-                if self.meeples_left[self.current] == 0:
+                if not meeple and not in_hand:
                     continue
-                joined = self._joined_taken(printed, (x, y), turns)
-                actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, meeple=f)
-                            for f in printed.feature_kinds if f not in joined]
+                if meeple or BIG in in_hand:
+                    joined = self._joined_taken(printed, (x, y), turns)
+                    free = [f for f in printed.feature_kinds if f not in joined]
+                    if meeple:
+                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, meeple=f) for f in free]
+                    if BIG in in_hand:
+                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, big=f) for f in free]
+                if BUILDER in in_hand or PIG in in_hand:
+                    own = self._joined_own(printed, (x, y), turns)
+                    kinds = printed.feature_kinds
+                    if BUILDER in in_hand:
+                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, builder=f)
+                                    for f in kinds if f in own and kinds[f] in STANDS_ON[BUILDER]]
+                    if PIG in in_hand:
+                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, pig=f)
+                                    for f in kinds if f in own and kinds[f] in STANDS_ON[PIG]]
         return actions
 
-    def _joined_taken(self, tile: Any, position: tuple[int, int], turns: int) -> set[int]:
-        """The features of ``tile`` laid so that would join a feature holding a meeple, directly or
-        through a neighbour's feature that also touches another feature of ``tile`` (a field
-        wrapping round a road end joins both fields beside the road)."""
-        touching: dict[int, set[int]] = {}  # neighbour feature (root) -> features of tile touching it
+    def _touching(self, tile: TileDef, position: tuple[int, int], turns: int) -> dict[int, set[int]]:
+        """Each feature laid (root) that ``tile`` laid so would touch → the features of ``tile`` touching it."""
+        touching: dict[int, set[int]] = {}
         for side in SIDES:
             other = self.board.tiles.get(neighbour(position, side))
             if other is None:
@@ -387,18 +553,39 @@ class Game:
             for i in range(3):
                 root = self.graph.root(self.graph.node(other.order, theirs[2 - i]))
                 touching.setdefault(root, set()).add(mine[i])
-        taken: set[int] = set()
-        for root, features in touching.items():
-            if self.graph.figures(root):
-                taken |= features
+        return touching
+
+    @staticmethod
+    def _spread(touching: dict[int, set[int]], joined: set[int]) -> set[int]:
+        """``joined`` and every feature of the tile one feature laid joins to one of them (a field
+        wrapping round a road end joins both fields beside the road)."""
         grown = True
         while grown:
             grown = False
             for features in touching.values():
-                if features & taken and not features <= taken:
-                    taken |= features
+                if features & joined and not features <= joined:
+                    joined |= features
                     grown = True
-        return taken
+        return joined
+
+    def _joined_taken(self, tile: TileDef, position: tuple[int, int], turns: int) -> set[int]:
+        """The features of ``tile`` laid so that would join a feature holding a meeple."""
+        touching = self._touching(tile, position, turns)
+        taken: set[int] = set()
+        for root, features in touching.items():
+            if self.graph.figures(root):
+                taken |= features
+        return self._spread(touching, taken)
+
+    def _joined_own(self, tile: TileDef, position: tuple[int, int], turns: int) -> set[int]:
+        """The features of ``tile`` laid so that would join a feature where the current player
+        has a follower (where their builder or pig may go)."""
+        touching = self._touching(tile, position, turns)
+        own: set[int] = set()
+        for root, features in touching.items():
+            if any(f.owner == self.current and is_follower(f.kind) for f in self.graph.figures(root)):
+                own |= features
+        return self._spread(touching, own)
 
     # -- what a reader sees ------------------------------------------------------------------
 
@@ -414,7 +601,7 @@ class Game:
                 placed = self.board.placed[self.graph.node_tile[figure.node]]
                 meeples.append({"seat": figure.owner, "x": placed.position[0], "y": placed.position[1],
                                 "feature": self.graph.node_feature[figure.node],
-                                "type": self.graph.node_kind[figure.node]})
+                                "type": self.graph.node_kind[figure.node], "kind": figure.kind})
         meeples.sort(key=lambda m: (m["x"], m["y"], m["feature"]))
         last = self.board.placed[-1]
         kinds: list[str] = []
@@ -422,6 +609,7 @@ class Game:
             kinds = ["place", "discard"] if not self.ordered else (
                 ["place"] if self.board.fits_anywhere(self.tileset.types[self.pile[0]].tile) else ["discard"])
         return {
+            "options": self.options.to_dict(),
             "tiles": tiles,
             "meeples": meeples,
             "last_placed": {"tile": self.letters[-1], "x": last.position[0], "y": last.position[1],
@@ -429,8 +617,11 @@ class Game:
             "next_tile": self.next_tile,
             "tiles_left": len(self.pile),
             "meeples_left": list(self.meeples_left),
+            "figures_left": [dict(figures) for figures in self.figures_left],
+            "goods": [dict(tokens) for tokens in self.goods],
             "discarded": list(self.discarded),
             "current_player": None if self.is_over else self.current,
+            "double_turn": self.double_turn,
             "scores": [{"seat": s.seat, "total": s.total, "breakdown": s.breakdown} for s in self.scores()],
             "awards": [award.to_dict() for award in self.awards],
             "legal_action_kinds": kinds,
@@ -444,11 +635,12 @@ class Game:
         # (legal_actions, view); every node's root keeps the snapshot of a position the same.
         graph["union_find"]["parent"] = [self.graph.root(n) for n in range(len(graph["union_find"]["parent"]))]
         return {
-            "snapshot_version": SNAPSHOT_VERSION, "players": self.players, "seed": self.seed,
-            "ordered": self.ordered, "pile": list(self.pile), "board": self.board.to_state(),
+            "snapshot_version": SNAPSHOT_VERSION, "options": self.options.to_dict(), "players": self.players,
+            "seed": self.seed, "ordered": self.ordered, "pile": list(self.pile), "board": self.board.to_state(),
             "graph": graph, "letters": list(self.letters), "meeples_left": list(self.meeples_left),
-            "points": copy.deepcopy(self.points), "current": self.current, "is_over": self.is_over,
-            "final_scored": self.final_scored, "discarded": list(self.discarded),
+            "figures_left": copy.deepcopy(self.figures_left), "goods": copy.deepcopy(self.goods),
+            "points": copy.deepcopy(self.points), "current": self.current, "double_turn": self.double_turn,
+            "is_over": self.is_over, "final_scored": self.final_scored, "discarded": list(self.discarded),
             "awards": [award.to_dict() for award in self.awards],
         }
 
@@ -457,7 +649,7 @@ class Game:
         if data.get("snapshot_version") != SNAPSHOT_VERSION:
             raise ValueError(f"not a Carcassonne snapshot of version {SNAPSHOT_VERSION}")
         game = cls.__new__(cls)
-        game.tileset = load_tileset()
+        game._play_with(Options.from_dict(data.get("options")))
         game.players = int(data["players"])
         game.seed = data["seed"]
         game.ordered = bool(data["ordered"])
@@ -466,8 +658,11 @@ class Game:
         game.graph = FeatureGraph.from_state(data["graph"], game.board)
         game.letters = list(data["letters"])
         game.meeples_left = list(data["meeples_left"])
+        game.figures_left = copy.deepcopy(list(data.get("figures_left", [{} for _ in range(game.players)])))
+        game.goods = copy.deepcopy(list(data.get("goods", [{} for _ in range(game.players)])))
         game.points = copy.deepcopy(list(data["points"]))
         game.current = int(data["current"])
+        game.double_turn = bool(data.get("double_turn", False))
         game.is_over = bool(data["is_over"])
         game.final_scored = bool(data["final_scored"])
         game.discarded = list(data["discarded"])

@@ -22,7 +22,8 @@ from games.engines.tiles import majority_owners
 from games.engines.tiles.heuristic import play_out, preview
 
 from .actions import Action
-from .game import MEEPLES, Game
+from .game import Game
+from .options import MEEPLES
 
 _TILES = 71
 """Tiles to draw in a game (the start tile lies on the table)."""

@@ -6,11 +6,13 @@ import random
 
 from .actions import Action
 from .game import Game
+from .options import Options
 
 
-def random_game(players: int, seed: int) -> tuple[Game, list[Action]]:
-    """Draw from ``seed``, choose from the same seed: the same seed, the same game."""
-    game = Game.new(players, seed=seed)
+def random_game(players: int, seed: int, options: Options | None = None) -> tuple[Game, list[Action]]:
+    """Draw from ``seed``, choose from the same seed: the same seed, the same game (with the same
+    ``options``; the base game by default)."""
+    game = Game.new(players, seed=seed, options=options)
     chooser = random.Random(f"{seed}:choices")  # str seeds hash the same on every run and machine
     actions: list[Action] = []
     while not game.is_over:
