@@ -54,7 +54,7 @@ CHIPS_ON_MAP: Final = 20
 CHIPS_REMOVED: Final = 10
 START_SQUARES_USED: Final = 2
 
-_SPREAD_LEVELS: Final = (8, 5, 4, 2)
+_SPREAD_LEVELS: Final = (9, 8, 5, 4, 2)
 """Smallest squared distance allowed between two chips, from the widest spread tried down to the
 rule itself (2: diagonal neighbours allowed, side by side never)."""
 _TRIES_PER_LEVEL: Final = 12
@@ -258,9 +258,10 @@ def draw_layout(map_definition: MapDefinition, starts: Sequence[str], *, seed: i
 
     "Uniformément répartis" is read as spread across the map, no part crowded: the squares are
     picked in a shuffled order, each kept only if it is far enough from those already kept. The
-    drawing first asks that no two chips be closer than two squares diagonally (squared distance
-    8), then a knight's move (5), then two squares (4), and at the last the rule itself (never
-    side by side); each spread has a few seeded tries before the next is allowed. The chips then
+    drawing first asks that no two chips be closer than three squares in a line (squared
+    distance 9), then two diagonally (8), a knight's move (5), two squares (4), and at the last
+    the rule itself (never side by side); each spread has a few seeded tries before the next is
+    allowed. On the Benelux map the first two always succeed. The chips then
     go, in their shuffled order, on the squares in reading order. The 10 left over are
     :func:`removed_chips`.
     """
