@@ -14,12 +14,12 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped, unused-ignore]
 import pytest
 
 from games.engines.carcassonne.tileset import load_tileset
 from games.engines.carcassonne_maps import (
-    Beyond, IllegalAction, MapBoard, MapDefinition, MapFileError, SquareKind, load_benelux, load_map_file,
+    Beyond, IllegalAction, MapBoard, MapContact, MapDefinition, MapFileError, SquareKind, load_benelux, load_map_file,
     load_map_text, map_from_dict, packaged_map,
 )
 from games.engines.tiles import Side, TileDef
@@ -322,6 +322,19 @@ def test_a_road_printed_across_the_border_must_be_continued() -> None:
     assert reason(board.placement_problem(FIELD, (1, 2), 0)) == "edge_mismatch"
     assert [t for t in range(4) if board.fits(ROAD, (1, 2), t)] == [0, 2]   # the road runs west-east
     assert [t for t in range(4) if board.fits(CAP, (1, 2), t)] == []
+
+
+def test_map_contacts_tell_which_features_the_map_closes_or_joins_to_a_large_city() -> None:
+    board = MapBoard(small_map())
+    start = board.place_on_start(FIELD, "West")
+    assert board.map_contacts(start) == [MapContact(0, Side.N, Beyond.BORDER), MapContact(0, Side.W, Beyond.BORDER)]
+    board.place(FIELD, (2, 1), 0)
+    cap = board.place(CAP, (3, 1), 1)                          # city east, against Metropolis
+    assert board.map_contacts(cap) == [MapContact(1, Side.N, Beyond.BORDER),
+                                       MapContact(0, Side.E, Beyond.OPEN_EDGE, "Metropolis"),
+                                       MapContact(1, Side.S, Beyond.BORDER)]          # the wave (3,2)
+    road = board.place(ROAD, (1, 2), 0)
+    assert MapContact(1, Side.W, Beyond.BORDER) in board.map_contacts(road)    # the road leaves the map
 
 
 def test_the_board_keeps_boards_interface_and_its_state_round_trips() -> None:

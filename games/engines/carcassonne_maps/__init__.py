@@ -31,7 +31,7 @@ file can be loaded with :func:`load_map_file`; a record pins the map's name and 
 
 from games.engines.errors import IllegalAction
 
-from .board import MapBoard
+from .board import MapBoard, MapContact
 from .chips import (
     CHIP_COLOURS, CHIPS_ON_MAP, CHIPS_PER_COLOUR, CHIPS_REMOVED, START_SQUARES_USED, Chip, ChipValues, PlacedChip,
     check_layout, check_start_squares, chip_squares, draw_layout, draw_start_squares, layout_problems,
@@ -49,7 +49,7 @@ from .setup import (
 __all__ = [
     "CHIPS_ON_MAP", "CHIPS_PER_COLOUR", "CHIPS_REMOVED", "CHIP_COLOURS", "ISLAND_COLOURS", "STACKS_PER_ISLAND",
     "START_SQUARES_USED", "TILES_PER_STACK", "Beyond", "BorderEdge", "Chip", "ChipValues", "IllegalAction", "Island",
-    "IslandStack", "LargeCity", "MapBoard", "MapDefinition", "MapFileError", "OpenEdge", "PlacedChip", "SetUp",
+    "IslandStack", "LargeCity", "MapBoard", "MapContact", "MapDefinition", "MapFileError", "OpenEdge", "PlacedChip", "SetUp",
     "Square", "SquareKind", "StartTile", "check_island_stacks", "check_layout", "check_start_squares",
     "chip_squares", "draw_layout", "draw_setup", "draw_start_squares", "layout_problems", "load_benelux",
     "load_map_file", "load_map_text", "load_packaged_map", "make_island_stacks", "map_from_dict", "packaged_map",

@@ -17,8 +17,10 @@ C&Co English rules of Carcassonne Maps):
   each other; the game starts by laying next to them.
 
 ``tiles`` and ``placed`` hold the laid tiles only: the printed large cities are not tiles of the
-board, they are read from :attr:`MapBoard.map` (:meth:`MapDefinition.large_cities_beside`,
-:meth:`MapDefinition.border_sides`) by whoever joins features.
+board. Whoever joins features reads them with :meth:`MapBoard.map_contacts`: for a laid tile,
+each feature that reaches the border (closed there) or a large city's open edge (joined to it),
+counted as :class:`games.engines.tiles.FeatureGraph` counts open contacts (a feature once per
+side).
 
 >>> from games.engines.tiles import TileDef
 >>> from games.engines.carcassonne_maps import load_benelux
@@ -34,12 +36,13 @@ board, they are read from :attr:`MapBoard.map` (:meth:`MapDefinition.large_citie
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from games.engines.errors import IllegalAction
-from games.engines.tiles import SIDES, Board, Mismatch, PlacedTile, Position, TileDef, neighbour
+from games.engines.tiles import SIDES, Board, Mismatch, PlacedTile, Position, Side, TileDef, neighbour
 
-from .map import MapDefinition, SquareKind
+from .map import Beyond, MapDefinition, SquareKind
 from .setup import StartTile
 
 _REFUSED_SQUARE = {
@@ -48,6 +51,17 @@ _REFUSED_SQUARE = {
     SquareKind.ISLAND: ("island_square", "({x},{y}) is an island square, where an island's stack lies"),
     SquareKind.LARGE_CITY: ("large_city_square", "({x},{y}) is printed with a large city: no tile may cover it"),
 }
+
+
+@dataclass(frozen=True, slots=True)
+class MapContact:
+    """A feature of a laid tile reaching a side that the map closes (``Beyond.BORDER``) or that
+    meets a large city's open edge (``Beyond.OPEN_EDGE``, with the city's name)."""
+
+    feature: int
+    side: Side
+    beyond: Beyond
+    large_city: str | None = None
 
 
 class MapBoard(Board):
@@ -128,6 +142,19 @@ class MapBoard(Board):
                 self.connected_cities.add(city.name)
                 self.frontier.update(p for p in city.open_edge_squares if p not in self.tiles)
         return placed
+
+    def map_contacts(self, placed: PlacedTile) -> list[MapContact]:
+        """The features of ``placed`` that reach the border or a large city's open edge, once per
+        feature and side, sides clockwise from the north."""
+        contacts = []
+        for side in SIDES:
+            beyond = self.map.beyond(placed.position, side)
+            if beyond is Beyond.SQUARE:
+                continue
+            city = self.map.large_city_at(neighbour(placed.position, side)) if beyond is Beyond.OPEN_EDGE else None
+            for feature in dict.fromkeys(placed.tile.edge(side, placed.quarter_turns).sub_edges):
+                contacts.append(MapContact(feature, side, beyond, None if city is None else city.name))
+        return contacts
 
     def place_on_start(self, tile: TileDef, start: str, quarter_turns: int = 0) -> PlacedTile:
         """Lay a set-up tile on the start square called ``start`` (no neighbour needed or matched);
