@@ -12,7 +12,8 @@ the C&Co English rules. Where the sources are silent this engine reads them so (
 stated again where it is applied):
 
 * a tile goes only on a printed square that takes a tile (normal, start, town) next to a laid
-  tile; a large city's squares, the wave squares, the island squares and outside take none;
+  tile; a large city's squares, the wave squares, the island squares (the stacks lie there, out
+  at sea) and outside take none; a feature reaching any of them, or the map's edge, is closed;
 * a large city's *open edges* are city edges: the tile laid beyond one must show a city there
   and joins the large city; once one open edge is covered, every open edge is open to play;
   its other sides are border: neutral, and a feature ends closed there, as at the map's edge;

@@ -4,7 +4,9 @@ Any edition's map is the same kind of thing: a grid of printed squares (``x`` ea
 south, as in :mod:`games.engines.tiles`) where land tiles may go, a few named *start squares*
 where the set-up tiles lie, *towns* (normal squares that carry a name), *large cities* printed
 over one or more squares, and squares no tile may cover: the sea's *wave* squares, the *island*
-squares where Map-Chips Benelux keeps its stacks, and everything outside the map.
+squares where Map-Chips Benelux keeps its stacks, and everything outside the map. (Seed 003's
+players "naviguer vers [...] îles de la mer du Nord" to take tiles from the stacks lying there:
+the islands are sea, not land to lay on, unlike Iberia's ferry islands.)
 
 A large city is a city already printed on the map. Its *open edges* are the sides where the
 printed city continues; each one is an edge like a tile's: the tile laid on the square beyond it
