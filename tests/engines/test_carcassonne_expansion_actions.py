@@ -173,3 +173,36 @@ def test_every_reason_code_is_reached_and_leaves_the_game_unchanged():
     over = play(Game(2, None, ["E"], False, BOTH), "E@0,-1r180")
     refused(over, "U@1,0r0")                                                  # game_over
     assert reached == REASONS
+
+
+# -- complete games and docstrings ---------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_random_games_finish_with_both_expansions(players: int):
+    from games.engines.carcassonne.simulate import random_game
+
+    game, actions = random_game(players, seed=players, options=BOTH)
+    assert game.is_over and len(actions) >= 113
+    assert game.meeples_left == [7] * players and game.figures_left == [{"big": 1, "builder": 1, "pig": 1}] * players
+
+
+@pytest.mark.parametrize("players, options", [(2, BOTH), (6, Options.tiles_only(INNS_CATHEDRALS, TRADERS_BUILDERS,
+                                                                                     meeples=9))])
+def test_the_simple_player_plays_the_expansions(players: int, options: Options):
+    """The simple player finishes a game with any options, and the same seed plays the same game."""
+    from games.engines.carcassonne.heuristic import heuristic_game
+
+    game, actions = heuristic_game(players, 7, options)
+    assert game.is_over and game.options == options
+    assert heuristic_game(players, 7, options)[1] == actions
+    if options.rules:
+        assert {kind for action in actions for kind, _ in action.figures} >= {"meeple", "big", "builder"}
+
+
+def test_docstring_examples():
+    import doctest
+
+    from games.engines.carcassonne import actions, figures, game, goods, options, tileset
+    for module in (actions, figures, game, goods, options, tileset):
+        result = doctest.testmod(module)
+        assert result.attempted >= 1 and result.failed == 0, module.__name__
