@@ -62,3 +62,53 @@ def test_a_record_file_with_a_set_up_its_game_refuses_is_not_imported():
         import_document(document)
     assert refused.value.reason == "invalid_setup" and refused.value.details["field"] == "setup.map"
     assert not GameRecord.objects.exists()
+
+
+def carcassonne(api: APIClient, players: int = 2, **setup):
+    seats = [{"player": name} for name in ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"][:players]]
+    return api.post("/api/records/", {"game_slug": "carcassonne", "seed": 4, "seats": seats, "setup": setup},
+                    format="json")
+
+
+def test_carcassonne_with_both_expansions_pins_them_with_their_rules(api):
+    response = carcassonne(api, expansions=["traders_builders", "inns_cathedrals"])
+    assert response.status_code == 201, response.data
+    record = GameRecord.objects.get(pk=response.data["id"])
+    assert record.setup == {"expansions": ["inns_cathedrals", "traders_builders"],
+                            "rules": ["inns_cathedrals", "traders_builders"], "meeples": 7}
+    state = api.get(f"/api/records/{record.pk}/state/").data
+    assert state["position"]["tiles_left"] == 71 + 18 + 24
+
+
+def test_carcassonne_tiles_only_and_nine_meeples_as_the_maps_recommend(api):
+    response = carcassonne(api, expansions=["inns_cathedrals", "traders_builders"], rules=[], meeples=9)
+    assert response.status_code == 201, response.data
+    state = api.get(f"/api/records/{response.data['id']}/state/").data["position"]
+    assert state["meeples_left"] == [9, 9] and state["figures_left"] == [{}, {}]
+
+
+def test_a_sixth_carcassonne_player_needs_inns_and_cathedrals(api):
+    refused = carcassonne(api, players=6)
+    assert refused.status_code == 400 and refused.data["field"] == "setup.expansions"
+    assert carcassonne(api, players=6, expansions=["inns_cathedrals"]).status_code == 201
+
+
+@pytest.mark.parametrize("setup, field", [
+    ({"expansions": ["river"]}, "setup.expansions.0"),
+    ({"expansions": [], "rules": ["inns_cathedrals"]}, "setup.rules"),
+    ({"meeples": 0}, "setup.meeples"),
+])
+def test_a_carcassonne_set_up_the_rules_refuse_names_its_field(api, setup, field):
+    response = carcassonne(api, **setup)
+    assert response.status_code == 400 and response.data["field"] == field, response.data
+    assert not GameRecord.objects.exists()
+
+
+def test_an_expansion_game_travels_whole_in_its_record_file():
+    setup = {"expansions": ["inns_cathedrals", "traders_builders"]}
+    document = simulate_document("carcassonne", 3, 8, setup=setup)
+    assert document["setup"]["expansions"] == ["inns_cathedrals", "traders_builders"]
+    assert any(e["payload"]["tile"].startswith(("IC", "TB")) for e in document["events"])
+    record = import_document(document)
+    again = export_document(record)
+    assert again["setup"] == document["setup"] and again["final_scores"] == document["final_scores"]

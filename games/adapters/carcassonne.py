@@ -16,24 +16,39 @@ class CarcassonneAdapter(TileGameAdapter):
     slug = "carcassonne"
     name = "Carcassonne"
     min_players = 2
-    max_players = 5
+    max_players = 6
+    """Six with Inns & Cathedrals' tiles in (its box brings the sixth colour); five without."""
     action_kind_events = {"place": "place_tile", "discard": "discard_tile"}
-    notation_example = "V@1,0r90 meeple:2; V@1,0r90; V discard"
+    notation_example = "V@1,0r90 meeple:2; V@1,0r90; V discard; IC05@1,0r90 big:2; TB08@0,-1r0 builder:1"
 
     def __init__(self) -> None:
         from games.engines import carcassonne as engine
+        from games.engines.carcassonne.options import MOST_MEEPLES
 
         self.engine = engine
         self.ruleset_version = f"{engine.TILESET_NAME}@{engine.TILESET_VERSION}"
         self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
-        tile = {"type": "string", "pattern": "^[A-X]$"}
+        tile = {"type": "string", "pattern": "^([A-X]|IC(0[1-9]|1[0-7])|TB(0[1-9]|1[0-9]|2[0-4]))$"}
         seat = SEAT
+        feature = {"type": "integer", "minimum": 0, "maximum": 99}
+        expansions = {"type": "array", "items": {"enum": list(engine.EXPANSIONS)}, "uniqueItems": True}
+        self.setup_schema: Mapping[str, Any] = {
+            "type": "object",
+            "properties": {
+                "expansions": {**expansions, "description": "whose tiles are shuffled into the pile"},
+                "rules": {**expansions, "description": "whose rules apply (some of the expansions; [] is tiles only; "
+                                                        "left out, every expansion's rules)"},
+                "meeples": {"type": "integer", "minimum": 1, "maximum": MOST_MEEPLES,
+                            "description": "each player's meeples (7 in the box; the Maps recommend 9)"},
+            },
+            "additionalProperties": False,
+        }
         self.event_schemas: Mapping[str, Mapping[str, Any]] = {
             "place_tile": {
                 "type": "object",
                 "properties": {"tile": tile, "x": COORDINATE, "y": COORDINATE,
                                "rotation": {"enum": [0, 90, 180, 270]},
-                               "meeple": {"type": "integer", "minimum": 0, "maximum": 99}, "seat": seat},
+                               "meeple": feature, "big": feature, "builder": feature, "pig": feature, "seat": seat},
                 "required": ["x", "y", "rotation"],
                 "additionalProperties": False,
             },
@@ -42,6 +57,34 @@ class CarcassonneAdapter(TileGameAdapter):
             },
             UNDO: {"type": "object", "additionalProperties": False},
         }
+
+    # -- the set-up: expansions and meeples ----------------------------------------------------
+
+    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any]) -> dict[str, Any]:
+        # An expansion named without a word on rules is played with them; "rules": [] is tiles only.
+        setup.setdefault("rules", list(setup.get("expansions", ())))
+        try:
+            options = self.engine.Options.from_dict(setup)
+        except ValueError as error:
+            raise PayloadError("setup.rules", f"setup.rules: {error}") from None
+        if players > options.max_players:
+            raise PayloadError("setup.expansions", f"setup.expansions: {players} players need Inns & Cathedrals, "
+                               f"whose box brings the sixth colour")
+        # The base game keeps an empty set-up, as every record stored before the expansions has.
+        return {} if options.is_base_game else options.to_dict()
+
+    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None) -> Any:
+        return self.engine.Game.new(players, seed, options=self.engine.Options.from_dict(setup))
+
+    def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        options = self.engine.Options.from_dict(setup)
+        if options.is_base_game:
+            return []
+        names = {"inns_cathedrals": "Inns & Cathedrals", "traders_builders": "Traders & Builders"}
+        lines = [("Expansions", ", ".join(
+            names[e] + ("" if options.has_rules(e) else " (tiles only)") for e in options.expansions) or "none")]
+        lines.append(("Meeples per player", str(options.meeples)))
+        return lines
 
     def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         action = self.engine.Action.from_dict(payload, discard=event_type == "discard_tile")
@@ -63,12 +106,14 @@ class CarcassonneAdapter(TileGameAdapter):
     # -- the table recorder (see games.adapters.tiles) --------------------------------------
 
     figures_by_terrain: Mapping[str, tuple[str, ...]] = {
-        "city": ("meeple",), "road": ("meeple",), "cloister": ("meeple",), "field": ("meeple",),
+        "city": ("meeple", "big", "builder"), "road": ("meeple", "big", "builder"), "cloister": ("meeple", "big"),
+        "field": ("meeple", "big", "pig"),
     }
-    figure_pools: Mapping[str, str] = {"meeple": "meeples"}
+    figure_pools: Mapping[str, str] = {"meeple": "meeples", "big": "big", "builder": "builder", "pig": "pig"}
 
     def tile_records(self) -> Mapping[str, Mapping[str, Any]]:
-        return {letter: dict(t.record) for letter, t in self.engine.tileset.load_tileset().types.items()}
+        every = self.engine.tileset_for(self.engine.EXPANSIONS)
+        return {letter: dict(t.record) for letter, t in every.types.items()}
 
     def pile(self, state: Any) -> list[str]:
         return list(state.pile)
@@ -80,7 +125,7 @@ class CarcassonneAdapter(TileGameAdapter):
         return int(state.current)
 
     def supply(self, state: Any) -> list[dict[str, int]]:
-        return [{"meeples": left} for left in state.meeples_left]
+        return [{"meeples": left, **figures} for left, figures in zip(state.meeples_left, state.figures_left)]
 
     def placements(self, state: Any, tile: str) -> tuple[list[Placement], bool]:
         found, discard = [], False
@@ -88,15 +133,15 @@ class CarcassonneAdapter(TileGameAdapter):
             if action.discard:
                 discard = True
                 continue
-            figure = None if action.meeple is None else (action.meeple, "meeple")
-            found.append(Placement(action.x, action.y, action.rotation, figure))
+            figures = [(feature, kind) for kind, feature in action.figures]
+            found.append(Placement(action.x, action.y, action.rotation, figures[0] if figures else None))
         return found, discard
 
     def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
         from games.engines.carcassonne.simulate import random_game
 
-        _game, actions = random_game(players, seed)
+        _game, actions = random_game(players, seed, self.engine.Options.from_dict(setup))
         return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]
 
     def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
@@ -104,5 +149,5 @@ class CarcassonneAdapter(TileGameAdapter):
         that looks played; the same seed gives the same game."""
         from games.engines.carcassonne.heuristic import heuristic_game
 
-        _game, actions = heuristic_game(players, seed)
+        _game, actions = heuristic_game(players, seed, self.engine.Options.from_dict(setup))
         return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]
