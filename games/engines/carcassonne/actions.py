@@ -74,8 +74,11 @@ class Action:
 
 
 _TILE = r"(?P<tile>[A-Z]|[A-Z]{2}\d{2})"
-_FIGURES = "".join(rf"(?: {kind}:(?P<{kind}>\d+))?" for kind in KINDS)
-_PLACE = re.compile(rf"^{_TILE}@(?P<x>-?\d+),(?P<y>-?\d+)r(?P<rotation>0|90|180|270){_FIGURES}(?: seat:(?P<seat>\d+))?$")
+_LAID = rf"^{_TILE}@(?P<x>-?\d+),(?P<y>-?\d+)r(?P<rotation>0|90|180|270)"
+_PLACE = re.compile(rf"{_LAID}(?: (?P<kind>{'|'.join(KINDS)}):(?P<feature>\d+))?(?: seat:(?P<seat>\d+))?$")
+_PLACE_FIGURES = re.compile(_LAID + "".join(rf"(?: {kind}:(?P<{kind}>\d+))?" for kind in KINDS)
+                            + r"(?: seat:(?P<seat>\d+))?$")
+"""Several figures read too (the rules refuse them), in the order they are written."""
 _DISCARD = re.compile(rf"^{_TILE} discard(?: seat:(?P<seat>\d+))?$")
 
 
@@ -83,6 +86,13 @@ def parse_action(text: str) -> Action:
     """Read one action in the notation; ``ValueError`` names what does not parse."""
     text = " ".join(text.split())
     match = _PLACE.match(text)
+    if match:
+        kind, feature = match["kind"], int(match["feature"]) if match["feature"] else None
+        return Action(tile=match["tile"], x=int(match["x"]), y=int(match["y"]), rotation=int(match["rotation"]),
+                      meeple=feature if kind == "meeple" else None, seat=int(match["seat"]) if match["seat"] else None,
+                      big=feature if kind == "big" else None, builder=feature if kind == "builder" else None,
+                      pig=feature if kind == "pig" else None)
+    match = _PLACE_FIGURES.match(text)
     if match:
         figure = {kind: int(match[kind]) if match[kind] else None for kind in KINDS}
         return Action(tile=match["tile"], x=int(match["x"]), y=int(match["y"]), rotation=int(match["rotation"]),

@@ -525,11 +525,12 @@ class Game:
                     continue
                 if meeple or BIG in in_hand:
                     joined = self._joined_taken(printed, (x, y), turns)
-                    free = [f for f in printed.feature_kinds if f not in joined]
                     if meeple:
-                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, meeple=f) for f in free]
+                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, meeple=f)
+                                    for f in printed.feature_kinds if f not in joined]
                     if BIG in in_hand:
-                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, big=f) for f in free]
+                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, big=f)
+                                    for f in printed.feature_kinds if f not in joined]
                 if BUILDER in in_hand or PIG in in_hand:
                     own = self._joined_own(printed, (x, y), turns)
                     kinds = printed.feature_kinds
@@ -638,7 +639,7 @@ class Game:
             "snapshot_version": SNAPSHOT_VERSION, "options": self.options.to_dict(), "players": self.players,
             "seed": self.seed, "ordered": self.ordered, "pile": list(self.pile), "board": self.board.to_state(),
             "graph": graph, "letters": list(self.letters), "meeples_left": list(self.meeples_left),
-            "figures_left": copy.deepcopy(self.figures_left), "goods": copy.deepcopy(self.goods),
+            "figures_left": [dict(left) for left in self.figures_left], "goods": [dict(held) for held in self.goods],
             "points": copy.deepcopy(self.points), "current": self.current, "double_turn": self.double_turn,
             "is_over": self.is_over, "final_scored": self.final_scored, "discarded": list(self.discarded),
             "awards": [award.to_dict() for award in self.awards],
@@ -658,8 +659,8 @@ class Game:
         game.graph = FeatureGraph.from_state(data["graph"], game.board)
         game.letters = list(data["letters"])
         game.meeples_left = list(data["meeples_left"])
-        game.figures_left = copy.deepcopy(list(data.get("figures_left", [{} for _ in range(game.players)])))
-        game.goods = copy.deepcopy(list(data.get("goods", [{} for _ in range(game.players)])))
+        game.figures_left = [dict(left) for left in data.get("figures_left", [{}] * game.players)]
+        game.goods = [dict(held) for held in data.get("goods", [{}] * game.players)]
         game.points = copy.deepcopy(list(data["points"]))
         game.current = int(data["current"])
         game.double_turn = bool(data.get("double_turn", False))
