@@ -34,7 +34,8 @@ def play(game: Game, *texts: str) -> Game:
 # -- options -------------------------------------------------------------------------------------------
 
 def test_options_are_checked_and_put_in_order():
-    assert Options((TRADERS_BUILDERS, INNS_CATHEDRALS, INNS_CATHEDRALS)).expansions == (INNS_CATHEDRALS, TRADERS_BUILDERS)
+    named = Options((TRADERS_BUILDERS, INNS_CATHEDRALS, INNS_CATHEDRALS))
+    assert named.expansions == (INNS_CATHEDRALS, TRADERS_BUILDERS)
     assert Options() == BASE_GAME and BASE_GAME.is_base_game and not BOTH.is_base_game
     for bad in (dict(expansions=("river",)), dict(rules=(INNS_CATHEDRALS,)), dict(meeples=0), dict(meeples=21),
                 dict(meeples=True)):
@@ -53,7 +54,8 @@ def test_options_are_part_of_the_state_and_the_view():
     assert game.meeples_left == [9, 9, 9] and game.figures_left == [{}, {}, {}]
     assert game.to_dict()["options"] == game.view()["options"] == options.to_dict()
     assert Game.from_dict(game.to_dict()).options == options
-    assert len(game.pile) == 113 and any(t.startswith("IC") for t in game.pile) and any(t.startswith("TB") for t in game.pile)
+    assert len(game.pile) == 113
+    assert any(t.startswith("IC") for t in game.pile) and any(t.startswith("TB") for t in game.pile)
     assert Game.new(3, seed=4, options=options).pile == game.pile, "the same seed, the same pile"
     assert Game.new(3, seed=4).pile == Game.new(3, seed=4, options=BASE_GAME).pile != game.pile
     assert game.sources == ("city", "road", "cloister", "field")
@@ -106,7 +108,8 @@ def test_notation_of_the_new_figures_and_tiles():
 def test_payloads_carry_the_new_fields_only_when_set():
     assert Action("V", 1, 0, 90, meeple=2).to_dict() == {"tile": "V", "x": 1, "y": 0, "rotation": 90, "meeple": 2}
     assert Action("IC05", 1, 0, 90, big=2).to_dict() == {"tile": "IC05", "x": 1, "y": 0, "rotation": 90, "big": 2}
-    for action in (Action("TB08", 0, -1, 0, builder=1, seat=0), Action("U", 1, 0, 0, pig=2), Action("IC17", discard=True)):
+    for action in (Action("TB08", 0, -1, 0, builder=1, seat=0), Action("U", 1, 0, 0, pig=2),
+                   Action("IC17", discard=True)):
         assert Action.from_dict(action.to_dict(), discard=action.discard) == action
     assert Action("U", 1, 0, 0, pig=2).to_dict() == {"tile": "U", "x": 1, "y": 0, "rotation": 0, "pig": 2}
 

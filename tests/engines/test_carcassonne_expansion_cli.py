@@ -53,7 +53,8 @@ def test_bad_set_ups_exit_2():
 
 
 def test_replay_names_the_illegal_action():
-    record = {"players": 2, "seed": None, "options": {"expansions": ["traders_builders"], "rules": ["traders_builders"]},
+    record = {"players": 2, "seed": None,
+              "options": {"expansions": ["traders_builders"], "rules": ["traders_builders"]},
               "actions": ["U@1,0r0 meeple:0", "U@2,0r0 builder:0"]}
     stopped = run("replay", "-", stdin=json.dumps(record))
     assert stopped.returncode == 2

@@ -47,7 +47,8 @@ def test_ids_types_and_tiles(expansion: str, prefix: str, types: int, tiles: int
     loaded = load_expansion_tiles(expansion)
     assert list(loaded.types) == [f"{prefix}{n:02d}" for n in range(1, types + 1)]
     assert sum(t.count for t in loaded.types.values()) == tiles
-    assert all(t.expansion == expansion and t.jcz_id and t.jcz_id.startswith(f"{prefix}/") for t in loaded.types.values())
+    for t in loaded.types.values():
+        assert t.expansion == expansion and t.jcz_id and t.jcz_id.startswith(f"{prefix}/")
     assert len({t.jcz_id for t in loaded.types.values()}) == types
 
 
@@ -93,7 +94,8 @@ def test_every_side_is_well_formed(expansion: str):
         for side in SIDES:
             edge = t.tile.edge(side)
             kinds = [t.kind(f) for f in edge.sub_edges]
-            assert kinds == (["field", "road", "field"] if edge.terrain == "road" else [edge.terrain] * 3), (t.letter, side)
+            expected = ["field", "road", "field"] if edge.terrain == "road" else [edge.terrain] * 3
+            assert kinds == expected, (t.letter, side)
 
 
 @pytest.mark.parametrize("expansion", [INNS_CATHEDRALS, TRADERS_BUILDERS])

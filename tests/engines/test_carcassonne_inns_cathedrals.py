@@ -229,7 +229,8 @@ def test_tiles_only_there_is_no_large_meeple():
 
 # -- a sixth player ------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("options", [WITH_RULES, TILES_ONLY, Options.with_expansions(INNS_CATHEDRALS, TRADERS_BUILDERS)])
+@pytest.mark.parametrize("options", [WITH_RULES, TILES_ONLY,
+                                     Options.with_expansions(INNS_CATHEDRALS, TRADERS_BUILDERS)])
 def test_a_sixth_player_with_the_box(options: Options):
     """Inns & Cathedrals brings a sixth player's meeples: 6 may play when its tiles are in."""
     game = Game.new(6, seed=1, options=options)

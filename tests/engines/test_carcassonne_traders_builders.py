@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines.carcassonne import INNS_CATHEDRALS, TRADERS_BUILDERS, Action, Game, IllegalAction, Options, parse_action
+from games.engines.carcassonne import (
+    INNS_CATHEDRALS, TRADERS_BUILDERS, Action, Game, IllegalAction, Options, parse_action,
+)
 
 WITH_RULES = Options.with_expansions(TRADERS_BUILDERS)
 TILES_ONLY = Options.tiles_only(TRADERS_BUILDERS)

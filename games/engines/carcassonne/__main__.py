@@ -41,7 +41,8 @@ def summary(game: Game, texts: list[str]) -> dict[str, Any]:
 
 def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
     """Raises ``ValueError`` naming the first action that does not parse or is refused."""
-    game = Game.new(int(record.get("players", 2)), seed=record.get("seed"), options=Options.from_dict(record.get("options")))
+    options = Options.from_dict(record.get("options"))
+    game = Game.new(int(record.get("players", 2)), seed=record.get("seed"), options=options)
     texts = [str(text) for text in record.get("actions", [])]
     for index, text in enumerate(texts):
         try:

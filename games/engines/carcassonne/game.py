@@ -213,8 +213,8 @@ class Game:
             return IllegalAction("no_such_feature", f"tile {letter} has no feature {feature}")
         if kind in STANDS_ON and kinds[feature] not in STANDS_ON[kind]:
             where = " or ".join(STANDS_ON[kind])
-            return IllegalAction(f"{kind}_not_on_{'_or_'.join(STANDS_ON[kind])}",
-                                 f"a {_FIGURE_WORDS[kind]} goes on a {where}, not on the {kinds[feature]} of feature {feature}")
+            return IllegalAction(f"{kind}_not_on_{'_or_'.join(STANDS_ON[kind])}", f"a {_FIGURE_WORDS[kind]} goes on "
+                                 f"a {where}, not on the {kinds[feature]} of feature {feature}")
         if kind == MEEPLE:
             if self.meeples_left[self.current] == 0:
                 return IllegalAction("no_meeples", f"seat {self.current} has no meeple left")

@@ -149,5 +149,6 @@ def _combined(expansions: tuple[str, ...]) -> Tileset:
     types = dict(base.types)
     for part in parts:
         types.update(part.types)
-    return Tileset("+".join([base.name, *(p.name for p in parts)]), "+".join([base.version, *(p.version for p in parts)]),
+    return Tileset("+".join([base.name, *(p.name for p in parts)]),
+                   "+".join([base.version, *(p.version for p in parts)]),
                    " ".join([base.note, *(p.note for p in parts)]), base.start, types, expansions)

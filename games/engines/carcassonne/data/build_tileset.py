@@ -157,7 +157,8 @@ def main() -> None:
     if args.tile_set == "base":
         data, output = build(reference), args.output or DEFAULT_OUTPUT
     else:
-        data, output = build_expansion(reference, args.tile_set), args.output or HERE / EXPANSIONS[args.tile_set]["output"]
+        data = build_expansion(reference, args.tile_set)
+        output = args.output or HERE / EXPANSIONS[args.tile_set]["output"]
     output.write_text(dumps(data), encoding="utf-8")
     print(f"{len(data['types'])} tile types, {sum(t['count'] for t in data['types'])} tiles -> {output}")
 
