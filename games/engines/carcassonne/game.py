@@ -591,6 +591,11 @@ class Game:
     # -- what a reader sees ------------------------------------------------------------------
 
     def view(self) -> dict[str, Any]:
+        """The position for readers, JSON-able: the ``options``; the ``tiles`` laid (printed edges
+        and features, inns, cathedrals and goods marked); the figures on the board (``meeples``,
+        each with its ``kind``: meeple, big, builder, pig, and the ``type`` of its feature); each
+        seat's ``meeples_left``, ``figures_left`` (the expansions' figures in hand) and ``goods``;
+        whose turn it is and whether it is a builder's ``double_turn``; scores and awards."""
         tiles = [
             {"tile": letter, "x": p.position[0], "y": p.position[1], "rotation": p.quarter_turns * 90,
              "order": p.order, **copy.deepcopy(dict(self.tileset.types[letter].record))}
