@@ -1,4 +1,4 @@
-"""A simple player for base Carcassonne, for demo games that look played.
+"""A simple player for Carcassonne (and its expansions), for demo games that look played.
 
 Each turn it weighs every placement of the tile drawn by what it would do (worked out with
 :func:`games.engines.tiles.heuristic.preview`, without laying it): the points a completed city
