@@ -4,9 +4,10 @@
     python -m games.engines.stone_age replay game.json
 
 Both print one JSON object: ``engine``, ``data`` (name, version), ``players``, ``seed``,
-``actions`` (notations in order), ``final_scores``, ``breakdown`` (per seat) and ``ranks``.
-``replay`` reads such an object; an illegal action stops it with exit status 2 and a message
-naming the action's index and the reason.
+``ruleset``, ``variants``, ``actions`` (notations in order), ``final_scores``, ``breakdown`` (per
+seat) and ``ranks``. ``replay`` reads such an object (without ``ruleset`` and ``variants``: ruleset
+1, the default variants); an illegal action stops it with exit status 2 and a message naming the
+action's index and the reason. ``play`` plays ruleset 1 with the default variants.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from games.engines.errors import IllegalAction
 
 from .actions import parse_action
 from .game import Game
+from .rulesets import DEFAULT_RULESET, exactly
 from .simulate import random_game
 from ..cli import run
 
@@ -31,6 +33,8 @@ def summary(game: Game, texts: list[str]) -> dict[str, Any]:
         "data": {"name": DATA_NAME, "version": DATA_VERSION},
         "players": game.players,
         "seed": game.seed,
+        "ruleset": game.ruleset,
+        "variants": sorted(game.variants),
         "actions": texts,
         "final_scores": [s.total for s in scores],
         "breakdown": [dict(s.breakdown) for s in scores],
@@ -40,7 +44,8 @@ def summary(game: Game, texts: list[str]) -> dict[str, Any]:
 
 def replay(record: dict[str, Any]) -> tuple[Game, list[str]]:
     """Raises ``ValueError`` naming the first action that does not parse or is refused."""
-    game = Game.new(int(record.get("players", 4)), seed=record.get("seed"))
+    game = Game.new(int(record.get("players", 4)), seed=record.get("seed"),
+                    ruleset=record.get("ruleset", DEFAULT_RULESET), variants=exactly(record.get("variants", ())))
     texts = [str(text) for text in record.get("actions", [])]
     for index, text in enumerate(texts):
         try:

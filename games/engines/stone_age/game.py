@@ -19,6 +19,7 @@ from games.engines.errors import IllegalAction
 
 from .actions import Action, Payment
 from .components import RESOURCES, GameData, load
+from .rulesets import DEFAULT_RULESET, VariantChoice, check_ruleset, check_variants, choose_variants
 
 HUNT = "hunting_grounds"
 GATHERING = {HUNT: "food", "forest": "wood", "clay_pit": "clay", "quarry": "stone", "river": "gold"}
@@ -50,6 +51,8 @@ class Tribe:
     buildings: list[str] = field(default_factory=list)
     placed: dict[str, int] = field(default_factory=dict)
     points: dict[str, int] = field(default_factory=lambda: {"buildings": 0, "card_points": 0, "starvation": 0})
+    newborn: int = 0
+    """People the hut added this round (variant ``newborn_eats_next_round``: they eat from the next round)."""
 
     @property
     def unplaced(self) -> int:
@@ -65,6 +68,7 @@ class Tribe:
             "agriculture": self.agriculture, "tools": list(self.tools), "tools_used": list(self.tools_used),
             "one_time_tools": list(self.one_time_tools), "cards": list(self.cards),
             "buildings": list(self.buildings), "placed": dict(self.placed), "points": dict(self.points),
+            "newborn": self.newborn,
         }
 
     @classmethod
@@ -104,12 +108,26 @@ class Game:
     """Unseeded games: the cards (``cards``: how many) and stack tops (``stacks``) to be named."""
     resume_phase: str = PLACEMENT
     actions_taken: int = 0
+    ruleset: int = DEFAULT_RULESET
+    """The version of the rules the game is played under (see :data:`.rulesets.RULESETS`)."""
+    variants: frozenset[str] = frozenset()
+    """The variants the game plays, defaults included (see :data:`.rulesets.VARIANTS`)."""
     history: list[dict[str, Any]] = field(default_factory=list, repr=False)
 
     # -- setting up ------------------------------------------------------------------------
 
     @classmethod
-    def new(cls, players: int, seed: int | None = None) -> Game:
+    def new(cls, players: int, seed: int | None = None, *, ruleset: int = DEFAULT_RULESET,
+            variants: VariantChoice = frozenset()) -> Game:
+        """A game dealt from ``seed`` (or told its cards as they turn up), played under ``ruleset``
+        with ``variants`` (names to play, or name → on/off; the others keep their defaults).
+        Without them, ruleset 1 and the default variants: the rules every stored game was played by.
+
+        >>> game = Game.new(2, seed=1, ruleset=2, variants={"newborn_eats_next_round"})
+        >>> game.ruleset, sorted(game.variants)
+        (2, ['newborn_eats_next_round'])
+        """
+        chosen = choose_variants(check_ruleset(ruleset), variants)
         data = load()
         constants = data.constants
         if not constants["players_min"] <= players <= constants["players_max"]:
@@ -118,7 +136,7 @@ class Game:
         per_stack = constants["building_stack_size"]
         game = cls(
             players=players, seed=seed, tribes=tribes, display=[None] * 4, deck=[], deck_size=len(data.cards),
-            stacks=[[] for _ in range(players)], stack_sizes=[per_stack] * players,
+            stacks=[[] for _ in range(players)], stack_sizes=[per_stack] * players, ruleset=ruleset, variants=chosen,
         )
         if seed is None:
             game._await_reveal(cards=4, stacks=list(range(players)))
@@ -223,7 +241,7 @@ class Game:
             return IllegalAction("unknown_location", f"there is no location {location!r}")
         if people < 1 or people > tribe.unplaced:
             return IllegalAction("not_enough_people", f"seat {seat} has {tribe.unplaced} people left to place, not {people}")
-        if seat in occupants:
+        if seat in occupants and not (location == HUNT and "hunting_grounds_again" in self.variants):
             return IllegalAction("already_there", f"seat {seat} already has people on {location} this round")
         if location in RESOURCE_SITES:
             if sum(occupants.values()) + people > SITE_CAPACITY:
@@ -269,7 +287,7 @@ class Game:
         if refusal is not None:
             raise refusal
         tribe = self.tribes[self.current]
-        tribe.placed[action.location] = action.people or 0
+        tribe.placed[action.location] = tribe.placed.get(action.location, 0) + (action.people or 0)
         self._next_placer()
 
     def _next_placer(self) -> None:
@@ -342,7 +360,9 @@ class Game:
         elif location == "field":
             tribe.agriculture = min(self.data.constants["agriculture_max"], tribe.agriculture + 1)
         elif location == "hut":
-            tribe.people = min(self.data.constants["people_max"], tribe.people + 1)
+            born = min(self.data.constants["people_max"], tribe.people + 1) - tribe.people
+            tribe.people += born
+            tribe.newborn += born
         elif location == "tool_maker":
             self._tool_step(tribe)
         elif location in CARD_SLOTS:
@@ -525,22 +545,42 @@ class Game:
 
     # -- feeding and the end of a round ------------------------------------------------------
 
-    def hunger(self, seat: int) -> int:
-        """The food tokens a tribe must pay: one a person, less its agriculture level.
+    @property
+    def newborns_eat(self) -> bool:
+        """Whether the person a hut adds eats at the feeding of the round it arrives (it does,
+        unless the game plays ``newborn_eats_next_round``)."""
+        return "newborn_eats_next_round" not in self.variants
 
-        Seed 002: "Déduisez d'abord votre niveau d'agriculture du nombre de membres ; payez le
-        reste avec vos jetons Nourriture." Agriculture beyond the tribe's size gives nothing (the
-        reference facts keep it as food; the seed wins).
-        """
+    def eaters(self, seat: int) -> int:
+        """The people this round's feeding feeds: the whole tribe, or (``newborn_eats_next_round``)
+        the tribe less the person the hut added this round."""
         tribe = self.tribes[seat]
-        return max(0, tribe.people - tribe.agriculture)
+        return tribe.people if self.newborns_eat else tribe.people - tribe.newborn
+
+    def hunger(self, seat: int) -> int:
+        """The food tokens a tribe must pay at the feeding: one for each person who eats.
+
+        Ruleset 1 first deducts the agriculture level, seed 002's words ("Déduisez d'abord votre
+        niveau d'agriculture du nombre de membres ; payez le reste avec vos jetons Nourriture"), so
+        agriculture beyond the tribe's size gives nothing. Ruleset 2 has already given each tribe
+        its agriculture in food at the start of the feeding (:meth:`_feed_all`), as published: the
+        tokens pay for every person, and a surplus stays as food.
+        """
+        if self.ruleset == 1:
+            return max(0, self.eaters(seat) - self.tribes[seat].agriculture)
+        return self.eaters(seat)
 
     def shortfall(self, seat: int) -> int:
         return max(0, self.hunger(seat) - self.tribes[seat].food)
 
     def _feed_all(self) -> None:
-        """The tribes eat in turn from the start player."""
+        """The tribes eat in turn from the start player; under ruleset 2 each first takes food equal
+        to its agriculture level (FACTS.md, feeding: "Each player gains food equal to his
+        agriculture level, then pays 1 food per person. Leftover food is kept.")."""
         self.phase = FEEDING
+        if self.ruleset >= 2:
+            for tribe in self.tribes:
+                tribe.food += tribe.agriculture
         self._feed_from(0)
 
     def _feed_from(self, step: int) -> None:
@@ -590,6 +630,7 @@ class Game:
         self.round += 1
         for tribe in self.tribes:
             tribe.tools_used = [False, False, False]
+            tribe.newborn = 0
         self.phase = PLACEMENT
         if empty:
             if self.deck:
@@ -672,6 +713,8 @@ class Game:
         """The position as JSON for the state endpoint and ``replay --json``."""
         data = self.data
         return {
+            "ruleset": self.ruleset,
+            "variants": sorted(self.variants),
             "round": self.round,
             "phase": self.phase,
             "current_player": None if self.is_over or self.phase == REVEAL else self.current,
@@ -696,7 +739,8 @@ class Game:
                 {"seat": seat, "people": t.people, "unplaced": t.unplaced, "food": t.food,
                  "resources": dict(t.resources), "agriculture": t.agriculture, "tools": list(t.tools),
                  "tools_used": list(t.tools_used), "one_time_tools": list(t.one_time_tools),
-                 "cards": list(t.cards), "buildings": list(t.buildings), "placed": dict(t.placed)}
+                 "cards": list(t.cards), "buildings": list(t.buildings), "placed": dict(t.placed),
+                 "newborn": t.newborn}
                 for seat, t in enumerate(self.tribes)
             ],
             "scores": [{"seat": s.seat, "total": s.total, "breakdown": s.breakdown, "tiebreak": s.tiebreak}
@@ -794,9 +838,11 @@ class Game:
     # -- serialising -------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        """The whole state as JSON (no history): snapshots and undo."""
+        """The whole state as JSON (no history): snapshots and undo. A snapshot taken before
+        rulesets existed has no ``ruleset`` or ``variants``: it reads as ruleset 1, no variant."""
         return {
             "snapshot_version": 1, "players": self.players, "seed": self.seed,
+            "ruleset": self.ruleset, "variants": sorted(self.variants),
             "tribes": [t.to_dict() for t in self.tribes], "display": list(self.display), "deck": list(self.deck),
             "deck_size": self.deck_size, "stacks": [list(s) for s in self.stacks],
             "stack_sizes": list(self.stack_sizes), "start_player": self.start_player, "current": self.current,
@@ -809,8 +855,11 @@ class Game:
     def from_dict(cls, data: Mapping[str, Any]) -> Game:
         if data.get("snapshot_version") != 1:
             raise ValueError("not a Stone Age snapshot of version 1")
-        fields_ = {k: copy.deepcopy(v) for k, v in data.items() if k not in ("snapshot_version", "tribes")}
-        return cls(tribes=[Tribe.from_dict(t) for t in data["tribes"]], **fields_)
+        ruleset = check_ruleset(data.get("ruleset", DEFAULT_RULESET))
+        variants = check_variants(ruleset, data.get("variants", ()))
+        fields_ = {k: copy.deepcopy(v) for k, v in data.items()
+                   if k not in ("snapshot_version", "tribes", "ruleset", "variants")}
+        return cls(tribes=[Tribe.from_dict(t) for t in data["tribes"]], ruleset=ruleset, variants=variants, **fields_)
 
     def copy(self) -> Game:
         clone = Game.from_dict(self.to_dict())

@@ -24,6 +24,7 @@ from .components import RESOURCES, Card
 from .game import (
     BUILDING_STACKS, CARD_SLOTS, FEEDING, GATHERING, HUNT, PLACEMENT, RESOURCE_SITES, SITE_CAPACITY, Game, Tribe,
 )
+from .rulesets import DEFAULT_RULESET, VariantChoice
 
 _FOOD_PER_HUNTER = 1.75
 """Food a hunter brings on average (3.5 pips, 2 a food)."""
@@ -35,10 +36,11 @@ _PICK_ORDER = ("agriculture", "tool", "gold", "stone", "clay", "wood")
 """What a player takes from the dice-for-all, best first."""
 
 
-def heuristic_game(players: int, seed: int) -> tuple[Game, list[Action]]:
-    """A complete game of the simple player: the same seed, the same game. Returns the finished
-    game and the actions as applied (dice and draws filled in)."""
-    game = Game.new(players, seed=seed)
+def heuristic_game(players: int, seed: int, *, ruleset: int = DEFAULT_RULESET,
+                   variants: VariantChoice = frozenset()) -> tuple[Game, list[Action]]:
+    """A complete game of the simple player under ``ruleset`` and ``variants``: the same seed, the
+    same game. Returns the finished game and the actions as applied (dice and draws filled in)."""
+    game = Game.new(players, seed=seed, ruleset=ruleset, variants=variants)
     chooser = random.Random(f"{seed}:heuristic")  # str seeds hash the same on every run
     actions: list[Action] = []
     while not game.is_over:
@@ -90,13 +92,23 @@ def _hunters_needed(game: Game, tribe: Tribe, born: int = 0) -> int:
     if the tribe takes the hut now)."""
     if HUNT in tribe.placed:
         return 0
-    people = tribe.people + born + (1 if "hut" in tribe.placed else 0)
+    people = _mouths(game, tribe, born)
     agriculture = tribe.agriculture + (1 if "field" in tribe.placed else 0)
+    # Ruleset 2 keeps a surplus of agriculture as food, which counts only when nothing is short:
+    # both rulesets need the same hunters.
     short = max(0, people - agriculture) - tribe.food - sum(tribe.resources.values())
     hunters = 0
     while hunters < tribe.unplaced and _FOOD_PER_HUNTER * hunters - _FOOD_SPREAD * math.sqrt(hunters) < short:
         hunters += 1
     return hunters
+
+
+def _mouths(game: Game, tribe: Tribe, born: int = 0) -> int:
+    """The people the coming feeding feeds: the person the hut adds (``born`` now, or the people
+    the tribe has on the hut) eats at once, unless the game plays ``newborn_eats_next_round``."""
+    if game.newborns_eat:
+        return tribe.people + born + (1 if "hut" in tribe.placed else 0)
+    return tribe.people - tribe.newborn
 
 
 def _spot_value(game: Game, tribe: Tribe, location: str, people: int, free: int) -> float:
@@ -177,7 +189,7 @@ def _card_value(game: Game, tribe: Tribe, card: Card) -> float:
     """What a civilisation card is likely to give: its top at once, its bottom at the end."""
     top = card.top
     kind = top["type"]
-    value = {
+    value: float = {
         "food": 0.5 * top.get("amount", 0),
         "resource": 0.8 * top.get("amount", 0) * game.data.value(top.get("resource", "wood")),
         "points": float(top.get("amount", 0)),
@@ -222,7 +234,7 @@ def _resolve(game: Game) -> Action:
 
 def _spare(game: Game, tribe: Tribe) -> dict[str, int]:
     """The resources the tribe may spend and still pay the coming feeding (the cheapest kept)."""
-    people = tribe.people + (1 if "hut" in tribe.placed else 0)
+    people = _mouths(game, tribe)
     agriculture = tribe.agriculture + (1 if "field" in tribe.placed else 0)
     keep = max(0, people - agriculture - tribe.food)
     spare = dict(tribe.resources)

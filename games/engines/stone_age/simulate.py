@@ -6,15 +6,18 @@ import random
 
 from .actions import Action
 from .game import Game
+from .rulesets import DEFAULT_RULESET, VariantChoice
 
 
-def random_game(players: int, seed: int) -> tuple[Game, list[Action]]:
-    """Deal and roll from ``seed``, choose from the same seed: the same seed, the same game.
+def random_game(players: int, seed: int, *, ruleset: int = DEFAULT_RULESET,
+                variants: VariantChoice = frozenset()) -> tuple[Game, list[Action]]:
+    """Deal and roll from ``seed``, choose from the same seed: the same seed, the same game (under
+    ``ruleset`` and ``variants``).
 
     The choices are random among the legal ones, except that a tribe buys rather than declines
     and feeds rather than starves when it can: the games then look like games people play.
     Returns the finished game and the actions as applied (dice and draws filled in)."""
-    game = Game.new(players, seed=seed)
+    game = Game.new(players, seed=seed, ruleset=ruleset, variants=variants)
     chooser = random.Random(f"{seed}:choices")  # str seeds hash the same on every run and machine
     actions: list[Action] = []
     while not game.is_over:
