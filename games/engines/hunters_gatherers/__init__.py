@@ -44,8 +44,10 @@ Readings where the rulebooks are silent
    actions are the tile definition's own, independent of the rotation.
 2. Returned figures: the French text says figures come home "at the end of the
    turn", the Czech one (and the issue) that figures freed by the landscape tile may
-   go again on the bonus tile of that turn. The engine returns them right after the
-   scoring of each tile, so they can be reused on the bonus tile.
+   go again on the bonus tile of that turn. By default the engine follows the Czech
+   text and returns them right after the scoring of each tile, so they can be reused
+   on the bonus tile; the variant ``figures_home_at_end_of_turn`` follows the French
+   one (see below).
 3. A river ending twice in the same lake (a loop through a lake) counts that lake's
    fish once; a river ending in two lakes counts both.
 4. A forest counts distinct tiles: a tile holding two parts of the same forest counts
@@ -72,10 +74,20 @@ Readings where the rulebooks are silent
     drawn (``wrong_tile`` otherwise); without one, any tile left in the right pile.
 13. The seat in an action is optional; when given it must be the current player
     (``not_your_turn``).
+
+Rulesets and variants (see :mod:`.rulesets`)
+--------------------------------------------
+A game chooses them at its start and keeps them: ``Game.new(4, seed=7,
+variants={"figures_home_at_end_of_turn"})``. There is one ruleset (1), the rules above.
+Variant ``figures_home_at_end_of_turn`` (the French rulebook): gatherers and fishers
+freed by a scoring wait beside the board (``Game.returning``) and reach the supply
+at the end of the turn, after the bonus tile. Without variants a game plays the
+default, as every game recorded before variants existed.
 """
 
 from .actions import FIGURE_KINDS, Action, FigureKind, NotationError, parse_action
 from .game import ENGINE_SLUG, FIGURE_TERRAIN, Game, IllegalAction, Score
+from .rulesets import DEFAULT_RULESET, LATEST_RULESET, RULESETS, VARIANTS, Ruleset, Variant
 from .scoring import Award
 from .tileset import Tile, Tileset, TilesetError, load_tileset
 
@@ -84,7 +96,7 @@ TILESET_NAME: str = _DEFAULT.name
 TILESET_VERSION: str = _DEFAULT.version
 
 __all__ = [
-    "ENGINE_SLUG", "FIGURE_KINDS", "FIGURE_TERRAIN", "TILESET_NAME", "TILESET_VERSION", "Action", "Award", "FigureKind",
-    "Game", "IllegalAction", "NotationError", "Score", "Tile", "Tileset", "TilesetError", "load_tileset",
-    "parse_action",
+    "DEFAULT_RULESET", "ENGINE_SLUG", "FIGURE_KINDS", "FIGURE_TERRAIN", "LATEST_RULESET", "RULESETS", "TILESET_NAME",
+    "TILESET_VERSION", "VARIANTS", "Action", "Award", "FigureKind", "Game", "IllegalAction", "NotationError",
+    "Ruleset", "Score", "Tile", "Tileset", "TilesetError", "Variant", "load_tileset", "parse_action",
 ]

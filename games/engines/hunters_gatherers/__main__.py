@@ -4,11 +4,13 @@
     python -m games.engines.hunters_gatherers replay game.json
 
 Both print one JSON object: ``engine``, ``tileset`` (name, version), ``players``,
-``seed``, ``actions`` (notations in order), ``final_scores`` (totals in seat
-order), ``breakdown`` (per seat, by source) and ``ranks``. ``replay`` reads
-such an object, or a bare list of notations (then ``--players``, default 4,
-and ``--seed`` say how the game was set up); an illegal action stops it with
-exit status 2 and a message naming the action's index and the reason.
+``seed``, ``ruleset``, ``variants``, ``actions`` (notations in order),
+``final_scores`` (totals in seat order), ``breakdown`` (per seat, by source) and
+``ranks``. ``replay`` reads such an object (without ``ruleset`` and ``variants``:
+ruleset 1, the default variants), or a bare list of notations (then
+``--players``, default 4, and ``--seed`` say how the game was set up); an
+illegal action stops it with exit status 2 and a message naming the action's
+index and the reason. ``play`` plays ruleset 1 with the default variants.
 """
 
 from __future__ import annotations
@@ -22,11 +24,13 @@ from typing import Any
 
 from .actions import NotationError, parse_action
 from .game import ENGINE_SLUG, Game, IllegalAction
+from .rulesets import DEFAULT_RULESET, VariantChoice, exactly
 
 
-def random_game(players: int, seed: int) -> Game:
+def random_game(players: int, seed: int, *, ruleset: int = DEFAULT_RULESET,
+                variants: VariantChoice = frozenset()) -> Game:
     """A complete game: the engine draws from the seeded piles, choices come from the same seed."""
-    game = Game.new(players, seed=seed)
+    game = Game.new(players, seed=seed, ruleset=ruleset, variants=variants)
     chooser = random.Random(f"{seed}:choices")  # str seeds hash the same on every run and machine
     while not game.is_over:
         game.apply(chooser.choice(game.legal_actions()))
@@ -40,6 +44,8 @@ def summary(game: Game) -> dict[str, Any]:
         "tileset": {"name": game.tileset.name, "version": game.tileset.version},
         "players": game.players,
         "seed": game.seed,
+        "ruleset": game.ruleset,
+        "variants": sorted(game.variants),
         "actions": [a.to_text() for a in game.history],
         "final_scores": [s.total for s in scores],
         "breakdown": [dict(s.breakdown) for s in scores],
@@ -54,7 +60,8 @@ def replay(record: Any, players: int, seed: int | None) -> Game:
         players = int(record.get("players", players))
         seed = record.get("seed", seed)
         pinned = record.get("tileset")
-        game = Game.new(players, seed=seed)
+        ruleset = record.get("ruleset", DEFAULT_RULESET)
+        game = Game.new(players, seed=seed, ruleset=ruleset, variants=exactly(record.get("variants", ())))
         if pinned and (pinned.get("name"), pinned.get("version")) != (game.tileset.name, game.tileset.version):
             raise ReplayError(f"the record was played with tile set {pinned.get('name')} "
                               f"{pinned.get('version')}, this engine has {game.tileset.name} {game.tileset.version}")

@@ -23,13 +23,16 @@ from games.engines.tiles import Figure, quarter_turns_from_degrees
 
 from .actions import FIGURE_KINDS, TRIBE_MEMBERS, Action, FigureKind, NotationError, parse_action
 from .landscape import Landscape
+from .rulesets import DEFAULT_RULESET, VariantChoice, check_ruleset, check_variants, choose_variants, exactly
 from .scoring import SOURCES, Award, Source, StandingFigure, completed_award, final_awards, forest_has_gold, standing
 from .tileset import Lake, Tile, Tileset, load_tileset
 
 ENGINE_SLUG: Final = "hunters-gatherers"
 SNAPSHOT_VERSION: Final = 2
 """Version 2 keeps where each final award lies (tiles, figures, contents) and the figures sent home at
-the end; an older snapshot is refused (its reader replays instead)."""
+the end; an older snapshot is refused (its reader replays instead). A version 2 snapshot taken before
+rulesets and variants existed has no ``ruleset``, ``variants`` or ``returning``: it restores as
+ruleset 1 with the default variants, which is what it was played by."""
 TRIBE_MEMBERS_PER_PLAYER: Final = 5
 HUTS_PER_PLAYER: Final = 2
 MIN_PLAYERS: Final = 2
@@ -45,6 +48,7 @@ FIGURE_TERRAIN: Final[Mapping[str, frozenset[str]]] = {
     "hut": frozenset({"river", "lake"}),
 }
 _SIDE_NAMES: Final = ("north", "east", "south", "west")
+_VIEW_KEYS_SINCE_RULESETS: Final = ("ruleset", "variants", "returning")
 
 
 
@@ -68,10 +72,15 @@ class Game:
     """A game of Hunters and Gatherers, from the start tile to the final scoring."""
 
     def __init__(self, players: int, *, seed: int | None = None, tileset: Tileset | None = None,
-                 landscape_order: Sequence[str] | None = None, bonus_order: Sequence[str] | None = None) -> None:
+                 landscape_order: Sequence[str] | None = None, bonus_order: Sequence[str] | None = None,
+                 ruleset: int = DEFAULT_RULESET, variants: VariantChoice = frozenset()) -> None:
         """Prefer :meth:`new`. Orders given fix the draw piles (a seeded game's shuffled piles)."""
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"Hunters and Gatherers is for {MIN_PLAYERS} to {MAX_PLAYERS} players, not {players}")
+        self.ruleset = check_ruleset(ruleset)
+        """The version of the rules the game is played under (see :data:`.rulesets.RULESETS`)."""
+        self.variants = choose_variants(ruleset, variants)
+        """The variants the game plays, defaults included (see :data:`.rulesets.VARIANTS`)."""
         self.tileset = tileset if tileset is not None else load_tileset()
         self.players = players
         self.seed = seed
@@ -95,24 +104,32 @@ class Game:
         self._discarded: list[str] = []
         self._awards: list[tuple[int, Award]] = []   # (index of the action that scored, award)
         self._sent_home: list[StandingFigure] = []   # gatherers and fishers the end sent home unscored
+        self._returning = [0] * players              # freed this turn, home at its end (figures_home_at_end_of_turn)
 
     @classmethod
-    def new(cls, players: int = 4, seed: int | None = None, tileset: Tileset | None = None) -> Game:
+    def new(cls, players: int = 4, seed: int | None = None, tileset: Tileset | None = None, *,
+            ruleset: int = DEFAULT_RULESET, variants: VariantChoice = frozenset()) -> Game:
         """A fresh game. With a ``seed`` the engine shuffles both piles itself and actions must
-        name the tile it draws; without one, an action may name any tile left in the pile.
+        name the tile it draws; without one, an action may name any tile left in the pile. The game
+        is played under ``ruleset`` with ``variants`` (names to play, or name → on/off; the others
+        keep their defaults): by default ruleset 1 and the default variants, the rules every stored
+        game was played by.
 
         >>> Game.new(3).next_tile is None
         True
+        >>> sorted(Game.new(3, variants={"figures_home_at_end_of_turn"}).variants)
+        ['figures_home_at_end_of_turn']
         """
         tileset = tileset if tileset is not None else load_tileset()
         if seed is None:
-            return cls(players, tileset=tileset)
+            return cls(players, tileset=tileset, ruleset=ruleset, variants=variants)
         rng = random.Random(seed)
         landscape = sorted(t.id for t in tileset.landscape)
         bonus = sorted(t.id for t in tileset.bonus)
         rng.shuffle(landscape)
         rng.shuffle(bonus)
-        return cls(players, seed=seed, tileset=tileset, landscape_order=landscape, bonus_order=bonus)
+        return cls(players, seed=seed, tileset=tileset, landscape_order=landscape, bonus_order=bonus,
+                   ruleset=ruleset, variants=variants)
 
     # -- reading the position -------------------------------------------------------------
     @property
@@ -155,6 +172,11 @@ class Game:
     def supply(self, seat: int) -> dict[str, int]:
         """Figures ``seat`` still has in front of them: ``{"tribe_members": 5, "huts": 2}``."""
         return {"tribe_members": self._members[seat], "huts": self._huts[seat]}
+
+    def returning(self, seat: int) -> int:
+        """Tribe members of ``seat`` freed by this turn's scoring and not home yet: under
+        ``figures_home_at_end_of_turn`` they reach the supply at the end of the turn (else 0)."""
+        return self._returning[seat]
 
     def scores(self) -> list[Score]:
         """Points scored so far per seat (huts and hunters score only at the end)."""
@@ -276,7 +298,8 @@ class Game:
             else:
                 self._members[seat] -= 1
         # Score every forest and river this tile completed, then send their gatherers and
-        # fishers home: a figure put on this very tile scores and returns in the same turn.
+        # fishers home: a figure put on this very tile scores and returns in the same turn, in
+        # time for the bonus tile unless the game plays figures_home_at_end_of_turn.
         completed: list[int] = []
         seen: set[int] = set()
         for node in nodes.values():
@@ -290,9 +313,10 @@ class Game:
         for root in completed:
             self._award(completed_award(self.land, root))
             gold = gold or (self.land.feature(root).kind == "forest" and forest_has_gold(self.land, root))
+        home = self._returning if "figures_home_at_end_of_turn" in self.variants else self._members
         for root in completed:
             for figure in self.land.remove_figures(root, ("gatherer", "fisher")):
-                self._members[figure.owner] += 1
+                home[figure.owner] += 1
         if self._phase == "landscape" and gold and self._bonus_left:
             self._phase = "bonus"
         else:
@@ -304,6 +328,8 @@ class Game:
             self._points[seat][award.source] += award.points
 
     def _end_turn(self) -> None:
+        self._members = [members + back for members, back in zip(self._members, self._returning)]
+        self._returning = [0] * self.players
         if not self._landscape_left:
             self._finish()
             return
@@ -358,7 +384,8 @@ class Game:
     # -- history --------------------------------------------------------------------------
     def _fresh(self) -> Game:
         return Game(self.players, seed=self.seed, tileset=self.tileset,
-                    landscape_order=self._landscape_order, bonus_order=self._bonus_order)
+                    landscape_order=self._landscape_order, bonus_order=self._bonus_order,
+                    ruleset=self.ruleset, variants=exactly(self.variants))
 
     def replayed(self, actions: Iterable[Action]) -> Game:
         """A new game from the same start (players, tile set, piles) with ``actions`` applied."""
@@ -380,7 +407,8 @@ class Game:
 
     # -- serialisation --------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        """JSON-able: the start (players, seed, piles), the actions, and the position they lead to.
+        """JSON-able: the start (players, seed, piles, ruleset and variants), the actions, and the
+        position they lead to.
 
         The actions are the truth; ``position`` is a convenience for readers and is
         checked against the replay by :meth:`from_dict`.
@@ -390,6 +418,8 @@ class Game:
             "tileset": {"name": self.tileset.name, "version": self.tileset.version},
             "players": self.players,
             "seed": self.seed,
+            "ruleset": self.ruleset,
+            "variants": sorted(self.variants),
             "landscape_order": None if self._landscape_order is None else list(self._landscape_order),
             "bonus_order": None if self._bonus_order is None else list(self._bonus_order),
             "actions": [a.to_text() for a in self._history],
@@ -400,9 +430,11 @@ class Game:
     def from_dict(cls, data: Mapping[str, Any], tileset: Tileset | None = None) -> Game:
         """Rebuild a game from :meth:`to_dict` by replaying its actions.
 
-        Raises ``ValueError`` for another engine or tile set, a bad action or a
-        position that does not match the replay; :class:`IllegalAction` for an
-        action the rules refuse.
+        Raises ``ValueError`` for another engine or tile set, an unknown ruleset or
+        variant, a bad action or a position that does not match the replay;
+        :class:`IllegalAction` for an action the rules refuse. A dict written before
+        rulesets existed (no ``ruleset``, ``variants``) is a game of ruleset 1 with the
+        default variants.
         """
         if data.get("engine", ENGINE_SLUG) != ENGINE_SLUG:
             raise ValueError(f"not a {ENGINE_SLUG} game: {data.get('engine')!r}")
@@ -411,15 +443,21 @@ class Game:
         if pinned and (pinned.get("name"), pinned.get("version")) != (tileset.name, tileset.version):
             raise ValueError(f"the game was played with tile set {pinned.get('name')} {pinned.get('version')}, "
                              f"not {tileset.name} {tileset.version}")
+        ruleset = check_ruleset(data.get("ruleset", DEFAULT_RULESET))
         game = cls(int(data["players"]), seed=data.get("seed"), tileset=tileset,
-                   landscape_order=data.get("landscape_order"), bonus_order=data.get("bonus_order"))
+                   landscape_order=data.get("landscape_order"), bonus_order=data.get("bonus_order"),
+                   ruleset=ruleset, variants=exactly(check_variants(ruleset, data.get("variants", ()))))
         for index, text in enumerate(data.get("actions", [])):
             try:
                 game.apply(parse_action(text))
             except NotationError as error:
                 raise ValueError(f"action {index}: {error}") from None
-        if "position" in data and data["position"] != game.view():
-            raise ValueError("the stored position does not match the replay of its actions")
+        if "position" in data:
+            position = game.view()
+            if "ruleset" not in data["position"]:  # written before rulesets: its view lacked their keys
+                position = {k: v for k, v in position.items() if k not in _VIEW_KEYS_SINCE_RULESETS}
+            if data["position"] != position:
+                raise ValueError("the stored position does not match the replay of its actions")
         return game
 
     def snapshot(self) -> dict[str, Any]:
@@ -440,6 +478,8 @@ class Game:
             "tileset": {"name": self.tileset.name, "version": self.tileset.version},
             "players": self.players,
             "seed": self.seed,
+            "ruleset": self.ruleset,
+            "variants": sorted(self.variants),
             "landscape_order": None if self._landscape_order is None else list(self._landscape_order),
             "bonus_order": None if self._bonus_order is None else list(self._bonus_order),
             "landscape_left": list(self._landscape_left),
@@ -448,6 +488,7 @@ class Game:
             "current_player": self._current,
             "phase": self._phase,
             "tribe_members": list(self._members),
+            "returning": list(self._returning),
             "huts": list(self._huts),
             "points": [[points[source] for source in SOURCES] for points in self._points],
             "awards": [[index, *award.to_state()] for index, award in self._awards],
@@ -479,8 +520,10 @@ class Game:
 
     @classmethod
     def _restore(cls, data: Mapping[str, Any], tileset: Tileset) -> Game:
+        ruleset = check_ruleset(data.get("ruleset", DEFAULT_RULESET))
         game = cls(int(data["players"]), seed=data["seed"], tileset=tileset,
-                   landscape_order=data["landscape_order"], bonus_order=data["bonus_order"])
+                   landscape_order=data["landscape_order"], bonus_order=data["bonus_order"],
+                   ruleset=ruleset, variants=exactly(check_variants(ruleset, data.get("variants", ()))))
         players = game.players
         phase = data["phase"]
         if phase not in ("landscape", "bonus", "over"):
@@ -488,12 +531,13 @@ class Game:
         game._phase = phase
         game._current = int(data["current_player"])
         members = [int(n) for n in data["tribe_members"]]
+        returning = [int(n) for n in data.get("returning", [0] * players)]
         huts = [int(n) for n in data["huts"]]
         points = [dict(zip(SOURCES, (int(p) for p in row))) for row in data["points"]]
-        if not 0 <= game._current < players or not len(members) == len(huts) == len(points) == players \
-                or any(len(p) != len(SOURCES) for p in points):
+        if not 0 <= game._current < players or not len(members) == len(returning) == len(huts) == len(points) \
+                == players or any(len(p) != len(SOURCES) for p in points):
             raise ValueError(f"snapshot: the current player, supplies and points must fit {players} players")
-        game._members, game._huts, game._points = members, huts, points
+        game._members, game._returning, game._huts, game._points = members, returning, huts, points
         game._landscape_left = [str(t) for t in data["landscape_left"]]
         game._bonus_left = [str(t) for t in data["bonus_left"]]
         game._discarded = [str(t) for t in data["discarded"]]

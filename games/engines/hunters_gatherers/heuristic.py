@@ -25,6 +25,7 @@ from games.engines.tiles.heuristic import Joining, play_out, preview
 
 from .actions import TRIBE_MEMBERS, Action
 from .game import HUTS_PER_PLAYER, TRIBE_MEMBERS_PER_PLAYER, Game
+from .rulesets import DEFAULT_RULESET, VariantChoice
 from .scoring import meadow_points, system_fish
 from .tileset import Feature, Forest, Lake, Meadow, River, Tile
 
@@ -37,9 +38,12 @@ _GOLD = 6.0
 """A bonus tile, laid at once."""
 
 
-def heuristic_game(players: int, seed: int) -> tuple[Game, list[Action]]:
-    """A complete game of the simple player: the same seed, the same game."""
-    game = Game.new(players, seed=seed)
+def heuristic_game(players: int, seed: int, *, ruleset: int = DEFAULT_RULESET,
+                   variants: VariantChoice = frozenset()) -> tuple[Game, list[Action]]:
+    """A complete game of the simple player under ``ruleset`` and ``variants``: the same seed, the
+    same game. (A figure that closes a forest or river costs it nothing, whether it comes home
+    before the bonus tile or, with ``figures_home_at_end_of_turn``, after it.)"""
+    game = Game.new(players, seed=seed, ruleset=ruleset, variants=variants)
     return game, play_out(game, choose, seed)
 
 

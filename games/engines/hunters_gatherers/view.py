@@ -47,9 +47,12 @@ def position_view(game: Game) -> dict[str, Any]:
         kinds = ["place"] if fits else ["discard"]
     last = land.board.placed[-1]
     return {
+        "ruleset": game.ruleset,
+        "variants": sorted(game.variants),
         "tiles": tiles,
         "figures": figures,
         "supply": [game.supply(seat) for seat in range(game.players)],
+        "returning": [game.returning(seat) for seat in range(game.players)],
         "scores": [s.to_dict() for s in game.scores()],
         "awards": [dict(award.to_dict(), action=index) for index, award in game.awards()],
         "sent_home": [figure.to_dict() for figure in game.sent_home()],
