@@ -62,6 +62,8 @@ VILLAGE_SIZE = 0.16
 CLOISTER_RADIUS = 0.2
 """Half the cloister building's width, roof included: fields keep their farmers out of it."""
 DEAD_END_ANCHOR = 0.35
+INN_OFFSET = 0.15
+"""How far from the middle of its road an inn stands."""
 """A meeple on a road that stops on the tile stands this far from the side toward the end."""
 ROOMY = 0.15
 """A farmer's spot this far from everything is roomy enough; among those, the one nearest the
@@ -100,9 +102,15 @@ ROLE_WORDS = {
     "cloister": gettext_noop("monk"), "field": gettext_noop("farmer"),
 }
 """What the rules call a meeple on each kind of feature."""
+FIGURE_WORDS = {"builder": gettext_noop("builder"), "pig": gettext_noop("pig")}
+CITY_MARK_WORDS = {
+    "cathedral": gettext_noop("city with a cathedral (%(sides)s)"), "wine": gettext_noop("city with wine (%(sides)s)"),
+    "grain": gettext_noop("city with grain (%(sides)s)"), "cloth": gettext_noop("city with cloth (%(sides)s)"),
+}
 TEXT_ALTERNATIVE_WORDS = (
-    *SIDE_WORDS.values(), *DIRECTION_WORDS, *ROLE_WORDS.values(), gettext_noop("centre"),
-    gettext_noop("meeple"),
+    *SIDE_WORDS.values(), *DIRECTION_WORDS, *ROLE_WORDS.values(), *FIGURE_WORDS.values(), gettext_noop("centre"),
+    gettext_noop("meeple"), gettext_noop("large %(role)s"), *CITY_MARK_WORDS.values(),
+    gettext_noop("road with an inn (%(sides)s)"),
     gettext_noop("city (%(sides)s)"), gettext_noop("city with a pennant (%(sides)s)"),
     gettext_noop("road (%(sides)s)"), gettext_noop("cloister"), gettext_noop("field (%(where)s)"),
     gettext_noop("fields only"),
@@ -304,6 +312,11 @@ class _Shape:
                 self.anchors[fid] = self._field_spot(fid, room)
         self.pennants = {fid: self._pennant_spot(fid) for fid in self.cities
                          if _pennants(self.features[fid])}
+        # Inns & Cathedrals and Traders & Builders print a mark in a city (a cathedral, a good)
+        # where a pennant would go: clear of the knight, so the two never hide each other.
+        self.marks = {fid: (mark, self._pennant_spot(fid)) for fid in self.cities
+                      if (mark := _city_mark(self.features[fid])) is not None}
+        self.inns = {fid: self._inn_spot(self.roads[fid][0]) for fid in self.roads if self.features[fid].get("inn")}
 
     def sides(self, fid: int) -> list[str]:
         """The printed sides a feature reaches, clockwise from the north."""
@@ -318,6 +331,16 @@ class _Shape:
         if not inside:
             return middle
         return max(inside, key=lambda p: (round(min(_depth(p, polygon), ROOMY_CITY), 3), -math.dist(p, middle)))
+
+    def _inn_spot(self, line: Sequence[Point]) -> Point:
+        """Beside the middle of the road, on whichever side has more room (the inn by the road)."""
+        middle = _midway(line)
+        i = min(range(len(line) - 1), key=lambda k: _segment_distance(middle, line[k], line[k + 1]))
+        (ax, ay), (bx, by) = line[i], line[i + 1]
+        length = math.hypot(bx - ax, by - ay) or 1.0
+        normal = (-(by - ay) / length * INN_OFFSET, (bx - ax) / length * INN_OFFSET)
+        sides = [(middle[0] + normal[0], middle[1] + normal[1]), (middle[0] - normal[0], middle[1] - normal[1])]
+        return max(sides, key=lambda p: (round(min(self.clearance(p), p[0], 1 - p[0], p[1], 1 - p[1]), 3), p))
 
     def _pennant_spot(self, fid: int) -> Point:
         """Inside the city but clear of its meeple, so that a knight never hides the shield."""
@@ -387,6 +410,14 @@ def _flood(seeds: Iterable[tuple[int, int]], free: set[tuple[int, int]]) -> set[
     return area
 
 
+def _city_mark(feature: Mapping[str, Any]) -> str | None:
+    """What an expansion prints in a city besides a pennant: ``cathedral`` or its good."""
+    if feature.get("cathedral"):
+        return "cathedral"
+    good = feature.get("good")
+    return str(good) if good in GOODS else None
+
+
 def _pennants(feature: Mapping[str, Any]) -> int:
     """How many pennants a city shows (the engine may say a count or true/false)."""
     value = feature.get("pennant") or feature.get("pennants") or 0
@@ -422,6 +453,30 @@ CLOISTER_BUILDING = (
     '<rect x="-2" y="3" width="4" height="5" fill="#4a3b2a"/>'
     '<path d="M0 -10 L0 -14 M-1.8 -12.5 L1.8 -12.5" stroke="#4a3b2a" stroke-width="1"/>'
 )
+
+
+CATHEDRAL = (
+    '<rect x="-6" y="-3" width="12" height="10" fill="#ece3cf" stroke="#3e3428" stroke-width="0.9"/>'
+    '<rect x="-3" y="-11" width="6" height="9" fill="#ece3cf" stroke="#3e3428" stroke-width="0.9"/>'
+    '<polygon points="-3.8,-10.5 0,-16 3.8,-10.5" fill="#6b7a8f" stroke="#3e3428" stroke-width="0.8"/>'
+    '<path d="M-1.5 2 L-1.5 7 L1.5 7 L1.5 2 Q0 0 -1.5 2 Z" fill="#3e3428"/>'
+)
+INN = (
+    '<rect x="-5" y="-2" width="10" height="7" fill="#f3e2b8" stroke="#4a3b2a" stroke-width="0.9"/>'
+    '<polygon points="-6.5,-1.5 0,-7.5 6.5,-1.5" fill="#b5541c" stroke="#5e2a0e" stroke-width="0.9"/>'
+    '<rect x="-1.3" y="1" width="2.6" height="4" fill="#4a3b2a"/>'
+)
+GOODS = {
+    # Wine a bunch of grapes, grain a sheaf, cloth a folded bolt: told apart by shape and colour.
+    "wine": ('<g fill="#6b2a7a" stroke="#2c1033" stroke-width="0.6"><circle cx="-2.5" cy="-2" r="2.4"/>'
+             '<circle cx="2.5" cy="-2" r="2.4"/><circle cx="0" cy="2" r="2.4"/><circle cx="0" cy="-5.5" r="2"/></g>'),
+    "grain": ('<g stroke="#7a5a0c" stroke-width="1.3" fill="none"><path d="M0 6 L0 -6 M0 -2 L-3.5 -6 M0 -2 L3.5 -6 '
+              'M0 2 L-3.5 -2 M0 2 L3.5 -2"/></g><ellipse cx="0" cy="-7" rx="1.8" ry="2.6" fill="#e0b43c" '
+              'stroke="#7a5a0c" stroke-width="0.6"/>'),
+    "cloth": ('<rect x="-5.5" y="-4.5" width="11" height="9" rx="1.5" fill="#2f6fb0" stroke="#12324f" '
+              'stroke-width="0.8"/><path d="M-5.5 -1 L5.5 -1 M-5.5 2 L5.5 2" stroke="#cfe3f5" stroke-width="0.9"/>'),
+}
+MARKS = {"cathedral": CATHEDRAL, **GOODS}
 
 
 def _at(point: Point) -> str:
@@ -463,6 +518,11 @@ def _tile_art(key: str, rotation: int) -> tuple[str, tuple[tuple[int, Point], ..
     for fid, spot in shape.pennants.items():
         out.append(f'<path class="pennant" data-feature="{fid}" transform="{_at(spot)}{upright}" '
                    f'd="{PENNANT_SHIELD}" fill="{PENNANT}" stroke="#f8f8f8" stroke-width="1"/>')
+    for fid, (mark, spot) in shape.marks.items():
+        out.append(f'<g class="{"cathedral" if mark == "cathedral" else "good " + mark}" data-feature="{fid}" '
+                   f'transform="{_at(spot)}{upright}">{MARKS[mark]}</g>')
+    for fid, spot in shape.inns.items():
+        out.append(f'<g class="inn" data-feature="{fid}" transform="{_at(spot)}{upright}">{INN}</g>')
     if shape.cloister is not None:
         out.append(f'<g class="cloister" data-feature="{shape.cloister}" transform="{_at(CENTRE)}{upright}">'
                    + CLOISTER_BUILDING.format(wall=CLOISTER_WALL, roof=CLOISTER_ROOF) + "</g>")
@@ -500,10 +560,13 @@ def _feature_words(tile: Mapping[str, Any], feature: Mapping[str, Any], anchor: 
             touched.add(_turned_side(side, rotation))
     sides = ", ".join(tr(SIDE_WORDS[side]) for side in SIDES if side in touched)
     if kind == "city":
+        mark = _city_mark(feature)
+        if mark is not None:
+            return tr(CITY_MARK_WORDS[mark]) % {"sides": sides}
         text = "city with a pennant (%(sides)s)" if _pennants(feature) else "city (%(sides)s)"
         return tr(text) % {"sides": sides}
     if kind == "road":
-        return tr("road (%(sides)s)") % {"sides": sides}
+        return tr("road with an inn (%(sides)s)" if feature.get("inn") else "road (%(sides)s)") % {"sides": sides}
     return tr(str(kind))
 
 
@@ -516,6 +579,16 @@ def standing_meeples(position: Mapping[str, Any]) -> list[dict[str, Any]]:
             meeples.append({"seat": figure["seat"], "x": figure["x"], "y": figure["y"], "feature": figure["feature"],
                             "type": award["source"], "kind": figure.get("kind", "meeple"), "award": index})
     return meeples
+
+
+def _figure_words(meeple: Mapping[str, Any], tr: Translate) -> str:
+    """A knight, a thief, a monk or a farmer by where it stands; the expansions' own figures by name
+    (the large meeple a "large knight"…)."""
+    figure = meeple.get("kind") or "meeple"
+    if figure in ("builder", "pig"):
+        return tr(FIGURE_WORDS[figure])
+    role = tr(ROLE_WORDS.get(meeple.get("type", ""), "meeple"))
+    return tr("large %(role)s") % {"role": role} if figure == "big" else role
 
 
 def _player(seat: int, names: Mapping[Any, Any], tr: Translate) -> str:
@@ -551,7 +624,7 @@ def describe(
                        {"id": meeple.get("feature"), "type": meeple.get("type", "")})
         anchor = _shape_of(tile)[1].get(meeple.get("feature")) if tile else None
         lines.append(tr("%(player)s's %(figure)s on the %(feature)s of tile %(tile)s at (%(x)s, %(y)s).") % {
-            "player": _player(seat, names, tr), "figure": tr(ROLE_WORDS.get(meeple.get("type", ""), "meeple")),
+            "player": _player(seat, names, tr), "figure": _figure_words(meeple, tr),
             "feature": _feature_words(tile, feature, anchor, tr), "tile": tile.get("tile", "?"),
             "x": meeple.get("x"), "y": meeple.get("y")})
     if position.get("next_tile"):
@@ -561,15 +634,34 @@ def describe(
     return " ".join(lines)
 
 
+BUILDER = "M-2.5 -10 L2.5 -10 L3.5 -6 L6 -4 L5 -1.5 L3 -2.5 L4.5 9 L0.8 9 L0 3 L-0.8 9 L-4.5 9 L-3 -2.5 L-5 -1.5 L-6 -4 L-3.5 -6 Z"
+"""The builder: taller and slimmer than a meeple, so that it reads as another figure at a glance."""
+PIG = ('<ellipse cx="0" cy="0" rx="8" ry="5.5" fill="{colour}" stroke="#111" stroke-width="1.1"/>'
+       '<ellipse cx="8.3" cy="-0.5" rx="2.6" ry="2.2" fill="#f3b6c4" stroke="#111" stroke-width="0.9"/>'
+       '<path d="M-4 5 L-4 8 M4 5 L4 8" stroke="#111" stroke-width="1.6"/>'
+       '<polygon points="3,-5 5.5,-8.5 6.5,-4" fill="{colour}" stroke="#111" stroke-width="0.8"/>')
+"""The pig, in its owner's colour with a pink snout."""
+
+
 def _meeple(meeple: Mapping[str, Any], at: Point, colour: str, label: str) -> str:
     kind = str(meeple.get("type", ""))
+    figure = str(meeple.get("kind") or "meeple")
     role = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}.get(kind, "")
-    # A farmer lies down in its field, as the rules have it: the same figure, turned on its side.
-    pose = " rotate(-90) scale(0.68)" if kind == "field" else " scale(0.7)"
+    classes = " ".join(filter(None, ["meeple", role, figure if figure != "meeple" else ""]))
     award = f' data-award="{int(meeple["award"])}"' if meeple.get("award") is not None else ""
-    return (f'<g class="meeple{" " + role if role else ""}" data-seat="{int(meeple.get("seat", 0))}" '
-            f'data-feature="{escape(str(meeple.get("feature", "")))}"{award} '
-            f'transform="translate({_fmt(at[0])} {_fmt(at[1])}){pose}"><title>{escape(label)}</title>'
+    opening = (f'<g class="{classes}" data-seat="{int(meeple.get("seat", 0))}" data-kind="{escape(figure)}" '
+               f'data-feature="{escape(str(meeple.get("feature", "")))}"{award} ')
+    place = f"translate({_fmt(at[0])} {_fmt(at[1])})"
+    if figure == "pig":
+        return f'{opening}transform="{place} scale(0.8)"><title>{escape(label)}</title>{PIG.format(colour=colour)}</g>'
+    if figure == "builder":
+        return (f'{opening}transform="{place} scale(0.75)"><title>{escape(label)}</title>'
+                f'<path d="{BUILDER}" fill="{colour}" stroke="#111" stroke-width="1.2" stroke-linejoin="round"/></g>')
+    # A farmer lies down in its field, as the rules have it: the same figure, turned on its side.
+    # The large meeple is the same figure, larger.
+    size = 0.95 if figure == "big" else 0.7
+    pose = f" rotate(-90) scale({_fmt(size - 0.02)})" if kind == "field" else f" scale({_fmt(size)})"
+    return (f'{opening}transform="{place}{pose}"><title>{escape(label)}</title>'
             f'<path d="{MEEPLE}" fill="{colour}" stroke="#111" stroke-width="1.2" stroke-linejoin="round"/></g>')
 
 
@@ -622,9 +714,9 @@ def carcassonne_svg(
         rotation, tile_anchors = anchors.get((x, y), (0, {}))
         spot = _turn(tile_anchors.get(meeple.get("feature"), CENTRE), rotation)
         at = ((x - min_x + spot[0]) * TILE, (y - min_y + spot[1]) * TILE)
-        label = tr("%(player)s's %(figure)s") % {
-            "player": _player(seat, names, tr), "figure": tr(ROLE_WORDS.get(meeple.get("type", ""), "meeple"))}
-        drawn[figure_key(dict(meeple, kind="meeple"))] = _meeple(meeple, at, colours.get(seat) or seat_colour(seat), label)
+        label = tr("%(player)s's %(figure)s") % {"player": _player(seat, names, tr), "figure": _figure_words(meeple, tr)}
+        drawn[figure_key(dict(meeple, kind=meeple.get("kind") or "meeple"))] = _meeple(
+            meeple, at, colours.get(seat) or seat_colour(seat), label)
     parts += drawn.values()
     parts += final_features(frame, position.get("awards", []), show, drawn)
     parts.append("</svg>")
