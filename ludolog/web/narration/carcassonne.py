@@ -1,7 +1,8 @@
-"""Base Carcassonne in words: the tiles laid, the meeple put on the feature the tile prints (a
-knight in a city, a thief on a road, a monk in a cloister, a farmer in a field), the tiles that fit
-nowhere, the cities, roads and cloisters completed and, on the step that ends the game, the final
-scoring of the unfinished features and the farmers.
+"""Carcassonne in words: the tiles laid, the meeple put on the feature the tile prints (a knight in
+a city, a thief on a road, a monk in a cloister, a farmer in a field), the expansions' large
+meeple, builder and pig, the tiles that fit nowhere, the cities, roads and cloisters completed
+(with the goods their completer takes) and, on the step that ends the game, the final scoring of
+the unfinished features, the farmers and the goods.
 
 The engine's view lists every scoring as an award (source, points, seats, action, final): a step's
 scorings are the awards it added.
@@ -13,11 +14,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
 from . import (
-    Narration, Position, Table, acting_seat, feature_type, gains, new_awards, points_made, tile_at, tile_discarded,
-    tile_laid,
+    Narration, Position, Table, acting_seat, and_list, feature_type, gains, new_awards, points_made, tile_at,
+    tile_discarded, tile_laid,
 )
 
 MEEPLES: Mapping[str, Promise] = {
@@ -27,6 +28,26 @@ MEEPLES: Mapping[str, Promise] = {
     "field": gettext_lazy("puts a farmer in the field"),
 }
 """The printed type of the feature a meeple goes on → what the player does."""
+LARGE_MEEPLES: Mapping[str, Promise] = {
+    "city": gettext_lazy("puts the large meeple in the city"),
+    "road": gettext_lazy("puts the large meeple on the road"),
+    "cloister": gettext_lazy("puts the large meeple in the cloister"),
+    "field": gettext_lazy("puts the large meeple in the field"),
+}
+BUILDERS: Mapping[str, Promise] = {
+    "city": gettext_lazy("puts the builder in the city"),
+    "road": gettext_lazy("puts the builder on the road"),
+}
+PIG = gettext_lazy("puts the pig in the field")
+FIGURES: Mapping[str, Mapping[str, Promise]] = {
+    "meeple": MEEPLES, "big": LARGE_MEEPLES, "builder": BUILDERS, "pig": {"field": PIG},
+}
+"""Each figure kind of the action (Inns & Cathedrals' large meeple, Traders & Builders' builder
+and pig) → its sentences by the feature it goes on."""
+GOOD_WORDS: Mapping[str, tuple[str, str]] = {
+    "wine": ("%(count)s wine", "%(count)s wine"), "grain": ("%(count)s grain", "%(count)s grain"),
+    "cloth": ("%(count)s cloth", "%(count)s cloth"),
+}
 
 COMPLETED: Mapping[str, Promise] = {
     "city": gettext_lazy("City completed: %(gains)s"),
@@ -38,6 +59,7 @@ FINAL: Mapping[str, Promise] = {
     "road": gettext_lazy("Final scoring, unfinished road: %(gains)s"),
     "cloister": gettext_lazy("Final scoring, unfinished cloister: %(gains)s"),
     "field": gettext_lazy("Final scoring, farmers in a field: %(gains)s"),
+    "goods": gettext_lazy("Final scoring, most goods: %(gains)s"),
 }
 
 
@@ -49,18 +71,32 @@ def narrate_action(event_type: str, payload: Mapping[str, Any], before: Position
         x, y = int(payload["x"]), int(payload["y"])
         tile = tile_at(after, x, y)
         tile_id = str(payload.get("tile") or (tile or {}).get("tile", "?"))
-        meeple = None
-        if payload.get("meeple") is not None:
-            meeple = str(MEEPLES[str(feature_type(tile, int(payload["meeple"])))])
-        text = tile_laid(player, tile_id, x, y, meeple)
+        figure = None
+        for kind, sentences in FIGURES.items():
+            if payload.get(kind) is not None:
+                figure = str(sentences[str(feature_type(tile, int(payload[kind])))])
+        text = tile_laid(player, tile_id, x, y, figure)
+        if before.get("double_turn") is False and after.get("double_turn") and after.get("current_player") == seat:
+            text += " " + gettext("The builder gives a second tile.")
     elif event_type == "discard_tile":
         text = tile_discarded(player, str(payload.get("tile") or after["discarded"][-1]))
     else:
         raise ValueError(f"Carcassonne has no event {event_type!r} to narrate")
     # A final scoring worth nothing (farmers beside no completed city) is not news.
-    return Narration(seat, text, tuple(scoring(award, table) for award in new_awards(before, after)
-                                       if int(award["points"]) or not award.get("final")),
-                     points_made(before, after))
+    said = [scoring(award, table) for award in new_awards(before, after) if int(award["points"]) or not award.get("final")]
+    taken = goods_taken(before, after, seat)
+    if taken:
+        said.append(gettext("%(player)s takes %(goods)s") % {"player": player, "goods": taken})
+    return Narration(seat, text, tuple(said), points_made(before, after))
+
+
+def goods_taken(before: Position, after: Position, seat: int | None) -> str:
+    """The goods tokens the player who completed a city took (Traders & Builders), in words."""
+    if seat is None or not after.get("goods"):
+        return ""
+    held_before = (before.get("goods") or [{}] * (seat + 1))[seat]
+    gained = [(good, int(count) - int(held_before.get(good, 0))) for good, count in after["goods"][seat].items()]
+    return and_list([ngettext(*GOOD_WORDS[good], n) % {"count": n} for good, n in gained if n > 0 and good in GOOD_WORDS])
 
 
 def scoring(award: Mapping[str, Any], table: Table) -> str:

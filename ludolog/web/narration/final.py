@@ -90,6 +90,7 @@ GROUPS: Mapping[str, tuple[Promise, Promise]] = {
     "road": (gettext_lazy("Unfinished roads"), pgettext_lazy("meeples", "Thieves")),
     "cloister": (gettext_lazy("Unfinished cloisters"), pgettext_lazy("meeples", "Monks")),
     "field": (gettext_lazy("Farmers in the fields"), pgettext_lazy("meeples", "Farmers")),
+    "goods": (gettext_lazy("Goods (Traders & Builders)"), ""),
 }
 """A final award's source → the heading of its group and what its figures are called."""
 
@@ -131,7 +132,11 @@ def _river_system(award: Mapping[str, Any]) -> str:
 
 
 def _city(award: Mapping[str, Any]) -> str:
-    pennants = int(award.get("contents", {}).get("pennants", 0))
+    contents = award.get("contents", {})
+    if int(contents.get("cathedrals", 0)):
+        # Inns & Cathedrals: an unfinished city with a cathedral is worth nothing.
+        return gettext("City: %(tiles)s with a cathedral, unfinished: nothing") % {"tiles": _tiles(award)}
+    pennants = int(contents.get("pennants", 0))
     if not pennants:
         return gettext("City: %(tiles)s") % {"tiles": _tiles(award)}
     return gettext("City: %(tiles)s and %(pennants)s") % {
@@ -139,7 +144,20 @@ def _city(award: Mapping[str, Any]) -> str:
 
 
 def _road(award: Mapping[str, Any]) -> str:
+    if int(award.get("contents", {}).get("inns", 0)):
+        return gettext("Road: %(tiles)s with an inn, unfinished: nothing") % {"tiles": _tiles(award)}
     return gettext("Road: %(tiles)s") % {"tiles": _tiles(award)}
+
+
+GOOD_NAMES: Mapping[str, Promise] = {
+    "wine": gettext_lazy("Wine"), "grain": gettext_lazy("Grain"), "cloth": gettext_lazy("Cloth"),
+}
+
+
+def _goods(award: Mapping[str, Any]) -> str:
+    (good, most), = dict(award.get("contents", {})).items()
+    return gettext("%(good)s: the most tokens, %(tokens)s") % {
+        "good": GOOD_NAMES.get(good, good), "tokens": _count("%(count)s token", "%(count)s tokens", int(most))}
 
 
 def _cloister(award: Mapping[str, Any]) -> str:
@@ -152,12 +170,16 @@ def _field(award: Mapping[str, Any]) -> str:
     cities = int(award.get("contents", {}).get("cities", 0))
     if not cities:
         return gettext("Field: no completed city beside it")
-    return gettext("Field: %(cities)s beside it") % {
+    text = gettext("Field: %(cities)s beside it") % {
         "cities": _count("%(count)s completed city", "%(count)s completed cities", cities)}
+    if award.get("contents", {}).get("pig"):
+        text += gettext(", the pig's owner 4 a city")
+    return text
 
 
 FEATURES: Mapping[str, Callable[[Mapping[str, Any]], str]] = {
     "hunter": _meadow, "hut": _river_system, "city": _city, "road": _road, "cloister": _cloister, "field": _field,
+    "goods": _goods,
 }
 
 
@@ -172,7 +194,7 @@ def _tile_game(game_slug: str, position: Position) -> list[FinalGroup]:
             target=f"award-{index}", feature=FEATURES[source](award),
             figures=tuple(sorted(standing.items())),
             gains=tuple((int(seat), int(award["points"])) for seat in award.get("seats", []))))
-    order = ("hut", "hunter") if game_slug == "hunters-gatherers" else ("city", "road", "cloister", "field")
+    order = ("hut", "hunter") if game_slug == "hunters-gatherers" else ("city", "road", "cloister", "field", "goods")
     # The features that scored most first; those worth nothing (a field beside no completed city)
     # last, still there to say why their figures brought nothing.
     return [FinalGroup(str(GROUPS[source][0]), str(GROUPS[source][1]),
