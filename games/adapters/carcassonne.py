@@ -110,6 +110,7 @@ class CarcassonneAdapter(TileGameAdapter):
         "field": ("meeple", "big", "pig"),
     }
     figure_pools: Mapping[str, str] = {"meeple": "meeples", "big": "big", "builder": "builder", "pig": "pig"}
+    figure_fields: Mapping[str, str] = {"meeple": "meeple", "big": "big", "builder": "builder", "pig": "pig"}
 
     def tile_records(self) -> Mapping[str, Mapping[str, Any]]:
         every = self.engine.tileset_for(self.engine.EXPANSIONS)

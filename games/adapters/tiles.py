@@ -45,6 +45,9 @@ class TileGameAdapter(GameStateAdapter):
     whether the feature is free and the player has the figure)."""
     figure_pools: Mapping[str, str]
     """Figure kind → the supply it comes from (in :meth:`supply`)."""
+    figure_fields: Mapping[str, str] = {}
+    """Figure kind → the payload field that names its feature (Carcassonne: ``{"big": "big"}``
+    for ``big: 2``); a kind not listed goes as ``figure`` and ``feature`` (Hunters and Gatherers)."""
 
     def tile_records(self) -> Mapping[str, Mapping[str, Any]]:
         """Every tile of the set by id, as printed: ``edges`` (terrain and sub-edges per side),

@@ -8,6 +8,7 @@ spelling of a name; a refusal shows next to the form and creates nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from django import forms
 from django.contrib import messages
@@ -29,8 +30,10 @@ from scoring import selectors
 from scoring.models import Club
 
 from .history import game_name
+from .setup_choices import SETUP_CHOICES, field_name
 
-MAX_SEATS = 5
+MAX_SEATS = 6
+"""Carcassonne with Inns & Cathedrals seats six."""
 
 
 class CopyChoiceField(forms.ModelChoiceField):
@@ -102,6 +105,18 @@ class StartForm(forms.Form):
             # The name the player ticked "add as a new player" for: a tick for another name does not count.
             self.fields[f"new_{number}"] = forms.CharField(required=False)
         self.new_names: dict[int, str] = {}
+        for game, choices in SETUP_CHOICES.items():
+            if game in slugs:
+                for name, field in choices.fields().items():
+                    # Only the chosen game's questions must be answered (see clean()).
+                    field.required = False
+                    self.fields[field_name(game, name)] = field
+
+    def setup_groups(self) -> list[tuple[str, Any, list[forms.BoundField]]]:
+        """Each game's set-up questions: (game, legend, bound fields), for the page to show the
+        chosen game's."""
+        return [(game, choices.legend, [self[field_name(game, name)] for name in choices.fields()])
+                for game, choices in SETUP_CHOICES.items() if field_name(game, next(iter(choices.fields()))) in self.fields]
 
     def seat_rows(self) -> list[SeatRow]:
         rows = []
@@ -132,6 +147,9 @@ class StartForm(forms.Form):
         data["players"] = [name for _number, name in seated]
         self._check_player_count(data)
         self._check_copy(data)
+        choices = SETUP_CHOICES.get(data.get("game", ""))
+        data["setup"] = {} if choices is None else choices.to_setup(
+            {name: data.get(field_name(data["game"], name)) for name in choices.fields()})
         return data
 
     def _check_player_count(self, data: dict) -> None:
@@ -189,6 +207,7 @@ def start(request: HttpRequest) -> HttpResponse:
                     location=data["location"],
                     copy=data["copy"],
                     catalogue_record=data["catalogue_record"],
+                    setup=data["setup"],
                 )
             except RecordError as error:
                 form.add_error(error.details.get("field") if error.details.get("field") in form.fields else None,

@@ -129,3 +129,26 @@ def test_the_start_page_in_french_on_a_phone(phone, club, artifacts: Path):
     record = GameRecord.objects.get()
     assert [s.player.display_name for s in record.seats.order_by("seat_order")] == ["Hana", "Élodie"]
     assert record.seed == 7 and record.game_slug == "stone-age"
+
+
+def test_carcassonne_s_expansions_are_asked_only_when_it_is_chosen(phone, club, artifacts: Path):
+    page = phone("en-US")
+    expansions = page.locator('fieldset.setup-choices[data-game="carcassonne"]')
+    page.get_by_text("Carcassonne: Hunters and Gatherers", exact=True).click()
+    assert not expansions.is_visible(), "another game's set-up is not asked"
+    page.get_by_text("Carcassonne", exact=True).click()
+    assert expansions.is_visible()
+    page.get_by_label("Inns & Cathedrals").check()
+    page.get_by_label("Traders & Builders").check()
+    page.get_by_label("Their tiles only, without their rules").check()
+    page.get_by_label("Meeples per player").fill("9")
+    for name in ("Alice", "Bastien", "Chloé"):
+        page.get_by_role("button", name=name).click()
+    fits_the_phone(page)
+    assert all(box["height"] >= 44 for box in (
+        label.bounding_box() for label in expansions.locator("label.check, .field.check > label").all()))
+    page.screenshot(path=str(artifacts / "start-carcassonne-390.png"), full_page=True)
+    page.get_by_role("button", name="Start the record").click()
+    page.wait_for_url(re.compile(r"/scorekeeping/\d+/$"))
+    record = GameRecord.objects.get()
+    assert record.setup == {"expansions": ["inns_cathedrals", "traders_builders"], "rules": [], "meeples": 9}

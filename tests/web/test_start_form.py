@@ -58,7 +58,7 @@ def test_the_club_members_are_chips_and_the_first_names_suggested(keeper_client:
     assert chips == MEMBERS
     datalist = re.search(r'<datalist id="known-players">(.*?)</datalist>', html, re.S)[1]
     assert re.findall(r'<option value="([^"]+)">', datalist) == [*MEMBERS, "Zacharie"]
-    assert html.count('list="known-players"') == 5, "every seat suggests the known players"
+    assert html.count('list="known-players"') == 6, "every seat suggests the known players"
     assert 'id="member-chips" hidden' in html, "the chips need start.js; without it the seats are plain fields"
     assert '<script src="/static/ludolog/start.js" defer></script>' in html
 
@@ -186,3 +186,29 @@ def test_a_link_from_a_catalogue_record_chooses_its_game(keeper_client):
     assert re.search(r'<input[^>]*value="stone-age"[^>]*checked', html) or \
         re.search(r'<input[^>]*checked[^>]*value="stone-age"', html)
     assert keeper_client.get("/scorekeeping/?game=chess").status_code == 200
+
+
+def test_carcassonne_s_expansions_and_meeples_are_chosen_at_the_start(keeper_client: Client):
+    html = keeper_client.get("/scorekeeping/").content.decode()
+    assert 'fieldset class="setup-choices" data-game="carcassonne"' in html
+    status, _html = start(keeper_client, game="carcassonne", seat_1="Alice", seat_2="Bastien",
+                          **{"setup-carcassonne-expansions": ["inns_cathedrals", "traders_builders"],
+                             "setup-carcassonne-tiles_only": "on", "setup-carcassonne-meeples": "9"})
+    assert status == 302
+    record = GameRecord.objects.get()
+    assert record.setup == {"expansions": ["inns_cathedrals", "traders_builders"], "rules": [], "meeples": 9}
+
+
+def test_another_game_s_set_up_answers_are_not_read(keeper_client: Client):
+    status, _html = start(keeper_client, seat_1="Alice", seat_2="Bastien",
+                          **{"setup-carcassonne-expansions": ["inns_cathedrals"]})
+    assert status == 302 and GameRecord.objects.get().setup == {}
+
+
+def test_six_players_need_inns_and_cathedrals(keeper_client: Client):
+    six = {f"seat_{n}": name for n, name in enumerate(MEMBERS + ["Elif", "Fei"], start=1)}
+    six |= {"new_5": "Elif", "new_6": "Fei"}
+    status, html = start(keeper_client, game="carcassonne", **six)
+    assert status == 400 and "need Inns &amp; Cathedrals" in html and not GameRecord.objects.exists()
+    status, _html = start(keeper_client, game="carcassonne", **six, **{"setup-carcassonne-expansions": ["inns_cathedrals"]})
+    assert status == 302 and GameRecord.objects.get().seats.count() == 6

@@ -142,7 +142,8 @@ def sprite_defs(slug: str) -> str:
 
 def figure_glyphs(slug: str, translate: Callable[[str], str]) -> dict[str, str]:
     """Each figure a player may put on a tile, drawn at (0, 0) in ``currentColor``: by kind for
-    Hunters and Gatherers, ``meeple:<terrain>`` for Carcassonne (a farmer lies down)."""
+    Hunters and Gatherers, ``meeple:<terrain>`` and ``big:<terrain>`` for Carcassonne (a farmer
+    lies down), its builder and pig by kind."""
     if slug == "hunters-gatherers":
         return {kind: board_svg._figure(kind, (0.0, 0.0), "currentColor", translate(kind))
                 for kind in ("gatherer", "fisher", "hunter", "hut")}
@@ -150,4 +151,9 @@ def figure_glyphs(slug: str, translate: Callable[[str], str]) -> dict[str, str]:
     for terrain in ("city", "road", "cloister", "field"):
         label = translate(carcassonne_svg.ROLE_WORDS[terrain])
         glyphs[f"meeple:{terrain}"] = carcassonne_svg._meeple({"type": terrain}, (0.0, 0.0), "currentColor", label)
+        glyphs[f"big:{terrain}"] = carcassonne_svg._meeple(
+            {"type": terrain, "kind": "big"}, (0.0, 0.0), "currentColor", translate("large meeple"))
+    for kind in ("builder", "pig"):
+        glyphs[kind] = carcassonne_svg._meeple({"kind": kind}, (0.0, 0.0), "currentColor",
+                                               translate(carcassonne_svg.FIGURE_WORDS[kind]))
     return glyphs

@@ -132,6 +132,7 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
         page_data["tags"] = pictures.TAG_ORDER[record.game_slug]
         page_data["figures_by_terrain"] = engine.figures_by_terrain  # type: ignore[attr-defined]
         page_data["figure_pools"] = engine.figure_pools  # type: ignore[attr-defined]
+        page_data["figure_fields"] = engine.figure_fields  # type: ignore[attr-defined]
         page_data["glyphs"] = pictures.figure_glyphs(record.game_slug, gettext)
     else:
         page_data["catalogue"] = stone_age.catalogue()

@@ -78,7 +78,8 @@ def _tiles(slug: str) -> dict[str, str]:
     }
     words.update({f"tag:{tag}": label for tag, label in tags.items()})
     figures = {"gatherer": gettext("gatherer"), "fisher": gettext("fisher"), "hunter": gettext("hunter"),
-               "hut": gettext("hut"), "meeple": gettext("meeple")}
+               "hut": gettext("hut"), "meeple": gettext("meeple"), "big": gettext("large meeple"),
+               "builder": gettext("builder"), "pig": gettext("pig")}
     words.update({f"figure:{kind}": label for kind, label in figures.items()})
     if slug == "carcassonne":
         roles = {"city": gettext("knight"), "road": gettext("thief"), "cloister": gettext("monk"),

@@ -68,7 +68,7 @@
       if (pile[payload.tile]) pile[payload.tile] -= 1;
       if (item.type === "place_tile") {
         cells[payload.x + "," + payload.y] = { tile: payload.tile, rotation: payload.rotation, pending: true };
-        var kind = payload.figure || (payload.meeple !== undefined ? "meeple" : null);
+        var kind = payload.figure || figureInPayload(payload);
         var pool = kind && data.figure_pools[kind];
         if (pool && supply[seat] && supply[seat][pool] > 0) supply[seat][pool] -= 1;
         // Not known here: a bonus tile earned (Hunters and Gatherers); the engine will say.
@@ -80,6 +80,13 @@
       cells: cells, pile: pile, supply: supply, seat: seat, known: known && !options.over, exact: exact,
       drawn: exact ? options.drawn : null, seeded: data.seeded, phase: exact ? options.phase : null
     };
+  }
+
+  // The figure kind a payload names by its own field (Carcassonne's meeple: 2, big: 2…).
+  function figureInPayload(payload) {
+    var fields = data.figure_fields || {};
+    for (var kind in fields) { if (payload[fields[kind]] !== undefined) return kind; }
+    return null;
   }
 
   function edge(tile, side, rotation) {
@@ -347,7 +354,8 @@
   }
 
   function figureLabel(kind, terrain) {
-    var figure = words["role:" + terrain] || words["figure:" + kind] || kind;
+    // A meeple is named by its role (a knight in a city); the expansions' figures by their own name.
+    var figure = (kind === "meeple" && words["role:" + terrain]) || words["figure:" + kind] || kind;
     return fill(words.figure_on, { figure: figure, terrain: words["terrain:" + terrain] || terrain });
   }
 
@@ -448,7 +456,8 @@
     var spot = selection.spot, rotation = spot.rotations[selection.rotation].rotation;
     var body = { tile: tile, x: spot.x, y: spot.y, rotation: rotation };
     if (selection.figure) {
-      if (selection.figure.kind === "meeple") body.meeple = selection.figure.feature;
+      var field = (data.figure_fields || {})[selection.figure.kind];
+      if (field) body[field] = selection.figure.feature;
       else { body.figure = selection.figure.kind; body.feature = selection.figure.feature; }
     }
     return body;
@@ -458,7 +467,9 @@
     var text = fill(words.lays, { tile: body.tile, x: body.x, y: body.y, rotation: body.rotation });
     if (selection.figure) {
       var terrain = tiles[body.tile].terrains[selection.figure.feature];
-      text = fill(words.with_figure, { action: text, figure: words["role:" + terrain] || words["figure:" + selection.figure.kind],
+      var kind = selection.figure.kind;
+      text = fill(words.with_figure, { action: text,
+        figure: (kind === "meeple" && words["role:" + terrain]) || words["figure:" + kind] || kind,
         terrain: words["terrain:" + terrain] || terrain });
     }
     return text;

@@ -88,11 +88,24 @@
     copyField.hidden = offered === 0;
   }
 
+  // Each game's set-up questions (expansions, a map…) only when that game is chosen.
+  const setups = Array.from(form.querySelectorAll("fieldset.setup-choices"));
+
+  function askSetupOf(game) {
+    setups.forEach((fieldset) => { fieldset.hidden = fieldset.dataset.game !== game; });
+  }
+
+  function choose(game) {
+    offerCopiesOf(game);
+    askSetupOf(game);
+  }
+
   form.querySelectorAll("input[name=game]").forEach((radio) => {
-    radio.addEventListener("change", () => offerCopiesOf(radio.value));
+    radio.addEventListener("change", () => choose(radio.value));
   });
   const chosen = form.querySelector("input[name=game]:checked");
-  if (chosen) offerCopiesOf(chosen.value);
+  if (chosen) choose(chosen.value);
+  else askSetupOf(null);
 
   if (chipBox) chipBox.hidden = false;
   refresh();

@@ -1,0 +1,55 @@
+"""What the start page asks of each game's set-up besides the seed, and how the answers become
+the record's ``setup`` (which the game's rules engine then checks and completes).
+
+One entry a game; a game with nothing to choose has none. The fields are named
+``setup-<game>-<name>`` so that each game's questions live side by side in one form, and only the
+chosen game's are read (the page shows only those).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+@dataclass(frozen=True)
+class SetupChoices:
+    legend: Any
+    fields: Callable[[], dict[str, forms.Field]]
+    """Fresh form fields by name (a form instance must not share field objects)."""
+    to_setup: Callable[[Mapping[str, Any]], dict[str, Any]]
+    """The cleaned answers by name → the record's ``setup``."""
+
+
+def _carcassonne_fields() -> dict[str, forms.Field]:
+    return {
+        "expansions": forms.MultipleChoiceField(
+            label=_("Expansions"), required=False, widget=forms.CheckboxSelectMultiple,
+            choices=[("inns_cathedrals", _("Inns & Cathedrals")), ("traders_builders", _("Traders & Builders"))]),
+        "tiles_only": forms.BooleanField(
+            label=_("Their tiles only, without their rules"), required=False,
+            help_text=_("As Carcassonne Maps recommends: inns, cathedrals and goods are only pictures.")),
+        "meeples": forms.IntegerField(label=_("Meeples per player"), min_value=1, max_value=20, initial=7,
+                                      help_text=_("7 in the box; the Maps recommend 9.")),
+    }
+
+
+def _carcassonne_setup(answers: Mapping[str, Any]) -> dict[str, Any]:
+    expansions = list(answers.get("expansions") or [])
+    setup: dict[str, Any] = {"expansions": expansions, "rules": [] if answers.get("tiles_only") else expansions}
+    if answers.get("meeples"):
+        setup["meeples"] = answers["meeples"]
+    return setup
+
+
+SETUP_CHOICES: Mapping[str, SetupChoices] = {
+    "carcassonne": SetupChoices(_("Expansions and meeples"), _carcassonne_fields, _carcassonne_setup),
+}
+
+
+def field_name(game: str, name: str) -> str:
+    return f"setup-{game}-{name}"
