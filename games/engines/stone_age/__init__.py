@@ -38,7 +38,8 @@ Readings where neither the seed nor the facts settle a question (every ruleset):
 6. A player with people left but no legal place keeps them home for the round.
 7. Civilisation cards are laid cheapest space first, at setup and when the row is refilled.
 8. The tie-break is agriculture + the tool tiles' values + people (one-time tools excluded).
-
+9. Agriculture beyond the tribe's size at feeding: ruleset 1 drops it (seed 002's sentence read
+   as the whole rule), ruleset 2 keeps it as food (the seed is silent there; FACTS.md holds).
 """
 
 from games.engines.errors import IllegalAction
