@@ -25,7 +25,7 @@ plays ruleset 1 with the default variants, as every game recorded before they ex
 - Variant ``hunting_grounds_again``: a tribe may add people to the hunting grounds where it
   already has some (Yucata's house rule, in FACTS.md; by default no location takes a tribe twice).
 
-Readings where neither the seed nor the facts settle a question (every ruleset):
+Readings taken where the seed is silent or the facts do not settle a question:
 
 1. Resources and food are not limited (the English rulebook says so).
 2. The hut cannot be used by a tribe of 10 people; the field and the tool maker can always be
@@ -38,8 +38,9 @@ Readings where neither the seed nor the facts settle a question (every ruleset):
 6. A player with people left but no legal place keeps them home for the round.
 7. Civilisation cards are laid cheapest space first, at setup and when the row is refilled.
 8. The tie-break is agriculture + the tool tiles' values + people (one-time tools excluded).
-9. Agriculture beyond the tribe's size at feeding: ruleset 1 drops it (seed 002's sentence read
-   as the whole rule), ruleset 2 keeps it as food (the seed is silent there; FACTS.md holds).
+9. Agriculture beyond the tribe's size at feeding: ruleset 1 drops it, reading seed 002's
+   sentence as the whole rule; ruleset 2 keeps it as food, the published rule, the seed being
+   silent on a surplus. Readings 1 to 8 hold under both rulesets.
 """
 
 from games.engines.errors import IllegalAction
