@@ -331,3 +331,14 @@ def test_the_simple_player_finishes_under_each_setting(players: int, seed: int, 
     game, actions = heuristic_game(players, seed, variants=variants)
     assert game.is_over and game.variants == variants and len(actions) >= 78
     assert_figures_conserved(game)
+
+
+def test_the_docstring_examples_run():
+    import doctest
+
+    from games.engines.hunters_gatherers import game as game_module
+    from games.engines.hunters_gatherers import rulesets
+
+    for module in (rulesets, game_module):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0

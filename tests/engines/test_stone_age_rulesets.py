@@ -425,3 +425,14 @@ def test_ruleset_2_replaying_a_ruleset_1_game_only_ever_gives_more_food(players:
         assert s2.breakdown["starvation"] >= s1.breakdown["starvation"]
         assert {k: v for k, v in s2.breakdown.items() if k != "starvation"} == \
             {k: v for k, v in s1.breakdown.items() if k != "starvation"}
+
+
+def test_the_docstring_examples_run():
+    import doctest
+
+    from games.engines.stone_age import game as game_module
+    from games.engines.stone_age import rulesets
+
+    for module in (rulesets, game_module):
+        result = doctest.testmod(module)
+        assert result.failed == 0 and result.attempted > 0
