@@ -20,7 +20,9 @@ def wait_stored(page: Any, seq: int) -> None:
 
 def figure_of(game: str, payload: Mapping[str, Any]) -> tuple[int, str] | None:
     if game == "carcassonne":
-        return None if payload.get("meeple") is None else (int(payload["meeple"]), "meeple")
+        # The meeple, or one of the expansions' figures (Inns & Cathedrals, Traders & Builders).
+        named = [(int(payload[kind]), kind) for kind in ("meeple", "big", "builder", "pig") if payload.get(kind) is not None]
+        return named[0] if named else None
     return None if payload.get("figure") is None else (int(payload["feature"]), str(payload["figure"]))
 
 

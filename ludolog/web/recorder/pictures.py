@@ -40,7 +40,7 @@ class TilePicture:
 TAG_ORDER: Mapping[str, tuple[str, ...]] = {
     "hunters-gatherers": ("river", "lake", "spring", "forest", "gold", "mushroom", "deer", "mammoth", "aurochs",
                           "tiger", "fish", "fire", "shrine", "bonus"),
-    "carcassonne": ("city", "pennant", "road", "cloister"),
+    "carcassonne": ("city", "pennant", "road", "cloister", "inn", "cathedral", "wine", "grain", "cloth"),
 }
 """The filters each tile game offers, in the order the picker shows them."""
 
@@ -96,6 +96,10 @@ def _carcassonne(tile: str, record: Mapping[str, Any]) -> TilePicture:
             tags.add(kind)
         if kind == "city" and carcassonne_svg._pennants(feature):
             tags.add("pennant")
+        if kind == "city" and (mark := carcassonne_svg._city_mark(feature)):
+            tags.add(mark)
+        if kind == "road" and feature.get("inn"):
+            tags.add("inn")
     return TilePicture(
         symbol=_symbol(tile, art),
         anchors={fid: (round(x, 3), round(y, 3)) for fid, (x, y) in anchors.items()},

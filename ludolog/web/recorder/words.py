@@ -74,7 +74,8 @@ def _tiles(slug: str) -> dict[str, str]:
         "mammoth": gettext("mammoth"), "aurochs": gettext("aurochs"), "tiger": gettext("sabre-tooth tiger"),
         "fish": gettext("fish"), "fire": gettext("fire"), "shrine": gettext("shrine"), "bonus": gettext("bonus tile"),
         "city": gettext("city"), "pennant": gettext("pennant"), "road": gettext("road"),
-        "cloister": gettext("cloister"),
+        "cloister": gettext("cloister"), "inn": gettext("inn"), "cathedral": gettext("cathedral"),
+        "wine": gettext("wine"), "grain": gettext("grain"), "cloth": gettext("cloth"),
     }
     words.update({f"tag:{tag}": label for tag, label in tags.items()})
     figures = {"gatherer": gettext("gatherer"), "fisher": gettext("fisher"), "hunter": gettext("hunter"),

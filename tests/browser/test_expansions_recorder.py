@@ -1,0 +1,58 @@
+"""Carcassonne with Inns & Cathedrals and Traders & Builders recorded by taps on a phone: the
+large meeple, the builder and the pig are figure targets like the meeple, and the builder's
+second tile is simply the same player's next move."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.registry import get_engine
+from records.models import Event
+from records.services import SeatSpec, start_game
+
+from .recorder_driver import assert_no_sideways_scroll, assert_tap_targets, logged_in_page, shown_totals
+from .taps import lay_tile, wait_stored
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SETUP = {"expansions": ["inns_cathedrals", "traders_builders"]}
+
+
+def test_the_expansions_figures_by_taps(browser, live_server, artifacts: Path):
+    keeper = get_user_model().objects.create_user("keeper")
+    engine = get_engine("carcassonne")
+    record = start_game(game_slug="carcassonne", seats=[SeatSpec("Ada"), SeatSpec("Bastien")], seed=3,
+                        setup=SETUP, created_by=keeper)
+    events = engine.demo_game(2, 3, record.setup)  # the simple player puts every kind of figure
+    wanted = {"big", "builder", "pig"}
+    last = next(index for index in range(len(events))
+                if wanted <= {kind for _type, payload in events[:index + 1] for kind in payload})
+    page = logged_in_page(browser, live_server, keeper)
+    page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+    shot = False
+    for seq, (kind, payload) in enumerate(events[:last + 1], start=1):
+        figure = next((k for k in ("big", "builder", "pig") if k in payload), None)
+
+        def check_figure(page, figure=figure):
+            assert page.locator(f'[data-testid="figure"][data-kind="{figure}"]').count() >= 1
+            assert_tap_targets(page)
+            assert_no_sideways_scroll(page)
+
+        nonlocal_shot = figure == "builder" and not shot
+        if nonlocal_shot:
+            shot = True
+        lay_tile(page, "carcassonne", kind, payload, pick=False,
+                 before_confirm=(lambda p: (check_figure(p), p.screenshot(
+                     path=str(artifacts / "recorder-carcassonne-builder-390.png"), full_page=True)))
+                 if nonlocal_shot else (check_figure if figure else None))
+        wait_stored(page, seq)
+    stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
+    assert stored == [(kind, dict(payload)) for kind, payload in events[:last + 1]]
+    state = engine.new_state(2, 3, record.setup)
+    for kind, payload in stored:
+        engine.apply(state, kind, payload)
+    assert shown_totals(page) == engine.totals(state)
+    assert page.script_errors == []
