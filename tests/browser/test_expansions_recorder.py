@@ -32,22 +32,19 @@ def test_the_expansions_figures_by_taps(browser, live_server, artifacts: Path):
                 if wanted <= {kind for _type, payload in events[:index + 1] for kind in payload})
     page = logged_in_page(browser, live_server, keeper)
     page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
-    shot = False
+    screenshot = artifacts / "recorder-carcassonne-builder-390.png"
     for seq, (kind, payload) in enumerate(events[:last + 1], start=1):
         figure = next((k for k in ("big", "builder", "pig") if k in payload), None)
 
-        def check_figure(page, figure=figure):
+        def offered(page, figure=figure):
+            """The expansion's figure is a target like the meeple, big enough for a thumb."""
             assert page.locator(f'[data-testid="figure"][data-kind="{figure}"]').count() >= 1
             assert_tap_targets(page)
             assert_no_sideways_scroll(page)
+            if figure == "builder" and not screenshot.exists():
+                page.screenshot(path=str(screenshot), full_page=True)
 
-        nonlocal_shot = figure == "builder" and not shot
-        if nonlocal_shot:
-            shot = True
-        lay_tile(page, "carcassonne", kind, payload, pick=False,
-                 before_confirm=(lambda p: (check_figure(p), p.screenshot(
-                     path=str(artifacts / "recorder-carcassonne-builder-390.png"), full_page=True)))
-                 if nonlocal_shot else (check_figure if figure else None))
+        lay_tile(page, "carcassonne", kind, payload, pick=False, before_confirm=offered if figure else None)
         wait_stored(page, seq)
     stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
     assert stored == [(kind, dict(payload)) for kind, payload in events[:last + 1]]
