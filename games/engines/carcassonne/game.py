@@ -645,7 +645,7 @@ class Game:
             "seed": self.seed, "ordered": self.ordered, "pile": list(self.pile), "board": self.board.to_state(),
             "graph": graph, "letters": list(self.letters), "meeples_left": list(self.meeples_left),
             "figures_left": [dict(left) for left in self.figures_left], "goods": [dict(held) for held in self.goods],
-            "points": copy.deepcopy(self.points), "current": self.current, "double_turn": self.double_turn,
+            "points": [dict(points) for points in self.points], "current": self.current, "double_turn": self.double_turn,
             "is_over": self.is_over, "final_scored": self.final_scored, "discarded": list(self.discarded),
             "awards": [award.to_dict() for award in self.awards],
         }
@@ -666,7 +666,7 @@ class Game:
         game.meeples_left = list(data["meeples_left"])
         game.figures_left = [dict(left) for left in data.get("figures_left", [{}] * game.players)]
         game.goods = [dict(held) for held in data.get("goods", [{}] * game.players)]
-        game.points = copy.deepcopy(list(data["points"]))
+        game.points = [dict(points) for points in data["points"]]
         game.current = int(data["current"])
         game.double_turn = bool(data.get("double_turn", False))
         game.is_over = bool(data["is_over"])
