@@ -106,3 +106,41 @@ def test_union_find_joins_sets():
 ])
 def test_majority_owners_share_ties(counts: dict[int, int], owners: set[int]):
     assert majority_owners(counts) == owners
+
+
+# -- what lies beyond the tiles (a map's border, a city printed on a map) -------------------------
+
+def test_a_contact_facing_a_border_closes_and_the_feature_completes():
+    board, graph = Board(), FeatureGraph()
+    graph.add_tile(board.place(CITY_END, (0, 0), 0), board)
+    city = graph.node(0, 0)
+    graph.close_contacts(city)
+    assert graph.is_complete(city) and graph.tile_count(city) == 1
+    with pytest.raises(ValueError, match="0 open contacts"):
+        graph.close_contacts(city)
+    with pytest.raises(ValueError):
+        graph.close_contacts(graph.node(0, 1), 0)
+
+
+def test_a_printed_feature_joined_by_two_tiles_pools_its_open_contacts():
+    """Two city caps facing a printed city with three open edges: the first brings the printed
+    city's three contacts and closes one edge and its own side; the second joins it though no
+    tile side touches the first, and closes another; the third edge keeps it open."""
+    board, graph = Board(), FeatureGraph()
+    graph.add_tile(board.place(CITY_END, (0, 2), 0), board)       # its city faces north, (0, 1) printed
+    graph.add_tile(board.place(CITY_END, (1, 1), 3), board)       # its city faces west, the printed (0, 1)
+    first, second = graph.node(0, 0), graph.node(1, 0)
+    assert graph.root(first) != graph.root(second)                # corners only: no tile side joins them
+    graph.add_open_contacts(first, 3)
+    graph.close_contacts(first, 2)
+    graph.join(second, first)
+    graph.close_contacts(second, 2)
+    graph.add_figure(Figure(0, "knight", first))
+    assert graph.root(first) == graph.root(second) and graph.open_contacts(first) == 1
+    assert graph.tile_count(second) == 2 and graph.figures(second) == [Figure(0, "knight", first)]
+    graph.join(first, second)                                     # already one: nothing changes
+    assert graph.open_contacts(first) == 1
+    with pytest.raises(ValueError):
+        graph.add_open_contacts(first, -1)
+    copy = FeatureGraph.from_state(graph.to_state(), Board.from_state(board.to_state(), {"C": CITY_END}))
+    assert copy.to_state() == graph.to_state() and copy.open_contacts(second) == 1

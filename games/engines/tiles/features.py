@@ -175,6 +175,41 @@ class FeatureGraph:
             self._open[self._uf.find(node)] -= 1
         return connections
 
+    # -- what lies beyond the tiles: a map's border, features printed on a map -----------------
+    def close_contacts(self, node: int, count: int = 1) -> None:
+        """Close ``count`` open contacts of the feature of ``node`` that no tile will ever meet:
+        a side of its tile facing a map's border, where a feature ends closed (as if a tile had
+        come). ``ValueError`` if the feature has fewer open contacts.
+
+        >>> from games.engines.tiles.board import Board
+        >>> from games.engines.tiles.tile import TileDef
+        >>> cap = TileDef.build("C", {"N": ("city", (0, 0, 0)), "E": ("field", (1, 1, 1)),
+        ...                           "S": ("field", (1, 1, 1)), "W": ("field", (1, 1, 1))},
+        ...                     {0: "city", 1: "field"})
+        >>> board, graph = Board(), FeatureGraph()
+        >>> _ = graph.add_tile(board.place(cap, (0, 0), 0), board)
+        >>> graph.close_contacts(graph.node(0, 0))   # the city's side faces the edge of the map
+        >>> graph.is_complete(graph.node(0, 0))
+        True
+        """
+        root = self._uf.find(node)
+        if not 0 < count <= self._open[root]:
+            raise ValueError(f"feature {root} has {self._open[root]} open contacts, {count} cannot close")
+        self._open[root] -= count
+
+    def add_open_contacts(self, node: int, count: int) -> None:
+        """Give the feature of ``node`` ``count`` more open contacts that are on no tile: a city
+        printed on a map that it now joins, whose other edges are still to be met by tiles."""
+        if count < 0:
+            raise ValueError(f"cannot add {count} open contacts")
+        self._open[self._uf.find(node)] += count
+
+    def join(self, a: int, b: int) -> None:
+        """Make the features of ``a`` and ``b`` one, though no tile side joins them (both meet the
+        same feature printed on a map): open contacts, members and figures are pooled, as when
+        a tile joins them; no contact closes (close them with :meth:`close_contacts`)."""
+        self._join(a, b)
+
     def _join(self, a: int, b: int) -> None:
         ra, rb = self._uf.find(a), self._uf.find(b)
         if ra == rb:
