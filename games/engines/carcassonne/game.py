@@ -26,12 +26,13 @@ import copy
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from games.engines.errors import IllegalAction
 from games.engines.tiles import (
-    SIDES, Board, FeatureGraph, Figure, PlacedTile, TileDef, neighbour, quarter_turns_from_degrees,
+    SIDES, Board, FeatureGraph, Figure, PlacedTile, Position, TileDef, neighbour, quarter_turns_from_degrees,
 )
+from games.engines.tiles.heuristic import Joining, preview
 
 from . import goods as trade
 from .actions import Action
@@ -126,7 +127,21 @@ class Award:
 
 
 class Game:
-    """A game of Carcassonne, from the start tile to the final scoring."""
+    """A game of Carcassonne, from the start tile to the final scoring.
+
+    A game played on other ground (Carcassonne Maps) subclasses it through a few hooks, each a
+    method that the base game keeps as it always was: the board (:meth:`_new_board`,
+    :meth:`_board_from_state`), the set-up tiles (:meth:`_lay_start_tiles`,
+    :meth:`_tiles_at_start`), where the tile drawn comes from and what taking it does
+    (:meth:`_drawn`, :meth:`_take`), what else a placement asks and does (:meth:`_laying_problem`,
+    :meth:`_laid`), the end of a turn and of the draw (:meth:`_end_turn`, :meth:`_pile_empty`),
+    what a city counts and covers (:meth:`_city_tiles`, :meth:`_pennants`,
+    :meth:`_feature_squares`), what laying a tile would join (:meth:`preview`) and the kind of
+    action listed (:attr:`action_class`).
+    """
+
+    action_class: ClassVar[type[Action]] = Action
+    """What :meth:`legal_actions` builds: a subclass's action may carry more fields."""
 
     def __init__(self, players: int, seed: int | None, pile: list[str], ordered: bool,
                  options: Options = BASE_GAME) -> None:
@@ -139,7 +154,7 @@ class Game:
         self.ordered = ordered
         """A seeded game: ``pile`` is the order of the draw and the next tile is known."""
         self.pile = pile
-        self.board = Board()
+        self.board = self._new_board()
         self.graph = FeatureGraph()
         self.letters: list[str] = []
         self.meeples_left = [options.meeples] * players
@@ -156,7 +171,18 @@ class Game:
         self.discarded: list[str] = []
         self.awards: list[Award] = []
         self.history: list[dict[str, Any]] = []
+        self._lay_start_tiles()
+
+    def _new_board(self) -> Board:
+        return Board()
+
+    def _lay_start_tiles(self) -> None:
+        """The tiles on the table before the first turn: the start tile at (0, 0)."""
         self._lay(self.tileset.start, (0, 0), 0)
+
+    def _tiles_at_start(self) -> int:
+        """How many tiles :meth:`_lay_start_tiles` lays (an action's index counts the tiles after them)."""
+        return 1
 
     def _play_with(self, options: Options) -> None:
         self.options = options
@@ -246,19 +272,13 @@ class Game:
             raise IllegalAction("game_over", "the game is over")
         if action.seat is not None and action.seat != self.current:
             raise IllegalAction("not_your_turn", f"it is seat {self.current}'s turn, not seat {action.seat}'s")
-        letter = action.tile or self.next_tile
-        if letter is None:
-            raise IllegalAction("tile_missing", "name the tile drawn")
-        if self.ordered and letter != self.next_tile:
-            raise IllegalAction("wrong_tile", f"the tile drawn is {self.next_tile}, not {letter}")
-        if letter not in self.pile:
-            raise IllegalAction("no_such_tile", f"no tile {letter} is left to draw")
+        letter = self._drawn(action)
         before = self.to_dict()
         tile = self.tileset.types[letter].tile
         if action.discard:
             if self.board.fits_anywhere(tile):
                 raise IllegalAction("tile_fits", f"tile {letter} fits somewhere: it must be laid")
-            self.pile.remove(letter)
+            self._take(letter, action)
             self.discarded.append(letter)
             self.history.append(before)
             self._end_if_done()
@@ -273,6 +293,8 @@ class Game:
         problem = self._placement_problem(letter, position, turns)
         if problem is None and figures:
             problem = self._figure_problem(letter, *figures[0])
+        if problem is None:
+            problem = self._laying_problem(action, position)
         if problem is not None:
             raise problem
         placed = self._lay(letter, position, turns)
@@ -289,16 +311,46 @@ class Game:
                 self.meeples_left[self.current] -= 1
             else:
                 self.figures_left[self.current][kind] -= 1
-        self.pile.remove(letter)
+        self._take(letter, action)
+        self._laid(placed, action)
         self._score_completed(placed)
         self.history.append(before)
         # The builder's second tile is part of the same turn and gives no third (2nd edition).
-        if builder_extended and not self.double_turn and self.pile:
+        if builder_extended and not self.double_turn and not self._pile_empty():
             self.double_turn = True
         else:
             self.double_turn = False
-            self.current = (self.current + 1) % self.players
+            self._end_turn()
         self._end_if_done()
+
+    def _drawn(self, action: Action) -> str:
+        """The tile the action lays or discards, checked against the draw (raises :class:`IllegalAction`)."""
+        letter = action.tile or self.next_tile
+        if letter is None:
+            raise IllegalAction("tile_missing", "name the tile drawn")
+        if self.ordered and letter != self.next_tile:
+            raise IllegalAction("wrong_tile", f"the tile drawn is {self.next_tile}, not {letter}")
+        if letter not in self.pile:
+            raise IllegalAction("no_such_tile", f"no tile {letter} is left to draw")
+        return letter
+
+    def _take(self, letter: str, action: Action) -> None:
+        """The tile laid or discarded leaves where it was drawn from."""
+        self.pile.remove(letter)
+
+    def _laying_problem(self, action: Action, position: Position) -> IllegalAction | None:
+        """What else stops the placement, once the tile and figure are seen to be fine."""
+        return None
+
+    def _laid(self, placed: PlacedTile, action: Action) -> None:
+        """What laying the tile does besides its figure, before any feature is scored."""
+
+    def _end_turn(self) -> None:
+        self.current = (self.current + 1) % self.players
+
+    def _pile_empty(self) -> bool:
+        """No tile is left to draw: the game ends."""
+        return not self.pile
 
     def _extends_builder(self, placed: PlacedTile) -> bool:
         """Whether the tile just laid continues a road or city where the current player's builder
@@ -310,7 +362,7 @@ class Game:
         return False
 
     def _end_if_done(self) -> None:
-        if not self.pile:
+        if self._pile_empty():
             self._final_scoring()
             self.is_over = True
 
@@ -343,15 +395,18 @@ class Game:
         # Every scoring comes after the tile of its action is laid or discarded, so the action's
         # index is counted from the board and the discards, which a snapshot keeps (the history of
         # positions is not part of a snapshot).
-        action = len(self.letters) - 2 + len(self.discarded)
+        action = len(self.letters) - 1 - self._tiles_at_start() + len(self.discarded)
         if self.final_scored:
-            where = tiles if tiles is not None or node is None else tuple(sorted(
-                {self.board.placed[self.graph.node_tile[n]].position for n in self.graph.members(node)}))
+            where = tiles if tiles is not None or node is None else self._feature_squares(node)
             self.awards.append(Award(action, source, points, seats, final=True, tiles=where or (),
                                      meeples=tuple(self._standing(f) for f in figures),
                                      contents=tuple((contents or {}).items())))
         else:
             self.awards.append(Award(action, source, points, seats, final=False))
+
+    def _feature_squares(self, node: int) -> tuple[tuple[int, int], ...]:
+        """Where the feature of ``node`` lies: the positions of its tiles, sorted."""
+        return tuple(sorted({self.board.placed[self.graph.node_tile[n]].position for n in self.graph.members(node)}))
 
     def _send_home(self, figures: list[Figure]) -> None:
         for figure in figures:
@@ -390,7 +445,11 @@ class Game:
             per = 3 if complete else 0
         else:
             per = 2 if complete else 1
-        return per * (self.graph.tile_count(node) + self._pennants(node))
+        return per * (self._city_tiles(node) + self._pennants(node))
+
+    def _city_tiles(self, node: int) -> int:
+        """The tiles a city counts."""
+        return self.graph.tile_count(node)
 
     def road_points(self, node: int, complete: bool) -> int:
         """1 a tile, complete or not; with an inn (or more) 2 once complete and nothing at the end."""
@@ -509,38 +568,50 @@ class Game:
             letters = [tile] if tile in self.pile else []
         else:
             letters = sorted(set(self.pile))
+        actions: list[Action] = []
+        for letter in letters:
+            actions += self._placing(letter)
+        return actions
+
+    def _placing(self, letter: str, **extra: Any) -> list[Action]:
+        """Every legal placement of ``letter`` with each figure it may take, or its discard if it
+        fits nowhere; each action also carries the ``extra`` fields (a subclass's)."""
+        act = self.action_class
         seat = self.current
         in_hand = [kind for kind in self.special_figures if self.figures_left[seat][kind]]
         meeple = self.meeples_left[seat] > 0
         actions: list[Action] = []
-        for letter in letters:
-            printed = self.tileset.types[letter].tile
-            placements = list(self.board.placements(printed))
-            if not placements:
-                actions.append(Action(tile=letter, discard=True))
+        printed = self.tileset.types[letter].tile
+        placements = list(self.board.placements(printed))
+        if not placements:
+            return [act(tile=letter, discard=True, **extra)]
+        for (x, y), turns in placements:
+            actions.append(act(tile=letter, x=x, y=y, rotation=turns * 90, **extra))
+            if not meeple and not in_hand:
                 continue
-            for (x, y), turns in placements:
-                actions.append(Action(tile=letter, x=x, y=y, rotation=turns * 90))
-                if not meeple and not in_hand:
-                    continue
-                if meeple or BIG in in_hand:
-                    joined = self._joined_taken(printed, (x, y), turns)
-                    if meeple:
-                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, meeple=f)
-                                    for f in printed.feature_kinds if f not in joined]
-                    if BIG in in_hand:
-                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, big=f)
-                                    for f in printed.feature_kinds if f not in joined]
-                if BUILDER in in_hand or PIG in in_hand:
-                    own = self._joined_own(printed, (x, y), turns)
-                    kinds = printed.feature_kinds
-                    if BUILDER in in_hand:
-                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, builder=f)
-                                    for f in kinds if f in own and kinds[f] in STANDS_ON[BUILDER]]
-                    if PIG in in_hand:
-                        actions += [Action(tile=letter, x=x, y=y, rotation=turns * 90, pig=f)
-                                    for f in kinds if f in own and kinds[f] in STANDS_ON[PIG]]
+            if meeple or BIG in in_hand:
+                joined = self._joined_taken(printed, (x, y), turns)
+                if meeple:
+                    actions += [act(tile=letter, x=x, y=y, rotation=turns * 90, meeple=f, **extra)
+                                for f in printed.feature_kinds if f not in joined]
+                if BIG in in_hand:
+                    actions += [act(tile=letter, x=x, y=y, rotation=turns * 90, big=f, **extra)
+                                for f in printed.feature_kinds if f not in joined]
+            if BUILDER in in_hand or PIG in in_hand:
+                own = self._joined_own(printed, (x, y), turns)
+                kinds = printed.feature_kinds
+                if BUILDER in in_hand:
+                    actions += [act(tile=letter, x=x, y=y, rotation=turns * 90, builder=f, **extra)
+                                for f in kinds if f in own and kinds[f] in STANDS_ON[BUILDER]]
+                if PIG in in_hand:
+                    actions += [act(tile=letter, x=x, y=y, rotation=turns * 90, pig=f, **extra)
+                                for f in kinds if f in own and kinds[f] in STANDS_ON[PIG]]
         return actions
+
+    def preview(self, tile: TileDef, position: Position, quarter_turns: int) -> list[Joining]:
+        """What laying ``tile`` so would join and close, without laying it (the simple player's
+        look ahead, :func:`games.engines.tiles.heuristic.preview`)."""
+        return preview(self.board, self.graph, tile, position, quarter_turns)
 
     def _touching(self, tile: TileDef, position: tuple[int, int], turns: int) -> dict[int, set[int]]:
         """Each feature laid (root) that ``tile`` laid so would touch → the features of ``tile`` touching it."""
@@ -655,23 +726,30 @@ class Game:
         if data.get("snapshot_version") != SNAPSHOT_VERSION:
             raise ValueError(f"not a Carcassonne snapshot of version {SNAPSHOT_VERSION}")
         game = cls.__new__(cls)
-        game._play_with(Options.from_dict(data.get("options")))
-        game.players = int(data["players"])
-        game.seed = data["seed"]
-        game.ordered = bool(data["ordered"])
-        game.pile = list(data["pile"])
-        game.board = Board.from_state(data["board"], game.tileset.tile_defs)
-        game.graph = FeatureGraph.from_state(data["graph"], game.board)
-        game.letters = list(data["letters"])
-        game.meeples_left = list(data["meeples_left"])
-        game.figures_left = [dict(left) for left in data.get("figures_left", [{}] * game.players)]
-        game.goods = [dict(held) for held in data.get("goods", [{}] * game.players)]
-        game.points = [dict(points) for points in data["points"]]
-        game.current = int(data["current"])
-        game.double_turn = bool(data.get("double_turn", False))
-        game.is_over = bool(data["is_over"])
-        game.final_scored = bool(data["final_scored"])
-        game.discarded = list(data["discarded"])
-        game.awards = [Award.from_dict(award) for award in data["awards"]]
-        game.history = []
+        game._read(data)
         return game
+
+    def _read(self, data: Mapping[str, Any]) -> None:
+        """Take the position of a snapshot (:meth:`to_dict`) into this bare instance."""
+        self._play_with(Options.from_dict(data.get("options")))
+        self.players = int(data["players"])
+        self.seed = data["seed"]
+        self.ordered = bool(data["ordered"])
+        self.pile = list(data["pile"])
+        self.board = self._board_from_state(data["board"])
+        self.graph = FeatureGraph.from_state(data["graph"], self.board)
+        self.letters = list(data["letters"])
+        self.meeples_left = list(data["meeples_left"])
+        self.figures_left = [dict(left) for left in data.get("figures_left", [{}] * self.players)]
+        self.goods = [dict(held) for held in data.get("goods", [{}] * self.players)]
+        self.points = [dict(points) for points in data["points"]]
+        self.current = int(data["current"])
+        self.double_turn = bool(data.get("double_turn", False))
+        self.is_over = bool(data["is_over"])
+        self.final_scored = bool(data["final_scored"])
+        self.discarded = list(data["discarded"])
+        self.awards = [Award.from_dict(award) for award in data["awards"]]
+        self.history = []
+
+    def _board_from_state(self, state: Mapping[str, Any]) -> Board:
+        return Board.from_state(state, self.tileset.tile_defs)

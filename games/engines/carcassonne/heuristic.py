@@ -23,9 +23,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
+from typing import TypeVar
 
 from games.engines.tiles import majority_owners
-from games.engines.tiles.heuristic import play_out, preview
+from games.engines.tiles.heuristic import play_out
 
 from .actions import Action
 from .figures import BIG, BUILDER, PIG, STRENGTH
@@ -44,6 +45,8 @@ _GOOD_WORTH = 2.0
 """A goods token, towards a majority of 10."""
 _AROUND = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0))
 
+ActionT = TypeVar("ActionT", bound=Action)
+
 CityKey = tuple[str, int]
 """A city once the tile is laid: ``("g", i)`` the i-th joining of the tile, ``("r", root)`` one untouched."""
 
@@ -59,13 +62,29 @@ def choose(game: Game, chooser: random.Random) -> Action:
     legal = game.legal_actions()
     if len(legal) == 1:
         return legal[0]
+    return best_of(weigh_actions(game, legal), chooser)
+
+
+def best_of(valued: Sequence[tuple[float, ActionT]], chooser: random.Random) -> ActionT:
+    """The best valued action, a tie broken by ``chooser``."""
+    best = max(value for value, _ in valued)
+    return chooser.choice([action for value, action in valued if value >= best - 1e-9])
+
+
+def weigh_actions(game: Game, actions: Sequence[ActionT]) -> list[tuple[float, ActionT]]:
+    """Each of ``actions`` (placements of tiles the current player may lay: the tile drawn,
+    or another game's other sources) with its worth to the current player; a meeple the player
+    should not put down is left out, and a discard is worth nothing."""
+    valued: list[tuple[float, ActionT]] = [(0.0, action) for action in actions if action.discard]
+    if len(valued) == len(actions):
+        return valued
     turn = _Turn(game)
-    by_placement: dict[tuple[int, int, int], list[Action]] = {}
-    for action in legal:
-        by_placement.setdefault((action.x, action.y, action.rotation), []).append(action)
-    valued: list[tuple[float, Action]] = []
-    for (x, y, rotation), options in by_placement.items():
-        base, claims = turn.weigh(options[0].tile or "", (x, y), rotation // 90)
+    by_placement: dict[tuple[str, int, int, int], list[ActionT]] = {}
+    for action in actions:
+        if not action.discard:
+            by_placement.setdefault((action.tile or "", action.x, action.y, action.rotation), []).append(action)
+    for (letter, x, y, rotation), options in by_placement.items():
+        base, claims = turn.weigh(letter, (x, y), rotation // 90)
         for option in options:
             if option.meeple is not None:
                 if option.meeple in claims:
@@ -77,8 +96,7 @@ def choose(game: Game, chooser: random.Random) -> Action:
                     valued.append((base + worth, option))
             else:
                 valued.append((base, option))
-    best = max(value for value, _ in valued)
-    return chooser.choice([action for value, action in valued if value >= best - 1e-9])
+    return valued
 
 
 class _Turn:
@@ -121,7 +139,7 @@ class _Turn:
         game, graph = self.game, self.graph
         tile_type = game.tileset.types[letter]
         kinds = tile_type.tile.feature_kinds
-        joinings = preview(game.board, graph, tile_type.tile, position, turns)
+        joinings = game.preview(tile_type.tile, position, turns)
         group_of_root = {root: i for i, j in enumerate(joinings) for root in j.roots}
         group_of_feature = {fid: i for i, j in enumerate(joinings) for fid in j.features}
 
