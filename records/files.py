@@ -84,9 +84,10 @@ def _engine(document: dict[str, Any]) -> EngineAdapter | None:
     engine = get_engine(document["game"])
     if engine is None:
         raise RecordFileError(f"no rules engine replays {document['game']!r}", field="game", reason="unknown_game")
-    if document["ruleset_version"] != engine.ruleset_version:
+    if document["ruleset_version"] not in engine.rulesets:
+        known = ", ".join(map(repr, engine.rulesets))
         raise RecordFileError(
-            f"the file was played with ruleset {document['ruleset_version']!r}; this engine has {engine.ruleset_version!r}",
+            f"the file was played with ruleset {document['ruleset_version']!r}; this engine has {known}",
             field="ruleset_version",
             reason="ruleset_mismatch",
             status_code=409,
@@ -99,7 +100,8 @@ def document_setup(engine: EngineAdapter, document: dict[str, Any]) -> dict[str,
     Ludolog holds it complete, so checking it changes nothing)."""
     chosen = {key: value for key, value in document["setup"].items() if key != "seed"}
     try:
-        return engine.prepare_setup(len(document["players"]), document["setup"].get("seed"), chosen)
+        return engine.prepare_setup(len(document["players"]), document["setup"].get("seed"), chosen,
+                                    document["ruleset_version"])
     except PayloadError as error:
         raise RecordFileError(error.message, field=error.field, reason="invalid_setup") from None
 
@@ -123,7 +125,8 @@ def replay_document(
     target = len(events) if at is None else at
     if not 0 <= target <= len(events):
         raise RecordFileError(f"at must be between 0 and {len(events)}, not {target}", field="at")
-    state = engine.new_state(len(document["players"]), document["setup"].get("seed"), document_setup(engine, document))
+    state = engine.new_state(len(document["players"]), document["setup"].get("seed"), document_setup(engine, document),
+                             document["ruleset_version"])
     for number, event in enumerate(events[:target], start=1):
         try:
             if event["type"] == UNDO:
@@ -150,7 +153,7 @@ def replay_document(
 def document_position(document: dict[str, Any], at: int | None = None) -> dict[str, Any]:
     """The same JSON as ``GET /api/records/{id}/state/?at=N``, from a file."""
     engine, state, seq = replay_document(document, at)
-    return position_document(engine, state, seq, seats=_seats(document))
+    return position_document(engine, state, seq, seats=_seats(document), ruleset_version=document["ruleset_version"])
 
 
 def _seats(document: dict[str, Any]) -> list[dict[str, Any]]:
@@ -170,7 +173,9 @@ def export_document(record: GameRecord) -> dict[str, Any]:
     document: dict[str, Any] = {
         "format": FORMAT,
         "game": record.game_slug,
-        "ruleset_version": record.ruleset_version or "-",
+        # The rules it is judged by now (after a migrate_ruleset, the ruleset moved to), so that
+        # the file imported elsewhere scores as here.
+        "ruleset_version": replay.ruleset_of(record) if engine is not None else (record.ruleset_version or "-"),
         "played_on": record.played_on.isoformat(),
         "location": record.location,
         "result_only": record.result_only,
@@ -178,7 +183,7 @@ def export_document(record: GameRecord) -> dict[str, Any]:
             {"seat": seat.seat_order, "name": seat.player.display_name, "colour": seat.colour}
             for seat in record.seats.select_related("player")
         ],
-        "setup": {"seed": record.seed, **record.setup},
+        "setup": {"seed": record.seed, **(replay.setup_of(record) if engine is not None else {})},
         "events": [
             {
                 "seq": line.event.seq,
@@ -305,7 +310,8 @@ SIMULATED_PLAYED_ON = "2026-01-01"
 
 
 def simulate_document(game: str, players: int, seed: int, names: list[str] | None = None, *,
-                      player: str = "random", setup: dict[str, Any] | None = None) -> dict[str, Any]:
+                      player: str = "random", setup: dict[str, Any] | None = None,
+                      ruleset_version: str | None = None) -> dict[str, Any]:
     """A complete simulated game as a record file; the same seed, the same file. ``player`` says
     who plays: ``"random"`` (random legal actions) or ``"heuristic"`` (the engine's simple
     player, whose games look played: the demo's); ``setup`` what the game's set-up chooses
@@ -316,16 +322,17 @@ def simulate_document(game: str, players: int, seed: int, names: list[str] | Non
     if player not in ("random", "heuristic"):
         raise ValueError(f"player is 'random' or 'heuristic', not {player!r}")
     names = names or [f"Player {seat + 1}" for seat in range(players)]
-    setup = engine.prepare_setup(players, seed, setup)
+    ruleset_version = ruleset_version or engine.ruleset_version
+    setup = engine.prepare_setup(players, seed, setup, ruleset_version)
     play = engine.random_game if player == "random" else engine.demo_game
-    events = play(players, seed, setup)
-    state = engine.new_state(players, seed, setup)
+    events = play(players, seed, setup, ruleset_version)
+    state = engine.new_state(players, seed, setup, ruleset_version)
     for kind, payload in events:
         engine.apply(state, kind, payload)
     return {
         "format": FORMAT,
         "game": game,
-        "ruleset_version": engine.ruleset_version,
+        "ruleset_version": ruleset_version,
         "played_on": SIMULATED_PLAYED_ON,
         "location": "",
         "result_only": False,

@@ -99,6 +99,57 @@ class GameRecord(models.Model):
         return f"{self.game_slug} #{self.pk} ({self.played_on})"
 
 
+class RulesetMoveQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise ImmutableEventError("a ruleset move is never changed: move the record again instead")
+
+    def delete(self):
+        raise ImmutableEventError("a ruleset move is never deleted: move the record again instead")
+
+
+class RulesetMove(models.Model):
+    """From now on the record is judged by ``to_version`` with ``to_setup`` (its variants): an
+    append-only entry, never an edit of the record. A record's effective ruleset is its latest
+    move's, or the one it pinned at its start (``records.replay.ruleset_of``). The entry keeps
+    why the move was allowed: ``outcome`` ``identical`` (the same positions and scores) or
+    ``changed`` (replays legally, scores differ: ``scores_before`` and ``scores_after`` by seat).
+    """
+
+    class Outcome(models.TextChoices):
+        IDENTICAL = "identical", _("identical")
+        CHANGED = "changed", _("changed")
+
+    objects = RulesetMoveQuerySet.as_manager()
+
+    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="ruleset_moves")
+    from_version = models.CharField(_("from ruleset"), max_length=64)
+    to_version = models.CharField(_("to ruleset"), max_length=64)
+    from_setup = models.JSONField(_("set-up before"), default=dict, blank=True)
+    to_setup = models.JSONField(_("set-up after"), default=dict, blank=True)
+    outcome = models.CharField(_("outcome"), max_length=16, choices=Outcome.choices)
+    scores_before = models.JSONField(_("scores before"), default=list, blank=True)
+    scores_after = models.JSONField(_("scores after"), default=list, blank=True)
+    moved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    moved_at = models.DateTimeField(_("moved at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["record", "id"]
+        verbose_name = _("ruleset move")
+
+    def __str__(self) -> str:
+        return f"#{self.record_id}: {self.from_version} → {self.to_version}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise ImmutableEventError("a ruleset move is never changed: move the record again instead")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableEventError("a ruleset move is never deleted: move the record again instead")
+
+
 class Seat(models.Model):
     record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="seats")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")

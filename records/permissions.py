@@ -8,12 +8,13 @@ from django.db import connection
 from django.http import Http404
 from rest_framework import permissions
 
-from .models import Event, GameRecord, Player, Seat
+from .models import Event, GameRecord, Player, RulesetMove, Seat
 
 
 def record_for_append(pk: Any, user: AbstractBaseUser | AnonymousUser) -> GameRecord:
-    """The record ``pk`` for an append, read with its last seq (``last_seq``) and whether
-    ``user`` may append to it, in one query; :class:`Http404` when there is no such record.
+    """The record ``pk`` for an append, read with its last seq (``last_seq``), the ruleset it was
+    last moved to (``moved_ruleset``, see ``records.replay.ruleset_of``) and whether ``user`` may
+    append to it, in one query; :class:`Http404` when there is no such record.
 
     The hot path of every recorded action: hand-written SQL (built once) because composing the
     same query with the ORM (two ``Exists`` and a ``Subquery``) costs more CPU than running it.
@@ -31,13 +32,15 @@ def record_for_append(pk: Any, user: AbstractBaseUser | AnonymousUser) -> GameRe
 
 @functools.cache
 def _record_for_append_sql() -> str:
-    record, event, seat, player = (model._meta for model in (GameRecord, Event, Seat, Player))
+    record, event, seat, player, move = (model._meta for model in (GameRecord, Event, Seat, Player, RulesetMove))
     keepers = GameRecord.scorekeepers.through._meta
     columns = ", ".join(f"r.{qn(field.column)}" for field in record.concrete_fields)
     return (
         f"SELECT {columns},"
         f" (SELECT e.{qn('seq')} FROM {qn(event.db_table)} e WHERE e.{qn('record_id')} = r.{qn('id')}"
         f" ORDER BY e.{qn('seq')} DESC LIMIT 1) AS last_seq,"
+        f" (SELECT m.{qn('to_version')} FROM {qn(move.db_table)} m WHERE m.{qn('record_id')} = r.{qn('id')}"
+        f" ORDER BY m.{qn('id')} DESC LIMIT 1) AS moved_ruleset,"
         f" (EXISTS (SELECT 1 FROM {qn(keepers.db_table)} k"
         f" WHERE k.{qn('gamerecord_id')} = r.{qn('id')} AND k.{qn('user_id')} = %s)"
         f" OR EXISTS (SELECT 1 FROM {qn(seat.db_table)} s JOIN {qn(player.db_table)} p"

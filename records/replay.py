@@ -15,7 +15,7 @@ from django.conf import settings
 
 from games.registry import UNDO, EngineAdapter, get_engine
 
-from .models import Event, GameRecord, Snapshot
+from .models import Event, GameRecord, RulesetMove, Snapshot
 
 logger = logging.getLogger(__name__)
 
@@ -55,8 +55,33 @@ def snapshot_every() -> int:
     return max(1, int(getattr(settings, "LUDOLOG_SNAPSHOT_EVERY", 16)))
 
 
+def ruleset_of(record: GameRecord) -> str:
+    """The ruleset the record is judged by now: its latest :class:`RulesetMove`'s, else the one it
+    pinned at its start. Read once per record object (the append path's record query brings it
+    along, see ``records.permissions.record_for_append``)."""
+    if not hasattr(record, "moved_ruleset"):
+        record.moved_ruleset = (  # type: ignore[attr-defined]
+            RulesetMove.objects.filter(record=record).order_by("-id").values_list("to_version", flat=True).first()
+        )
+    moved = record.moved_ruleset  # type: ignore[attr-defined]
+    if moved:
+        return str(moved)
+    if record.ruleset_version:
+        return record.ruleset_version
+    return engine_for(record).ruleset_version
+
+
+def setup_of(record: GameRecord) -> dict[str, Any]:
+    """The set-up the record is played with now: its latest move's (which may change variants),
+    else the one it pinned."""
+    if ruleset_of(record) == record.ruleset_version and not record.moved_ruleset:  # type: ignore[attr-defined]
+        return dict(record.setup)
+    move = RulesetMove.objects.filter(record=record).order_by("-id").values_list("to_setup", flat=True).first()
+    return dict(move if move is not None else record.setup)
+
+
 def initial_state(record: GameRecord, engine: EngineAdapter) -> Any:
-    return engine.new_state(record.seats.count(), record.seed, record.setup)
+    return engine.new_state(record.seats.count(), record.seed, setup_of(record), ruleset_of(record))
 
 
 def apply_events(engine: EngineAdapter, state: Any, events: Iterable[Event]) -> Any:
@@ -84,7 +109,7 @@ def state_at(
     snapshot = None
     if use_snapshots:
         snapshot = (
-            Snapshot.objects.filter(record=record, seq__lte=target, ruleset_version=engine.ruleset_version)
+            Snapshot.objects.filter(record=record, seq__lte=target, ruleset_version=ruleset_of(record))
             .order_by("-seq")
             .first()
         )
@@ -153,7 +178,7 @@ def current_state(
                 return state, rows[-1][0] if rows else seq
         # Too far behind: the latest snapshot plus a few events is cheaper than this catch-up.
     snapshot = (
-        Snapshot.objects.filter(record=record, ruleset_version=engine.ruleset_version)
+        Snapshot.objects.filter(record=record, ruleset_version=ruleset_of(record))
         .order_by("-seq").values_list("seq", "state").first()
     )
     state, start = _restore_data(record, engine, snapshot)
@@ -168,7 +193,7 @@ def save_snapshot(record: GameRecord, engine: EngineAdapter, state: Any, seq: in
     # One INSERT … ON CONFLICT DO NOTHING: a snapshot already stored for this place is kept,
     # as get_or_create would, without its SELECT and savepoint round trips.
     Snapshot.objects.bulk_create(
-        [Snapshot(record=record, seq=seq, ruleset_version=engine.ruleset_version, state=engine.snapshot(state))],
+        [Snapshot(record=record, seq=seq, ruleset_version=ruleset_of(record), state=engine.snapshot(state))],
         ignore_conflicts=True,
     )
 
@@ -177,7 +202,7 @@ def save_snapshot(record: GameRecord, engine: EngineAdapter, state: Any, seq: in
 def store_snapshots(record: GameRecord, engine: EngineAdapter, snapshots: Iterable[tuple[int, Any]]) -> int:
     """Store snapshots already taken (``(seq, engine.snapshot(state))`` pairs); returns how many."""
     rows = [
-        Snapshot(record=record, seq=seq, ruleset_version=engine.ruleset_version, state=data)
+        Snapshot(record=record, seq=seq, ruleset_version=ruleset_of(record), state=data)
         for seq, data in snapshots
     ]
     Snapshot.objects.bulk_create(rows, ignore_conflicts=True)

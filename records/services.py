@@ -105,7 +105,8 @@ def start_game(
         if not fields.get("ruleset_version"):
             fields["ruleset_version"] = engine.ruleset_version
         try:
-            fields["setup"] = engine.prepare_setup(len(seats), fields.get("seed"), fields.get("setup"))
+            fields["setup"] = engine.prepare_setup(len(seats), fields.get("seed"), fields.get("setup"),
+                                               fields["ruleset_version"])
         except PayloadError as error:
             raise InvalidSetup(error.message, field=error.field) from None
     elif fields.get("setup"):
@@ -158,7 +159,7 @@ def append_event(
     if engine is not None:
         # This request owns the cached state from here on: it goes back to the cache only when
         # it is known to be the state after a committed seq (below); any other exit drops it.
-        cached = state_cache.take_with_head(record, engine.ruleset_version)
+        cached = state_cache.take_with_head(record, replay.ruleset_of(record))
         state, current = replay.current_state(
             record, cached=None if cached is None else cached[:2], last=known_last_seq
         )
@@ -168,21 +169,21 @@ def append_event(
         state, current = None, last_seq(record) if known_last_seq is None else known_last_seq
     if expected_seq != current:
         if engine is not None:
-            state_cache.put_on_commit(record, engine.ruleset_version, current, state, head=head)
+            state_cache.put_on_commit(record, replay.ruleset_of(record), current, state, head=head)
         raise SeqConflict(
             f"expected_seq is {expected_seq} but the last event is {current}", current_seq=current
         )
     limit = max_events_per_record()
     if current >= limit:
         if engine is not None:
-            state_cache.put_on_commit(record, engine.ruleset_version, current, state, head=head)
+            state_cache.put_on_commit(record, replay.ruleset_of(record), current, state, head=head)
         raise RecordFull(f"the record already holds {limit} events, the most a record may hold", limit=limit)
     if engine is not None:
         try:
             payload = engine.apply(state, type, payload)
         except getattr(engine, "refusals", ()):
             # A refused action leaves the state as it was (the engine guarantees it).
-            state_cache.put_on_commit(record, engine.ruleset_version, current, state, head=head)
+            state_cache.put_on_commit(record, replay.ruleset_of(record), current, state, head=head)
             raise
         finished = engine.is_over(state)
     else:
@@ -224,7 +225,7 @@ def append_event(
     if engine is not None and not finished:
         # Cached only once the event is committed (at once in autocommit); a finished record
         # takes no more events, so its state is not worth keeping.
-        state_cache.put_on_commit(record, engine.ruleset_version, event.seq, state, head=event.hash)
+        state_cache.put_on_commit(record, replay.ruleset_of(record), event.seq, state, head=event.hash)
     return event
 
 
@@ -286,7 +287,7 @@ def position_and_state(record: GameRecord, at: int | None = None) -> tuple[dict[
         {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
         for seat in record.seats.select_related("player")
     ]
-    return position_document(engine, state, seq, seats=seats), state
+    return position_document(engine, state, seq, seats=seats, ruleset_version=replay.ruleset_of(record)), state
 
 
 def recording_options(record: GameRecord, tile: str | None = None) -> dict[str, Any]:
@@ -297,11 +298,13 @@ def recording_options(record: GameRecord, tile: str | None = None) -> dict[str, 
     return {"seq": seq, "status": record.status, **engine.options(state, tile)}
 
 
-def position_document(engine: Any, state: Any, seq: int, *, seats: list[dict[str, Any]]) -> dict[str, Any]:
-    """One JSON shape for a position, whether it comes from the database or from a file."""
+def position_document(engine: Any, state: Any, seq: int, *, seats: list[dict[str, Any]],
+                      ruleset_version: str | None = None) -> dict[str, Any]:
+    """One JSON shape for a position, whether it comes from the database or from a file
+    (``ruleset_version``: the one it was judged by, the engine's newest by default)."""
     return {
         "game": engine.slug,
-        "ruleset_version": engine.ruleset_version,
+        "ruleset_version": ruleset_version or engine.ruleset_version,
         "at": seq,
         "seats": seats,
         "is_over": engine.is_over(state),

@@ -9,3 +9,7 @@ players_merging = Signal()
 """Sent inside the transaction that merges two players, after the seats moved and before the
 duplicate is deleted; kwargs: ``keep_id``, ``duplicate_id``, ``record_ids`` (the records whose
 seats moved). Read models move what they hold of the duplicate to ``keep_id`` here."""
+
+ruleset_moved = Signal()
+"""Sent after the transaction that moved a record to another ruleset commits (``records.rulesets``);
+kwargs: ``record_id``. A finished record's results are worked out again under its new rules."""

@@ -7,7 +7,7 @@ import logging
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
-from records.signals import players_merging, record_finished
+from records.signals import players_merging, record_finished, ruleset_moved
 
 from .models import League, LeagueMembership
 
@@ -93,6 +93,8 @@ def players_merged(sender, keep_id: int, duplicate_id: int, record_ids: list[int
 def connect() -> None:
     players_merging.connect(players_merged, dispatch_uid="scoring.players_merged")
     record_finished.connect(queue_scoring, dispatch_uid="scoring.queue_scoring")
+    # A record judged by other rules scores again: its results, standings and ratings follow.
+    ruleset_moved.connect(queue_scoring, dispatch_uid="scoring.queue_scoring_after_ruleset_move")
     for signal in (post_save, post_delete):
         signal.connect(league_changed, sender=League, dispatch_uid=f"scoring.league_changed.{signal is post_save}")
         signal.connect(

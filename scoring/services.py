@@ -109,9 +109,10 @@ def final_scores(record: GameRecord) -> list[FinalScore]:
 
 
 def _ruleset_version(record: GameRecord) -> str:
+    """The ruleset the result was worked out under: the record's effective one."""
     if record.result_only:
         return record.ruleset_version
-    return replay.engine_for(record).ruleset_version
+    return replay.ruleset_of(record)
 
 
 @dataclass(frozen=True)

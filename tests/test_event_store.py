@@ -67,8 +67,8 @@ def plain_sqlite_client(database: Path) -> sqlite3.Connection:
     assert db.execute("PRAGMA foreign_keys").fetchone() == (0,)
     db.execute(
         "INSERT INTO records_gamerecord (game_slug, ruleset_version, played_on, location, status,"
-        " is_private, result_only, created_at)"
-        " VALUES ('x', '', '2026-01-01', '', 'in_progress', 0, 1, '2026-01-01')"
+        " is_private, result_only, created_at, setup)"
+        " VALUES ('x', '', '2026-01-01', '', 'in_progress', 0, 1, '2026-01-01', '{}')"
     )
     db.execute(
         "INSERT INTO records_event (record_id, seq, type, payload, recorded_at, idempotency_key, hash) "
@@ -208,8 +208,8 @@ class TestImmutability:
         # A record nothing was recorded in yet can still go, and a record keeps its other columns.
         db.execute(
             "INSERT INTO records_gamerecord (game_slug, ruleset_version, played_on, location, status,"
-            " is_private, result_only, created_at)"
-            " VALUES ('y', '', '2026-01-01', '', 'in_progress', 0, 1, '2026-01-01')"
+            " is_private, result_only, created_at, setup)"
+            " VALUES ('y', '', '2026-01-01', '', 'in_progress', 0, 1, '2026-01-01', '{}')"
         )
         db.execute("DELETE FROM records_gamerecord WHERE game_slug = 'y'")
         db.execute("UPDATE records_gamerecord SET status = 'finished'")

@@ -69,14 +69,26 @@ class EngineAdapter(Protocol):
     refusals: tuple[type[Exception], ...]
     """What ``apply`` raises for an action it refuses; the state is then left unchanged."""
 
-    def prepare_setup(self, players: int, seed: int | None, setup: Mapping[str, Any] | None) -> dict[str, Any]:
+    rulesets: Mapping[str, Any]
+    """Every ruleset version a record may pin, oldest first, as
+    :class:`games.adapters.rulesets.RulesetInfo`; ``ruleset_version`` is the one new records pin."""
+    variants: Mapping[str, Any]
+    """The table options a record may choose (``setup["variants"]``), as
+    :class:`games.adapters.rulesets.VariantInfo`."""
+
+    def prepare_setup(self, players: int, seed: int | None, setup: Mapping[str, Any] | None,
+                      ruleset_version: str | None = None) -> dict[str, Any]:
         """The set-up a new record pins: ``setup`` checked (:class:`PayloadError` naming the field,
         ``setup.<key>``) and completed (defaults filled in, what the seed draws written down)."""
         ...
     def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
         """The set-up as (what, value) lines for the pages, in English (the pages translate)."""
         ...
-    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None) -> Any: ...
+    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
+                  ruleset_version: str | None = None) -> Any:
+        """A game's first position under ``ruleset_version`` (one of :attr:`rulesets`; ``None``
+        is :attr:`ruleset_version`, what a new record pins)."""
+        ...
     def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]: ...
     def undo(self, state: Any) -> None: ...
     def notation(self, event_type: str, payload: Mapping[str, Any]) -> str: ...
@@ -89,8 +101,10 @@ class EngineAdapter(Protocol):
     def totals(self, state: Any) -> list[int]:
         """Each seat's score now, in seat order: what a score chart needs after every event."""
         ...
-    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]: ...
-    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]: ...
+    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
+                    ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]: ...
+    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
+                  ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]: ...
     def options(self, state: Any, tile: str | None = None) -> dict[str, Any]:
         """What may be recorded now, arranged for the table recorder (JSON-able)."""
         ...
@@ -142,13 +156,25 @@ class GameStateAdapter:
     engine: Any
     event_schemas: Mapping[str, Mapping[str, Any]]
     setup_schema: Mapping[str, Any] = NO_SETUP
+    ruleset_version: str
+    variants: Mapping[str, Any] = {}
 
-    def prepare_setup(self, players: int, seed: int | None, setup: Mapping[str, Any] | None) -> dict[str, Any]:
+    @property
+    def rulesets(self) -> Mapping[str, Any]:
+        from .rulesets import single_ruleset
+
+        return single_ruleset(self.ruleset_version)
+
+    def prepare_setup(self, players: int, seed: int | None, setup: Mapping[str, Any] | None,
+                      ruleset_version: str | None = None) -> dict[str, Any]:
         chosen = dict(setup or {})
         validate_against(self.setup_schema, chosen, "setup")
-        return self.complete_setup(players, seed, chosen)
+        if ruleset_version is not None and ruleset_version not in self.rulesets:
+            raise PayloadError("ruleset_version", f"ruleset_version: this engine has no ruleset {ruleset_version!r}")
+        return self.complete_setup(players, seed, chosen, ruleset_version or self.ruleset_version)
 
-    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any]) -> dict[str, Any]:
+    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any],
+                       ruleset_version: str) -> dict[str, Any]:
         """A game whose set-up has rules beyond its schema checks them here (and fills in what
         the seed draws); the schema has been checked."""
         return setup
@@ -156,7 +182,8 @@ class GameStateAdapter:
     def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
         return []
 
-    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None) -> Any:
+    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
+                  ruleset_version: str | None = None) -> Any:
         if setup:
             raise PayloadError("setup", f"setup: {self.engine.__name__} takes no set-up choices")
         return self.engine.Game.new(players, seed)

@@ -60,7 +60,8 @@ class CarcassonneAdapter(TileGameAdapter):
 
     # -- the set-up: expansions and meeples ----------------------------------------------------
 
-    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any]) -> dict[str, Any]:
+    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any],
+                       ruleset_version: str) -> dict[str, Any]:
         # An expansion named without a word on rules is played with them; "rules": [] is tiles only.
         setup.setdefault("rules", list(setup.get("expansions", ())))
         try:
@@ -73,7 +74,8 @@ class CarcassonneAdapter(TileGameAdapter):
         # The base game keeps an empty set-up, as every record stored before the expansions has.
         return {} if options.is_base_game else options.to_dict()
 
-    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None) -> Any:
+    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
+                  ruleset_version: str | None = None) -> Any:
         return self.engine.Game.new(players, seed, options=self.engine.Options.from_dict(setup))
 
     def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -138,14 +140,16 @@ class CarcassonneAdapter(TileGameAdapter):
             found.append(Placement(action.x, action.y, action.rotation, figures[0] if figures else None))
         return found, discard
 
-    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
+                    ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
         from games.engines.carcassonne.simulate import random_game
 
         _game, actions = random_game(players, seed, self.engine.Options.from_dict(setup))
         return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]
 
-    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
+                  ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete game of the engine's simple player (its ``heuristic`` module): a demo game
         that looks played; the same seed gives the same game."""
         from games.engines.carcassonne.heuristic import heuristic_game

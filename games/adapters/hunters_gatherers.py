@@ -7,10 +7,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import COORDINATE, SEAT, UNDO, PayloadError
+from .rulesets import EngineRulesets
 from .tiles import Placement, TileGameAdapter
 
 
-class HuntersGatherersAdapter(TileGameAdapter):
+class HuntersGatherersAdapter(EngineRulesets, TileGameAdapter):
     """Carcassonne – Hunters and Gatherers (first edition) through the platform's interface."""
 
     slug = "hunters-gatherers"
@@ -24,7 +25,10 @@ class HuntersGatherersAdapter(TileGameAdapter):
         from games.engines import hunters_gatherers as engine
 
         self.engine = engine
-        self.ruleset_version = f"{engine.TILESET_NAME}@{engine.TILESET_VERSION}"
+        self.data_version = f"{engine.TILESET_NAME}@{engine.TILESET_VERSION}"
+        self.ruleset_version = self.latest_ruleset_version
+        self.setup_schema: Mapping[str, Any] = {
+            "type": "object", "properties": {"variants": self.variants_schema()}, "additionalProperties": False}
         # The schema check and the tile draw raise PayloadError before the state is touched;
         # Game.apply and undo raise IllegalAction leaving the game unchanged.
         self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
@@ -137,10 +141,23 @@ class HuntersGatherersAdapter(TileGameAdapter):
     def restore(self, data: Mapping[str, Any]) -> Any:
         return self.engine.Game.from_snapshot(data)
 
-    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any],
+                       ruleset_version: str) -> dict[str, Any]:
+        return self.check_variants(setup, ruleset_version)
+
+    def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return self.describe_variants(setup)
+
+    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
+                  ruleset_version: str | None = None) -> Any:
+        return self.engine.Game.new(players, seed, ruleset=self.ruleset_number(ruleset_version),
+                                    variants=(setup or {}).get("variants", ()))
+
+    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
+                    ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete game of random legal actions; the same seed gives the same game."""
         rng = random.Random(seed)
-        state = self.new_state(players, seed)
+        state = self.new_state(players, seed, setup, ruleset_version)
         events: list[tuple[str, dict[str, Any]]] = []
         while not state.is_over:
             action = rng.choice(state.legal_actions())
@@ -149,12 +166,14 @@ class HuntersGatherersAdapter(TileGameAdapter):
             events.append(("discard_tile" if data.pop("discard", False) else "place_tile", data))
         return events
 
-    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
+                  ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete game of the engine's simple player (its ``heuristic`` module): a demo game
         that looks played; the same seed gives the same game."""
         from games.engines.hunters_gatherers.heuristic import heuristic_game
 
-        _game, actions = heuristic_game(players, seed)
+        _game, actions = heuristic_game(players, seed, ruleset=self.ruleset_number(ruleset_version),
+                                        variants=(setup or {}).get("variants", ()))
         events: list[tuple[str, dict[str, Any]]] = []
         for action in actions:
             data = action.to_dict()

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .base import SEAT, UNDO, GameStateAdapter, PayloadError
+from .rulesets import EngineRulesets
 
 
 RESOURCE_AMOUNTS = {
@@ -16,7 +17,7 @@ RESOURCE_AMOUNTS = {
 DIE = {"type": "integer", "minimum": 1, "maximum": 6}
 
 
-class StoneAgeAdapter(GameStateAdapter):
+class StoneAgeAdapter(EngineRulesets, GameStateAdapter):
     """Stone Age (Stenen Tijdperk) through the platform's interface."""
 
     slug = "stone-age"
@@ -29,7 +30,12 @@ class StoneAgeAdapter(GameStateAdapter):
         from games.engines import stone_age as engine
 
         self.engine = engine
-        self.ruleset_version = f"{engine.DATA_NAME}@{engine.DATA_VERSION}"
+        self.data_version = f"{engine.DATA_NAME}@{engine.DATA_VERSION}"
+        # New records are judged by the newest rules (ruleset 2: feeding as published); a record
+        # keeps the ruleset it pinned until migrate_ruleset moves it.
+        self.ruleset_version = self.latest_ruleset_version
+        self.setup_schema: Mapping[str, Any] = {
+            "type": "object", "properties": {"variants": self.variants_schema()}, "additionalProperties": False}
         self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
         seat = SEAT
         location = {"enum": list(engine.LOCATIONS)}
@@ -95,17 +101,33 @@ class StoneAgeAdapter(GameStateAdapter):
 
         return options(state)
 
-    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any],
+                       ruleset_version: str) -> dict[str, Any]:
+        return self.check_variants(setup, ruleset_version)
+
+    def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return self.describe_variants(setup)
+
+    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
+                  ruleset_version: str | None = None) -> Any:
+        return self.engine.Game.new(players, seed, ruleset=self.ruleset_number(ruleset_version),
+                                    variants=(setup or {}).get("variants", ()))
+
+    def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
+                    ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
         from games.engines.stone_age.simulate import random_game
 
-        _game, actions = random_game(players, seed)
+        _game, actions = random_game(players, seed, ruleset=self.ruleset_number(ruleset_version),
+                                     variants=(setup or {}).get("variants", ()))
         return [(action.kind, action.to_dict()) for action in actions]
 
-    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None) -> list[tuple[str, dict[str, Any]]]:
+    def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
+                  ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete game of the engine's simple player (its ``heuristic`` module): a demo game
         that looks played; the same seed gives the same game."""
         from games.engines.stone_age.heuristic import heuristic_game
 
-        _game, actions = heuristic_game(players, seed)
+        _game, actions = heuristic_game(players, seed, ruleset=self.ruleset_number(ruleset_version),
+                                        variants=(setup or {}).get("variants", ()))
         return [(action.kind, action.to_dict()) for action in actions]

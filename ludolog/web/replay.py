@@ -104,7 +104,7 @@ def score_progression(record: GameRecord, last: int) -> list[list[int]]:
     """
     engine = replay.engine_for(record)
     created = record.created_at.timestamp() if record.created_at else ""
-    key = f"ludolog:replay-scores:{record.pk}:{created}:{last}:{engine.ruleset_version}"
+    key = f"ludolog:replay-scores:{record.pk}:{created}:{last}:{replay.ruleset_of(record)}"
     cached = cache.get(key)
     if cached is not None:
         return cached
@@ -133,7 +133,7 @@ SHOW = re.compile(r"^(?:award|tribe)-\d{1,4}$")
 def narration_key(record: GameRecord, engine: Any, seq: int) -> str:
     """Where the words of event ``seq`` are kept: the table recorder's key (the same words)."""
     created = record.created_at.timestamp() if record.created_at else ""
-    return f"ludolog:narration:{record.pk}:{created}:{engine.ruleset_version}:{seq}:{get_language()}"
+    return f"ludolog:narration:{record.pk}:{created}:{replay.ruleset_of(record)}:{seq}:{get_language()}"
 
 
 def narrations(record: GameRecord, events: Sequence[Event], seats: Sequence[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
@@ -261,7 +261,7 @@ def end_of_game(record: GameRecord, last: int, table: Seating, document: dict[st
     """
     engine = replay.engine_for(record)
     created = record.created_at.timestamp() if record.created_at else ""
-    key = f"ludolog:replay-end:{record.pk}:{created}:{last}:{engine.ruleset_version}:{get_language()}"
+    key = f"ludolog:replay-end:{record.pk}:{created}:{last}:{replay.ruleset_of(record)}:{get_language()}"
     cached = cache.get(key)
     if cached is not None:
         return cached or None

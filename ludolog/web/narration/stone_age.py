@@ -231,12 +231,15 @@ class _Step:
 
 def _hunt_is_clean(seat: int, after: Position) -> bool:
     """Whether the hunter's food after the step is untouched by a meal: the step left the game in
-    the action phase, or in the feeding phase before this tribe's turn to eat (tribes eat in
-    turn from the start player, and the one the game waits for has not eaten yet)."""
+    the action phase, or (ruleset 1) in the feeding phase before this tribe's turn to eat (tribes
+    eat in turn from the start player, and the one the game waits for has not eaten yet)."""
     if after.get("phase") == "actions":
         return True
     if after.get("phase") != "feeding" or after.get("current_player") is None:
         return False
+    if int(after.get("ruleset", 1)) >= 2:
+        return False  # ruleset 2: every tribe takes its harvest as the feeding starts
+
     players = len(after["tribes"])
     start = int(after["start_player"])
     return (seat - start) % players >= (int(after["current_player"]) - start) % players

@@ -175,7 +175,7 @@ def table_state(record: GameRecord) -> dict[str, Any]:
         for seat in record.seats.select_related("player")
     ]
     state, seq, lines = _state_and_lines(record, seats)
-    document = services.position_document(engine, state, seq, seats=seats)
+    document = services.position_document(engine, state, seq, seats=seats, ruleset_version=replay.ruleset_of(record))
     position = document["position"]
     in_progress = record.status == GameRecord.Status.IN_PROGRESS and not document["is_over"]
     result: dict[str, Any] = {

@@ -6,6 +6,7 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from games.models import CatalogueRecord
+from games.registry import get_engine
 from games.services import demo_catalogue_data, load_catalogue
 from records.files import import_document, simulate_document
 from records.models import GameRecord, Player
@@ -22,6 +23,9 @@ DEMO_CARCASSONNE_GAMES = 12
 DEMO_CLUB = "Club de la ludothèque (démo)"
 DEMO_LEAGUE = "Saison 2026"
 DEMO_GAME_ORDER = ("hunters-gatherers", "stone-age", "carcassonne")
+OLDEST_RULES = ("stone-age",)
+"""Games whose demo records pin their first ruleset, as a club's history recorded before ruleset 2
+existed would: ``migrate_ruleset stone-age --to 2 --dry-run`` has something to report."""
 
 
 class Command(BaseCommand):
@@ -89,7 +93,8 @@ class Command(BaseCommand):
                 continue
             seated = players[0] + index % (players[1] - players[0] + 1)
             names = [DEMO_MEMBERS[(index * 3 + k) % len(DEMO_MEMBERS)] for k in range(seated)]
-            document = simulate_document(game, seated, seed, names, player="heuristic")
+            ruleset = next(iter(get_engine(game).rulesets)) if game in OLDEST_RULES else None
+            document = simulate_document(game, seated, seed, names, player="heuristic", ruleset_version=ruleset)
             played_on = today - dt.timedelta(days=5 * (count - index))
             document["played_on"] = played_on.isoformat()
             document["location"] = DEMO_LOCATION

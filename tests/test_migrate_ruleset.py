@@ -1,0 +1,135 @@
+"""Moving records to another ruleset (issue 15): Stone Age's ruleset 2 feeds as published, a club
+may adopt a variant, and ``migrate_ruleset`` replays every record under the new rules, reports each
+as identical, changed or illegal, and moves only the first two, as append-only entries."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from games.registry import get_engine
+from records import replay
+from records.files import import_document, simulate_document
+from records.models import Event, GameRecord, RulesetMove
+from records.rulesets import migrate_ruleset
+from scoring.models import SeatResult
+
+pytestmark = pytest.mark.django_db
+
+SA = "stone-age"
+NEWBORN = "newborn_eats_next_round"
+
+
+def rulesets() -> list[str]:
+    return list(get_engine(SA).rulesets)
+
+
+def record_of(players: int, seed: int, *, events: int | None = None) -> GameRecord:
+    """A random Stone Age game recorded under ruleset 1 (as every record before ruleset 2)."""
+    document = simulate_document(SA, players, seed, ruleset_version=rulesets()[0])
+    if events is not None:
+        document["events"] = document["events"][:events]
+        document["final_scores"] = None
+    return import_document(document)
+
+
+@pytest.fixture
+def three_kinds(celery_eager):
+    """Found by replaying random games under ruleset 2 with the newborn variant: the first events
+    of a game change nothing, seed 52's three tribes score otherwise, and seed 1's 29th event (a
+    feeding a newborn no longer needs) is refused."""
+    return {"identical": record_of(2, 1, events=12), "changed": record_of(3, 52), "illegal": record_of(2, 1)}
+
+
+def test_the_two_rulesets_and_the_variants_are_listed_with_their_sources():
+    engine = get_engine(SA)
+    first, second = engine.rulesets.values()
+    assert (first.key, second.key) == ("1", "2") and engine.ruleset_version == second.version
+    assert "Déduisez d'abord votre niveau d'agriculture" in first.source and "Leftover food is kept" in second.source
+    assert set(engine.variants) == {NEWBORN, "hunting_grounds_again"}
+    assert all(v.source and v.rulesets == (first.version, second.version) for v in engine.variants.values())
+
+
+def test_a_record_replays_under_the_ruleset_it_pinned():
+    old = record_of(2, 9)
+    assert old.ruleset_version == rulesets()[0] and replay.ruleset_of(old) == rulesets()[0]
+    state, _seq = replay.state_at(old, use_snapshots=False)
+    assert state.ruleset == 1
+    new = import_document(simulate_document(SA, 2, 9))
+    assert new.ruleset_version == rulesets()[1] and replay.state_at(new)[0].ruleset == 2
+
+
+def test_the_dry_run_reports_each_kind_and_changes_nothing(three_kinds):
+    results = list(SeatResult.objects.order_by("pk").values_list("record_id", "score"))
+    report = migrate_ruleset(SA, "2", variants=[NEWBORN], dry_run=True)
+    outcomes = {line.record_id: line for line in report.records}
+    assert {kind: outcomes[record.pk].outcome for kind, record in three_kinds.items()} == {
+        "identical": "identical", "changed": "changed", "illegal": "illegal"}
+    illegal = outcomes[three_kinds["illegal"].pk]
+    assert (illegal.seq, illegal.reason) == (29, "wrong_phase")
+    changed = outcomes[three_kinds["changed"].pk]
+    assert changed.scores_before != changed.scores_after and len(changed.scores_after) == 3
+    assert report.counts == {"identical": 1, "changed": 1, "illegal": 1, "unchanged": 0}
+    assert not RulesetMove.objects.exists()
+    assert list(SeatResult.objects.order_by("pk").values_list("record_id", "score")) == results
+
+
+def test_the_command_prints_the_counts(three_kinds):
+    out = io.StringIO()
+    call_command("migrate_ruleset", SA, "--to", "2", "--variant", NEWBORN, "--dry-run", stdout=out)
+    text = out.getvalue()
+    assert "total: 1 identical, 1 changed, 1 illegal, 0 unchanged" in text
+    assert f"#{three_kinds['illegal'].pk} illegal: event 29 wrong_phase" in text
+    assert "dry run: nothing changed" in text and not RulesetMove.objects.exists()
+
+
+def test_moving_keeps_an_entry_per_record_rescored_and_leaves_the_illegal_one(three_kinds, django_user_model,
+                                                                              django_capture_on_commit_callbacks):
+    events = list(Event.objects.order_by("pk").values_list("pk", "hash"))
+    staff = django_user_model.objects.create_user("librarian", is_staff=True)
+    with django_capture_on_commit_callbacks(execute=True):
+        report = migrate_ruleset(SA, "2", variants=[NEWBORN], moved_by=staff)
+    assert report.moved == 2
+    target = rulesets()[1]
+    for kind in ("identical", "changed"):
+        record = GameRecord.objects.get(pk=three_kinds[kind].pk)
+        move = RulesetMove.objects.get(record=record)
+        assert (move.from_version, move.to_version, move.outcome, move.moved_by) == (rulesets()[0], target, kind, staff)
+        assert move.to_setup == {"variants": [NEWBORN]}
+        assert record.ruleset_version == rulesets()[0], "the record itself is never edited"
+        assert replay.ruleset_of(record) == target and replay.setup_of(record) == {"variants": [NEWBORN]}
+    changed = three_kinds["changed"]
+    line = next(line for line in report.records if line.record_id == changed.pk)
+    assert list(SeatResult.objects.filter(record=changed).order_by("seat").values_list("score", flat=True)) == \
+        list(line.scores_after), "the results are worked out again under the new rules"
+    assert SeatResult.objects.filter(record=changed, ruleset_version=target).count() == 3
+    illegal = GameRecord.objects.get(pk=three_kinds["illegal"].pk)
+    assert replay.ruleset_of(illegal) == rulesets()[0] and not RulesetMove.objects.filter(record=illegal).exists()
+    assert list(Event.objects.order_by("pk").values_list("pk", "hash")) == events, "no event touched"
+    again = migrate_ruleset(SA, "2", variants=[NEWBORN], dry_run=True)
+    assert again.counts == {"identical": 0, "changed": 0, "illegal": 1, "unchanged": 2}
+
+
+def test_a_move_is_never_edited_or_deleted(three_kinds):
+    from records.models import ImmutableEventError
+
+    migrate_ruleset(SA, "2", record_ids=[three_kinds["identical"].pk])
+    move = RulesetMove.objects.get()
+    move.to_version = "x"
+    with pytest.raises(ImmutableEventError):
+        move.save()
+    with pytest.raises(ImmutableEventError):
+        move.delete()
+    with pytest.raises(ImmutableEventError):
+        RulesetMove.objects.all().delete()
+
+
+def test_an_unknown_ruleset_or_variant_is_refused_by_name(three_kinds):
+    from django.core.management.base import CommandError
+
+    with pytest.raises(CommandError, match="no ruleset '3'"):
+        call_command("migrate_ruleset", SA, "--to", "3", stdout=io.StringIO())
+    report = migrate_ruleset(SA, "2", variants=["shrine_for_all"], dry_run=True)
+    assert {line.reason for line in report.records} == {"invalid_setup"}
