@@ -1,9 +1,15 @@
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count
+from django.http import HttpResponse
+from django.template.response import TemplateResponse
 
-from .errors import PlayersCannotMerge
-from .models import Event, EventVerification, GameRecord, Player, Seat
+from games.registry import get_engine
+
+from .errors import PlayersCannotMerge, RecordError
+from .models import Event, EventVerification, GameRecord, Player, RulesetMove, Seat
 from .players import merge_players
+from .rulesets import migrate_ruleset
 
 
 class ReadOnlyEventMixin:
@@ -71,12 +77,71 @@ class GameRecordAdmin(admin.ModelAdmin):
         # page, the API, a record file), never typed here.
         return REPLAY_FIELDS if has_events(obj) else ["setup"]
 
-    actions = ["abandon"]
+    actions = ["abandon", "move_to_ruleset"]
+
+    @admin.action(description="Move the selected games to another ruleset (with a report first)")
+    def move_to_ruleset(self, request, queryset):
+        """An intermediate page: the target ruleset and variants, then a report (on the page or as
+        CSV) or the move itself (records.rulesets.migrate_ruleset on the selected records)."""
+        games = set(queryset.values_list("game_slug", flat=True))
+        engine = get_engine(next(iter(games))) if len(games) == 1 else None
+        if engine is None:
+            self.message_user(request, "Select records of one game that has a rules engine.", level=messages.WARNING)
+            return None
+        form = RulesetMoveForm(engine, request.POST if "to" in request.POST else None)
+        report = None
+        if form.is_valid():
+            move = "move" in request.POST
+            variants = form.cleaned_data["variants"] if form.cleaned_data["change_variants"] else None
+            try:
+                report = migrate_ruleset(engine.slug, form.cleaned_data["to"], variants=variants, dry_run=not move,
+                                         record_ids=queryset.values_list("pk", flat=True), moved_by=request.user)
+            except RecordError as error:
+                self.message_user(request, error.message, level=messages.ERROR)
+                return None
+            if "csv" in request.POST:
+                response = HttpResponse(report.as_csv(), content_type="text/csv; charset=utf-8")
+                response["Content-Disposition"] = f'attachment; filename="ruleset-report-{engine.slug}.csv"'
+                return response
+            if move:
+                self.message_user(request, f"{report.moved} record(s) moved to {report.to_version}; "
+                                           f"{report.counts['illegal']} left on their ruleset.", level=messages.SUCCESS)
+                return None
+        context = {**self.admin_site.each_context(request), "title": "Move to another ruleset", "form": form,
+                   "records": queryset, "report": report, "engine": engine, "opts": self.model._meta,
+                   "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME}
+        return TemplateResponse(request, "admin/records/move_to_ruleset.html", context)
 
     @admin.action(description="Abandon the selected games in progress (their events are kept)")
     def abandon(self, request, queryset) -> None:
         count = queryset.filter(status=GameRecord.Status.IN_PROGRESS).update(status=GameRecord.Status.ABANDONED)
         self.message_user(request, f"{count} game(s) abandoned.")
+
+
+class RulesetMoveForm(forms.Form):
+    to = forms.ChoiceField(label="Target ruleset")
+    change_variants = forms.BooleanField(label="Set the variants (else each record keeps its own)", required=False)
+    variants = forms.MultipleChoiceField(label="Variants", required=False, widget=forms.CheckboxSelectMultiple)
+
+    def __init__(self, engine, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["to"].choices = [(version, f"{info.key}: {info.description}")
+                                     for version, info in engine.rulesets.items()]
+        self.fields["to"].initial = engine.ruleset_version
+        self.fields["variants"].choices = [(name, f"{name}: {v.description}") for name, v in engine.variants.items()]
+
+
+@admin.register(RulesetMove)
+class RulesetMoveAdmin(ReadOnlyEventMixin, admin.ModelAdmin):
+    """Append-only: the admin lists the moves, never changes or deletes one."""
+
+    list_display = ["record", "from_version", "to_version", "outcome", "moved_by", "moved_at"]
+    list_filter = ["outcome", "to_version"]
+    readonly_fields = ["record", "from_version", "to_version", "from_setup", "to_setup", "outcome", "scores_before",
+                       "scores_after", "moved_by", "moved_at"]
+
+    def get_actions(self, request):
+        return {}
 
 
 @admin.register(Event)

@@ -133,3 +133,36 @@ def test_an_unknown_ruleset_or_variant_is_refused_by_name(three_kinds):
         call_command("migrate_ruleset", SA, "--to", "3", stdout=io.StringIO())
     report = migrate_ruleset(SA, "2", variants=["shrine_for_all"], dry_run=True)
     assert {line.reason for line in report.records} == {"invalid_setup"}
+
+
+def test_the_admin_reports_downloads_the_csv_and_moves(three_kinds, client, django_user_model,
+                                                       django_capture_on_commit_callbacks):
+    client.force_login(django_user_model.objects.create_superuser("admin", "a@example.org", "pw"))
+    selected = [str(record.pk) for record in three_kinds.values()]
+    url = "/admin/records/gamerecord/"
+    page = client.post(url, {"action": "move_to_ruleset", "_selected_action": selected})
+    assert page.status_code == 200 and "Move the identical and changed records" in page.content.decode()
+    choice = {"action": "move_to_ruleset", "_selected_action": selected, "to": rulesets()[1],
+              "change_variants": "on", "variants": [NEWBORN]}
+    report = client.post(url, {**choice, "report": "1"}).content.decode()
+    assert "1 identical, 1 changed, 1 illegal, 0 unchanged" in report and not RulesetMove.objects.exists()
+    csv = client.post(url, {**choice, "csv": "1"})
+    assert csv["Content-Type"].startswith("text/csv") and "attachment" in csv["Content-Disposition"]
+    rows = csv.content.decode().splitlines()
+    assert rows[0].startswith("record,players,from,to,outcome") and len(rows) == 4
+    assert any(",illegal," in row and ",29,wrong_phase," in row for row in rows)
+    with django_capture_on_commit_callbacks(execute=True):
+        moved = client.post(url, {**choice, "move": "1"})
+    assert moved.status_code == 302 and RulesetMove.objects.count() == 2
+    listing = client.get("/admin/records/rulesetmove/")
+    assert listing.status_code == 200
+    change = client.get(f"/admin/records/rulesetmove/{RulesetMove.objects.first().pk}/change/")
+    assert change.status_code == 200 and 'name="to_version"' not in change.content.decode(), "read-only"
+
+
+def test_the_admin_refuses_records_of_two_games(client, django_user_model, celery_eager):
+    client.force_login(django_user_model.objects.create_superuser("admin", "a@example.org", "pw"))
+    mixed = [record_of(2, 1, events=4).pk, import_document(simulate_document("carcassonne", 2, 1)).pk]
+    answer = client.post("/admin/records/gamerecord/", {"action": "move_to_ruleset", "_selected_action": mixed},
+                         follow=True)
+    assert "Select records of one game" in answer.content.decode()
