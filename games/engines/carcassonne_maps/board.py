@@ -35,7 +35,7 @@ side).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -44,6 +44,8 @@ from games.engines.tiles import SIDES, Board, Mismatch, PlacedTile, Position, Si
 
 from .map import Beyond, MapDefinition, SquareKind
 from .setup import StartTile
+
+_OFFSETS = tuple(neighbour((0, 0), side) for side in SIDES)
 
 _REFUSED_SQUARE = {
     SquareKind.OUTSIDE: ("off_map", "({x},{y}) is off the map"),
@@ -96,18 +98,42 @@ class MapBoard(Board):
         continuing its laid neighbour and what the map prints."""
         if position not in self.frontier:
             return False
-        printed_terrain = self.map.printed_terrain
-        for side in SIDES:
-            mine = tile.edge(side, quarter_turns).terrain
-            other = self.tiles.get(neighbour(position, side))
+        # Sides and turns as ints (what printed_side computes), for the speed of legal actions.
+        edges = tile.edges
+        printed = self.map.printed_terrains(position)
+        tiles = self.tiles
+        x, y = position
+        for side, (dx, dy) in enumerate(_OFFSETS):
+            mine = edges[(side - quarter_turns) % 4].terrain
+            other = tiles.get((x + dx, y + dy))
             if other is not None:
-                if mine != other.tile.edge(side.opposite, other.quarter_turns).terrain:
+                if mine != other.tile.edges[(side + 2 - other.quarter_turns) % 4].terrain:
                     return False
-            else:
-                printed = printed_terrain(position, side)
-                if printed is not None and mine != printed:
-                    return False
+            elif printed is not None and printed[side] is not None and mine != printed[side]:
+                return False
         return True
+
+    def placements(self, tile: TileDef) -> Iterator[tuple[Position, int]]:
+        """Every ``(position, quarter_turns)`` where ``tile`` fits (as :meth:`fits` says), in
+        :meth:`Board.placements`' order; what each square asks of each side is read once."""
+        terrains = [edge.terrain for edge in tile.edges]
+        tiles = self.tiles
+        printed_terrains = self.map.printed_terrains
+        for position in sorted(self.frontier):
+            x, y = position
+            printed = printed_terrains(position)
+            needs: list[tuple[int, str]] = []
+            for side, (dx, dy) in enumerate(_OFFSETS):
+                other = tiles.get((x + dx, y + dy))
+                if other is not None:
+                    needs.append((side, other.tile.edges[(side + 2 - other.quarter_turns) % 4].terrain))
+                elif printed is not None:
+                    terrain = printed[side]
+                    if terrain is not None:
+                        needs.append((side, terrain))
+            for quarter_turns in range(4):
+                if all(terrains[(side - quarter_turns) % 4] == need for side, need in needs):
+                    yield position, quarter_turns
 
     def placement_problem(self, tile: TileDef, position: Position, quarter_turns: int) -> IllegalAction | None:
         """Why ``tile`` may not go at ``position`` turned ``quarter_turns``, as an

@@ -70,6 +70,19 @@ class Chip:
     def __str__(self) -> str:
         return f"{self.colour}:{self.points}"
 
+    @classmethod
+    def from_text(cls, text: str) -> Chip:
+        """The chip written ``colour:points`` (as :meth:`__str__` writes it); ``ValueError`` else.
+
+        >>> Chip.from_text("light_blue:2")
+        Chip(colour='light_blue', points=2)
+        """
+        colour, _, points = text.partition(":")
+        if colour not in CHIP_COLOURS or not points.isdigit() or points.startswith("0"):
+            raise ValueError(f"{text!r} is not a chip: write its colour ({', '.join(CHIP_COLOURS)}) and points, "
+                             "e.g. violet:2")
+        return cls(colour, int(points))
+
 
 @dataclass(frozen=True, slots=True)
 class PlacedChip:
@@ -167,27 +180,51 @@ def layout_problems(map_definition: MapDefinition, starts: Sequence[str], chips:
     rule (after the start squares, which must be right for the rest to be judged)."""
     check_start_squares(map_definition, starts)
     values = values or ChipValues.default()
-    problems: list[IllegalAction] = []
-    if len(chips) != CHIPS_ON_MAP:
-        problems.append(IllegalAction("wrong_chip_count", f"{CHIPS_ON_MAP} of the {CHIPS_PER_COLOUR * 3} chips go "
-                                      f"on the map, not {len(chips)}"))
+    problems = _count_problems(len(chips))
     in_box = Counter(values.chips())
     for chip, n in sorted(Counter(c.chip for c in chips).items()):
         if n > in_box[chip]:
             problems.append(IllegalAction("chip_not_in_box", f"the box has {in_box[chip]} {chip.colour} chips "
                                           f"worth {chip.points}, the layout puts {n} on the map"))
+    return problems + _squares_problems(map_definition, starts, [(c.position, c.face_down) for c in chips])
+
+
+def chip_square_problems(map_definition: MapDefinition, starts: Sequence[str],
+                         squares: Sequence[Position]) -> list[IllegalAction]:
+    """The rules of the set-up that chips lying face down on ``squares`` break, their faces unseen
+    (what a table shows: the chips' backs are all alike, see :class:`TableSetUp
+    <games.engines.carcassonne_maps.setup.TableSetUp>`): the same reasons as
+    :func:`layout_problems` but for the chips' values."""
+    check_start_squares(map_definition, starts)
+    return _count_problems(len(squares)) + _squares_problems(map_definition, starts,
+                                                            [(square, True) for square in squares])
+
+
+def _count_problems(count: int) -> list[IllegalAction]:
+    if count == CHIPS_ON_MAP:
+        return []
+    return [IllegalAction("wrong_chip_count", f"{CHIPS_ON_MAP} of the {CHIPS_PER_COLOUR * 3} chips go "
+                          f"on the map, not {count}")]
+
+
+def _squares_problems(map_definition: MapDefinition, starts: Sequence[str],
+                      chips: Sequence[tuple[Position, bool]]) -> list[IllegalAction]:
+    """Where chips (each a square and whether it lies face down) break the set-up's rules."""
+    problems: list[IllegalAction] = []
     used_starts = {map_definition.start_position(name) for name in starts}
     open_edge_squares = map_definition.open_edge_squares()
-    taken: dict[Position, PlacedChip] = {}
-    for placed in chips:
-        problem = _square_problem(map_definition, placed, used_starts, open_edge_squares)
+    taken: set[Position] = set()
+    for position, face_down in chips:
+        problem = (_square_problem(map_definition, position, used_starts, open_edge_squares) if face_down
+                   else IllegalAction("chip_face_up", f"the chip on {_at(position)} lies face up: chips go on "
+                                      "the map face down"))
         if problem is not None:
             problems.append(problem)
-        if placed.position in taken:
-            problems.append(IllegalAction("two_chips_on_square", f"two chips lie on {_at(placed.position)}: "
+        if position in taken:
+            problems.append(IllegalAction("two_chips_on_square", f"two chips lie on {_at(position)}: "
                                           "only one chip a square"))
         else:
-            taken[placed.position] = placed
+            taken.add(position)
     for position in sorted(taken):
         for other in map_definition.orthogonal_neighbours(position):
             if other in taken and other > position:
@@ -204,12 +241,10 @@ def check_layout(map_definition: MapDefinition, starts: Sequence[str], chips: Se
         raise problems[0]
 
 
-def _square_problem(map_definition: MapDefinition, placed: PlacedChip, used_starts: set[Position],
+def _square_problem(map_definition: MapDefinition, position: Position, used_starts: set[Position],
                     open_edge_squares: frozenset[Position]) -> IllegalAction | None:
-    at = _at(placed.position)
-    if not placed.face_down:
-        return IllegalAction("chip_face_up", f"the chip on {at} lies face up: chips go on the map face down")
-    square = map_definition.square(placed.position)
+    at = _at(position)
+    square = map_definition.square(position)
     if square.kind is SquareKind.OUTSIDE:
         return IllegalAction("chip_off_map", f"{at} is off the map")
     if square.kind is SquareKind.WAVE:
@@ -222,12 +257,12 @@ def _square_problem(map_definition: MapDefinition, placed: PlacedChip, used_star
         return IllegalAction("chip_on_town", f"{at} is the town {square.name}")
     if square.kind is SquareKind.START:
         return IllegalAction("chip_on_start_square", f"{at} is the start square {square.name}, which shows a town")
-    beside = [p for p in map_definition.orthogonal_neighbours(placed.position) if p in used_starts]
+    beside = [p for p in map_definition.orthogonal_neighbours(position) if p in used_starts]
     if beside:
         name = map_definition.square(beside[0]).name
         return IllegalAction("chip_next_to_start", f"the chip on {at} lies beside the used start square {name}")
-    if placed.position in open_edge_squares:
-        cities = sorted({city.name for _, city in map_definition.large_cities_beside(placed.position)})
+    if position in open_edge_squares:
+        cities = sorted({city.name for _, city in map_definition.large_cities_beside(position)})
         return IllegalAction("chip_next_to_large_city", f"the chip on {at} lies beside an open edge of "
                              f"{' and '.join(cities)}")
     return None

@@ -161,6 +161,9 @@ class MapDefinition:
     recommended_tiles: tuple[int, int] | None = None
     _city_at: dict[Position, LargeCity] = field(init=False, repr=False)
     _printed: dict[tuple[Position, Side], tuple[str, Beyond]] = field(init=False, repr=False)
+    _printed_around: dict[Position, tuple[str | None, str | None, str | None, str | None]] = field(
+        init=False, repr=False)
+    _cities_beside: dict[Position, tuple[tuple[Side, LargeCity], ...]] = field(init=False, repr=False)
     _playable: frozenset[Position] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -173,6 +176,16 @@ class MapDefinition:
             printed[(border.position, border.side)] = (border.terrain, Beyond.BORDER)
         object.__setattr__(self, "_city_at", city_at)
         object.__setattr__(self, "_printed", printed)
+        around = {}
+        for position in {p for p, _ in printed}:
+            terrains = [printed.get((position, side), (None, None))[0] for side in SIDES]
+            around[position] = (terrains[0], terrains[1], terrains[2], terrains[3])
+        object.__setattr__(self, "_printed_around", around)
+        beside: dict[Position, list[tuple[Side, LargeCity]]] = {}
+        for (position, side), (_, what) in sorted(printed.items()):
+            if what is Beyond.OPEN_EDGE:
+                beside.setdefault(position, []).append((side, city_at[neighbour(position, side)]))
+        object.__setattr__(self, "_cities_beside", {p: tuple(found) for p, found in beside.items()})
         object.__setattr__(self, "_playable", frozenset(p for p, s in self.squares.items() if s.takes_tile))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MapDefinition:
@@ -185,6 +198,36 @@ class MapDefinition:
     def ref(self) -> dict[str, str]:
         """``{"name", "version"}``: what a record pins to say which map it was played on."""
         return {"name": self.name, "version": self.version}
+
+    def to_view(self) -> dict[str, Any]:
+        """JSON-able, what a viewer needs to draw the map under the tiles: its reference and
+        size, every printed square (``kind``, and its ``name``, or its island ``colour`` and
+        ``stack``), the large cities (squares, open edges, coats of arms), the islands and any
+        road or city printed across the border. Outside squares are not listed.
+
+        >>> from games.engines.carcassonne_maps import load_benelux
+        >>> drawing = load_benelux().to_view()
+        >>> drawing["width"], drawing["height"], drawing["approximate"], drawing["squares"][0]
+        (16, 24, True, {'x': 11, 'y': 0, 'kind': 'island', 'name': 'Ameland', 'colour': 'orange', 'stack': 1})
+        """
+        def square(s: Square) -> dict[str, Any]:
+            data: dict[str, Any] = {"x": s.position[0], "y": s.position[1], "kind": s.kind.value}
+            data |= {k: v for k, v in (("name", s.name), ("colour", s.colour), ("stack", s.stack)) if v is not None}
+            return data
+
+        return {
+            **self.ref, "title": self.title, "approximate": self.approximate, "width": self.width,
+            "height": self.height,
+            "squares": [square(self.squares[p]) for p in sorted(self.squares, key=_reading_order)],
+            "large_cities": [{"name": c.name, "squares": [list(p) for p in c.squares],
+                              "open_edges": [{"x": e.position[0], "y": e.position[1], "side": e.side.name}
+                                             for e in c.open_edges], "coats_of_arms": c.coats_of_arms}
+                             for c in self.large_cities],
+            "islands": [{"colour": i.colour, "name": i.name, "stacks": [list(p) for p in i.stacks]}
+                        for i in self.islands],
+            "border_edges": [{"x": b.position[0], "y": b.position[1], "side": b.side.name, "terrain": b.terrain}
+                             for b in self.border_edges],
+        }
 
     # -- squares -------------------------------------------------------------------------------
     def square(self, position: Position) -> Square:
@@ -256,10 +299,12 @@ class MapDefinition:
 
     def large_cities_beside(self, position: Position) -> Iterator[tuple[Side, LargeCity]]:
         """The large cities whose open edge faces a side of ``position``, with that side."""
-        for side in SIDES:
-            if self._printed.get((position, side), ("", Beyond.BORDER))[1] is Beyond.OPEN_EDGE:
-                city = self._city_at[neighbour(position, side)]
-                yield side, city
+        yield from self._cities_beside.get(position, ())
+
+    def printed_terrains(self, position: Position) -> tuple[str | None, str | None, str | None, str | None] | None:
+        """:meth:`printed_terrain` of each side of ``position`` (north first), or ``None`` where the
+        map prints nothing against any side (most squares): the board's fast path."""
+        return self._printed_around.get(position)
 
     def beyond(self, position: Position, side: Side) -> Beyond:
         """What lies beyond ``side`` of the square at ``position`` (a square that takes a tile)."""

@@ -18,6 +18,16 @@ start squares), both unturned.
 (('Meppel', 'Charleroi'), 20, 6, 69)
 >>> SetUp.from_dict(setup.to_dict()) == setup
 True
+
+A table that sets up its own game knows less: the chips' backs are all alike and the island
+stacks show only their top tile. :class:`TableSetUp` is that: the chip squares without values,
+the six face-up tiles, the start tiles (:meth:`SetUp.table` is what a drawn set-up shows).
+
+>>> table = setup.table()
+>>> len(table.chip_squares), [f.tile for f in table.island_face_up] == [s.tiles[0] for s in setup.island_stacks]
+(20, True)
+>>> setup_from_dict(table.to_dict()) == table
+True
 """
 
 from __future__ import annotations
@@ -32,7 +42,8 @@ from games.engines.errors import IllegalAction
 from games.engines.tiles import Position
 
 from .chips import (
-    CHIPS_REMOVED, ChipValues, PlacedChip, check_layout, draw_layout, draw_start_squares, removed_chips,
+    CHIPS_REMOVED, ChipValues, PlacedChip, check_layout, chip_square_problems, draw_layout, draw_start_squares,
+    removed_chips,
 )
 from .map import MapDefinition
 
@@ -106,11 +117,16 @@ def make_island_stacks(map_definition: MapDefinition, pile: Sequence[str],
     return tuple(stacks), shuffled
 
 
+def stack_squares(map_definition: MapDefinition) -> dict[tuple[str, int], Position]:
+    """Each island stack square by ``(colour, stack number)``, in the map's island order."""
+    return {(island.colour, number): position for island in map_definition.islands
+            for number, position in enumerate(island.stacks, start=1)}
+
+
 def check_island_stacks(map_definition: MapDefinition, stacks: Sequence[IslandStack]) -> None:
     """"6 piles de 5 tuiles chacune [...] sur les 6 carrés d'île (2 piles par île)": raise
     ``island_stack_count``, ``island_stack_size`` or ``island_stack_not_on_island``."""
-    squares = {(island.colour, number): position for island in map_definition.islands
-               for number, position in enumerate(island.stacks, start=1)}
+    squares = stack_squares(map_definition)
     if len(stacks) != len(squares):
         raise IllegalAction("island_stack_count", f"{len(squares)} island stacks ({STACKS_PER_ISLAND} per island), "
                             f"not {len(stacks)}")
@@ -171,6 +187,17 @@ class SetUp:
                 "island_face_up": [{"colour": s.colour, "stack": s.stack, "tile": s.face_up, "left": len(s.tiles)}
                                    for s in self.island_stacks]}
 
+    def table(self) -> TableSetUp:
+        """What the table shows of this set-up: chip squares, face-up island tiles, start tiles."""
+        return TableSetUp(self.map_name, self.map_version, self.start_squares, self.start_tiles,
+                          tuple(c.position for c in self.chips), self.chip_values,
+                          tuple(FaceUpTile(s.colour, s.stack, s.tiles[0]) for s in self.island_stacks))
+
+    @property
+    def tiles(self) -> list[str]:
+        """Every tile the set-up takes out of the box: the start tiles and the island stacks."""
+        return [t.tile for t in self.start_tiles] + [tile for s in self.island_stacks for tile in s.tiles]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-able; :meth:`from_dict` gives back an equal set-up."""
         return {"version": SETUP_VERSION, "map": {"name": self.map_name, "version": self.map_version},
@@ -195,6 +222,103 @@ class SetUp:
         if removed is not None and removed != setup.removed_chips:
             raise ValueError(f"set-up: {removed} chips said removed, the box and layout leave {setup.removed_chips}")
         return setup
+
+
+@dataclass(frozen=True, slots=True)
+class FaceUpTile:
+    """The tile lying face up on top of an island's stack at the start (the four below unseen)."""
+
+    colour: str
+    stack: int
+    tile: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"colour": self.colour, "stack": self.stack, "tile": self.tile}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FaceUpTile:
+        return cls(str(data["colour"]), int(data["stack"]), str(data["tile"]))
+
+
+@dataclass(frozen=True)
+class TableSetUp:
+    """The set-up as a table sees it, for a game the engine does not deal: which start squares
+    are used and which tile lies on each, the squares where a chip lies face down (no value:
+    the chips' backs are all alike, see below), the box's chip values (what a chip turned over
+    may show), and the tile face up on each of the six island stacks (each of 5 tiles).
+
+    Reading: a face-down chip shows neither its colour nor its value. Seed 003 shuffles the
+    chips "face cachée" and has them turned over ("vous le retournez") when taken, and
+    Wikicarpedia's Map-Chips Great Britain has the chips laid beside coloured marks on the map
+    "so that you always know which color the chips have" but not their number: their backs do not
+    tell the colour. The game's actions then say what each chip turned over shows and which tile
+    an island stack turns up.
+    """
+
+    map_name: str
+    map_version: str
+    start_squares: tuple[str, ...]
+    start_tiles: tuple[StartTile, ...]
+    chip_squares: tuple[Position, ...]
+    chip_values: ChipValues
+    island_face_up: tuple[FaceUpTile, ...]
+
+    def check(self, map_definition: MapDefinition) -> None:
+        """Raise the first set-up rule this breaks on ``map_definition`` (the chips module's and
+        the islands' reason codes, as :meth:`SetUp.check`)."""
+        if (self.map_name, self.map_version) != (map_definition.name, map_definition.version):
+            raise IllegalAction("wrong_map", f"set up for {self.map_name} {self.map_version}, "
+                                f"not {map_definition.name} {map_definition.version}")
+        problems = chip_square_problems(map_definition, self.start_squares, self.chip_squares)
+        if problems:
+            raise problems[0]
+        if sorted(t.start for t in self.start_tiles) != sorted(self.start_squares):
+            raise IllegalAction("start_tiles", "one set-up tile lies on each used start square, no other")
+        squares = stack_squares(map_definition)
+        if len(self.island_face_up) != len(squares):
+            raise IllegalAction("island_stack_count", f"{len(squares)} island stacks ({STACKS_PER_ISLAND} per "
+                                f"island), not {len(self.island_face_up)}")
+        seen = Counter((f.colour, f.stack) for f in self.island_face_up)
+        for face_up in self.island_face_up:
+            if (face_up.colour, face_up.stack) not in squares:
+                raise IllegalAction("island_stack_not_on_island", f"the map has no stack {face_up.stack} on a "
+                                    f"{face_up.colour} island")
+            if seen[(face_up.colour, face_up.stack)] > 1:
+                raise IllegalAction("island_stack_count", f"two stacks on stack square {face_up.stack} of the "
+                                    f"{face_up.colour} island")
+
+    @property
+    def tiles(self) -> list[str]:
+        """Every tile the table shows before the first turn: the start tiles and the face-up tiles."""
+        return [t.tile for t in self.start_tiles] + [f.tile for f in self.island_face_up]
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-able; :func:`setup_from_dict` (or :meth:`from_dict`) gives back an equal set-up."""
+        return {"version": SETUP_VERSION, "map": {"name": self.map_name, "version": self.map_version},
+                "start_squares": list(self.start_squares),
+                "start_tiles": [t.to_dict() for t in self.start_tiles],
+                "chip_values": self.chip_values.to_dict(),
+                "chip_squares": [[x, y] for x, y in self.chip_squares],
+                "island_face_up": [f.to_dict() for f in self.island_face_up]}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableSetUp:
+        if data.get("version") != SETUP_VERSION:
+            raise ValueError(f"set-up version {data.get('version')!r}: this engine reads version {SETUP_VERSION}")
+        return cls(map_name=str(data["map"]["name"]), map_version=str(data["map"]["version"]),
+                   start_squares=tuple(str(s) for s in data["start_squares"]),
+                   start_tiles=tuple(StartTile.from_dict(t) for t in data["start_tiles"]),
+                   chip_squares=tuple((int(x), int(y)) for x, y in data["chip_squares"]),
+                   chip_values=ChipValues.from_dict(data.get("chip_values") or ChipValues.default().to_dict()),
+                   island_face_up=tuple(FaceUpTile.from_dict(f) for f in data["island_face_up"]))
+
+
+def setup_from_dict(data: Mapping[str, Any]) -> SetUp | TableSetUp:
+    """The set-up of a JSON object: a :class:`SetUp` (it lists ``chips`` with their values and
+    the ``island_stacks``) or a :class:`TableSetUp` (``chip_squares`` and ``island_face_up``)."""
+    if "chips" in data or "island_stacks" in data:
+        return SetUp.from_dict(data)
+    return TableSetUp.from_dict(data)
 
 
 def draw_setup(map_definition: MapDefinition, pile: Sequence[str], *, start_tile: str, seed: int | None = None,
