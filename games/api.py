@@ -3,6 +3,8 @@ as on the OPAC page (the same ``games.search`` behind both)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import django_filters
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
@@ -11,6 +13,7 @@ from rest_framework.exceptions import NotFound
 
 from . import search
 from .models import CatalogueRecord, Contribution, Copy
+from .registry import get_engine
 
 
 class CopySerializer(serializers.ModelSerializer):
@@ -27,13 +30,16 @@ class CatalogueRecordSerializer(serializers.ModelSerializer):
     categories = serializers.SerializerMethodField()
     identifiers = serializers.SerializerMethodField()
     copies = CopySerializer(many=True, read_only=True)
+    rules = serializers.SerializerMethodField(
+        help_text="For a record with a rules engine: every ruleset version a game may be judged by (the one new "
+                  "records pin is current) and the variants a record may choose, each with its source.")
 
     class Meta:
         model = CatalogueRecord
         fields = [
             "id", "title", "other_titles", "document_type", "contributors", "publisher", "publication_year",
             "languages", "categories", "min_players", "max_players", "min_age", "max_age", "duration_minutes",
-            "contents", "summary", "notes", "identifiers", "engine_slug", "copies",
+            "contents", "summary", "notes", "identifiers", "engine_slug", "rules", "copies",
         ]
 
     def get_other_titles(self, record: CatalogueRecord) -> list[dict[str, str | None]]:
@@ -47,6 +53,16 @@ class CatalogueRecordSerializer(serializers.ModelSerializer):
 
     def get_identifiers(self, record: CatalogueRecord) -> list[dict[str, str]]:
         return [{"scheme": i.scheme, "value": i.value} for i in record.identifiers.all()]
+
+    def get_rules(self, record: CatalogueRecord) -> dict[str, list[dict[str, Any]]] | None:
+        engine = get_engine(record.engine_slug) if record.engine_slug else None
+        if engine is None:
+            return None
+        return {
+            "rulesets": [{**info.to_dict(), "current": version == engine.ruleset_version}
+                         for version, info in engine.rulesets.items()],
+            "variants": [info.to_dict() for info in engine.variants.values()],
+        }
 
 
 class CatalogueFilter(django_filters.FilterSet):

@@ -46,6 +46,7 @@ from records.models import GameRecord, Seat
 from scoring.models import ScoredRecord
 from scoring.selectors import hidden_records, visible_records
 
+from .rules import rules_offered
 from .history import game_name
 
 PAGE_SIZE = 20
@@ -593,6 +594,7 @@ def _engine_links(request: HttpRequest, record: CatalogueRecord, engine: Any) ->
         "engine_games_url": reverse("game-list") + "?" + urlencode({"game": record.engine_slug}),
         "record_game_url": (f"{reverse('scorekeeping')}?game={record.engine_slug}"
                             if engine is not None else None),
+        "rules_offered": rules_offered(record.engine_slug) if engine is not None else None,
     }
 
 

@@ -19,6 +19,7 @@ from scoring import selectors, standings
 from scoring.models import League, SeatResult
 
 from .board_svg import seat_colour
+from .rules import rules_played
 
 PAGE_SIZE = 25
 EVENTS_PER_PAGE = 200
@@ -190,5 +191,6 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "events_page": events_page,
         "can_replay": not record.result_only and get_engine(record.game_slug) is not None,
         "can_record": record.status == GameRecord.Status.IN_PROGRESS and can_append(request.user, record),
+        "rules": rules_played(record),
     }
     return render(request, "games/detail.html", context)

@@ -36,6 +36,7 @@ from .carcassonne_svg import carcassonne_svg
 from .history import game_name, source_label
 from .narration import narrate, signed
 from .narration.final import explain_end
+from .rules import rules_played
 from .stone_age_svg import stone_age_svg
 
 BOARD_MAX_AGE = 3600
@@ -371,6 +372,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "end": end,
         "show": show,
         "chart": chart,
+        "rules": rules_played(record),
         **game_hints(record.game_slug),
     }
     return render(request, "games/replay.html", context)

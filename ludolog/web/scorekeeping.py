@@ -148,8 +148,10 @@ class StartForm(forms.Form):
         self._check_player_count(data)
         self._check_copy(data)
         choices = SETUP_CHOICES.get(data.get("game", ""))
-        data["setup"] = {} if choices is None else choices.to_setup(
-            {name: data.get(field_name(data["game"], name)) for name in choices.fields()})
+        answers = {} if choices is None else {
+            name: data.get(field_name(data["game"], name)) for name in choices.fields()}
+        data["setup"] = {} if choices is None else choices.to_setup(answers)
+        data["ruleset_version"] = None if choices is None else choices.to_ruleset(answers)
         return data
 
     def _check_player_count(self, data: dict) -> None:
@@ -208,6 +210,7 @@ def start(request: HttpRequest) -> HttpResponse:
                     copy=data["copy"],
                     catalogue_record=data["catalogue_record"],
                     setup=data["setup"],
+                    **({"ruleset_version": data["ruleset_version"]} if data["ruleset_version"] else {}),
                 )
             except RecordError as error:
                 form.add_error(error.details.get("field") if error.details.get("field") in form.fields else None,

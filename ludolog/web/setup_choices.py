@@ -23,6 +23,8 @@ class SetupChoices:
     """Fresh form fields by name (a form instance must not share field objects)."""
     to_setup: Callable[[Mapping[str, Any]], dict[str, Any]]
     """The cleaned answers by name → the record's ``setup``."""
+    to_ruleset: Callable[[Mapping[str, Any]], str | None] = lambda answers: None
+    """The cleaned answers → the ruleset version the record pins (``None``: the game's newest)."""
 
 
 def _carcassonne_fields() -> dict[str, forms.Field]:
@@ -46,8 +48,40 @@ def _carcassonne_setup(answers: Mapping[str, Any]) -> dict[str, Any]:
     return setup
 
 
+def _rules_fields(game: str) -> Callable[[], dict[str, forms.Field]]:
+    """A ruleset to pin (when the game has several) and its variants, by the names the pages give them."""
+
+    def fields() -> dict[str, forms.Field]:
+        from games.registry import get_engine
+
+        from .rules import ruleset_name, variant_name
+
+        engine = get_engine(game)
+        found: dict[str, forms.Field] = {}
+        if engine is None:
+            return found
+        if len(engine.rulesets) > 1:
+            found["ruleset"] = forms.ChoiceField(
+                label=_("Rules"), widget=forms.RadioSelect, initial=engine.ruleset_version,
+                choices=[(version, ruleset_name(game, info)) for version, info in reversed(engine.rulesets.items())])
+        found["variants"] = forms.MultipleChoiceField(
+            label=_("Variants"), required=False, widget=forms.CheckboxSelectMultiple,
+            choices=[(name, variant_name(name, info)) for name, info in engine.variants.items()])
+        return found
+
+    return fields
+
+
+def _variants_setup(answers: Mapping[str, Any]) -> dict[str, Any]:
+    variants = list(answers.get("variants") or [])
+    return {"variants": variants} if variants else {}
+
+
 SETUP_CHOICES: Mapping[str, SetupChoices] = {
     "carcassonne": SetupChoices(_("Expansions and meeples"), _carcassonne_fields, _carcassonne_setup),
+    "stone-age": SetupChoices(_("Rules and variants"), _rules_fields("stone-age"), _variants_setup,
+                              lambda answers: answers.get("ruleset") or None),
+    "hunters-gatherers": SetupChoices(_("Variants"), _rules_fields("hunters-gatherers"), _variants_setup),
 }
 
 

@@ -212,3 +212,25 @@ def test_six_players_need_inns_and_cathedrals(keeper_client: Client):
     assert status == 400 and "need Inns &amp; Cathedrals" in html and not GameRecord.objects.exists()
     status, _html = start(keeper_client, game="carcassonne", **six, **{"setup-carcassonne-expansions": ["inns_cathedrals"]})
     assert status == 302 and GameRecord.objects.get().seats.count() == 6
+
+
+def test_stone_age_is_started_under_the_newest_rules_unless_the_older_one_is_chosen(keeper_client: Client):
+    from games.registry import get_engine
+
+    first, newest = get_engine("stone-age").rulesets
+    html = keeper_client.get("/scorekeeping/").content.decode()
+    assert 'data-game="stone-age"' in html and "feeding as published" in html
+    status, _html = start(keeper_client, game="stone-age", seat_1="Alice", seat_2="Bastien",
+                          **{"setup-stone-age-variants": ["newborn_eats_next_round"]})
+    assert status == 302
+    record = GameRecord.objects.get()
+    assert (record.ruleset_version, record.setup) == (newest, {"variants": ["newborn_eats_next_round"]})
+    status, _html = start(keeper_client, game="stone-age", seat_1="Alice", seat_2="Bastien",
+                          **{"setup-stone-age-ruleset": first})
+    assert status == 302 and GameRecord.objects.order_by("-pk").first().ruleset_version == first
+
+
+def test_a_hunters_and_gatherers_variant_is_pinned(keeper_client: Client):
+    status, _html = start(keeper_client, seat_1="Alice", seat_2="Bastien",
+                          **{"setup-hunters-gatherers-variants": ["figures_home_at_end_of_turn"]})
+    assert status == 302 and GameRecord.objects.get().setup == {"variants": ["figures_home_at_end_of_turn"]}
