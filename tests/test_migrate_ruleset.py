@@ -166,3 +166,28 @@ def test_the_admin_refuses_records_of_two_games(client, django_user_model, celer
     answer = client.post("/admin/records/gamerecord/", {"action": "move_to_ruleset", "_selected_action": mixed},
                          follow=True)
     assert "Select records of one game" in answer.content.decode()
+
+
+@pytest.mark.parametrize("variants, hunts_again", [([], False), (["hunting_grounds_again"], True)])
+def test_a_variant_chosen_at_the_start_is_honoured_by_the_recorder_and_the_scores(variants, hunts_again,
+                                                                                  django_user_model):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(django_user_model.objects.create_user("keeper"))
+    created = api.post("/api/records/", {"game_slug": SA, "seed": 5, "seats": [{"player": "Ada"}, {"player": "Bo"}],
+                                         "setup": {"variants": variants}}, format="json")
+    assert created.status_code == 201 and created.data["setup"] == ({"variants": variants} if variants else {})
+    record = created.data["id"]
+    for seq, (location, people) in enumerate([("hunting_grounds", 2), ("forest", 2)]):
+        answer = api.post(f"/api/records/{record}/events/", {"expected_seq": seq, "type": "place",
+                                                              "payload": {"location": location, "people": people}},
+                          format="json")
+        assert answer.status_code == 201, answer.data
+    offered = {place["place"] for place in api.get(f"/api/records/{record}/options/").data["places"]}
+    assert ("hunting_grounds" in offered) is hunts_again
+    again = api.post(f"/api/records/{record}/events/", {"expected_seq": 2, "type": "place",
+                                                         "payload": {"location": "hunting_grounds", "people": 1}},
+                     format="json")
+    assert again.status_code == (201 if hunts_again else 422)
+    assert replay.state_at(GameRecord.objects.get(pk=record))[0].variants == frozenset(variants)
