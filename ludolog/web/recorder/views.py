@@ -24,7 +24,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from django.views.decorators.http import require_GET
 
 from games.registry import UNDO, get_engine
-from records import replay, services
+from records import replay, services, state_cache
 from records.models import Event, GameRecord
 from records.permissions import can_append
 from scoring import selectors
@@ -174,8 +174,22 @@ def table_state(record: GameRecord) -> dict[str, Any]:
         {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
         for seat in record.seats.select_related("player")
     ]
-    state, seq, lines = _state_and_lines(record, seats)
-    document = services.position_document(engine, state, seq, seats=seats, ruleset_version=replay.ruleset_of(record))
+    version = replay.ruleset_of(record)
+    # The append this table usually follows left its state in this process's cache: read it from
+    # there (caught up if another process recorded since) instead of rebuilding the position.
+    cached = state_cache.take_with_head(record, version)
+    state, seq, lines = _state_and_lines(record, seats, None if cached is None else cached[:2])
+    try:
+        return _table(record, engine, seats, state, seq, lines, version)
+    finally:
+        if cached is not None or record.status == GameRecord.Status.IN_PROGRESS:
+            head = cached[2] if cached is not None and cached[0] == seq else None
+            state_cache.put_on_commit(record, version, seq, state, head=head)
+
+
+def _table(record: GameRecord, engine: Any, seats: list[dict[str, Any]], state: Any, seq: int,
+           lines: list[dict[str, Any]], version: str) -> dict[str, Any]:
+    document = services.position_document(engine, state, seq, seats=seats, ruleset_version=version)
     position = document["position"]
     in_progress = record.status == GameRecord.Status.IN_PROGRESS and not document["is_over"]
     result: dict[str, Any] = {
@@ -208,14 +222,15 @@ def table_state(record: GameRecord) -> dict[str, Any]:
     return result
 
 
-def _state_and_lines(record: GameRecord, seats: list[dict[str, Any]]) -> tuple[Any, int, list[dict[str, Any]]]:
-    """The state after the last event, and the last few events in words (the replay viewer's
-    words, said once and kept)."""
+def _state_and_lines(record: GameRecord, seats: list[dict[str, Any]],
+                     cached: tuple[int, Any] | None = None) -> tuple[Any, int, list[dict[str, Any]]]:
+    """The state after the last event (from ``cached``, this process's state of the record, when
+    it has one), and the last few events in words (the replay viewer's words, said once and kept)."""
     events = list(Event.objects.filter(record=record).order_by("-seq")
                   .select_related("recorded_by").only("seq", "type", "payload", "recorded_by__username")[:RECENT_LINES])
     events.reverse()
     said = narrations(record, events, seats)
-    state, seq = replay.state_at(record)
+    state, seq = replay.current_state(record, cached=cached) if cached is not None else replay.state_at(record)
     retracted = replay.retractions(Event.objects.filter(record=record).order_by("seq").values_list("seq", "type"))
     lines = []
     for event in events:
