@@ -307,7 +307,7 @@ class Game(carcassonne.Game):
                 elif self.graph.root(city) not in roots:
                     roots.add(self.graph.root(city))
                     delta += self.graph.open_contacts(city)
-            found.append(replace(joining, open_contacts=joining.open_contacts + delta) if delta else joining)
+            found.append(replace(joining, roots=tuple(sorted(roots)), open_contacts=joining.open_contacts + delta))
         return found
 
     # -- the draw: face down, or an island's face-up tile for a chip --------------------------
