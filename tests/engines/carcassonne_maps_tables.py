@@ -141,3 +141,10 @@ def last_tile(game: Game, letter: str) -> Game:
     for entry in data["maps"]["islands"]:
         entry |= {"hidden": 0, "below": None if entry["below"] is None else []}
     return Game.from_dict(data)
+
+
+def filler(game: Game, letter: str = "V") -> None:
+    """The current player draws ``letter`` face down and lays it at its first legal placement
+    with no figure and off the chips' squares (a move that only passes the turn)."""
+    game.apply(next(a for a in game.legal_actions(letter) if not a.figures and (a.x, a.y) not in game.chips
+                    and not getattr(a, "from_island", False)))
