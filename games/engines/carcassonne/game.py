@@ -273,11 +273,13 @@ class Game:
         if action.seat is not None and action.seat != self.current:
             raise IllegalAction("not_your_turn", f"it is seat {self.current}'s turn, not seat {action.seat}'s")
         letter = self._drawn(action)
-        before = self.to_dict()
         tile = self.tileset.types[letter].tile
+        # The snapshot undo returns to is taken once the action is seen to be legal as far as it
+        # can be before laying: a refused placement costs no copy of the position.
         if action.discard:
             if self.board.fits_anywhere(tile):
                 raise IllegalAction("tile_fits", f"tile {letter} fits somewhere: it must be laid")
+            before = self.to_dict()
             self._take(letter, action)
             self.discarded.append(letter)
             self.history.append(before)
@@ -297,6 +299,7 @@ class Game:
             problem = self._laying_problem(action, position)
         if problem is not None:
             raise problem
+        before = self.to_dict()
         placed = self._lay(letter, position, turns)
         builder_extended = self.trading and self._extends_builder(placed)
         if figures:
