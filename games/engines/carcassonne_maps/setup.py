@@ -36,6 +36,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Final
 
 from games.engines.errors import IllegalAction
@@ -166,7 +167,7 @@ class SetUp:
             raise IllegalAction("start_tiles", "one set-up tile lies on each used start square, no other")
         check_island_stacks(map_definition, self.island_stacks)
 
-    @property
+    @cached_property
     def removed_chips(self) -> int:
         """How many chips left the game unseen (which ones is never shown)."""
         return len(removed_chips(self.chips, self.chip_values))
