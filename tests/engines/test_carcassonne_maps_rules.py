@@ -131,7 +131,9 @@ def test_a_chip_is_taken_once() -> None:
 def test_avec_un_jeton_devant_vous_prendre_une_tuile_face_visible_d_une_ile_de_la_couleur() -> None:
     """"Si c'est votre tour et que vous avez au moins un jeton devant vous, c'est à vous de décider...
     a) ... si vous voulez prendre une tuile face visible d'une île de la couleur correspondante au
-    lieu d'une de la pile habituelle." """
+    lieu d'une de la pile habituelle." (The players "peuvent naviguer vers différentes îles de la
+    mer du Nord pour ramasser des tuiles Terrain face visible qui peuvent être placées à la place
+    des tuiles piochées dans la pile".)"""
     game = Game.new(2, seed=4)
     assert island_actions(game) == [], "no chip, no island tile"
     assert reason(game, f"{game.islands[0].face_up}@0,0r0 island:violet/1") == "no_such_chip"

@@ -14,9 +14,10 @@ rules or its tiles only, and set the meeples per player::
     Game.new(4, seed=7, options=Options.with_expansions(INNS_CATHEDRALS, TRADERS_BUILDERS))
     Game.new(4, seed=7, options=Options.tiles_only(INNS_CATHEDRALS, TRADERS_BUILDERS, meeples=9))
 
-Seed 003 is about the Maps and the Map-Chips mini-expansion on the Benelux map; the map's
-geometry and the chips' values could not be found, so this engine plays the game that the Maps
-are laid with (unbounded table, no chips) — see the closing notes.
+Seed 003 is about the Maps and the Map-Chips mini-expansion on the Benelux map: this engine plays
+the game the Maps are laid with (an unbounded table, no chips), and
+:mod:`games.engines.carcassonne_maps` plays it on the map through this engine's hooks (see
+:class:`Game`).
 
 Readings of the base game: farmers score 3 for each completed city their field touches (the
 later rules, not the 2000 first edition's variant); a tile that fits nowhere is discarded and

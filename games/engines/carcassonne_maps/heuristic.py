@@ -6,8 +6,8 @@ border and large cities counted by :meth:`Game.preview <.game.Game.preview>`), a
 the chips: a square with a chip is worth about what a chip gives (its points, and a face-up
 island tile later). At the start of a turn, if it holds a chip that may pay, it weighs the
 face-up tiles of the islands of that colour before drawing, without peeking at the face-down
-draw: it pays for one only when that tile's best placement is worth clearly more than a tile
-drawn at random is, on average, plus the chip.
+draw: it pays for one only when that tile's best placement, less what the chip is worth, is
+worth :data:`ISLAND_THRESHOLD` or more (about what a good move with a tile drawn at random gives).
 
 >>> game, actions = heuristic_game(2, seed=3)
 >>> game.is_over, sum(1 for a in actions if a.island) > 0
