@@ -133,7 +133,8 @@ class Game(carcassonne.Game):
         """The chips still face down on the map, by square: what each shows, or ``None`` at a
         table, where nobody has seen it."""
         self.islands: list[IslandStack] = []
-        order = list(stack_squares(self.map))
+        squares = stack_squares(self.map)
+        order = list(squares)
         if isinstance(setup, SetUp):
             self.chips = {c.position: c.chip for c in setup.chips}
             for s in sorted(setup.island_stacks, key=lambda s: order.index((s.colour, s.stack))):
@@ -141,7 +142,6 @@ class Game(carcassonne.Game):
                                                 list(s.tiles[1:])))
         else:
             self.chips = dict.fromkeys(setup.chip_squares)
-            squares = stack_squares(self.map)
             for f in sorted(setup.island_face_up, key=lambda f: order.index((f.colour, f.stack))):
                 self.islands.append(IslandStack(f.colour, f.stack, squares[(f.colour, f.stack)], f.tile,
                                                 TILES_PER_STACK - 1))
