@@ -30,10 +30,12 @@ _ADAPTERS: dict[str, EngineAdapter] = {}
 def _load() -> dict[str, EngineAdapter]:
     if not _ADAPTERS:
         from .adapters.carcassonne import CarcassonneAdapter
+        from .adapters.carcassonne_maps import CarcassonneMapsAdapter
         from .adapters.hunters_gatherers import HuntersGatherersAdapter
         from .adapters.stone_age import StoneAgeAdapter
 
-        adapters: tuple[EngineAdapter, ...] = (HuntersGatherersAdapter(), StoneAgeAdapter(), CarcassonneAdapter())
+        adapters: tuple[EngineAdapter, ...] = (HuntersGatherersAdapter(), StoneAgeAdapter(), CarcassonneAdapter(),
+                                               CarcassonneMapsAdapter())
         for adapter in adapters:
             _ADAPTERS[adapter.slug] = adapter
     return _ADAPTERS

@@ -290,12 +290,15 @@ def position_and_state(record: GameRecord, at: int | None = None) -> tuple[dict[
     return position_document(engine, state, seq, seats=seats, ruleset_version=replay.ruleset_of(record)), state
 
 
-def recording_options(record: GameRecord, tile: str | None = None) -> dict[str, Any]:
+def recording_options(record: GameRecord, tile: str | None = None, **chosen: Any) -> dict[str, Any]:
     """What may be recorded next, from the engine (see ``options`` of the game's adapter), with
-    the seq it applies after: the table recorder's menu, for any client."""
+    the seq it applies after: the table recorder's menu, for any client. ``chosen`` narrows it
+    as the game's adapter allows (Carcassonne Maps: ``island`` and ``stack``)."""
     engine = replay.engine_for(record)
+    if chosen and not getattr(engine, "has_islands", False):
+        raise PayloadError("island", f"island: {engine.name} has no islands")
     state, seq = replay.state_at(record)
-    return {"seq": seq, "status": record.status, **engine.options(state, tile)}
+    return {"seq": seq, "status": record.status, **engine.options(state, tile, **chosen)}
 
 
 def position_document(engine: Any, state: Any, seq: int, *, seats: list[dict[str, Any]],

@@ -17,6 +17,8 @@ from rest_framework.response import Response
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter
 
+from games.registry import PayloadError
+
 from . import files, replay, services
 from .models import Event, GameRecord
 from .permissions import RecordAccess, can_read, record_for_append
@@ -95,9 +97,14 @@ class GameRecordViewSet(
         return Response(services.position(record, None if at is None else int(at)))
 
     @extend_schema(
-        parameters=[OpenApiParameter(
-            "tile", OpenApiTypes.STR,
-            description="tile games without a seed: the tile drawn at the table, to learn where it fits")],
+        parameters=[
+            OpenApiParameter("tile", OpenApiTypes.STR,
+                             description="tile games without a seed: the tile drawn at the table, to learn where "
+                                         "it fits"),
+            OpenApiParameter("island", OpenApiTypes.STR, enum=["violet", "light_blue", "orange"],
+                             description="Carcassonne Maps: where the face-up tile of this island fits (with stack)"),
+            OpenApiParameter("stack", OpenApiTypes.INT, enum=[1, 2], description="Carcassonne Maps: the island's stack"),
+        ],
         responses=OpenApiTypes.OBJECT,
         description="What may be recorded next, as the rules engine allows it: for tile games the tile in "
         "hand or the pile to pick it from, each cell where it fits with its legal rotations and the figures "
@@ -109,7 +116,13 @@ class GameRecordViewSet(
     @action(detail=True, methods=["get"], url_path="options", url_name="options")
     def recording_options(self, request: Request, pk: str | None = None) -> Response:
         record = self.get_object()
-        return Response(services.recording_options(record, request.query_params.get("tile") or None))
+        island = {}
+        if request.query_params.get("island"):
+            stack = request.query_params.get("stack", "")
+            if request.query_params["island"] not in ("violet", "light_blue", "orange") or stack not in ("1", "2"):
+                raise PayloadError("island", "island: violet, light_blue or orange, with stack 1 or 2")
+            island = {"island": request.query_params["island"], "stack": int(stack)}
+        return Response(services.recording_options(record, request.query_params.get("tile") or None, **island))
 
     @extend_schema(responses=OpenApiTypes.OBJECT, description="The record as a ludolog-record/1 file.")
     @action(detail=True, methods=["get"], url_path="export")

@@ -26,6 +26,8 @@ class CarcassonneAdapter(TileGameAdapter):
         from games.engines.carcassonne.options import MOST_MEEPLES
 
         self.engine = engine
+        self.carcassonne = engine
+        """Carcassonne's own package (its options and tile sets), also for a game built on it."""
         self.ruleset_version = f"{engine.TILESET_NAME}@{engine.TILESET_VERSION}"
         self.refusals: tuple[type[Exception], ...] = (PayloadError, engine.IllegalAction)
         tile = {"type": "string", "pattern": "^([A-X]|IC(0[1-9]|1[0-7])|TB(0[1-9]|1[0-9]|2[0-4]))$"}
@@ -65,7 +67,7 @@ class CarcassonneAdapter(TileGameAdapter):
         # An expansion named without a word on rules is played with them; "rules": [] is tiles only.
         setup.setdefault("rules", list(setup.get("expansions", ())))
         try:
-            options = self.engine.Options.from_dict(setup)
+            options = self.carcassonne.Options.from_dict(setup)
         except ValueError as error:
             raise PayloadError("setup.rules", f"setup.rules: {error}") from None
         if players > options.max_players:
@@ -76,10 +78,10 @@ class CarcassonneAdapter(TileGameAdapter):
 
     def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
                   ruleset_version: str | None = None) -> Any:
-        return self.engine.Game.new(players, seed, options=self.engine.Options.from_dict(setup))
+        return self.engine.Game.new(players, seed, options=self.carcassonne.Options.from_dict(setup))
 
     def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
-        options = self.engine.Options.from_dict(setup)
+        options = self.carcassonne.Options.from_dict(setup)
         if options.is_base_game:
             return []
         names = {"inns_cathedrals": "Inns & Cathedrals", "traders_builders": "Traders & Builders"}
@@ -115,7 +117,7 @@ class CarcassonneAdapter(TileGameAdapter):
     figure_fields: Mapping[str, str] = {"meeple": "meeple", "big": "big", "builder": "builder", "pig": "pig"}
 
     def tile_records(self) -> Mapping[str, Mapping[str, Any]]:
-        every = self.engine.tileset_for(self.engine.EXPANSIONS)
+        every = self.carcassonne.tileset_for(self.carcassonne.EXPANSIONS)
         return {letter: dict(t.record) for letter, t in every.types.items()}
 
     def pile(self, state: Any) -> list[str]:
@@ -145,7 +147,7 @@ class CarcassonneAdapter(TileGameAdapter):
         """A complete seeded game of random legal choices; the same seed gives the same game."""
         from games.engines.carcassonne.simulate import random_game
 
-        _game, actions = random_game(players, seed, self.engine.Options.from_dict(setup))
+        _game, actions = random_game(players, seed, self.carcassonne.Options.from_dict(setup))
         return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]
 
     def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
@@ -154,5 +156,5 @@ class CarcassonneAdapter(TileGameAdapter):
         that looks played; the same seed gives the same game."""
         from games.engines.carcassonne.heuristic import heuristic_game
 
-        _game, actions = heuristic_game(players, seed, self.engine.Options.from_dict(setup))
+        _game, actions = heuristic_game(players, seed, self.carcassonne.Options.from_dict(setup))
         return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]

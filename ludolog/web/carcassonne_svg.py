@@ -673,23 +673,32 @@ def carcassonne_svg(
     free_cells: bool = False,
     show: str | None = None,
     translate: Translate = _identity,
+    frame: BoardFrame | None = None,
+    ground: Callable[[BoardFrame], list[str]] | None = None,
+    description: str = "",
+    css_class: str = "board carcassonne",
 ) -> str:
     """The whole board as one ``<svg>`` element with a ``<title>`` and a ``<desc>``.
 
     ``seats`` are the state document's seats (``seat``, ``player``, ``colour``); ``free_cells``
     outlines the empty squares next to the tiles with their coordinates, for a scorekeeper;
     ``show`` (``award-3``) outlines the feature of a final award; ``translate`` (``gettext``)
-    turns the English words of the text alternative into the reader's language.
+    turns the English words of the text alternative into the reader's language. A game played
+    on printed ground (the Maps) gives its ``frame`` (the whole map), draws its ``ground`` under
+    the tiles and adds to the text alternative (``description``).
     """
     tr = remembering(translate)
     tiles = list(position.get("tiles", []))
     last = position.get("last_placed") or {}
-    frame = BoardFrame.around(tiles, free_cells)
+    frame = frame or BoardFrame.around(tiles, free_cells)
     min_x, min_y = frame.origin
     colours = {seat.get("seat"): seat_colour(int(seat.get("seat", 0)), seat.get("colour", "")) for seat in seats}
     names = {seat.get("seat"): seat.get("player") for seat in seats}
     heading = title or tr("Board with %(count)s tiles") % {"count": len(tiles)}
-    parts = [frame.opening("board carcassonne", position, heading, describe(position, seats, tr))]
+    words = " ".join(filter(None, [description, describe(position, seats, tr)]))
+    parts = [frame.opening(css_class, position, heading, words)]
+    if ground is not None:
+        parts += ground(frame)
     anchors: dict[tuple[int, int], tuple[int, dict[int, Point]]] = {}
     highlighted = ""
     for tile in tiles:

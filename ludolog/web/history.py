@@ -33,6 +33,7 @@ SOURCE_LABELS = {
     "tool_makers": _("Tool makers"), "hut_builders": _("Hut builders"), "shamans": _("Shamans"),
     # Carcassonne
     "city": _("Cities"), "road": _("Roads"), "cloister": _("Cloisters"), "field": _("Fields (farmers)"),
+    "goods": _("Goods"), "chips": _("Map-Chips"),
 }
 """Points by source, as the engine names them, in the reader's words."""
 
@@ -53,7 +54,8 @@ def engine_sources(slug: str) -> tuple[str, ...]:
     engine = get_engine(slug)
     if engine is None:
         return ()
-    scores = engine.view(engine.new_state(engine.min_players, None)).get("scores") or []
+    # A seeded start: a game that cannot start without a table's set-up (the Maps) draws one.
+    scores = engine.view(engine.new_state(engine.min_players, 0)).get("scores") or []
     return tuple(scores[0]["breakdown"]) if scores else ()
 
 
@@ -72,6 +74,7 @@ GAME_NAMES = {
     "hunters-gatherers": _("Carcassonne: Hunters and Gatherers"),
     "stone-age": _("Stone Age"),
     "carcassonne": _("Carcassonne"),
+    "carcassonne-maps": _("Carcassonne Maps – Benelux (Map-Chips)"),
 }
 """The games' names in the reader's language (the engines name them in English)."""
 

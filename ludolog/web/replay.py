@@ -32,6 +32,7 @@ from records.models import Event, GameRecord
 from scoring import selectors
 
 from .board_svg import board_svg, seat_colour
+from .carcassonne_maps_svg import carcassonne_maps_svg
 from .carcassonne_svg import carcassonne_svg
 from .history import game_name, source_label
 from .narration import narrate, signed
@@ -75,6 +76,12 @@ def board_for(document: dict[str, Any], record: GameRecord, **options: Any) -> s
         return stone_age_svg(position, document["seats"], title=title, translate=gettext, show=options.get("show"))
     if record.game_slug == "carcassonne":
         return carcassonne_svg(position, document["seats"], title=title, translate=gettext, **options)
+    if record.game_slug == "carcassonne-maps":
+        engine: Any = get_engine(record.game_slug)
+        options.pop("free_cells", None)  # the map itself shows where a tile may go
+        return carcassonne_maps_svg(position, document["seats"], title=title, translate=gettext,
+                                    drawing=engine.map_drawing(position["map"]), records=engine.tile_records(),
+                                    **options)
     return board_svg(position, document["seats"], title=title, translate=gettext, translate_plural=ngettext, **options)
 
 
@@ -85,6 +92,14 @@ def game_hints(slug: str) -> dict[str, str]:
         return {"start_text": gettext("Start of the game."), "board_hint": "",
                 "end_hint": gettext("Resources left, civilisation cards and their multipliers score at the end of the game."),
                 "final_hint": gettext("Pick a line to outline that player's tribe on the board.")}
+    if slug == "carcassonne-maps":
+        return {"start_text": gettext("Start of the game: the two start squares' tiles, the chips face down, the islands' stacks."),
+                "board_hint": gettext("The tile laid last is outlined in orange. Grey discs are chips face down; each "
+                                      "island shows its stacks' face-up tiles. The map is approximate."),
+                "end_hint": gettext("Unfinished cities, roads and cloisters, and the farmers, score at the end; chips "
+                                    "and island tiles left count for nothing."),
+                "final_hint": gettext("Pick a line to outline its feature on the board; the meeples stand where they "
+                                      "were before the final scoring sent them home.")}
     if slug == "carcassonne":
         return {"start_text": gettext("Start of the game: the start tile alone."),
                 "board_hint": gettext("The tile laid last is outlined in orange. Farmers lie down."),

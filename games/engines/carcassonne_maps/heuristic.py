@@ -26,6 +26,7 @@ from games.engines.tiles.heuristic import play_out
 
 from .actions import Action
 from .game import Game
+from .setup import SetUp
 
 CHIP_WORTH: Final = 2.5
 """A chip taken: 1.5 points on average at once, and the right to an island tile later."""
@@ -34,9 +35,11 @@ ISLAND_THRESHOLD: Final = 6.0
 paid, for the simple player to take it."""
 
 
-def heuristic_game(players: int, seed: int, options: Options | None = None) -> tuple[Game, list[Action]]:
-    """A complete game of the simple player: the same seed (and options), the same game."""
-    game = Game.new(players, seed=seed, options=options)
+def heuristic_game(players: int, seed: int, options: Options | None = None, *,
+                   setup: SetUp | None = None) -> tuple[Game, list[Action]]:
+    """A complete game of the simple player: the same seed (and options, and ``setup`` when
+    given: by default the seed's own), the same game."""
+    game = Game.new(players, seed=seed, options=options, setup=setup)
     return game, [Action.of(action) for action in play_out(game, choose, seed)]
 
 

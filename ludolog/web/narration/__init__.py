@@ -58,6 +58,7 @@ class GameNarrator(Protocol):
 _GAME_MODULES: Mapping[str, str] = {
     "hunters-gatherers": "hunters_gatherers",
     "carcassonne": "carcassonne",
+    "carcassonne-maps": "carcassonne_maps",
     "stone-age": "stone_age",
 }
 """Game slug → its module in this package (imported when first needed)."""

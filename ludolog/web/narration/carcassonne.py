@@ -64,7 +64,9 @@ FINAL: Mapping[str, Promise] = {
 
 
 def narrate_action(event_type: str, payload: Mapping[str, Any], before: Position, after: Position,
-                   table: Table) -> Narration:
+                   table: Table, *, completed: Mapping[str, Promise] = COMPLETED) -> Narration:
+    """``completed``: the sentence of each source scored during the game (a game built on
+    Carcassonne adds its own, the Maps' chips)."""
     seat = acting_seat(payload, before)
     player = table.name(seat) if seat is not None else ""
     if event_type == "place_tile":
@@ -83,7 +85,8 @@ def narrate_action(event_type: str, payload: Mapping[str, Any], before: Position
     else:
         raise ValueError(f"Carcassonne has no event {event_type!r} to narrate")
     # A final scoring worth nothing (farmers beside no completed city) is not news.
-    said = [scoring(award, table) for award in new_awards(before, after) if int(award["points"]) or not award.get("final")]
+    said = [scoring(award, table, completed) for award in new_awards(before, after)
+            if int(award["points"]) or not award.get("final")]
     taken = goods_taken(before, after, seat)
     if taken:
         said.append(gettext("%(player)s takes %(goods)s") % {"player": player, "goods": taken})
@@ -99,8 +102,8 @@ def goods_taken(before: Position, after: Position, seat: int | None) -> str:
     return and_list([ngettext(*GOOD_WORDS[good], n) % {"count": n} for good, n in gained if n > 0 and good in GOOD_WORDS])
 
 
-def scoring(award: Mapping[str, Any], table: Table) -> str:
+def scoring(award: Mapping[str, Any], table: Table, completed: Mapping[str, Promise] = COMPLETED) -> str:
     """One award in words; the engine awards only features someone holds, so ``seats`` is never
     empty."""
-    sentences = FINAL if award.get("final") else COMPLETED
+    sentences = FINAL if award.get("final") else completed
     return str(sentences[str(award["source"])]) % {"gains": gains(award["seats"], int(award["points"]), table)}

@@ -41,6 +41,7 @@ TAG_ORDER: Mapping[str, tuple[str, ...]] = {
     "hunters-gatherers": ("river", "lake", "spring", "forest", "gold", "mushroom", "deer", "mammoth", "aurochs",
                           "tiger", "fish", "fire", "shrine", "bonus"),
     "carcassonne": ("city", "pennant", "road", "cloister", "inn", "cathedral", "wine", "grain", "cloth"),
+    "carcassonne-maps": ("city", "pennant", "road", "cloister", "inn", "cathedral", "wine", "grain", "cloth"),
 }
 """The filters each tile game offers, in the order the picker shows them."""
 
@@ -112,6 +113,7 @@ def _carcassonne(tile: str, record: Mapping[str, Any]) -> TilePicture:
 _DRAWERS: Mapping[str, Callable[[str, Mapping[str, Any]], TilePicture]] = {
     "hunters-gatherers": _hunters_gatherers,
     "carcassonne": _carcassonne,
+    "carcassonne-maps": _carcassonne,
 }
 
 

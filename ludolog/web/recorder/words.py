@@ -82,7 +82,7 @@ def _tiles(slug: str) -> dict[str, str]:
                "hut": gettext("hut"), "meeple": gettext("meeple"), "big": gettext("large meeple"),
                "builder": gettext("builder"), "pig": gettext("pig")}
     words.update({f"figure:{kind}": label for kind, label in figures.items()})
-    if slug == "carcassonne":
+    if slug in ("carcassonne", "carcassonne-maps"):
         roles = {"city": gettext("knight"), "road": gettext("thief"), "cloister": gettext("monk"),
                  "field": gettext("farmer")}
         words.update({f"role:{terrain}": label for terrain, label in roles.items()})
