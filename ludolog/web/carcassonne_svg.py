@@ -62,6 +62,8 @@ VILLAGE_SIZE = 0.16
 CLOISTER_RADIUS = 0.2
 """Half the cloister building's width, roof included: fields keep their farmers out of it."""
 DEAD_END_ANCHOR = 0.35
+SEPARATE = 0.2
+"""How near two features' spots may be before one moves beside its own edges."""
 INN_OFFSET = 0.15
 """How far from the middle of its road an inn stands."""
 """A meeple on a road that stops on the tile stands this far from the side toward the end."""
@@ -310,6 +312,7 @@ class _Shape:
             room = {(i, j): self.clearance((x, y)) for i, x in enumerate(GRID) for j, y in enumerate(GRID)}
             for fid in fields:
                 self.anchors[fid] = self._field_spot(fid, room)
+        self._separate_anchors()
         self.pennants = {fid: self._pennant_spot(fid) for fid in self.cities
                          if _pennants(self.features[fid])}
         # Inns & Cathedrals and Traders & Builders print a mark in a city (a cathedral, a good)
@@ -317,6 +320,28 @@ class _Shape:
         self.marks = {fid: (mark, self._pennant_spot(fid)) for fid in self.cities
                       if (mark := _city_mark(self.features[fid])) is not None}
         self.inns = {fid: self._inn_spot(self.roads[fid][0]) for fid in self.roads if self.features[fid].get("inn")}
+
+    def _separate_anchors(self) -> None:
+        """Two features whose spots the drawing puts together (the expansions' fields either side
+        of a road that stops short, two roads crossing) each get a spot of their own, beside
+        their own edges, so that every figure target can be tapped."""
+        taken: list[Point] = []
+        for fid in sorted(self.anchors):
+            spot = self.anchors[fid]
+            if any(math.dist(spot, other) < SEPARATE for other in taken):
+                candidates = [_inward(side, _mean(_sub_edge(side, index)), depth)
+                              for side, index in self.sub_edges.get(fid, []) for depth in (0.1, 0.18, 0.26, 0.34)]
+                candidates += [(spot[0] + SEPARATE * math.cos(k * math.pi / 4), spot[1] + SEPARATE * math.sin(k * math.pi / 4))
+                               for k in range(8)]
+                candidates = [p for p in candidates if 0.08 <= p[0] <= 0.92 and 0.08 <= p[1] <= 0.92]
+                for line in self.roads.get(fid, []):
+                    candidates += [_lerp(line[0], line[-1], t) for t in (0.2, 0.3, 0.7, 0.8)]
+                if candidates:
+                    spot = max(candidates, key=lambda p: (round(min(math.dist(p, o) for o in taken), 3), p))
+                else:
+                    spot = (spot[0], min(0.85, spot[1] + SEPARATE))
+                self.anchors[fid] = spot
+            taken.append(spot)
 
     def sides(self, fid: int) -> list[str]:
         """The printed sides a feature reaches, clockwise from the north."""

@@ -7,6 +7,7 @@ spelling of a name; a refusal shows next to the form and creates nothing.
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -152,6 +153,8 @@ class StartForm(forms.Form):
             name: data.get(field_name(data["game"], name)) for name in choices.fields()}
         data["setup"] = {} if choices is None else choices.to_setup(answers)
         data["ruleset_version"] = None if choices is None else choices.to_ruleset(answers)
+        if choices is not None and choices.deals and data.get("seed") is None:
+            data["seed"] = secrets.randbelow(2**31)
         return data
 
     def _check_player_count(self, data: dict) -> None:

@@ -25,6 +25,9 @@ class SetupChoices:
     """The cleaned answers by name → the record's ``setup``."""
     to_ruleset: Callable[[Mapping[str, Any]], str | None] = lambda answers: None
     """The cleaned answers → the ruleset version the record pins (``None``: the game's newest)."""
+    deals: bool = False
+    """Ludolog sets the table up (the Maps' chips and island stacks): a record without a seed
+    gets one, since nobody at the table could tell what lies face down."""
 
 
 def _carcassonne_fields() -> dict[str, forms.Field]:
@@ -77,7 +80,29 @@ def _variants_setup(answers: Mapping[str, Any]) -> dict[str, Any]:
     return {"variants": variants} if variants else {}
 
 
+def _maps_fields() -> dict[str, forms.Field]:
+    fields = _carcassonne_fields()
+    fields["expansions"].initial = ["inns_cathedrals", "traders_builders"]
+    fields["tiles_only"].initial = True
+    return {
+        "start_squares": forms.MultipleChoiceField(
+            label=_("Start squares (two)"), required=False, widget=forms.CheckboxSelectMultiple,
+            choices=[("Meppel", "Meppel"), ("Eindhoven", "Eindhoven"), ("Charleroi", "Charleroi")],
+            help_text=_("Leave them unticked and Ludolog draws two. Ludolog lays out the chips and the island "
+                        "stacks; the map is approximate.")),
+        **fields,
+    }
+
+
+def _maps_setup(answers: Mapping[str, Any]) -> dict[str, Any]:
+    setup = _carcassonne_setup(answers)
+    if answers.get("start_squares"):
+        setup["start_squares"] = list(answers["start_squares"])
+    return setup
+
+
 SETUP_CHOICES: Mapping[str, SetupChoices] = {
+    "carcassonne-maps": SetupChoices(_("Map, start squares and tiles"), _maps_fields, _maps_setup, deals=True),
     "carcassonne": SetupChoices(_("Expansions and meeples"), _carcassonne_fields, _carcassonne_setup),
     "stone-age": SetupChoices(_("Rules and variants"), _rules_fields("stone-age"), _variants_setup,
                               lambda answers: answers.get("ruleset") or None),

@@ -19,7 +19,7 @@ def wait_stored(page: Any, seq: int) -> None:
 
 
 def figure_of(game: str, payload: Mapping[str, Any]) -> tuple[int, str] | None:
-    if game == "carcassonne":
+    if game in ("carcassonne", "carcassonne-maps"):
         # The meeple, or one of the expansions' figures (Inns & Cathedrals, Traders & Builders).
         named = [(int(payload[kind]), kind) for kind in ("meeple", "big", "builder", "pig") if payload.get(kind) is not None]
         return named[0] if named else None
@@ -31,7 +31,10 @@ def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pic
     """One tile-game move by taps: pick the tile (a record without a seed), tap its spot, turn it
     to the rotation wanted, tap the figure's target, confirm. Returns the taps."""
     taps = 0
-    if pick:
+    if payload.get("island"):  # Carcassonne Maps: a chip pays for an island's face-up tile
+        page.locator(f'[data-testid="island"][data-colour="{payload["island"]}"][data-stack="{payload["stack"]}"]').click()
+        taps += 1
+    elif pick:
         page.locator(f'[data-testid="tile-choice"][data-tile="{payload["tile"]}"]').click()
         taps += 1
     if kind == "discard_tile":

@@ -53,3 +53,15 @@ def test_the_large_meeple_the_builder_and_the_pig_are_drawn_apart_and_named():
                re.findall(r'class="meeple[^"]*" data-seat="\d" data-kind="(\w+)"[^>]*><title>([^<]*)</title>', svg)}
     assert figures == {"big": "Ada's large knight", "builder": "Ada's builder", "pig": "Bo's pig"}
     assert "<ellipse" in svg.split('data-kind="pig"')[1].split("</g>")[0], "the pig is a pig, not a meeple"
+
+
+@pytest.mark.parametrize("letter", sorted(EVERY_TILE.types))
+def test_every_feature_of_a_tile_has_a_spot_of_its_own(letter):
+    """Figure targets sit on these spots: two at one place could not both be tapped."""
+    import math
+
+    from ludolog.web.carcassonne_svg import SEPARATE, _shape_of
+
+    _art, anchors = _shape_of(dict(EVERY_TILE.types[letter].record, rotation=0))
+    spots = list(anchors.values())
+    assert all(math.dist(a, b) >= SEPARATE - 1e-9 for i, a in enumerate(spots) for b in spots[i + 1:]), anchors

@@ -67,6 +67,13 @@ def _tiles(slug: str) -> dict[str, str]:
         "with_figure": gettext("%(action)s, %(figure)s on the %(terrain)s"),
         "discards": gettext("%(tile)s discarded"),
         "figure_on": gettext("%(figure)s on the %(terrain)s"),
+        "islands": gettext("Or pay a chip for an island's face-up tile:"),
+        "island_choice": gettext("%(colour)s island, stack %(stack)s: %(tile)s"),
+        "island_tile": gettext("Island tile, paid with a %(colour)s chip"),
+        "draw_instead": gettext("Draw face down instead"),
+        "island_paid": gettext("%(action)s, paid with a %(colour)s chip"),
+        "colour:violet": gettext("violet"), "colour:light_blue": gettext("light blue"),
+        "colour:orange": gettext("orange"),
     }
     tags = {
         "river": gettext("river"), "lake": gettext("lake"), "spring": gettext("spring"), "forest": gettext("forest"),

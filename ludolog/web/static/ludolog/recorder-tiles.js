@@ -21,7 +21,7 @@
   var SIDES = 4;
   var MIN_TILE_PX = 48, MAX_TILE_PX = 320, FIGURE_TILE_PX = 240;
 
-  var selection = { tile: null, spot: null, rotation: 0, figure: null };
+  var selection = { tile: null, spot: null, rotation: 0, figure: null, island: null };
   var hand = null;  // the tile in hand as last drawn: Ludolog's draw or the one picked
   var filters = [];
   var optionsCache = {};
@@ -132,13 +132,17 @@
   /* The options for the tile in hand, or null while they are being fetched. */
   function optionsFor(state, tile) {
     var options = R.table.options || {};
+    var island = selection.island;
     if (!state.exact) return provisionalOptions(state, tile);
-    if (options.tile === tile) return options;
-    var key = R.table.seq + ":" + tile;
+    if (!island && options.tile === tile) return options;
+    var key = R.table.seq + ":" + tile + (island ? ":" + island.colour + "/" + island.stack : "");
     if (optionsCache[key]) return optionsCache[key];
     if (!R.online) return provisionalOptions(state, tile);
     optionsCache[key] = null;
-    fetch(data.urls.options + "?tile=" + encodeURIComponent(tile), { credentials: "same-origin",
+    // Carcassonne Maps: where an island's face-up tile fits, once a chip is to pay for it.
+    var query = island ? "?island=" + encodeURIComponent(island.colour) + "&stack=" + island.stack
+      : "?tile=" + encodeURIComponent(tile);
+    fetch(data.urls.options + query, { credentials: "same-origin",
       headers: { Accept: "application/json" } })
       .then(function (response) { if (!response.ok) throw new Error("options " + response.status); return response.json(); })
       .then(function (options) {
@@ -391,11 +395,13 @@
       tray.appendChild(el("p", { "class": "hint", text: R.online ? words.sending : words.waiting_draw }));
       return;
     }
+    if (selection.island) inHand = selection.island.tile;
     if (inHand) {
       var hand = el("div", { "class": "hand" }, [
         picture(inHand, selection.spot ? selection.spot.rotations[selection.rotation].rotation : 0, 72, "in-hand"),
         el("div", { "class": "hand-text" }, [
-          el("strong", { text: state.drawn ? words.tile_drawn : words.tile_in_hand }),
+          el("strong", { text: selection.island ? fill(words.island_tile, { colour: words["colour:" + selection.island.colour] })
+            : state.drawn ? words.tile_drawn : words.tile_in_hand }),
           el("span", { "class": "hint", text: state.seeded ? fill(words.tiles_left, { count: R.table.options.tiles_left })
             : fill(words.tiles_left, { count: pileSize }) }),
           el("span", { "class": "hint instruction", text: !options ? words.sending
@@ -404,14 +410,41 @@
           options && options.provisional ? el("span", { "class": "hint unchecked", text: words.unchecked }) : null
         ])
       ]);
-      if (!state.drawn) {
+      if (selection.island) {
+        hand.appendChild(el("button", { type: "button", "class": "secondary other-tile", "data-testid": "draw-instead",
+          onclick: function () { selection.island = null; forget(); R.render(); }, text: words.draw_instead }));
+      } else if (!state.drawn) {
         hand.appendChild(el("button", { type: "button", "class": "secondary other-tile", "data-testid": "other-tile",
           onclick: function () { selection.tile = null; forget(); R.render(); }, text: words.other_tile }));
       }
       tray.appendChild(hand);
+      if (!selection.island && !selection.spot) tray.appendChild(islandChoices(state));
       return;
     }
     tray.appendChild(picker(state));
+  }
+
+  /* Carcassonne Maps: the islands whose face-up tile a chip the player holds may pay for, as
+   * buttons (before a tile is drawn face down; the engine says which may be paid now). */
+  function islandChoices(state) {
+    var box = el("div", { "class": "islands" });
+    var offered = state.exact ? (R.table.options.islands || []).filter(function (i) { return i.payable; }) : [];
+    if (!offered.length) return box;
+    box.appendChild(el("p", { "class": "hint", text: words.islands }));
+    offered.forEach(function (island) {
+      var button = el("button", { type: "button", "class": "island-choice", "data-testid": "island",
+        "data-colour": island.colour, "data-stack": String(island.stack), "data-tile": island.tile,
+        onclick: function () {
+          selection.island = { colour: island.colour, stack: island.stack, tile: island.tile };
+          forget();
+          R.render();
+        } }, [picture(island.tile, 0, 44),
+        el("span", { text: fill(words.island_choice, { colour: words["colour:" + island.colour], stack: island.stack,
+          tile: island.tile }) })]);
+      button.classList.add("island-" + island.colour);
+      box.appendChild(button);
+    });
+    return box;
   }
 
   function picker(state) {
@@ -455,6 +488,7 @@
   function payload(tile) {
     var spot = selection.spot, rotation = spot.rotations[selection.rotation].rotation;
     var body = { tile: tile, x: spot.x, y: spot.y, rotation: rotation };
+    if (selection.island) { body.island = selection.island.colour; body.stack = selection.island.stack; }
     if (selection.figure) {
       var field = (data.figure_fields || {})[selection.figure.kind];
       if (field) body[field] = selection.figure.feature;
@@ -465,6 +499,7 @@
 
   function label(body) {
     var text = fill(words.lays, { tile: body.tile, x: body.x, y: body.y, rotation: body.rotation });
+    if (body.island) text = fill(words.island_paid, { action: text, colour: words["colour:" + body.island] });
     if (selection.figure) {
       var terrain = tiles[body.tile].terrains[selection.figure.feature];
       var kind = selection.figure.kind;
@@ -484,11 +519,12 @@
   buttons.noFigure.addEventListener("click", function () { selection.figure = null; R.render(); });
   buttons.confirm.addEventListener("click", function () {
     var state = model();
-    var tile = state.drawn || selection.tile;
+    var tile = selection.island ? selection.island.tile : state.drawn || selection.tile;
     if (!selection.spot || !tile) return;
     var body = payload(tile);
     var text = label(body);
     selection.tile = null;
+    selection.island = null;
     forget();
     R.record("place_tile", body, text);
     showTray();
@@ -498,6 +534,7 @@
     var tile = state.drawn || selection.tile;
     if (!tile) return;
     selection.tile = null;
+    selection.island = null;
     forget();
     R.record("discard_tile", { tile: tile }, fill(words.discards, { tile: tile }));
   });
@@ -525,7 +562,8 @@
   function render() {
     var state = model();
     if (selection.tile && !(state.pile[selection.tile] > 0)) { selection.tile = null; forget(); }
-    var inHand = state.drawn || selection.tile;
+    if (selection.island && !state.exact) selection.island = null;
+    var inHand = selection.island ? selection.island.tile : state.drawn || selection.tile;
     hand = inHand;
     var options = state.known && inHand ? optionsFor(state, inHand) : null;
     if (selection.spot && options) {
@@ -541,7 +579,7 @@
 
   R.use({
     render: render,
-    reset: function () { optionsCache = {}; selection.tile = null; forget(); },
+    reset: function () { optionsCache = {}; selection.tile = null; selection.island = null; forget(); },
     seatToPlay: function () { return model().seat; }
   });
 })();

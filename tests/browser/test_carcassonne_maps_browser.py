@@ -1,0 +1,70 @@
+"""Carcassonne Maps – Benelux with the Map-Chips in the browser (issue 13): a seeded record recorded
+by taps on a phone, taking chips and paying one for an island's face-up tile, and its replay
+stepped through with the map under the tiles, on a phone and a laptop."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from games.registry import get_engine
+from records.models import Event
+from records.services import SeatSpec, start_game
+
+from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, assert_tap_targets, logged_in_page
+from .taps import lay_tile, wait_stored
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+MAPS = "carcassonne-maps"
+
+
+def test_recording_a_map_chips_game_by_taps_and_paying_a_chip(browser, live_server, artifacts: Path):
+    keeper = get_user_model().objects.create_user("keeper")
+    engine = get_engine(MAPS)
+    record = start_game(game_slug=MAPS, seats=[SeatSpec("Ada"), SeatSpec("Bastien"), SeatSpec("Chloé")], seed=7,
+                        created_by=keeper)
+    events = engine.demo_game(3, 7, record.setup)
+    paying = next(index for index, (_kind, payload) in enumerate(events) if "island" in payload)
+    page = logged_in_page(browser, live_server, keeper, viewport=PHONE)
+    page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+    assert page.locator("svg.carcassonne-maps").count() == 1 and "Approximate map" in page.content()
+    for seq, (kind, payload) in enumerate(events[:paying + 1], start=1):
+        if seq == paying + 1:
+            island = page.locator(f'[data-testid="island"][data-colour="{payload["island"]}"]'
+                                  f'[data-stack="{payload["stack"]}"]')
+            assert island.is_visible() and island.get_attribute("data-tile") == payload["tile"]
+            assert_tap_targets(page)
+            assert_no_sideways_scroll(page)
+            page.screenshot(path=str(artifacts / "recorder-carcassonne-maps-island-390.png"), full_page=True)
+        lay_tile(page, MAPS, kind, payload, pick=False)
+        wait_stored(page, seq)
+    stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
+    assert stored == [(kind, dict(payload)) for kind, payload in events[:paying + 1]]
+    assert "paying a" in page.locator("main").inner_text(), "the last move said in words"
+    assert page.script_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+def test_stepping_through_a_map_chips_replay(browser, live_server, artifacts: Path, viewport):
+    from records.files import import_document, simulate_document
+
+    document = simulate_document(MAPS, 3, 7, player="heuristic")
+    record = import_document(document)
+    chip_step = next(e["seq"] for e in document["events"] if "chip" in e["payload"])
+    page = logged_in_page(browser, live_server, get_user_model().objects.create_user("reader"), viewport=viewport)
+    page.goto(f"{live_server.url}/games/{record.pk}/replay/?at={chip_step - 1}")
+    page.locator("#step-next").click()
+    page.wait_for_function("at => new URLSearchParams(location.search).get('at') === String(at)", arg=chip_step)
+    page.wait_for_function("at => document.querySelector('svg.carcassonne-maps').dataset.at === String(at)",
+                           arg=chip_step)
+    assert "Chip taken" in page.locator("li.current").inner_text()
+    assert page.locator("svg.carcassonne-maps [data-kind='wave']").count() == 3
+    assert_no_sideways_scroll(page)
+    page.screenshot(path=str(artifacts / f"replay-carcassonne-maps-{viewport['width']}.png"), full_page=True)
+    page.keyboard.press("End")
+    page.wait_for_function("last => document.querySelector('svg.carcassonne-maps').dataset.at === String(last)",
+                           arg=len(document["events"]))
+    assert page.script_errors == []  # type: ignore[attr-defined]
