@@ -31,11 +31,15 @@ def median_line(output: str) -> str:
 def test_loading_the_demo_twice_duplicates_nothing(celery_eager, django_capture_on_commit_callbacks):
     loaded = io.StringIO()
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo", "--games", "3", "--stone-age-games", "2", "--carcassonne-games", "2",
+        call_command("load_demo", "--games", "3", "--stone-age-games", "2", "--carcassonne-games", "2", "--maps-games", "1",
                      stdout=loaded)
     first = counts()
-    assert first[:4] == (3, 5, 1, 7)
-    assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED).count() == 7
+    assert first[:4] == (4, 6, 1, 8)
+    assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED).count() == 8
+    maps = CatalogueRecord.objects.get(engine_slug="carcassonne-maps")
+    assert maps.title == "Jetons de Carte – Benelux" and maps.usage.times_played == 1
+    game = GameRecord.objects.get(game_slug="carcassonne-maps")
+    assert game.setup["table"]["map"]["version"] == "benelux-approximate@1" and game.copy.record == maps
     carcassonne = CatalogueRecord.objects.get(engine_slug="carcassonne")
     assert carcassonne.usage.times_played == 2
     assert [g.seats.count() for g in GameRecord.objects.filter(game_slug="carcassonne").order_by("seed")] == [2, 3]
@@ -49,7 +53,7 @@ def test_loading_the_demo_twice_duplicates_nothing(celery_eager, django_capture_
     assert box.usage.times_played == 3
     assert SeatResult.objects.filter(record__catalogue_record=box).count() == sum(2 + i % 4 for i in range(3))
     out = io.StringIO()
-    call_command("load_demo", "--games", "3", "--stone-age-games", "2", "--carcassonne-games", "2", stdout=out)
+    call_command("load_demo", "--games", "3", "--stone-age-games", "2", "--carcassonne-games", "2", "--maps-games", "1", stdout=out)
     assert counts() == first
     assert "simulated games: 0 new" in out.getvalue()
     # The medians are the same whether read from the results stored since or worked out by replay.
@@ -64,7 +68,7 @@ def test_the_demo_games_look_played(celery_eager, django_capture_on_commit_callb
     Gatherers games beside them); the command says so."""
     out = io.StringIO()
     with django_capture_on_commit_callbacks(execute=True):
-        call_command("load_demo", "--games", "4", stdout=out)
+        call_command("load_demo", "--games", "4", "--maps-games", "0", stdout=out)
     line = median_line(out.getvalue())
     assert re.fullmatch(
         r"median final score: hunters-gatherers \S+ \(2 players \S+, 3 players \S+, 4 players \S+, 5 players \S+\); "

@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture
 def demo():
-    call_command("load_demo", "--games", "2", "--stone-age-games", "1", "--carcassonne-games", "1", stdout=io.StringIO())
+    call_command("load_demo", "--games", "2", "--stone-age-games", "1", "--carcassonne-games", "1", "--maps-games", "1", stdout=io.StringIO())
     return get_user_model().objects.get(username="admin")
 
 
@@ -35,7 +35,7 @@ def pages() -> dict[str, str]:
         "player": f"/players/{Player.objects.filter(seats__isnull=False).first().pk}/",
         "scorekeeping": "/scorekeeping/",
     }
-    for game in ("hunters-gatherers", "carcassonne", "stone-age"):
+    for game in ("hunters-gatherers", "carcassonne", "stone-age", "carcassonne-maps"):
         record = GameRecord.objects.filter(game_slug=game, status=GameRecord.Status.FINISHED).first()
         last = record.events.count()
         found[f"game-{game}"] = f"/games/{record.pk}/"
@@ -44,7 +44,7 @@ def pages() -> dict[str, str]:
 
 
 SCREENSHOTS = {"home", "catalogue-record", "player", "replay-end-hunters-gatherers", "replay-end-carcassonne",
-               "replay-end-stone-age", "scorekeeping"}
+               "replay-end-stone-age", "replay-end-carcassonne-maps", "scorekeeping"}
 
 
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])

@@ -23,7 +23,7 @@ def member(celery_eager):
     """The demo club, small, with one of its players linked to a login. Its games are scored in
     this process (with a broker configured, as in CI, they would wait for a worker), so that the
     player's page has results and rating charts to draw."""
-    call_command("load_demo", "--games", "4", "--stone-age-games", "2", "--carcassonne-games", "2",
+    call_command("load_demo", "--games", "4", "--stone-age-games", "2", "--carcassonne-games", "2", "--maps-games", "0",
                  stdout=io.StringIO())
     user = get_user_model().objects.create_user("alice-login")
     player = Player.objects.filter(seats__record__game_slug="stone-age").distinct().order_by("display_name").first()

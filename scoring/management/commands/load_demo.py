@@ -20,9 +20,10 @@ DEMO_MEMBERS = ["Alice", "Bastien", "Chloé", "David", "Elif", "Fatou", "Gaspard
 DEMO_GAMES = 36
 DEMO_STONE_AGE_GAMES = 12
 DEMO_CARCASSONNE_GAMES = 12
+DEMO_MAPS_GAMES = 4
 DEMO_CLUB = "Club de la ludothèque (démo)"
 DEMO_LEAGUE = "Saison 2026"
-DEMO_GAME_ORDER = ("hunters-gatherers", "stone-age", "carcassonne")
+DEMO_GAME_ORDER = ("hunters-gatherers", "stone-age", "carcassonne", "carcassonne-maps")
 OLDEST_RULES = ("stone-age",)
 """Games whose demo records pin their first ruleset, as a club's history recorded before ruleset 2
 existed would: ``migrate_ruleset stone-age --to 2 --dry-run`` has something to report."""
@@ -38,8 +39,10 @@ class Command(BaseCommand):
                             help="simulated Stone Age games")
         parser.add_argument("--carcassonne-games", type=int, default=DEMO_CARCASSONNE_GAMES,
                             help="simulated base Carcassonne games")
+        parser.add_argument("--maps-games", type=int, default=DEMO_MAPS_GAMES,
+                            help="simulated Carcassonne Maps – Benelux games with the Map-Chips")
 
-    def handle(self, *args, games: int, stone_age_games: int, carcassonne_games: int, **options):
+    def handle(self, *args, games: int, stone_age_games: int, carcassonne_games: int, maps_games: int, **options):
         records = load_catalogue(demo_catalogue_data())
         self.stdout.write(f"catalogue: {len(records)} records")
         User = get_user_model()
@@ -54,6 +57,7 @@ class Command(BaseCommand):
         new = self._load_games("hunters-gatherers", games, admin, players=(2, 5), first_seed=1000)
         new += self._load_games("stone-age", stone_age_games, admin, players=(2, 4), first_seed=2000)
         new += self._load_games("carcassonne", carcassonne_games, admin, players=(2, 5), first_seed=3000)
+        new += self._load_games("carcassonne-maps", maps_games, admin, players=(2, 4), first_seed=4000)
         self.stdout.write(f"simulated games: {new} new")
         standings.refresh(league)
         self.stdout.write(f"league: {league} with {league.memberships.count()} members")
