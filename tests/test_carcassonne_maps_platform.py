@@ -157,3 +157,12 @@ def test_a_record_file_carries_the_whole_set_up():
     record = import_document(document)
     again = export_document(record)
     assert again["setup"] == document["setup"] and again["final_scores"] == document["final_scores"]
+
+
+def test_the_maps_pages_speak_french(client: Client):
+    document = simulate_document(MAPS, 2, 9, player="heuristic")
+    record = import_document(document)
+    chip_step = next(e["seq"] for e in document["events"] if "chip" in e["payload"])
+    html = client.get(f"/games/{record.pk}/replay/?at={chip_step}", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Jeton pris" in html and "Carte approximative" in html and "Cases de départ" in html
+    assert "Cartes de Carcassonne – Benelux" in html

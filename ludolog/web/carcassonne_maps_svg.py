@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 from .board_svg import TILE, BoardFrame
 from .carcassonne_svg import Translate, _identity, _shape_of, carcassonne_svg
 from .tile_geometry import fmt as _fmt
@@ -140,9 +142,9 @@ def carcassonne_maps_svg(position: Mapping[str, Any], seats: Sequence[Mapping[st
         description=describe_map(drawing, position, translate), css_class="board carcassonne carcassonne-maps")
 
 
-TEXT_WORDS = (
+TEXT_WORDS = tuple(gettext_noop(words) for words in (
     "a chip, face down", "Approximate map: the printed map is not public", "Map: %(title)s (%(version)s).",
     "The map is approximate: the printed map is not public.", "Chips face down: %(count)s.",
     "%(colour)s island, stack %(stack)s: %(tile)s face up, %(left)s tiles.", "violet", "light blue", "orange",
-)
+))
 """The English words above, for the translators (the module speaks through ``translate``)."""

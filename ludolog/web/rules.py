@@ -33,7 +33,7 @@ VARIANT_NAMES: Mapping[str, Promise] = {
 SETUP_WORDS: Mapping[str, Promise] = {
     "Expansions": _("Expansions"), "Meeples per player": _("Meeples per player"), "Variants": _("Variants"),
     "Inns & Cathedrals": _("Inns & Cathedrals"), "Traders & Builders": _("Traders & Builders"),
-    "(tiles only)": _("(tiles only)"), "none": _("none"),
+    "(tiles only)": _("(tiles only)"), "none": _("none"), "Start squares": _("Start squares"), "Map": _("Map"),
 }
 
 
