@@ -16,6 +16,7 @@ from .models import (
     Copy,
     Identifier,
     Language,
+    MapFile,
     OtherTitle,
     Person,
     Publisher,
@@ -233,3 +234,73 @@ class LanguageAdmin(admin.ModelAdmin):
 class CategoryAdmin(admin.ModelAdmin):
     list_display = ["code", "label"]
     search_fields = ["code", "label"]
+
+
+class MapFileForm(forms.ModelForm):
+    """A map file uploaded as JSON, checked by the Carcassonne Maps engine (its schema, then its
+    consistency: starts, islands, large cities…) before anything is stored."""
+
+    upload = forms.FileField(label=_("Map file (JSON)"), help_text=_(
+        "A map in the format of games/engines/carcassonne_maps/data/map.schema.json (see the Benelux file "
+        "beside it). Its name and version are read from the file; a version once loaded never changes."))
+
+    class Meta:
+        model = MapFile
+        fields: list[str] = []
+
+    def clean_upload(self):
+        import json
+
+        from games.engines.carcassonne_maps import MapFileError, map_from_dict, packaged_map
+
+        raw = self.cleaned_data["upload"].read(2_000_001)
+        if len(raw) > 2_000_000:
+            raise forms.ValidationError(_("A map file is at most 2 MB."))
+        try:
+            data = json.loads(raw.decode("utf-8"))
+            definition = map_from_dict(data)
+        except (UnicodeDecodeError, json.JSONDecodeError) as error:
+            raise forms.ValidationError(_("Not a JSON file: %(error)s") % {"error": error}) from None
+        except (MapFileError, KeyError, TypeError, ValueError) as error:
+            raise forms.ValidationError(str(error)) from None
+        name, version = definition.ref["name"], definition.ref["version"]
+        try:
+            packaged_map(name, version)
+        except KeyError:
+            pass
+        else:
+            raise forms.ValidationError(_("Ludolog already ships %(name)s %(version)s.") % {"name": name, "version": version})
+        if MapFile.objects.filter(name=name, version=version).exists():
+            raise forms.ValidationError(_("%(name)s %(version)s is loaded already: give the file a new version.")
+                                        % {"name": name, "version": version})
+        self.instance.name, self.instance.version = name, version
+        self.instance.title, self.instance.approximate = definition.title, definition.approximate
+        self.instance.data = data
+        return self.cleaned_data["upload"]
+
+
+@admin.register(MapFile)
+class MapFileAdmin(admin.ModelAdmin):
+    list_display = ["title", "name", "version", "approximate", "uploaded_by", "uploaded_at"]
+    readonly_fields = ["name", "version", "title", "approximate", "uploaded_by", "uploaded_at"]
+
+    def get_form(self, request, obj=None, **kwargs):
+        if obj is None:
+            kwargs["form"] = MapFileForm
+        return super().get_form(request, obj, **kwargs)
+
+    def get_fields(self, request, obj=None):
+        return ["upload"] if obj is None else self.readonly_fields
+
+    def get_readonly_fields(self, request, obj=None):
+        return [] if obj is None else self.readonly_fields
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False  # records pin a map by version: a stored one never changes
+
+    def has_delete_permission(self, request, obj=None) -> bool:
+        return False
+
+    def save_model(self, request, obj, form, change) -> None:
+        obj.uploaded_by = request.user
+        super().save_model(request, obj, form, change)

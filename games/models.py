@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator
+from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
@@ -248,3 +249,25 @@ class Copy(models.Model):
 
     def __str__(self) -> str:
         return f"{self.barcode} ({self.record})"
+
+
+class MapFile(models.Model):
+    """A Carcassonne Maps map a staff member loaded (an exact one, say, in place of the approximate
+    Benelux map shipped): its JSON, checked against the engine's map schema on upload. Records
+    pin a map by name and version; a version once loaded never changes (load a new version)."""
+
+    name = models.SlugField(_("name"), max_length=60)
+    version = models.CharField(_("version"), max_length=60)
+    title = models.CharField(_("title"), max_length=200)
+    approximate = models.BooleanField(_("approximate"), default=False)
+    data = models.JSONField(_("map file"))
+    uploaded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("map file")
+        constraints = [models.UniqueConstraint(fields=["name", "version"], name="map_file_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.title} ({self.version})"

@@ -166,3 +166,43 @@ def test_the_maps_pages_speak_french(client: Client):
     html = client.get(f"/games/{record.pk}/replay/?at={chip_step}", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Jeton pris" in html and "Carte approximative" in html and "Cases de départ" in html
     assert "Cartes de Carcassonne – Benelux" in html
+
+
+def benelux_file() -> dict:
+    import json
+    from importlib import resources
+
+    return json.loads(resources.files("games.engines.carcassonne_maps").joinpath(
+        "data/benelux_approximate_v1.json").read_text(encoding="utf-8"))
+
+
+def test_staff_load_a_map_file_and_records_pin_it(api, client: Client):
+    import json
+
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    from games.models import MapFile
+
+    client.force_login(User.objects.create_superuser("librarian", "l@example.org", "pw"))
+    exact = benelux_file() | {"version": "benelux-exact@1", "approximate": False,
+                              "provenance": "A test's stand-in for the printed map."}
+    broken = dict(exact, version="benelux-broken@1", start_squares=exact["start_squares"][:1])
+    refused = client.post("/admin/games/mapfile/add/", {"upload": SimpleUploadedFile(
+        "broken.json", json.dumps(broken).encode())})
+    assert refused.status_code == 200 and not MapFile.objects.exists()
+    assert "errorlist" in refused.content.decode()
+    loaded = client.post("/admin/games/mapfile/add/", {"upload": SimpleUploadedFile(
+        "exact.json", json.dumps(exact).encode())})
+    assert loaded.status_code == 302, loaded.content.decode()[:2000]
+    stored = MapFile.objects.get()
+    assert (stored.name, stored.version, stored.approximate) == ("benelux", "benelux-exact@1", False)
+    again = client.post("/admin/games/mapfile/add/", {"upload": SimpleUploadedFile("exact.json", json.dumps(exact).encode())})
+    assert "loaded already" in again.content.decode() and MapFile.objects.count() == 1
+    created = create(api, seed=5, setup={"map": {"name": "benelux", "version": "benelux-exact@1"}})
+    assert created.status_code == 201, created.data
+    record = GameRecord.objects.get(pk=created.data["id"])
+    assert record.setup["table"]["map"] == {"name": "benelux", "version": "benelux-exact@1"}
+    position = api.get(f"/api/records/{record.pk}/state/").data["position"]
+    assert position["map"]["approximate"] is False
+    unknown = create(api, seed=5, setup={"map": {"name": "benelux", "version": "nope@1"}})
+    assert unknown.status_code == 400 and unknown.data["field"] == "setup.table.map"

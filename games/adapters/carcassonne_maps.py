@@ -65,6 +65,11 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
                                                                 "drawn by the seed when left out)"},
                 "chip_values": {"type": "object", "description": "each colour's chips by points, e.g. "
                                                                  "{\"violet\": {\"1\": 6, \"2\": 4}, …}"},
+                "map": {"type": "object", "properties": {"name": {"type": "string", "maxLength": 60},
+                                                         "version": {"type": "string", "maxLength": 60}},
+                        "required": ["name", "version"], "additionalProperties": False,
+                        "description": "the map to play on (a seeded record; the approximate Benelux map by "
+                                       "default, or one staff loaded)"},
                 "table": {"type": "object", "description": "the table's set-up: map, start squares and tiles, "
                                                            "chips and island stacks (filled in for a seeded record)"},
             },
@@ -108,8 +113,11 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
                     raise PayloadError("setup.table", "setup.table: a record without a seed says what its table "
                                                       "shows (start squares and tiles, chip squares, island tiles)")
                 values = self.engine.ChipValues.from_dict(setup["chip_values"]) if "chip_values" in setup else None
+                chosen_map = self._map({"map": setup["map"]}) if "map" in setup else None
                 game = self.engine.Game.new(players, seed, options, start_squares=setup.get("start_squares"),
-                                            chip_values=values)
+                                            chip_values=values, map_definition=chosen_map)
+        except PayloadError:
+            raise
         except self.engine.IllegalAction as error:
             raise PayloadError("setup.table", f"setup.table: {error.message}") from None
         except (ValueError, KeyError, TypeError) as error:
