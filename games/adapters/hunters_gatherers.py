@@ -141,18 +141,6 @@ class HuntersGatherersAdapter(EngineRulesets, TileGameAdapter):
     def restore(self, data: Mapping[str, Any]) -> Any:
         return self.engine.Game.from_snapshot(data)
 
-    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any],
-                       ruleset_version: str) -> dict[str, Any]:
-        return self.check_variants(setup, ruleset_version)
-
-    def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
-        return self.describe_variants(setup)
-
-    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
-                  ruleset_version: str | None = None) -> Any:
-        return self.engine.Game.new(players, seed, ruleset=self.ruleset_number(ruleset_version),
-                                    variants=(setup or {}).get("variants", ()))
-
     def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
                     ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete game of random legal actions; the same seed gives the same game."""
@@ -172,8 +160,7 @@ class HuntersGatherersAdapter(EngineRulesets, TileGameAdapter):
         that looks played; the same seed gives the same game."""
         from games.engines.hunters_gatherers.heuristic import heuristic_game
 
-        _game, actions = heuristic_game(players, seed, ruleset=self.ruleset_number(ruleset_version),
-                                        variants=(setup or {}).get("variants", ()))
+        _game, actions = heuristic_game(players, seed, **self.rules_of(setup, ruleset_version))
         events: list[tuple[str, dict[str, Any]]] = []
         for action in actions:
             data = action.to_dict()

@@ -112,3 +112,20 @@ class EngineRulesets:
     def describe_variants(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
         chosen = setup.get("variants") or []
         return [("Variants", ", ".join(chosen))] if chosen else []
+
+    def rules_of(self, setup: Mapping[str, Any] | None, ruleset_version: str | None) -> dict[str, Any]:
+        """What the engine's ``Game.new`` (and its players) take of a record's rules."""
+        return {"ruleset": self.ruleset_number(ruleset_version), "variants": (setup or {}).get("variants", ())}
+
+    # A game whose set-up is its variants alone (Stone Age, Hunters and Gatherers).
+
+    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any],
+                       ruleset_version: str) -> dict[str, Any]:
+        return self.check_variants(setup, ruleset_version)
+
+    def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
+        return self.describe_variants(setup)
+
+    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
+                  ruleset_version: str | None = None) -> Any:
+        return self.engine.Game.new(players, seed, **self.rules_of(setup, ruleset_version))

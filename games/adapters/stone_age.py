@@ -101,25 +101,12 @@ class StoneAgeAdapter(EngineRulesets, GameStateAdapter):
 
         return options(state)
 
-    def complete_setup(self, players: int, seed: int | None, setup: dict[str, Any],
-                       ruleset_version: str) -> dict[str, Any]:
-        return self.check_variants(setup, ruleset_version)
-
-    def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
-        return self.describe_variants(setup)
-
-    def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
-                  ruleset_version: str | None = None) -> Any:
-        return self.engine.Game.new(players, seed, ruleset=self.ruleset_number(ruleset_version),
-                                    variants=(setup or {}).get("variants", ()))
-
     def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
                     ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]:
         """A complete seeded game of random legal choices; the same seed gives the same game."""
         from games.engines.stone_age.simulate import random_game
 
-        _game, actions = random_game(players, seed, ruleset=self.ruleset_number(ruleset_version),
-                                     variants=(setup or {}).get("variants", ()))
+        _game, actions = random_game(players, seed, **self.rules_of(setup, ruleset_version))
         return [(action.kind, action.to_dict()) for action in actions]
 
     def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
@@ -128,6 +115,5 @@ class StoneAgeAdapter(EngineRulesets, GameStateAdapter):
         that looks played; the same seed gives the same game."""
         from games.engines.stone_age.heuristic import heuristic_game
 
-        _game, actions = heuristic_game(players, seed, ruleset=self.ruleset_number(ruleset_version),
-                                        variants=(setup or {}).get("variants", ()))
+        _game, actions = heuristic_game(players, seed, **self.rules_of(setup, ruleset_version))
         return [(action.kind, action.to_dict()) for action in actions]

@@ -17,32 +17,13 @@ ValueError: unknown Stone Age ruleset 3 (known: 1, 2)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Final
 
-VariantChoice = Iterable[str] | Mapping[str, bool]
-"""The variants asked for: names to play, or name → whether to play it (the others keep their
-defaults)."""
+from games.engines.rulesets import RuleBook, Ruleset, Variant, VariantChoice
 
-
-@dataclass(frozen=True)
-class Ruleset:
-    version: int
-    description: str
-    source: str
-
-
-@dataclass(frozen=True)
-class Variant:
-    name: str
-    description: str
-    source: str
-    """Which document says so, and where; the sentences quoted where the documents differ."""
-    default: bool
-    rulesets: frozenset[int]
-    """The rulesets a game may choose this variant under."""
-
+__all__ = ["DEFAULT_RULESET", "LATEST_RULESET", "RULESETS", "VARIANTS", "Ruleset", "Variant", "VariantChoice",
+           "check_ruleset", "check_variants", "choose_variants", "exactly"]
 
 RULESETS: Final[Mapping[int, Ruleset]] = {
     1: Ruleset(
@@ -94,50 +75,10 @@ VARIANTS: Final[Mapping[str, Variant]] = {
 }
 
 
-def check_ruleset(ruleset: object) -> int:
-    """``ruleset`` if this engine knows it; else ``ValueError`` naming it."""
-    if isinstance(ruleset, bool) or not isinstance(ruleset, int) or ruleset not in RULESETS:
-        known = ", ".join(map(str, sorted(RULESETS)))
-        raise ValueError(f"unknown Stone Age ruleset {ruleset!r} (known: {known})")
-    return ruleset
-
-
-def choose_variants(ruleset: int, chosen: VariantChoice = frozenset()) -> frozenset[str]:
-    """The variants a game of ``ruleset`` plays: every variant's default, changed by ``chosen``.
-
-    ``ValueError`` names an unknown ruleset or variant, or a variant the ruleset does not have.
-    """
-    check_ruleset(ruleset)
-    _not_a_lone_name(chosen)
-    wanted = dict(chosen) if isinstance(chosen, Mapping) else dict.fromkeys(chosen, True)
-    for name, on in wanted.items():
-        if name not in VARIANTS:
-            raise ValueError(f"unknown Stone Age variant {name!r} (known: {', '.join(sorted(VARIANTS))})")
-        if not isinstance(on, bool):
-            raise ValueError(f"variant {name!r} is on (true) or off (false), not {on!r}")
-        if on and ruleset not in VARIANTS[name].rulesets:
-            raise ValueError(f"Stone Age variant {name!r} is not played under ruleset {ruleset}")
-    return frozenset(name for name, variant in VARIANTS.items()
-                     if ruleset in variant.rulesets and wanted.get(name, variant.default))
-
-
-def exactly(names: Iterable[str]) -> dict[str, bool]:
-    """The choice that plays ``names`` and no other variant, whatever the defaults: how a stored
-    game, which lists every variant it played, is set up again.
-
-    >>> exactly(["hunting_grounds_again"])["newborn_eats_next_round"]
-    False
-    """
-    _not_a_lone_name(names)
-    chosen = frozenset(names)
-    return {name: name in chosen for name in sorted({*VARIANTS, *chosen})}
-
-
-def check_variants(ruleset: int, names: Iterable[str]) -> frozenset[str]:
-    """The variants a stored game names (every one it played, defaults included), checked."""
-    return choose_variants(ruleset, exactly(names))
-
-
-def _not_a_lone_name(chosen: object) -> None:
-    if isinstance(chosen, str):  # it would read as its letters
-        raise ValueError(f"variants are a set of names or a mapping, not the string {chosen!r}")
+_BOOK: Final = RuleBook('Stone Age', RULESETS, VARIANTS)
+check_ruleset = _BOOK.check_ruleset
+choose_variants = _BOOK.choose_variants
+exactly = _BOOK.exactly
+"""The choice that plays the names given and no other variant, whatever the defaults: how a stored
+game, which lists every variant it played, is set up again."""
+check_variants = _BOOK.check_variants
