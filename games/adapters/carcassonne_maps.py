@@ -204,7 +204,9 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
                 continue
             figures = [(feature, kind) for kind, feature in action.figures]
             found.append(Placement(action.x, action.y, action.rotation, figures[0] if figures else None))
-        return found, discard
+        # At a table the engine lists a placement once for each face the chip under it may show
+        # (and each tile an island may turn up): the recorder asks those apart.
+        return list(dict.fromkeys(found)), discard
 
     def options(self, state: Any, tile: str | None = None, island: str | None = None,
                 stack: int | None = None) -> dict[str, Any]:
@@ -231,6 +233,13 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
             for s in view.get("islands", [])
         ]
         options["chips_held"] = view.get("chips_held", [])
+        if not state.ordered:
+            # A table: what the scorekeeper is asked when a tile covers a chip (what it shows) and
+            # when an island's stack turns its next tile up (which tile).
+            options["table_chips"] = {
+                "squares": [[c["x"], c["y"]] for c in view.get("chips", []) if c.get("face_down")],
+                "faces": [str(chip) for chip in state.possible_chips()],
+            }
         return options
 
     def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,

@@ -57,7 +57,14 @@ def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pic
     if before_confirm is not None:
         before_confirm(page)
     page.locator('[data-testid="confirm"]').click()
-    return taps + 1
+    taps += 1
+    # Carcassonne Maps at a table without a seed: what the chip shows, which tile the island turns up.
+    for field, testid in (("chip", "chip"), ("reveal", "reveal")):
+        answer = page.locator(f'[data-testid="{testid}"][data-{field if field == "chip" else "tile"}="{payload.get(field)}"]')
+        if payload.get(field) and answer.count():
+            answer.click()
+            taps += 1
+    return taps
 
 
 def pay_choice(pay: Mapping[str, int]) -> str:
@@ -145,4 +152,11 @@ def stone_age_action(page: Any, kind: str, payload: Mapping[str, Any], before_co
     if before_confirm is not None:
         before_confirm(page)
     page.locator('[data-testid="confirm"]').click()
-    return taps + 1
+    taps += 1
+    # Carcassonne Maps at a table without a seed: what the chip shows, which tile the island turns up.
+    for field, testid in (("chip", "chip"), ("reveal", "reveal")):
+        answer = page.locator(f'[data-testid="{testid}"][data-{field if field == "chip" else "tile"}="{payload.get(field)}"]')
+        if payload.get(field) and answer.count():
+            answer.click()
+            taps += 1
+    return taps

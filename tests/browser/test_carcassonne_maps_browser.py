@@ -68,3 +68,34 @@ def test_stepping_through_a_map_chips_replay(browser, live_server, artifacts: Pa
     page.wait_for_function("last => document.querySelector('svg.carcassonne-maps').dataset.at === String(last)",
                            arg=len(document["events"]))
     assert page.script_errors == []  # type: ignore[attr-defined]
+
+
+def test_a_table_without_a_seed_says_what_each_chip_shows_and_what_the_island_turns_up(browser, live_server):
+    keeper = get_user_model().objects.create_user("keeper")
+    engine = get_engine(MAPS)
+    dealt = engine.prepare_setup(2, 11, {})
+    table = engine.engine.setup_from_dict(dealt["table"]).table().to_dict()
+    record = start_game(game_slug=MAPS, seats=[SeatSpec("Ada"), SeatSpec("Bastien")], created_by=keeper,
+                        setup={"table": table})
+    assert record.seed is None
+    events = engine.random_game(2, 11, dealt)  # the table's game, as a seed would have dealt it
+    chip = next(i for i, (_k, p) in enumerate(events) if "chip" in p)
+    reveal = next((i for i, (_k, p) in enumerate(events) if "reveal" in p), None)
+    last = max(chip, reveal or 0)
+    assert last < 70, "a short game to record by taps"
+    page = logged_in_page(browser, live_server, keeper, viewport=PHONE)
+    page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+    for seq, (kind, payload) in enumerate(events[:last + 1], start=1):
+        if seq == chip + 1:
+            def chip_asked(page, payload=payload):
+                page.locator('[data-testid="confirm"]').click()
+                assert page.locator('[data-testid="chip"]').count() >= 2, "the chip's faces are asked"
+                assert_tap_targets(page)
+                page.locator('[data-testid="cancel-ask"]').click()
+            lay_tile(page, MAPS, kind, payload, pick=True, before_confirm=chip_asked)
+        else:
+            lay_tile(page, MAPS, kind, payload, pick=not payload.get("island"))
+        wait_stored(page, seq)
+    stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
+    assert stored == [(kind, dict(payload)) for kind, payload in events[:last + 1]]
+    assert page.script_errors == []  # type: ignore[attr-defined]

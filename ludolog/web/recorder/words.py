@@ -74,6 +74,10 @@ def _tiles(slug: str) -> dict[str, str]:
         "island_paid": gettext("%(action)s, paid with a %(colour)s chip"),
         "colour:violet": gettext("violet"), "colour:light_blue": gettext("light blue"),
         "colour:orange": gettext("orange"),
+        "which_chip": gettext("The tile covers a chip: what does it show, turned over?"),
+        "chip_face": gettext("%(colour)s, %(points)s"),
+        "which_reveal": gettext("Which tile does the island's stack turn up?"),
+        "cancel": gettext("Cancel"),
     }
     tags = {
         "river": gettext("river"), "lake": gettext("lake"), "spring": gettext("spring"), "forest": gettext("forest"),

@@ -21,7 +21,7 @@
   var SIDES = 4;
   var MIN_TILE_PX = 48, MAX_TILE_PX = 320, FIGURE_TILE_PX = 240;
 
-  var selection = { tile: null, spot: null, rotation: 0, figure: null, island: null };
+  var selection = { tile: null, spot: null, rotation: 0, figure: null, island: null, asking: null };
   var hand = null;  // the tile in hand as last drawn: Ludolog's draw or the one picked
   var filters = [];
   var optionsCache = {};
@@ -388,6 +388,7 @@
 
   function renderTray(state, options) {
     tray.textContent = "";
+    if (selection.asking) { tray.appendChild(asked(state)); return; }
     if (!state.known) { tray.appendChild(el("p", { "class": "hint", text: words.waiting })); return; }
     var inHand = state.drawn || selection.tile;
     var pileSize = Object.keys(state.pile).reduce(function (sum, t) { return sum + state.pile[t]; }, 0);
@@ -421,6 +422,7 @@
       if (!selection.island && !selection.spot) tray.appendChild(islandChoices(state));
       return;
     }
+    tray.appendChild(islandChoices(state));
     tray.appendChild(picker(state));
   }
 
@@ -435,7 +437,7 @@
       var button = el("button", { type: "button", "class": "island-choice", "data-testid": "island",
         "data-colour": island.colour, "data-stack": String(island.stack), "data-tile": island.tile,
         onclick: function () {
-          selection.island = { colour: island.colour, stack: island.stack, tile: island.tile };
+          selection.island = { colour: island.colour, stack: island.stack, tile: island.tile, left: island.left };
           forget();
           R.render();
         } }, [picture(island.tile, 0, 44),
@@ -522,13 +524,69 @@
     var tile = selection.island ? selection.island.tile : state.drawn || selection.tile;
     if (!selection.spot || !tile) return;
     var body = payload(tile);
-    var text = label(body);
+    var island = selection.island;
+    var before = { tile: selection.tile, spot: selection.spot, rotation: selection.rotation, figure: selection.figure,
+      island: island };
     selection.tile = null;
     selection.island = null;
     forget();
-    R.record("place_tile", body, text);
-    showTray();
+    selection.asking = { body: body, left: island ? island.left : 0, before: before };
+    ask();
   });
+
+  /* Carcassonne Maps at a table without a seed: what only the table sees is asked before the move
+   * is recorded: what a chip under the tile shows, then which tile the island's stack turns up. */
+  function ask() {
+    var asking = selection.asking, body = asking.body;
+    var table = (R.table.options || {}).table_chips;
+    if (table && body.chip === undefined &&
+        table.squares.some(function (xy) { return xy[0] === body.x && xy[1] === body.y; })) {
+      asking.what = "chip";
+      R.render();
+      return;
+    }
+    if (table && body.island && body.reveal === undefined && asking.left > 1) {
+      asking.what = "reveal";
+      R.render();
+      return;
+    }
+    selection.asking = null;
+    R.record("place_tile", body, label(body));
+    showTray();
+  }
+
+  function asked(state) {
+    var asking = selection.asking, table = R.table.options.table_chips;
+    var box = el("div", { "class": "asking" });
+    if (asking.what === "chip") {
+      box.appendChild(el("p", { "class": "picker-title", text: words.which_chip }));
+      var row = el("div", { "class": "chip-faces" });
+      table.faces.forEach(function (face) {
+        var parts = face.split(":");
+        row.appendChild(el("button", { type: "button", "class": "chip-face island-choice island-" + parts[0],
+          "data-testid": "chip", "data-chip": face, onclick: function () { asking.body.chip = face; ask(); },
+          text: fill(words.chip_face, { colour: words["colour:" + parts[0]], points: parts[1] }) }));
+      });
+      box.appendChild(row);
+    } else {
+      box.appendChild(el("p", { "class": "picker-title", text: words.which_reveal }));
+      var grid = el("div", { "class": "tile-grid" });
+      Object.keys(state.pile).filter(function (t) { return state.pile[t] > 0; }).sort().forEach(function (tile) {
+        grid.appendChild(el("button", { type: "button", "class": "tile-choice", "data-testid": "reveal", "data-tile": tile,
+          onclick: function () { asking.body.reveal = tile; ask(); } }, [picture(tile, 0, 56)]));
+      });
+      box.appendChild(grid);
+    }
+    box.appendChild(el("button", { type: "button", "class": "secondary", "data-testid": "cancel-ask",
+      onclick: function () {  // back to the move as it was before "Confirm"
+        var before = selection.asking.before;
+        selection.asking = null;
+        selection.tile = before.tile; selection.spot = before.spot; selection.rotation = before.rotation;
+        selection.figure = before.figure; selection.island = before.island;
+        R.render();
+      }, text: words.cancel }));
+    return box;
+  }
   buttons.discard.addEventListener("click", function () {
     var state = model();
     var tile = state.drawn || selection.tile;
@@ -547,7 +605,7 @@
   }
 
   function renderButtons(state, options) {
-    var open = !R.table.over && R.table.status === "in_progress" && state.known;
+    var open = !R.table.over && R.table.status === "in_progress" && state.known && !selection.asking;
     var spot = selection.spot;
     buttons.rotate.hidden = !(open && spot && spot.rotations.length > 1);
     if (spot) buttons.rotate.querySelector(".step").textContent = (selection.rotation + 1) + "/" + spot.rotations.length;
@@ -579,7 +637,7 @@
 
   R.use({
     render: render,
-    reset: function () { optionsCache = {}; selection.tile = null; selection.island = null; forget(); },
+    reset: function () { optionsCache = {}; selection.tile = null; selection.island = null; selection.asking = null; forget(); },
     seatToPlay: function () { return model().seat; }
   });
 })();
