@@ -15,12 +15,13 @@ Action(tile='IC05', x=1, y=0, rotation=90, meeple=None, discard=False, seat=None
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
-from .figures import KINDS
+from .figures import BIG, BUILDER, KINDS, MEEPLE, PIG
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,37 @@ class Action:
 
     @property
     def figures(self) -> list[tuple[str, int]]:
-        """``(kind, feature)`` of each figure the action names (the rules allow one)."""
-        named = ((kind, getattr(self, kind)) for kind in KINDS)
-        return [(kind, feature) for kind, feature in named if feature is not None]
+        """``(kind, feature)`` of each figure the action names (the rules allow one), in the order
+        of :data:`~games.engines.carcassonne.figures.KINDS`."""
+        named: list[tuple[str, int]] = []
+        if self.meeple is not None:
+            named.append((MEEPLE, self.meeple))
+        if self.big is not None:
+            named.append((BIG, self.big))
+        if self.builder is not None:
+            named.append((BUILDER, self.builder))
+        if self.pig is not None:
+            named.append((PIG, self.pig))
+        return named
+
+    @classmethod
+    def listed(cls, fields: Mapping[str, Any]) -> Self:
+        """The action whose fields are ``fields``, every one of them by name, in order (a
+        :meth:`template` changed): what ``cls(**fields)`` builds, without the frozen dataclass's
+        ``__init__``, which sets each field through ``object.__setattr__`` and is the larger part
+        of listing a turn's legal actions, dozens of them every turn.
+
+        >>> Action.listed(Action.template() | {"tile": "V", "meeple": 2}) == Action(tile="V", meeple=2)
+        True
+        """
+        action = object.__new__(cls)
+        action.__dict__.update(fields)
+        return action
+
+    @classmethod
+    def template(cls) -> dict[str, Any]:
+        """Every field of the action class with its default, in order, for :meth:`listed`."""
+        return {f.name: f.default for f in dataclasses.fields(cls)}
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}

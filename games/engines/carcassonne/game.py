@@ -30,9 +30,10 @@ from typing import Any, ClassVar, Final
 
 from games.engines.errors import IllegalAction
 from games.engines.tiles import (
-    SIDES, Board, FeatureGraph, Figure, PlacedTile, Position, TileDef, neighbour, quarter_turns_from_degrees,
+    SIDES, Board, FeatureGraph, Figure, PlacedTile, Position, TileDef, neighbour,
 )
 from games.engines.tiles.heuristic import Joining, preview
+from games.engines.undo import History, Step
 
 from . import goods as trade
 from .actions import Action
@@ -170,7 +171,8 @@ class Game:
         self.final_scored = False
         self.discarded: list[str] = []
         self.awards: list[Award] = []
-        self.history: list[dict[str, Any]] = []
+        self.history: History[Action] = History()
+        """The actions to take back (:meth:`undo`), since the start or the snapshot restored."""
         self._lay_start_tiles()
 
     def _new_board(self) -> Board:
@@ -212,7 +214,7 @@ class Game:
 
     def _lay(self, letter: str, position: tuple[int, int], turns: int) -> PlacedTile:
         placed = self.board.place(self.tileset.types[letter].tile, position, turns)
-        self.graph.add_tile(placed, self.board)
+        self.graph.join_tile(placed, self.board)
         self.letters.append(letter)
         return placed
 
@@ -268,30 +270,35 @@ class Game:
 
     def apply(self, action: Action) -> None:
         """Apply one action, or raise :class:`IllegalAction` leaving the game unchanged."""
+        before = self._play(action, self.history.keeps_snapshot())
+        self.history.append(Step(action, before))
+
+    def _play(self, action: Action, keep_snapshot: bool) -> Mapping[str, Any] | None:
+        """Apply ``action`` (or raise :class:`IllegalAction`, the game unchanged); with
+        ``keep_snapshot``, returns the snapshot of the position before it, for undo."""
         if self.is_over:
             raise IllegalAction("game_over", "the game is over")
         if action.seat is not None and action.seat != self.current:
             raise IllegalAction("not_your_turn", f"it is seat {self.current}'s turn, not seat {action.seat}'s")
         letter = self._drawn(action)
         tile = self.tileset.types[letter].tile
-        # The snapshot undo returns to is taken once the action is seen to be legal as far as it
-        # can be before laying: a refused placement costs no copy of the position.
+        # The snapshot undo may return to is taken once the action is seen to be legal as far as
+        # it can be before laying: a refused placement costs no copy of the position.
         if action.discard:
             if self.board.fits_anywhere(tile):
                 raise IllegalAction("tile_fits", f"tile {letter} fits somewhere: it must be laid")
-            before = self.to_dict()
+            before = self.to_dict() if keep_snapshot else None
             self._take(letter, action)
             self.discarded.append(letter)
-            self.history.append(before)
             self._end_if_done()
-            return
+            return before
         figures = action.figures
         if len(figures) > 1:
             raise IllegalAction("one_figure", "put one figure on the tile: " + " or ".join(k for k, _ in figures))
         position = (action.x, action.y)
         if action.rotation not in (0, 90, 180, 270):
             raise IllegalAction("bad_rotation", f"turn a tile 0, 90, 180 or 270 degrees, not {action.rotation}")
-        turns = quarter_turns_from_degrees(action.rotation)
+        turns = action.rotation // 90
         problem = self._placement_problem(letter, position, turns)
         if problem is None and figures:
             problem = self._figure_problem(letter, *figures[0])
@@ -299,7 +306,7 @@ class Game:
             problem = self._laying_problem(action, position)
         if problem is not None:
             raise problem
-        before = self.to_dict()
+        before = self.to_dict() if keep_snapshot else None
         placed = self._lay(letter, position, turns)
         builder_extended = self.trading and self._extends_builder(placed)
         if figures:
@@ -307,7 +314,7 @@ class Game:
             node = self.graph.node(placed.order, feature)
             problem = self._joined_problem(tile, kind, feature, node)
             if problem is not None:
-                self._restore(before)
+                self._rebuild(before)
                 raise problem
             self.graph.add_figure(Figure(self.current, kind, node))
             if kind == MEEPLE:
@@ -317,7 +324,6 @@ class Game:
         self._take(letter, action)
         self._laid(placed, action)
         self._score_completed(placed)
-        self.history.append(before)
         # The builder's second tile is part of the same turn and gives no third (2nd edition).
         if builder_extended and not self.double_turn and not self._pile_empty():
             self.double_turn = True
@@ -325,6 +331,7 @@ class Game:
             self.double_turn = False
             self._end_turn()
         self._end_if_done()
+        return before
 
     def _drawn(self, action: Action) -> str:
         """The tile the action lays or discards, checked against the draw (raises :class:`IllegalAction`)."""
@@ -370,11 +377,16 @@ class Game:
             self.is_over = True
 
     def undo(self) -> None:
+        """Take back the last action: the position before it, exactly (rebuilt from the last
+        snapshot kept and the actions since, see :mod:`games.engines.undo`)."""
         if not self.history:
             raise IllegalAction("nothing_to_undo", "there is no action left to take back")
-        history = self.history
-        self._restore(history.pop())
-        self.history = history
+        self._rebuild(self.history.pop().before)
+
+    def _rebuild(self, before: Mapping[str, Any] | None) -> None:
+        """Back to the position after the actions of :attr:`history` (``before`` is its snapshot,
+        if one was kept)."""
+        self.history.rebuild(self._restore, lambda action: self._play(action, False), before)
 
     def _restore(self, data: Mapping[str, Any]) -> None:
         history = self.history
@@ -752,7 +764,7 @@ class Game:
         self.final_scored = bool(data["final_scored"])
         self.discarded = list(data["discarded"])
         self.awards = [Award.from_dict(award) for award in data["awards"]]
-        self.history = []
+        self.history = History()
 
     def _board_from_state(self, state: Mapping[str, Any]) -> Board:
         return Board.from_state(state, self.tileset.tile_defs)

@@ -615,7 +615,7 @@ class Game(carcassonne.Game):
     def copy(self) -> Game:
         """An independent game in the same position, with the same actions to undo."""
         game = Game.from_dict(self.to_dict(), self.map)
-        game.history = list(self.history)
+        game.history = self.history.copy()
         return game
 
 

@@ -72,7 +72,7 @@ class Landscape:
         """Lay ``tile`` (already checked to fit) and join its features and river systems."""
         placed = self.board.place(tile.geometry, position, quarter_turns)
         self.tiles.append(tile)
-        connections = self.graph.add_tile(placed, self.board)
+        connections = self.graph.join_tile(placed, self.board)
         nodes = self.graph.nodes_of_tile(placed.order)
         for fid in nodes:
             self._features.append(tile.features[fid])
@@ -80,9 +80,9 @@ class Landscape:
         for fid, feature in tile.features.items():
             if isinstance(feature, River) and feature.lake is not None:
                 self.systems.union(nodes[fid], nodes[feature.lake])
-        for c in connections:
-            if isinstance(self._features[c.node], River):
-                self.systems.union(c.node, c.other)
+        for node, other in connections:
+            if isinstance(self._features[node], River):
+                self.systems.union(node, other)
         return placed
 
     def feature(self, node: int) -> Feature:

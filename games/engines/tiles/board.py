@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .geometry import SIDES, Position, Side, neighbour
-from .tile import TileDef
+from .tile import Needs, TileDef
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,33 +64,40 @@ class Board:
     def mismatches(self, tile: TileDef, position: Position, quarter_turns: int) -> list[Mismatch]:
         """Sides of ``tile`` placed so that would not continue the neighbour's terrain."""
         found = []
+        terrains = tile.turned_terrains[quarter_turns % 4]
+        needs = self.needs(position)
         for side in SIDES:
-            other = self.tiles.get(neighbour(position, side))
-            if other is None:
-                continue
-            mine = tile.edge(side, quarter_turns).terrain
-            theirs = other.tile.edge(side.opposite, other.quarter_turns).terrain
-            if mine != theirs:
-                found.append(Mismatch(side, other.position, mine, theirs))
+            theirs = needs[side]
+            if theirs is not None and terrains[side] != theirs:
+                found.append(Mismatch(side, neighbour(position, side), terrains[side], theirs))
         return found
+
+    def needs(self, position: Position) -> Needs:
+        """What the tiles beside ``position`` ask of each side of a tile laid there: the terrain
+        of their facing side, ``None`` where no tile lies."""
+        tiles = self.tiles
+        x, y = position
+        north, east, south, west = (tiles.get((x, y - 1)), tiles.get((x + 1, y)), tiles.get((x, y + 1)),
+                                    tiles.get((x - 1, y)))
+        # Each neighbour's side facing this cell is the opposite one: its south faces our north.
+        return (None if north is None else north.tile.turned_terrains[north.quarter_turns][2],
+                None if east is None else east.tile.turned_terrains[east.quarter_turns][3],
+                None if south is None else south.tile.turned_terrains[south.quarter_turns][0],
+                None if west is None else west.tile.turned_terrains[west.quarter_turns][1])
 
     def fits(self, tile: TileDef, position: Position, quarter_turns: int) -> bool:
         """Whether ``tile`` may go at ``position``: empty, adjacent and matching on every side."""
         if position in self.tiles or position not in self.frontier:
             return False
-        for side in SIDES:
-            other = self.tiles.get(neighbour(position, side))
-            if other is not None and (tile.edge(side, quarter_turns).terrain
-                                      != other.tile.edge(side.opposite, other.quarter_turns).terrain):
-                return False
-        return True
+        return quarter_turns % 4 in tile.turns_fitting(self.needs(position))
 
     def placements(self, tile: TileDef) -> Iterator[tuple[Position, int]]:
         """Every ``(position, quarter_turns)`` where ``tile`` fits, in a stable order."""
+        needs = self.needs
+        turns_fitting = tile.turns_fitting
         for position in sorted(self.frontier):
-            for quarter_turns in range(4):
-                if self.fits(tile, position, quarter_turns):
-                    yield position, quarter_turns
+            for quarter_turns in turns_fitting(needs(position)):
+                yield position, quarter_turns
 
     def fits_anywhere(self, tile: TileDef) -> bool:
         """Whether ``tile`` has at least one legal placement."""
@@ -99,13 +106,16 @@ class Board:
     def place(self, tile: TileDef, position: Position, quarter_turns: int) -> PlacedTile:
         """Put ``tile`` down without checking the rules (callers check with :meth:`fits`)."""
         placed = PlacedTile(tile, position, quarter_turns, len(self.placed))
-        self.tiles[position] = placed
+        tiles = self.tiles
+        frontier = self.frontier
+        tiles[position] = placed
         self.placed.append(placed)
-        self.frontier.discard(position)
-        for side in SIDES:
-            cell = neighbour(position, side)
-            if cell not in self.tiles:
-                self.frontier.add(cell)
+        frontier.discard(position)
+        x, y = position
+        for dx, dy in _OFFSETS:
+            cell = (x + dx, y + dy)
+            if cell not in tiles:
+                frontier.add(cell)
         return placed
 
     def to_state(self) -> dict[str, Any]:

@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from .board import Board, PlacedTile
-from .geometry import SIDES, meeting_sub_edge, neighbour
+from .geometry import SIDES, neighbour
+
+_OFFSETS = tuple(neighbour((0, 0), side) for side in SIDES)
 
 
 class UnionFind:
@@ -141,38 +143,52 @@ class FeatureGraph:
         return self._tile_nodes[tile_order]
 
     def add_tile(self, placed: PlacedTile, board: Board) -> list[Connection]:
-        """Create the nodes of ``placed`` (already on ``board``) and join them to its neighbours."""
+        """Create the nodes of ``placed`` (already on ``board``) and join them to its neighbours;
+        the connections made, in the order they were joined."""
+        return [Connection(node, other) for node, other in self.join_tile(placed, board)]
+
+    def join_tile(self, placed: PlacedTile, board: Board) -> list[tuple[int, int]]:
+        """:meth:`add_tile`, its connections as ``(node, other)`` pairs: the games lay every tile
+        through here, and building a :class:`Connection` costs more than joining it."""
         assert placed.order == len(self._tile_nodes), "tiles must be added in placement order"
         tile = placed.tile
-        nodes: dict[int, int] = {}
-        for fid, kind in tile.feature_kinds.items():
-            node = self._uf.add()
-            nodes[fid] = node
-            self._open.append(len(tile.sides_touched(fid)))
-            self._members.append([node])
-            self._figures.append([])
-            self.node_tile.append(placed.order)
-            self.node_feature.append(fid)
-            self.node_kind.append(kind)
+        kinds = tile.feature_kinds
+        first = len(self.node_tile)
+        new = range(first, first + len(kinds))
+        nodes = dict(zip(kinds, new))
+        self._uf.parent.extend(new)
+        self._uf.size.extend([1] * len(new))
+        self._open.extend(tile.open_sides)
+        self._members.extend([node] for node in new)
+        self._figures.extend([] for _ in new)
+        self.node_tile.extend([placed.order] * len(new))
+        self.node_feature.extend(kinds)
+        self.node_kind.extend(kinds.values())
         self._tile_nodes.append(nodes)
 
-        connections: list[Connection] = []
+        connections: list[tuple[int, int]] = []
         closed: list[int] = []
-        for side in SIDES:
-            other = board.tiles.get(neighbour(placed.position, side))
+        x, y = placed.position
+        turned = tile.turned[placed.quarter_turns]
+        tiles = board.tiles
+        for side, (dx, dy) in enumerate(_OFFSETS):
+            other = tiles.get((x + dx, y + dy))
             if other is None:
                 continue
-            mine = tile.edge(side, placed.quarter_turns).sub_edges
-            theirs = other.tile.edge(side.opposite, other.quarter_turns).sub_edges
+            mine = turned[side]
+            theirs = other.tile.turned[other.quarter_turns][(side + 2) % 4]  # the opposite side
             other_nodes = self._tile_nodes[other.order]
+            mine_subs, theirs_subs = mine.sub_edges, theirs.sub_edges
             for i in range(3):
-                a, b = nodes[mine[i]], other_nodes[theirs[meeting_sub_edge(i)]]
-                connections.append(Connection(a, b))
+                # Thirds run clockwise round each tile: the first of ours meets the last of theirs.
+                a, b = nodes[mine_subs[i]], other_nodes[theirs_subs[2 - i]]
+                connections.append((a, b))
                 self._join(a, b)
-            closed.extend(nodes[f] for f in dict.fromkeys(mine))
-            closed.extend(other_nodes[f] for f in dict.fromkeys(theirs))
+            closed.extend(nodes[f] for f in mine.features)
+            closed.extend(other_nodes[f] for f in theirs.features)
+        find, open_ = self._uf.find, self._open
         for node in closed:
-            self._open[self._uf.find(node)] -= 1
+            open_[find(node)] -= 1
         return connections
 
     # -- what lies beyond the tiles: a map's border, features printed on a map -----------------

@@ -32,15 +32,18 @@ class Side(IntEnum):
 
     @property
     def opposite(self) -> Side:
-        return Side((self + 2) % 4)
+        return _OPPOSITE[self]
 
 
 SIDES: Final = (Side.N, Side.E, Side.S, Side.W)
+_OPPOSITE: Final = (Side.S, Side.W, Side.N, Side.E)
+"""Looked up, not computed: ``Side(...)`` is an enum lookup, slow on a path every placement takes."""
 
 SUB_EDGES_PER_SIDE: Final = 3
 """Each side is cut in three thirds so that a river and its two banks are told apart."""
 
-_OFFSETS: Final = {Side.N: (0, -1), Side.E: (1, 0), Side.S: (0, 1), Side.W: (-1, 0)}
+_OFFSETS: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
+"""The step to the cell beyond each side, by side."""
 
 
 def neighbour(position: Position, side: Side) -> Position:
@@ -59,7 +62,7 @@ def printed_side(side: Side, quarter_turns: int) -> Side:
     >>> printed_side(Side.N, 2)
     <Side.S: 2>
     """
-    return Side((side - quarter_turns) % 4)
+    return SIDES[(side - quarter_turns) % 4]
 
 
 def meeting_sub_edge(index: int) -> int:

@@ -31,16 +31,37 @@ class Edge:
 
     terrain: str
     sub_edges: tuple[int, int, int]
+    features: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The features reaching this side, each once, in the order of the thirds."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "features", tuple(dict.fromkeys(self.sub_edges)))
+
+
+Needs = tuple[str | None, str | None, str | None, str | None]
+"""What a cell asks of each side (north, east, south, west) of a tile laid there: the terrain of
+the neighbour facing it, or ``None`` where anything goes."""
 
 
 @dataclass(frozen=True)
 class TileDef:
-    """A printed tile: four edges (indexed by :class:`Side`) and its features' kinds."""
+    """A printed tile: four edges (indexed by :class:`Side`) and its features' kinds.
+
+    Laying tiles asks the same questions of a tile over and over (which edge faces north once it
+    is turned, which turns fit a cell): the answers are worked out once, when it is defined.
+    """
 
     id: str
     edges: tuple[Edge, Edge, Edge, Edge]
     feature_kinds: Mapping[int, str]
     _touched: Mapping[int, tuple[Side, ...]] = field(init=False, repr=False, compare=False)
+    turned: tuple[tuple[Edge, Edge, Edge, Edge], ...] = field(init=False, repr=False, compare=False)
+    """For each number of quarter turns (0 to 3), the edges facing north, east, south and west."""
+    turned_terrains: tuple[tuple[str, str, str, str], ...] = field(init=False, repr=False, compare=False)
+    """The terrains of :attr:`turned`."""
+    open_sides: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """How many sides each feature reaches, in the order of :attr:`feature_kinds`."""
+    _fitting: dict[Needs, tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         touched: dict[int, list[Side]] = {fid: [] for fid in self.feature_kinds}
@@ -51,6 +72,11 @@ class TileDef:
                         f"tile {self.id}: side {side.name} names feature {fid}, which the tile lacks")
                 touched[fid].append(side)
         object.__setattr__(self, "_touched", {fid: tuple(s) for fid, s in touched.items()})
+        turned = tuple(tuple(self.edges[printed_side(side, turns)] for side in SIDES) for turns in range(4))
+        object.__setattr__(self, "turned", turned)
+        object.__setattr__(self, "turned_terrains", tuple(tuple(e.terrain for e in edges) for edges in turned))
+        object.__setattr__(self, "open_sides", tuple(len(touched[fid]) for fid in self.feature_kinds))
+        object.__setattr__(self, "_fitting", {})
 
     @classmethod
     def build(cls, tile_id: str, edges: Mapping[str, tuple[str, tuple[int, ...]]],
@@ -66,7 +92,23 @@ class TileDef:
 
     def edge(self, side: Side, quarter_turns: int = 0) -> Edge:
         """The edge facing ``side`` once the tile is turned ``quarter_turns`` clockwise."""
-        return self.edges[printed_side(side, quarter_turns)]
+        return self.turned[quarter_turns % 4][side]
+
+    def turns_fitting(self, needs: Needs) -> tuple[int, ...]:
+        """The quarter turns (ascending) that show on each side the terrain ``needs`` asks there.
+
+        >>> t = TileDef.build("T1", {"N": ("forest", (0, 0, 0)), "E": ("meadow", (1, 1, 1)),
+        ...                          "S": ("meadow", (1, 1, 1)), "W": ("meadow", (1, 1, 1))},
+        ...                   {0: "forest", 1: "meadow"})
+        >>> t.turns_fitting(("meadow", None, None, "meadow"))
+        (1, 2)
+        """
+        fitting = self._fitting.get(needs)
+        if fitting is None:  # a tile meets few kinds of cells: each is worked out once
+            fitting = tuple(turns for turns, terrains in enumerate(self.turned_terrains)
+                            if all(need is None or need == terrain for need, terrain in zip(needs, terrains)))
+            self._fitting[needs] = fitting
+        return fitting
 
     def sides_touched(self, feature_id: int) -> tuple[Side, ...]:
         """Printed sides on which ``feature_id`` reaches the border (empty for inner features)."""
