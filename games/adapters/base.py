@@ -8,11 +8,13 @@ recorded next.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import jsonschema
+
+from .schema_check import compile_schema
 
 UNDO = "undo"
 """Retracts the last effective action. Known to every engine; the log keeps both events."""
@@ -111,6 +113,7 @@ class EngineAdapter(Protocol):
 
 
 _VALIDATORS: dict[int, jsonschema.Draft202012Validator] = {}
+_CHECKS: dict[int, tuple[Mapping[str, Any], Callable[[Any], bool]]] = {}
 
 
 def _validator(schema: Mapping[str, Any]) -> jsonschema.Draft202012Validator:
@@ -130,9 +133,25 @@ def validate_payload(schemas: Mapping[str, Mapping[str, Any]], event_type: str, 
     validate_against(schema, payload, "payload")
 
 
+def _check(schema: Mapping[str, Any]) -> Callable[[Any], bool]:
+    # Compiled once per schema (module-level constants) into a plain function; a schema with a
+    # keyword schema_check does not compile is checked by jsonschema's validator instead.
+    entry = _CHECKS.get(id(schema))
+    if entry is None or entry[0] is not schema:
+        check = compile_schema(schema) or _validator(schema).is_valid
+        entry = _CHECKS[id(schema)] = (schema, check)
+    return entry[1]
+
+
 def validate_against(schema: Mapping[str, Any], value: Any, name: str) -> None:
     """Raise :class:`PayloadError` naming the first field of ``value`` (called ``name``) that does
-    not fit ``schema``."""
+    not fit ``schema``.
+
+    A valid value costs one compiled check (:mod:`games.adapters.schema_check`); only an
+    invalid one asks jsonschema which error to name.
+    """
+    if _check(schema)(value):
+        return
     error = jsonschema.exceptions.best_match(_validator(schema).iter_errors(value))
     if error is None:
         return
