@@ -187,7 +187,8 @@ class EventQuerySet(models.QuerySet):
 class Event(models.Model):
     objects = EventQuerySet.as_manager()
 
-    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="events")
+    # No index of its own: unique(record, seq) serves every lookup by record (migration 0010).
+    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="events", db_index=False)
     seq = models.PositiveIntegerField(_("sequence number"))
     type = models.CharField(_("type"), max_length=64)
     payload = models.JSONField(_("payload"), default=dict)
@@ -273,7 +274,8 @@ class Snapshot(models.Model):
     events. Snapshots of another ruleset version are ignored.
     """
 
-    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="snapshots")
+    # No index of its own: unique(record, seq, ruleset_version) serves it (migration 0010).
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="snapshots", db_index=False)
     seq = models.PositiveIntegerField()
     ruleset_version = models.CharField(max_length=64)
     state = models.JSONField()

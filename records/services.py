@@ -10,10 +10,11 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import IntegrityError, connection, transaction
 from django.db.models import Max
+from django.utils import timezone
 
 from games.registry import RESULT, PayloadError, get_engine, validate_payload
 
-from . import integrity, players, replay, state_cache
+from . import integrity, players, replay, state_cache, store
 from .errors import IdempotencyKeyReused, InvalidSetup, RecordClosed, RecordError, SeqConflict
 from .models import Event, GameRecord, Seat
 from .signals import record_finished
@@ -117,6 +118,11 @@ def start_game(
         Seat.objects.create(record=record, player=player, seat_order=order, colour=seat.colour)
     if created_by is not None:
         record.scorekeepers.add(created_by)
+    if engine is not None and not record.result_only:
+        # The first append of this process finds the position ready (seq 0, the chain's start).
+        record.moved_ruleset = None  # type: ignore[attr-defined]  (a new record has no move)
+        state = engine.new_state(len(seats), record.seed, dict(record.setup), record.ruleset_version)
+        state_cache.put_on_commit(record, record.ruleset_version, 0, state, head=integrity.GENESIS)
     return record
 
 
@@ -140,39 +146,58 @@ def append_event(
     action (it raises ``IllegalAction``, a 422, and nothing is stored). When the engine says the
     game is over the record is finished and, once committed, ``record_finished`` is sent.
 
-    ``known_last_seq`` is the record's last seq when the caller read it from the database in
-    this request (the API reads it with the record): with this process's cached state of the
-    record already there (:mod:`records.state_cache`), no position needs rebuilding at all, and
-    the hash the new event chains to (:mod:`records.integrity`) comes with that state.
+    **One round trip** when this process holds the record's state at ``expected_seq``
+    (:mod:`records.state_cache`: left there by this process's previous append of the record):
+    nothing is read first. The engine checks the action against the cached state, the event is
+    chained to the cached head hash, and one statement stores it (:mod:`records.store`, with the
+    snapshot and the finished status when due). If another process appended meanwhile, the
+    database's ``unique(record, seq)`` refuses the insert and nothing is stored: the answer is
+    then read (a retry's stored event, or the record's last seq for a :class:`SeqConflict`).
+    Events are numbered without gaps and a cached state is only ever one of a committed seq, so
+    an insert at ``expected_seq + 1`` that succeeds proves ``expected_seq`` was the last event.
+
+    Otherwise (no cached state, or a client that saw events this process did not) the position
+    is caught up from the database first, as a catch-up must be. ``known_last_seq`` is the
+    record's last seq when the caller read it from the database in this request (the API
+    reads it with the record).
 
     A record holds at most :func:`max_events_per_record` events: the append past it is refused
     (:class:`RecordFull`, 409 ``record_full``) and stores nothing.
     """
-    if idempotency_key:
-        existing = _find_retry(record, idempotency_key, type, payload)
-        if existing is not None:
-            return existing
-    if record.status != GameRecord.Status.IN_PROGRESS:
-        raise RecordClosed(f"the record is {record.status}: no more events", status=record.status)
+    in_progress = record.status == GameRecord.Status.IN_PROGRESS
     engine = None if record.result_only else replay.engine_for(record)
-    head: str | None = None  # the hash of event ``current``, when the cache brings it
-    if engine is not None:
+    cached = None
+    if engine is not None and in_progress:
         # This request owns the cached state from here on: it goes back to the cache only when
         # it is known to be the state after a committed seq (below); any other exit drops it.
         cached = state_cache.take_with_head(record, replay.ruleset_of(record))
-        state, current = replay.current_state(
-            record, cached=None if cached is None else cached[:2], last=known_last_seq
-        )
-        if cached is not None and cached[0] == current:
-            head = cached[2]  # not caught up: the cached head is still the last event's hash
+    head: str | None = None  # the hash of event ``current``, when the cache brings it
+    if (cached is not None and cached[0] == expected_seq and cached[2] is not None
+            and known_last_seq in (None, expected_seq)):
+        current, state, head = cached
     else:
-        state, current = None, last_seq(record) if known_last_seq is None else known_last_seq
-    if expected_seq != current:
+        if idempotency_key:
+            existing = _find_retry(record, idempotency_key, type, payload)
+            if existing is not None:
+                if cached is not None:
+                    state_cache.put_on_commit(record, replay.ruleset_of(record), cached[0], cached[1], head=cached[2])
+                return existing
+        if not in_progress:
+            raise RecordClosed(f"the record is {record.status}: no more events", status=record.status)
         if engine is not None:
-            state_cache.put_on_commit(record, replay.ruleset_of(record), current, state, head=head)
-        raise SeqConflict(
-            f"expected_seq is {expected_seq} but the last event is {current}", current_seq=current
-        )
+            state, current = replay.current_state(
+                record, cached=None if cached is None else cached[:2], last=known_last_seq
+            )
+            if cached is not None and cached[0] == current:
+                head = cached[2]  # not caught up: the cached head is still the last event's hash
+        else:
+            state, current = None, last_seq(record) if known_last_seq is None else known_last_seq
+        if expected_seq != current:
+            if engine is not None:
+                state_cache.put_on_commit(record, replay.ruleset_of(record), current, state, head=head)
+            raise SeqConflict(
+                f"expected_seq is {expected_seq} but the last event is {current}", current_seq=current
+            )
     limit = max_events_per_record()
     if current >= limit:
         if engine is not None:
@@ -189,18 +214,21 @@ def append_event(
     else:
         check_result(record.seats.values_list("seat_order", flat=True), type, payload)
         finished = True
-    event = Event(
-        record=record,
-        seq=expected_seq + 1,
-        type=type,
-        payload=payload,
-        recorded_by=recorded_by,
-        idempotency_key=idempotency_key or None,
-    )
+    event = new_event(record, expected_seq + 1, type, payload, recorded_by, idempotency_key or None)
     event.chain_to(head if head is not None else stored_hash(record, current))
     snapshot_due = engine is not None and event.seq % replay.snapshot_every() == 0
     try:
-        if snapshot_due or finished or connection.in_atomic_block:
+        if store.supported():
+            snapshot = (replay.ruleset_of(record), engine.snapshot(state)) if snapshot_due else None
+            if connection.in_atomic_block:
+                # A savepoint: a refused insert must not doom the caller's transaction.
+                with transaction.atomic():
+                    store.insert_event(event, snapshot=snapshot, finish=finished)
+            else:
+                store.insert_event(event, snapshot=snapshot, finish=finished)
+            if finished:
+                _finished(record)
+        elif snapshot_due or finished or connection.in_atomic_block:
             with transaction.atomic():
                 event.save()
                 if snapshot_due:
@@ -208,11 +236,10 @@ def append_event(
                 if finished:
                     finish(record)
         else:
-            # A lone INSERT is atomic by itself: no BEGIN/COMMIT round trips on the hot path.
             event.save()
     except IntegrityError:
-        # Another writer committed between our read and our insert: either it took the seq,
-        # or it was the same client retrying with the same key.
+        # Another writer committed first: either it took the seq, or it was the same client
+        # retrying with the same key. Nothing was stored; the state applied here is dropped.
         if idempotency_key:
             existing = _find_retry(record, idempotency_key, type, payload)
             if existing is not None:
@@ -227,6 +254,23 @@ def append_event(
         # takes no more events, so its state is not worth keeping.
         state_cache.put_on_commit(record, replay.ruleset_of(record), event.seq, state, head=event.hash)
     return event
+
+
+def new_event(record: GameRecord, seq: int, type: str, payload: dict[str, Any],
+              recorded_by: AbstractBaseUser | None, idempotency_key: str | None) -> Event:
+    """An unsaved event, built as ``Model.from_db`` builds one (positional values: a fraction of
+    what keyword arguments cost), its record and author already in place (no query to read them)."""
+    values = {"id": None, "record_id": record.pk, "seq": seq, "type": type, "payload": payload,
+              "recorded_by_id": None if recorded_by is None else recorded_by.pk,
+              "recorded_at": timezone.now(), "idempotency_key": idempotency_key, "hash": ""}
+    event = Event(*(values[name] for name in _EVENT_ATTNAMES))
+    event._state.fields_cache["record"] = record
+    if recorded_by is not None:
+        event._state.fields_cache["recorded_by"] = recorded_by
+    return event
+
+
+_EVENT_ATTNAMES = tuple(field.attname for field in Event._meta.concrete_fields)
 
 
 def stored_hash(record: GameRecord, seq: int) -> str:
@@ -254,6 +298,11 @@ def check_result(seat_orders: Iterable[int], type: str, payload: dict[str, Any])
 
 def finish(record: GameRecord) -> None:
     GameRecord.objects.filter(pk=record.pk).update(status=GameRecord.Status.FINISHED)
+    _finished(record)
+
+
+def _finished(record: GameRecord) -> None:
+    """The record's status is ``finished`` in the database (in this transaction): say so once committed."""
     record.status = GameRecord.Status.FINISHED
     record_id = record.pk
     transaction.on_commit(lambda: record_finished.send(sender=GameRecord, record_id=record_id))

@@ -78,6 +78,9 @@ def put_on_commit(
         return
     identity = _identity(record, ruleset_version, using)
     record_id = record.pk
+    if not connections[using].in_atomic_block:  # autocommit: already committed
+        _put(record_id, identity, seq, state, head)
+        return
     transaction.on_commit(lambda: _put(record_id, identity, seq, state, head), using=using)
 
 
