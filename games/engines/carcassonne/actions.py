@@ -19,7 +19,7 @@ import dataclasses
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, Final, Self
 
 from .figures import BIG, BUILDER, KINDS, MEEPLE, PIG
 
@@ -72,7 +72,7 @@ class Action:
     @classmethod
     def template(cls) -> dict[str, Any]:
         """Every field of the action class with its default, in order, for :meth:`listed`."""
-        return {f.name: f.default for f in dataclasses.fields(cls)}
+        return dict(_defaults(cls))
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {}
@@ -102,6 +102,17 @@ class Action:
         return text
 
 
+_DEFAULTS: dict[type[Action], tuple[tuple[str, Any], ...]] = {}
+
+
+def _defaults(cls: type[Action]) -> tuple[tuple[str, Any], ...]:
+    """Each field of ``cls`` with its default, read once per class."""
+    if cls not in _DEFAULTS:
+        _DEFAULTS[cls] = tuple((f.name, f.default) for f in dataclasses.fields(cls))
+    return _DEFAULTS[cls]
+
+
+_FIELDS: Final = Action.template()
 _TILE = r"(?P<tile>[A-Z]|[A-Z]{2}\d{2})"
 _LAID = rf"^{_TILE}@(?P<x>-?\d+),(?P<y>-?\d+)r(?P<rotation>0|90|180|270)"
 _PLACE = re.compile(rf"{_LAID}(?: (?P<kind>{'|'.join(KINDS)}):(?P<feature>\d+))?(?: seat:(?P<seat>\d+))?$")
@@ -116,11 +127,13 @@ def parse_action(text: str) -> Action:
     text = " ".join(text.split())
     match = _PLACE.match(text)
     if match:
-        kind, feature = match["kind"], int(match["feature"]) if match["feature"] else None
-        return Action(tile=match["tile"], x=int(match["x"]), y=int(match["y"]), rotation=int(match["rotation"]),
-                      meeple=feature if kind == "meeple" else None, seat=int(match["seat"]) if match["seat"] else None,
-                      big=feature if kind == "big" else None, builder=feature if kind == "builder" else None,
-                      pig=feature if kind == "pig" else None)
+        tile, x, y, rotation, kind, feature, seat = match.groups()
+        fields = _FIELDS | {"tile": tile, "x": int(x), "y": int(y), "rotation": int(rotation)}
+        if kind is not None:
+            fields[kind] = int(feature)
+        if seat is not None:
+            fields["seat"] = int(seat)
+        return Action.listed(fields)
     match = _PLACE_FIGURES.match(text)
     if match:
         figure = {kind: int(match[kind]) if match[kind] else None for kind in KINDS}

@@ -15,7 +15,6 @@ has a follower. Each kind's name is the word of the notation (``big:2``) and of 
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from typing import Final
 
@@ -44,7 +43,7 @@ def is_follower(kind: str) -> bool:
 
 def holders(figures: Iterable[Figure]) -> set[int]:
     """The seats with the most followers on a feature (ties all hold it)."""
-    counts: Counter[int] = Counter()
+    counts: dict[int, int] = {}
     for figure in figures:
-        counts[figure.owner] += STRENGTH.get(figure.kind, 0)
+        counts[figure.owner] = counts.get(figure.owner, 0) + STRENGTH.get(figure.kind, 0)
     return majority_owners(counts)

@@ -52,6 +52,8 @@ written before the expansions has no ``options``, ``figures_left``, ``goods`` or
 it is a base game, and reads as one."""
 _SIDE_NAMES: Final = ("north", "east", "south", "west")
 _AROUND: Final = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0))
+_HERE_AND_AROUND: Final = ((0, 0), *_AROUND)
+_EVERY_KIND: Final = frozenset(KINDS)
 _FIGURE_WORDS: Final = {MEEPLE: "meeple", BIG: "large meeple", BUILDER: "builder", PIG: "pig"}
 
 
@@ -270,24 +272,23 @@ class Game:
 
     def apply(self, action: Action) -> None:
         """Apply one action, or raise :class:`IllegalAction` leaving the game unchanged."""
-        before = self._play(action, self.history.keeps_snapshot())
-        self.history.append(Step(action, before))
+        self.history.append(Step(action, self._play(action, self.history.keeps_position())))
 
-    def _play(self, action: Action, keep_snapshot: bool) -> Mapping[str, Any] | None:
-        """Apply ``action`` (or raise :class:`IllegalAction`, the game unchanged); with
-        ``keep_snapshot``, returns the snapshot of the position before it, for undo."""
+    def _play(self, action: Action, keep: bool) -> Mapping[str, Any] | None:
+        """Apply ``action`` (or raise :class:`IllegalAction`, the game unchanged); with ``keep``,
+        returns the position before it as :meth:`_kept` copies it, for undo to return to."""
         if self.is_over:
             raise IllegalAction("game_over", "the game is over")
         if action.seat is not None and action.seat != self.current:
             raise IllegalAction("not_your_turn", f"it is seat {self.current}'s turn, not seat {action.seat}'s")
         letter = self._drawn(action)
         tile = self.tileset.types[letter].tile
-        # The snapshot undo may return to is taken once the action is seen to be legal as far as
-        # it can be before laying: a refused placement costs no copy of the position.
+        # The position undo may return to is kept once the action is seen to be legal as far as it
+        # can be before laying: a refused placement costs no copy of it.
         if action.discard:
             if self.board.fits_anywhere(tile):
                 raise IllegalAction("tile_fits", f"tile {letter} fits somewhere: it must be laid")
-            before = self.to_dict() if keep_snapshot else None
+            before = self._kept(vars(self)) if keep else None
             self._take(letter, action)
             self.discarded.append(letter)
             self._end_if_done()
@@ -306,7 +307,7 @@ class Game:
             problem = self._laying_problem(action, position)
         if problem is not None:
             raise problem
-        before = self.to_dict() if keep_snapshot else None
+        before = self._kept(vars(self)) if keep else None
         placed = self._lay(letter, position, turns)
         builder_extended = self.trading and self._extends_builder(placed)
         if figures:
@@ -378,20 +379,33 @@ class Game:
 
     def undo(self) -> None:
         """Take back the last action: the position before it, exactly (rebuilt from the last
-        snapshot kept and the actions since, see :mod:`games.engines.undo`)."""
+        position kept and the actions since, see :mod:`games.engines.undo`)."""
         if not self.history:
             raise IllegalAction("nothing_to_undo", "there is no action left to take back")
         self._rebuild(self.history.pop().before)
 
     def _rebuild(self, before: Mapping[str, Any] | None) -> None:
-        """Back to the position after the actions of :attr:`history` (``before`` is its snapshot,
+        """Back to the position after the actions of :attr:`history` (``before`` is its copy,
         if one was kept)."""
-        self.history.rebuild(self._restore, lambda action: self._play(action, False), before)
+        self.history.rebuild(self._return_to, lambda action: self._play(action, False), before)
 
-    def _restore(self, data: Mapping[str, Any]) -> None:
-        history = self.history
-        self.__dict__.update(Game.from_dict(data).__dict__)
-        self.history = history
+    def _kept(self, position: Mapping[str, Any]) -> dict[str, Any]:
+        """Copies of what an action may change, taken from ``position`` (this game's attributes,
+        or those kept before): what undo returns to. A subclass adds what its actions change."""
+        return {
+            "pile": list(position["pile"]), "board": position["board"].copy(), "graph": position["graph"].copy(),
+            "letters": list(position["letters"]), "meeples_left": list(position["meeples_left"]),
+            "figures_left": [dict(left) for left in position["figures_left"]],
+            "goods": [dict(held) for held in position["goods"]],
+            "points": [dict(points) for points in position["points"]], "current": position["current"],
+            "double_turn": position["double_turn"], "is_over": position["is_over"],
+            "final_scored": position["final_scored"], "discarded": list(position["discarded"]),
+            "awards": list(position["awards"]),
+        }
+
+    def _return_to(self, kept: Mapping[str, Any]) -> None:
+        """Take the position :meth:`_kept` copied (copying it again: it may be returned to twice)."""
+        self.__dict__.update(self._kept(kept))
 
     # -- scoring -----------------------------------------------------------------------------
 
@@ -399,7 +413,7 @@ class Game:
                tiles: tuple[tuple[int, int], ...] | None = None) -> None:
         """Score the feature of ``node`` and send its figures home. A final award keeps where it
         lies (``tiles``, by default the feature's) and what it counted (``contents``)."""
-        figures = self.graph.remove_figures(node, KINDS)
+        figures = self.graph.remove_figures(node, _EVERY_KIND)
         self._grant(tuple(sorted(holders(figures))), points, source, node, figures, contents, tiles)
         self._send_home(figures)
 
@@ -413,15 +427,15 @@ class Game:
         action = len(self.letters) - 1 - self._tiles_at_start() + len(self.discarded)
         if self.final_scored:
             where = tiles if tiles is not None or node is None else self._feature_squares(node)
-            self.awards.append(Award(action, source, points, seats, final=True, tiles=where or (),
-                                     meeples=tuple(self._standing(f) for f in figures),
-                                     contents=tuple((contents or {}).items())))
+            self.awards.append(Award(action, source, points, seats, True, where or (),
+                                     tuple([self._standing(f) for f in figures]), tuple((contents or {}).items())))
         else:
-            self.awards.append(Award(action, source, points, seats, final=False))
+            self.awards.append(Award(action, source, points, seats, False))
 
     def _feature_squares(self, node: int) -> tuple[tuple[int, int], ...]:
         """Where the feature of ``node`` lies: the positions of its tiles, sorted."""
-        return tuple(sorted({self.board.placed[self.graph.node_tile[n]].position for n in self.graph.members(node)}))
+        placed, node_tile = self.board.placed, self.graph.node_tile
+        return tuple(sorted({placed[node_tile[n]].position for n in self.graph.members(node)}))
 
     def _send_home(self, figures: list[Figure]) -> None:
         for figure in figures:
@@ -432,8 +446,9 @@ class Game:
 
     def _standing(self, figure: Figure) -> StandingMeeple:
         placed = self.board.placed[self.graph.node_tile[figure.node]]
-        return StandingMeeple(figure.owner, placed.position[0], placed.position[1], self.letters[placed.order],
-                              self.graph.node_feature[figure.node], figure.kind)
+        x, y = placed.position
+        return StandingMeeple(figure.owner, x, y, self.letters[placed.order], self.graph.node_feature[figure.node],
+                              figure.kind)
 
     def _pennants(self, node: int) -> int:
         return sum(self.tileset.types[self.letters[self.graph.node_tile[n]]].pennants.get(self.graph.node_feature[n], 0)
@@ -473,25 +488,29 @@ class Game:
         return self.graph.tile_count(node)
 
     def _score_completed(self, placed: PlacedTile) -> None:
+        graph = self.graph
         traded: set[int] = set()
-        for feature, node in self.graph.nodes_of_tile(placed.order).items():
-            kind = self.graph.node_kind[node]
-            if kind in ("city", "road") and self.graph.is_complete(node):
-                if self.trading and kind == "city" and self.graph.root(node) not in traded:
-                    traded.add(self.graph.root(node))
+        for node in graph.nodes_of_tile(placed.order).values():
+            kind = graph.node_kind[node]
+            if (kind == "city" or kind == "road") and graph.is_complete(node):
+                if self.trading and kind == "city" and graph.root(node) not in traded:
+                    traded.add(graph.root(node))
                     self._take_goods(node)
-                if self.graph.figures(node):
+                if graph.figures(node):
                     points = self.city_points(node, True) if kind == "city" else self.road_points(node, True)
                     self._award(node, points, kind)
+        # The cloisters this tile may have surrounded: its own and its neighbours' (most tiles have none).
+        tiles, types, letters = self.board.tiles, self.tileset.types, self.letters
         x, y = placed.position
-        for dx, dy in ((0, 0), *_AROUND):
-            other = self.board.tiles.get((x + dx, y + dy))
-            if other is not None and self._surrounding(other.position) == 8:
-                cloister = self.tileset.types[self.letters[other.order]].cloister
-                if cloister is not None:
-                    node = self.graph.node(other.order, cloister)
-                    if self.graph.figures(node):
-                        self._award(node, 9, "cloister")
+        for dx, dy in _HERE_AND_AROUND:
+            other = tiles.get((x + dx, y + dy))
+            if other is None:
+                continue
+            cloister = types[letters[other.order]].cloister
+            if cloister is not None and self._surrounding(other.position) == 8:
+                node = graph.node(other.order, cloister)
+                if graph.figures(node):
+                    self._award(node, 9, "cloister")
 
     def _take_goods(self, node: int) -> None:
         """Whoever laid the tile that completed the city takes a token for each goods symbol in it."""
@@ -502,17 +521,17 @@ class Game:
                 held[good] += 1
 
     def _surrounding(self, position: tuple[int, int]) -> int:
-        return sum((position[0] + dx, position[1] + dy) in self.board.tiles for dx, dy in _AROUND)
+        tiles = self.board.tiles
+        x, y = position
+        return sum(1 for dx, dy in _AROUND if (x + dx, y + dy) in tiles)
 
     def _final_scoring(self) -> None:
         if self.final_scored:
             return
         self.final_scored = True
-        completed_cities = {self.graph.root(n) for n in self.graph.roots()
+        completed_cities = {n for n in self.graph.roots()
                             if self.graph.node_kind[n] == "city" and self.graph.is_complete(n)}
-        for root in self.graph.roots():
-            if not self.graph.figures(root):
-                continue
+        for root in self.graph.held():
             kind = self.graph.node_kind[root]
             if kind == "city":
                 contents = {"pennants": self._pennants(root)} | self._marks("cathedrals", self._cathedrals(root))
@@ -541,7 +560,7 @@ class Game:
 
     def _award_farmers_and_pigs(self, root: int, cities: int) -> None:
         """The field's farmers score 3 a completed city, 4 for a holder whose pig is in the field."""
-        figures = self.graph.remove_figures(root, KINDS)
+        figures = self.graph.remove_figures(root, _EVERY_KIND)
         seats = holders(figures)
         pigs = {f.owner for f in figures if f.kind == PIG}
         with_pig = tuple(sorted(seats & pigs))
@@ -725,7 +744,7 @@ class Game:
         graph = self.graph.to_state()
         # find() halves paths as it reads, so raw parents would depend on the queries asked
         # (legal_actions, view); every node's root keeps the snapshot of a position the same.
-        graph["union_find"]["parent"] = [self.graph.root(n) for n in range(len(graph["union_find"]["parent"]))]
+        graph["union_find"]["parent"] = self.graph.roots_of_nodes()
         return {
             "snapshot_version": SNAPSHOT_VERSION, "options": self.options.to_dict(), "players": self.players,
             "seed": self.seed, "ordered": self.ordered, "pile": list(self.pile), "board": self.board.to_state(),

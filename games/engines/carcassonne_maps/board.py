@@ -37,7 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from games.engines.errors import IllegalAction
 from games.engines.tiles import SIDES, Board, Mismatch, PlacedTile, Position, Side, TileDef, neighbour
@@ -200,6 +200,11 @@ class MapBoard(Board):
         board = cls(map_definition)
         for start in start_tiles:
             board.place_on_start(tiles[start.tile], start.start, start.quarter_turns)
+        return board
+
+    def copy(self) -> Self:
+        board = super().copy()
+        board.connected_cities = set(self.connected_cities)
         return board
 
     # -- state ----------------------------------------------------------------------------------

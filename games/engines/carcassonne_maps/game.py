@@ -607,10 +607,18 @@ class Game(carcassonne.Game):
         game.large_cities = {str(name): int(node) for name, node in maps["large_cities"].items()}
         return game
 
-    def _restore(self, data: Mapping[str, Any]) -> None:
-        history = self.history
-        self.__dict__.update(Game.from_dict(data, self.map).__dict__)
-        self.history = history
+    def _kept(self, position: Mapping[str, Any]) -> dict[str, Any]:
+        """Carcassonne's, and the chips, the island stacks, the large cities and the turn's state."""
+        islands: list[IslandStack] = position["islands"]
+        return super()._kept(position) | {
+            "chips": dict(position["chips"]), "chips_taken": list(position["chips_taken"]),
+            "chips_held": [list(held) for held in position["chips_held"]],
+            "chips_spent": [list(spent) for spent in position["chips_spent"]],
+            "islands": [IslandStack(s.colour, s.stack, s.position, s.face_up, s.hidden,
+                                    None if s.below is None else list(s.below), s.turning_up) for s in islands],
+            "large_cities": dict(position["large_cities"]), "drew_face_down": position["drew_face_down"],
+            "fresh_chips": position["fresh_chips"],
+        }
 
     def copy(self) -> Game:
         """An independent game in the same position, with the same actions to undo."""

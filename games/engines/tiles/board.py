@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
 from .geometry import SIDES, Position, Side, neighbour
 from .tile import Needs, TileDef
@@ -117,6 +117,15 @@ class Board:
             if cell not in tiles:
                 frontier.add(cell)
         return placed
+
+    def copy(self) -> Self:
+        """An independent board with the same tiles (placed tiles are immutable: shared)."""
+        board = self.__class__.__new__(self.__class__)
+        board.__dict__.update(self.__dict__)
+        board.tiles = dict(self.tiles)
+        board.placed = list(self.placed)
+        board.frontier = set(self.frontier)
+        return board
 
     def to_state(self) -> dict[str, Any]:
         """JSON-able: ``{"placed": [[tile id, x, y, quarter turns], ...]}`` in placement order.

@@ -127,8 +127,10 @@ class FeatureGraph:
     def __init__(self) -> None:
         self._uf = UnionFind()
         self._open: list[int] = []
-        self._members: list[list[int]] = []
-        self._figures: list[list[Figure]] = []
+        # Each feature's members and figures, at its root (empty elsewhere): tuples, replaced when
+        # features join or figures come and go, so that a copy of the graph may share them.
+        self._members: list[tuple[int, ...]] = []
+        self._figures: list[tuple[Figure, ...]] = []
         self.node_tile: list[int] = []       # node -> order of its placed tile
         self.node_feature: list[int] = []    # node -> feature id printed on that tile
         self.node_kind: list[str] = []
@@ -153,24 +155,24 @@ class FeatureGraph:
         assert placed.order == len(self._tile_nodes), "tiles must be added in placement order"
         tile = placed.tile
         kinds = tile.feature_kinds
-        first = len(self.node_tile)
-        new = range(first, first + len(kinds))
+        first, count = len(self.node_tile), len(kinds)
+        new = range(first, first + count)
         nodes = dict(zip(kinds, new))
         self._uf.parent.extend(new)
-        self._uf.size.extend([1] * len(new))
+        self._uf.size.extend([1] * count)
         self._open.extend(tile.open_sides)
-        self._members.extend([node] for node in new)
-        self._figures.extend([] for _ in new)
-        self.node_tile.extend([placed.order] * len(new))
+        self._members.extend([(node,) for node in new])
+        self._figures.extend([()] * count)
+        self.node_tile.extend([placed.order] * count)
         self.node_feature.extend(kinds)
         self.node_kind.extend(kinds.values())
         self._tile_nodes.append(nodes)
 
         connections: list[tuple[int, int]] = []
-        closed: list[int] = []
+        closing: list[tuple[Mapping[int, int], tuple[int, ...]]] = []  # (a tile's nodes, its features meeting a side)
         x, y = placed.position
         turned = tile.turned[placed.quarter_turns]
-        tiles = board.tiles
+        tiles, join = board.tiles, self._join
         for side, (dx, dy) in enumerate(_OFFSETS):
             other = tiles.get((x + dx, y + dy))
             if other is None:
@@ -183,12 +185,14 @@ class FeatureGraph:
                 # Thirds run clockwise round each tile: the first of ours meets the last of theirs.
                 a, b = nodes[mine_subs[i]], other_nodes[theirs_subs[2 - i]]
                 connections.append((a, b))
-                self._join(a, b)
-            closed.extend(nodes[f] for f in mine.features)
-            closed.extend(other_nodes[f] for f in theirs.features)
+                join(a, b)
+            closing.append((nodes, mine.features))
+            closing.append((other_nodes, theirs.features))
+        # Each feature meeting a side closes one open contact there, on either tile, once joined.
         find, open_ = self._uf.find, self._open
-        for node in closed:
-            open_[find(node)] -= 1
+        for tile_nodes, features in closing:
+            for feature in features:
+                open_[find(tile_nodes[feature])] -= 1
         return connections
 
     # -- what lies beyond the tiles: a map's border, features printed on a map -----------------
@@ -227,19 +231,58 @@ class FeatureGraph:
         self._join(a, b)
 
     def _join(self, a: int, b: int) -> None:
-        ra, rb = self._uf.find(a), self._uf.find(b)
-        if ra == rb:
+        uf = self._uf
+        root, gone = uf.find(a), uf.find(b)
+        if root == gone:
             return
-        root = self._uf.union(ra, rb)
-        gone = rb if root == ra else ra
+        # UnionFind.union on the two roots: the larger set's root survives, the first on a tie.
+        size = uf.size
+        if size[root] < size[gone]:
+            root, gone = gone, root
+        uf.parent[gone] = root
+        size[root] += size[gone]
         self._open[root] += self._open[gone]
-        # merge the smaller list into the larger so merging stays O(n log n) overall
-        if len(self._members[root]) < len(self._members[gone]):
-            self._members[root], self._members[gone] = self._members[gone], self._members[root]
-        self._members[root].extend(self._members[gone])
-        self._members[gone] = []
-        self._figures[root].extend(self._figures[gone])
-        self._figures[gone] = []
+        members = self._members
+        # The larger set's members first (as when the smaller list was merged into the larger).
+        if len(members[root]) < len(members[gone]):
+            members[root] = members[gone] + members[root]
+        else:
+            members[root] = members[root] + members[gone]
+        members[gone] = ()
+        figures = self._figures
+        figures[root] = figures[root] + figures[gone]
+        figures[gone] = ()
+
+    def copy(self) -> FeatureGraph:
+        """An independent graph in the same state (its union–find parents as they are).
+
+        Cheap: each feature's members and figures are tuples, replaced when features join or
+        figures come and go, so the copy shares them; so do the nodes of each tile.
+
+        >>> from games.engines.tiles.board import Board
+        >>> from games.engines.tiles.tile import TileDef
+        >>> end = TileDef.build("E", {"N": ("forest", (0, 0, 0)), "E": ("meadow", (1, 1, 1)),
+        ...                           "S": ("meadow", (1, 1, 1)), "W": ("meadow", (1, 1, 1))},
+        ...                     {0: "forest", 1: "meadow"})
+        >>> board, graph = Board(), FeatureGraph()
+        >>> _ = graph.add_tile(board.place(end, (0, 0), 0), board)
+        >>> kept = graph.copy()
+        >>> _ = graph.add_tile(board.place(end, (0, -1), 2), board)
+        >>> graph.is_complete(0), kept.is_complete(0), len(kept.node_tile)
+        (True, False, 2)
+        """
+        graph = FeatureGraph.__new__(FeatureGraph)
+        graph._uf = UnionFind()
+        graph._uf.parent = list(self._uf.parent)
+        graph._uf.size = list(self._uf.size)
+        graph._open = list(self._open)
+        graph._members = list(self._members)
+        graph._figures = list(self._figures)
+        graph.node_tile = list(self.node_tile)
+        graph.node_feature = list(self.node_feature)
+        graph.node_kind = list(self.node_kind)
+        graph._tile_nodes = list(self._tile_nodes)
+        return graph
 
     # -- state -----------------------------------------------------------------------------
     def to_state(self) -> dict[str, Any]:
@@ -285,16 +328,16 @@ class FeatureGraph:
         graph._open = list(state["open"])
         if len(graph._uf.parent) != n or len(graph._open) != n:
             raise ValueError(f"feature graph state: {len(graph._uf.parent)} nodes stored, the board has {n}")
-        graph._members = [[] for _ in range(n)]
+        graph._members = [()] * n
         for root, nodes_of_root in state["members"]:
             if not 0 <= root < n:
                 raise ValueError(f"feature graph state: no node {root}")
-            graph._members[root] = list(nodes_of_root)
-        graph._figures = [[] for _ in range(n)]
+            graph._members[root] = tuple(nodes_of_root)
+        graph._figures = [()] * n
         for root, figures in state["figures"]:
             if not 0 <= root < n:
                 raise ValueError(f"feature graph state: no node {root}")
-            graph._figures[root] = [Figure.from_state(f) for f in figures]
+            graph._figures[root] = tuple(Figure.from_state(f) for f in figures)
         return graph
 
     # -- queries ---------------------------------------------------------------------------
@@ -313,13 +356,26 @@ class FeatureGraph:
         """All nodes of the feature of ``node``."""
         return list(self._members[self._uf.find(node)])
 
+    def roots_of_nodes(self) -> list[int]:
+        """Each node's feature (its root), by node, read from the features' members (no find)."""
+        roots = [0] * len(self._members)
+        for root, members in enumerate(self._members):
+            for node in members:
+                roots[node] = root
+        return roots
+
     def tile_count(self, node: int) -> int:
         """Number of distinct tiles the feature of ``node`` spreads over."""
         return len({self.node_tile[n] for n in self._members[self._uf.find(node)]})
 
+    def held(self) -> list[int]:
+        """Every feature with a figure on it, once, in the order of :meth:`roots`."""
+        return [root for root, figures in enumerate(self._figures) if figures]
+
     def roots(self) -> list[int]:
-        """Every feature, once."""
-        return [n for n in range(len(self.node_tile)) if self._uf.find(n) == n]
+        """Every feature, once (a root is its own parent: no path needs following)."""
+        parent = self._uf.parent
+        return [n for n in range(len(parent)) if parent[n] == n]
 
     # -- figures ---------------------------------------------------------------------------
     def figures(self, node: int) -> list[Figure]:
@@ -327,14 +383,15 @@ class FeatureGraph:
         return list(self._figures[self._uf.find(node)])
 
     def add_figure(self, figure: Figure) -> None:
-        self._figures[self._uf.find(figure.node)].append(figure)
+        root = self._uf.find(figure.node)
+        self._figures[root] = (*self._figures[root], figure)
 
     def remove_figures(self, node: int, kinds: Iterable[str]) -> list[Figure]:
         """Take the figures of the given kinds off the feature of ``node``; returns them."""
-        wanted = set(kinds)
+        wanted = kinds if isinstance(kinds, (set, frozenset)) else set(kinds)
         root = self._uf.find(node)
         taken = [f for f in self._figures[root] if f.kind in wanted]
-        self._figures[root] = [f for f in self._figures[root] if f.kind not in wanted]
+        self._figures[root] = tuple(f for f in self._figures[root] if f.kind not in wanted)
         return taken
 
 
