@@ -13,6 +13,8 @@ from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
 
+from records import after_response
+
 from .api_errors import DATABASE_DOWN
 
 CONTENT_SECURITY_POLICY = "; ".join([
@@ -30,6 +32,27 @@ CONTENT_SECURITY_POLICY = "; ".join([
 ])
 """Everything comes from Ludolog itself: no CDN, no inline script (the pages' data travel as
 ``application/json`` script blocks, which are not run)."""
+
+
+class AfterResponseMiddleware:
+    """The request's scope for work that need not hold up its response
+    (:mod:`records.after_response`): what was deferred runs when the server closes the response,
+    that is once it has been sent, before the request's database connections are released."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        after_response.open_scope()
+        try:
+            response = self.get_response(request)
+        finally:
+            jobs = after_response.close_scope()
+        if jobs:
+            # Closers run in response.close(), which the WSGI server calls after the last byte,
+            # and before request_finished (which may close the database connection).
+            response._resource_closers.append(lambda: after_response.run(jobs))
+        return response
 
 
 class ContentSecurityPolicyMiddleware:

@@ -50,6 +50,63 @@ def _record_for_append_sql() -> str:
     )
 
 
+def record_and_token_user(pk: Any, key: str) -> tuple[Any, GameRecord | None] | None:
+    """The user of API token ``key`` and the record ``pk`` as :func:`record_for_append` reads it
+    (its last seq, ruleset move and whether that user may append), in **one** query: an API
+    client's authentication and the record its request is about, read together.
+
+    ``None`` when no token has that key; ``(user, None)`` when there is no such record. The
+    caller checks that the user is active, as token authentication does.
+    """
+    from django.contrib.auth import get_user_model
+
+    record_key = GameRecord._meta.pk.get_prep_value(pk)
+    user_model = get_user_model()
+    with connection.cursor() as cursor:
+        cursor.execute(_record_and_token_user_sql(), [record_key, key])
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    user_fields = [field.attname for field in user_model._meta.concrete_fields]
+    record_fields = [field.attname for field in GameRecord._meta.concrete_fields]
+    user = user_model.from_db(connection.alias, user_fields, row[: len(user_fields)])
+    rest = row[len(user_fields):]
+    if rest[0] is None:
+        return user, None
+    record = GameRecord.from_db(connection.alias, record_fields, rest[: len(record_fields)])
+    record.last_seq, record.moved_ruleset, access = rest[len(record_fields):]
+    record.append_access_user = user.pk
+    record.append_access = bool(access)
+    return user, record
+
+
+@functools.cache
+def _record_and_token_user_sql() -> str:
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    record, event, seat, player, move = (model._meta for model in (GameRecord, Event, Seat, Player, RulesetMove))
+    keepers = GameRecord.scorekeepers.through._meta
+    user, token = get_user_model()._meta, Token._meta
+    user_columns = ", ".join(f"u.{qn(field.column)}" for field in user.concrete_fields)
+    record_columns = ", ".join(f"r.{qn(field.column)}" for field in record.concrete_fields)
+    return (
+        f"SELECT {user_columns}, {record_columns},"
+        f" (SELECT e.{qn('seq')} FROM {qn(event.db_table)} e WHERE e.{qn('record_id')} = r.{qn('id')}"
+        f" ORDER BY e.{qn('seq')} DESC LIMIT 1),"
+        f" (SELECT m.{qn('to_version')} FROM {qn(move.db_table)} m WHERE m.{qn('record_id')} = r.{qn('id')}"
+        f" ORDER BY m.{qn('id')} DESC LIMIT 1),"
+        f" (EXISTS (SELECT 1 FROM {qn(keepers.db_table)} k"
+        f" WHERE k.{qn('gamerecord_id')} = r.{qn('id')} AND k.{qn('user_id')} = u.{qn('id')})"
+        f" OR EXISTS (SELECT 1 FROM {qn(seat.db_table)} s JOIN {qn(player.db_table)} p"
+        f" ON p.{qn('id')} = s.{qn('player_id')} WHERE s.{qn('record_id')} = r.{qn('id')}"
+        f" AND p.{qn('user_id')} = u.{qn('id')}))"
+        f" FROM {qn(token.db_table)} t JOIN {qn(user.db_table)} u ON u.{qn('id')} = t.{qn('user_id')}"
+        f" LEFT JOIN {qn(record.db_table)} r ON r.{qn('id')} = %s"
+        f" WHERE t.{qn('key')} = %s"
+    )
+
+
 def qn(name: str) -> str:
     return connection.ops.quote_name(name)
 

@@ -6,12 +6,14 @@ bounds the work: any position costs one snapshot restore plus at most K event ap
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.db import connection
 
 from games.registry import UNDO, EngineAdapter, get_engine
 
@@ -106,16 +108,46 @@ def state_at(
     target = last if at is None else at
     if not 0 <= target <= last:
         raise PositionOutOfRange(target, last)
-    snapshot = None
     if use_snapshots:
-        snapshot = (
-            Snapshot.objects.filter(record=record, seq__lte=target, ruleset_version=ruleset_of(record))
-            .order_by("-seq")
-            .first()
-        )
-    state, start = _restore(record, engine, snapshot)
+        # One query: the latest snapshot at or before the target and the events after it.
+        snapshot, rows = _snapshot_and_events(record, target)
+        state, start = _restore_data(record, engine, snapshot)
+        if snapshot is None or start == snapshot[0]:
+            _apply_rows(engine, state, rows)
+            return state, target
+        # The snapshot could not be read: replay from the start.
+    else:
+        state, start = _restore(record, engine, None)
     events = Event.objects.filter(record=record, seq__gt=start, seq__lte=target).order_by("seq")
     return apply_events(engine, state, events.only("seq", "type", "payload")), target
+
+
+def _snapshot_and_events(record: GameRecord, target: int) -> tuple[tuple[int, Any] | None, list[tuple[int, str, Any]]]:
+    """The latest snapshot of the record's ruleset at or before ``target`` (``(seq, state)``, or
+    None) and the events after it up to ``target``, in one query."""
+    snapshots, events = Snapshot._meta.db_table, Event._meta.db_table
+    latest = (f"(SELECT MAX(seq) FROM {snapshots} WHERE record_id = %s AND ruleset_version = %s AND seq <= %s)")
+    sql = (
+        f"SELECT 0, seq, '', state FROM {snapshots} WHERE record_id = %s AND ruleset_version = %s"
+        f" AND seq = {latest}"
+        f" UNION ALL SELECT 1, seq, type, payload FROM {events} WHERE record_id = %s AND seq <= %s"
+        f" AND seq > COALESCE({latest}, 0)"
+        " ORDER BY 1, 2"
+    )
+    ruleset = ruleset_of(record)
+    key = (record.pk, ruleset, target)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [record.pk, ruleset, *key, record.pk, target, *key])
+        fetched = cursor.fetchall()
+    snapshot = None
+    rows = []
+    for kind, seq, type, data in fetched:
+        value = json.loads(data) if isinstance(data, (str, bytes)) else data
+        if kind == 0:
+            snapshot = (seq, value)
+        else:
+            rows.append((seq, type, value))
+    return snapshot, rows
 
 
 def _restore(record: GameRecord, engine: EngineAdapter, snapshot: Snapshot | None) -> tuple[Any, int]:

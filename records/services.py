@@ -323,15 +323,17 @@ def notation(record: GameRecord, event: Event) -> str:
     return engine.notation(event.type, event.payload) if engine else event.type
 
 
-def position(record: GameRecord, at: int | None = None) -> dict[str, Any]:
-    """The position after event ``at`` as the state endpoint and ``replay --json`` give it."""
-    return position_and_state(record, at)[0]
+def position(record: GameRecord, at: int | None = None, *, last: int | None = None) -> dict[str, Any]:
+    """The position after event ``at`` as the state endpoint and ``replay --json`` give it
+    (``last``: the record's last seq, when the caller read it with the record)."""
+    return position_and_state(record, at, last=last)[0]
 
 
-def position_and_state(record: GameRecord, at: int | None = None) -> tuple[dict[str, Any], Any]:
+def position_and_state(record: GameRecord, at: int | None = None, *,
+                       last: int | None = None) -> tuple[dict[str, Any], Any]:
     """:func:`position` and the engine state it describes (for a page that asks the engine more)."""
     engine = replay.engine_for(record)
-    state, seq = replay.state_at(record, at)
+    state, seq = replay.state_at(record, at, last=last)
     seats = [
         {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
         for seat in record.seats.select_related("player")

@@ -21,7 +21,7 @@ from games.registry import PayloadError
 
 from . import files, replay, services
 from .models import Event, GameRecord
-from .permissions import RecordAccess, can_read, record_for_append
+from .permissions import RecordAccess, can_read, record_and_token_user, record_for_append
 from .serializers import AppendEventSerializer, GameRecordSerializer, HistoryLineSerializer
 
 
@@ -45,10 +45,32 @@ class GameRecordViewSet(
     lookup_value_regex = "[0-9]+"  # anything else is no record: a 404, never a failed int()
     filterset_fields = ["game_slug", "status", "played_on", "catalogue_record"]
 
+    READ_WITH_TOKEN = ("append_event", "state")
+    """Actions whose record is read in the query that authenticates an API token (one query for
+    the token's user, the record, its last seq and the user's access: ``ludolog.api_auth``)."""
+
+    def token_and_record(self, key: str):
+        if getattr(self, "action", None) not in self.READ_WITH_TOKEN or "pk" not in self.kwargs:
+            return NotImplemented
+        found = record_and_token_user(self.kwargs["pk"], key)
+        if found is None:
+            return None
+        user, self._record_with_token = found
+        return user
+
+    def record_read_with_token(self) -> GameRecord | None:
+        """The record the token's query read (raises 404 when it found none), or None when the
+        request was not authenticated that way."""
+        if not hasattr(self, "_record_with_token"):
+            return None
+        if self._record_with_token is None:
+            raise Http404
+        return self._record_with_token
+
     def get_object(self) -> GameRecord:
         # One record by key: the visibility filter of the list is a join-heavy query; here a
         # record the user may not read is simply not found.
-        record = get_object_or_404(GameRecord, pk=self.kwargs["pk"])
+        record = self.record_read_with_token() or get_object_or_404(GameRecord, pk=self.kwargs["pk"])
         if not can_read(self.request.user, record):
             raise Http404
         self.check_object_permissions(self.request, record)
@@ -94,7 +116,9 @@ class GameRecordViewSet(
         at = request.query_params.get("at")
         if at is not None and not EVENT_NUMBER.fullmatch(at):
             raise ValidationError({"at": ["at must be an event number (an integer)"]})
-        return Response(services.position(record, None if at is None else int(at)))
+        # The token's query brought the last seq along: the position is one more query away.
+        last = (record.last_seq or 0) if hasattr(record, "append_access") else None
+        return Response(services.position(record, None if at is None else int(at), last=last))
 
     @extend_schema(
         parameters=[
@@ -146,7 +170,7 @@ class GameRecordViewSet(
     def append_event(self, request: Request, pk: str | None = None) -> Response:
         # One query: the record, its last seq (the concurrency check, and the check that this
         # process's cached state of the record is current) and whether this user may append.
-        record = record_for_append(pk, request.user)
+        record = self.record_read_with_token() or record_for_append(pk, request.user)
         self.check_object_permissions(request, record)
         body = AppendEventSerializer(data=request.data)
         body.is_valid(raise_exception=True)

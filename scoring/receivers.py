@@ -7,6 +7,7 @@ import logging
 from django.db import transaction
 from django.db.models.signals import post_delete, post_save
 
+from records import after_response
 from records.signals import players_merging, record_finished, ruleset_moved
 
 from .models import League, LeagueMembership
@@ -15,12 +16,21 @@ logger = logging.getLogger(__name__)
 
 
 def queue_scoring(sender, record_id: int, **kwargs) -> None:
+    """Sent once the finishing transaction commits. With a broker the task is queued now; in
+    eager mode (no broker) the task would run right here, inside the append: it runs after the
+    response instead (records.after_response), still in this process."""
     from .tasks import score_record, scoring_queue
 
-    try:
-        score_record.apply_async((record_id,), queue=scoring_queue())
-    except Exception:  # the broker may be down; the periodic sweep scores the record later
-        logger.exception("could not queue scoring of record %s; the sweep will pick it up", record_id)
+    def queue() -> None:
+        try:
+            score_record.apply_async((record_id,), queue=scoring_queue())
+        except Exception:  # the broker may be down; the periodic sweep scores the record later
+            logger.exception("could not queue scoring of record %s; the sweep will pick it up", record_id)
+
+    if score_record.app.conf.task_always_eager:
+        after_response.defer(queue)
+    else:
+        queue()
 
 
 class _LeagueRefresh:
