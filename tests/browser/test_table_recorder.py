@@ -228,7 +228,7 @@ def test_an_answer_lost_on_the_way_back_is_sent_again_and_stored_once(browser, l
         else:
             route.continue_()
 
-    page.route(f"**/api/records/{record.pk}/events/", lose_the_answer)
+    page.route(f"**/scorekeeping/{record.pk}/table/", lose_the_answer)
     lay_tile(page, "carcassonne", *events[0], pick=False)
     page.wait_for_function("() => window.LudologRecorder.online === false")
     assert Event.objects.filter(record=record).count() == 1

@@ -48,7 +48,7 @@ def test_the_record_page_embeds_what_the_recorder_needs_offline(keeper_client: C
         assert f'<symbol id="tile-{tile}"' in html
         assert entry["edges"] == engine.edges(tile)
     assert "river" in data["tiles"]["S"]["tags"] and data["tiles"]["B01"]["kind"] == "bonus"
-    assert data["urls"]["events"] == f"/api/records/{record.pk}/events/" and data["csrf"]
+    assert data["urls"]["events"] == f"/scorekeeping/{record.pk}/table/" and data["csrf"]
     assert data["words"]["confirm"] == "Confirm"
     # The controls of the test contract (README, "Recording at the table").
     for testid in ("rotate", "no-figure", "discard", "confirm", "undo", "pending"):
@@ -209,3 +209,34 @@ def test_an_undone_move_is_struck_through_in_what_happened(keeper_client: Client
     html = keeper_client.get(f"/scorekeeping/{record.pk}/").content.decode()
     assert re.search(r'<del class="line-text" title="' + re.escape(notation(0)) + r'">Ada lays tile', html)
     assert "Ada takes back the last move" in html
+
+
+def test_an_action_posted_to_the_table_is_stored_and_the_new_table_comes_back(client, django_user_model):
+    """The recorder's one round trip: the API's append, and the table after it."""
+    import json
+
+    from records.models import Event
+    from records.services import SeatSpec, start_game
+    from tests.factories import event
+
+    keeper = django_user_model.objects.create_user("keeper-post")
+    record = start_game(game_slug="hunters-gatherers", seats=[SeatSpec("Ada"), SeatSpec("Bo")], seed=1,
+                        created_by=keeper)
+    client.force_login(keeper)
+    kind, payload = event(0)
+    body = {"expected_seq": 0, "type": kind, "payload": payload, "idempotency_key": "k-1"}
+    answer = client.post(f"/scorekeeping/{record.pk}/table/", json.dumps(body), content_type="application/json")
+    assert answer.status_code == 201
+    data = answer.json()
+    assert data["event"]["seq"] == 1 and data["table"]["seq"] == 1 and data["table"]["lines"][-1]["seq"] == 1
+    again = client.post(f"/scorekeeping/{record.pk}/table/", json.dumps(body), content_type="application/json")
+    assert again.status_code == 201 and Event.objects.filter(record=record).count() == 1, "a retry stores nothing twice"
+    stale = client.post(f"/scorekeeping/{record.pk}/table/", json.dumps({**body, "idempotency_key": "k-2"}),
+                        content_type="application/json")
+    assert stale.status_code == 409 and stale.json()["reason"] == "seq_conflict" and stale.json()["current_seq"] == 1
+    refused = client.post(f"/scorekeeping/{record.pk}/table/", json.dumps(
+        {"expected_seq": 1, "type": "place_tile", "payload": {"tile": payload["tile"], "x": 0, "y": 0, "rotation": 0}}),
+        content_type="application/json")
+    assert refused.status_code in (400, 422) and "reason" in refused.json()
+    assert client.post(f"/scorekeeping/{record.pk}/table/", "{", content_type="application/json").status_code == 400
+    assert Event.objects.filter(record=record).count() == 1

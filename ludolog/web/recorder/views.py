@@ -11,6 +11,7 @@ parses one action in the engine's notation and appends it like the API does.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from django import forms
@@ -21,12 +22,13 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_GET, require_http_methods
 
 from games.registry import UNDO, get_engine
 from records import replay, services, state_cache
 from records.models import Event, GameRecord
 from records.permissions import can_append
+from records.serializers import AppendEventSerializer
 from scoring import selectors
 
 from ..board_svg import seat_colour
@@ -111,7 +113,8 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
         "game": record.game_slug,
         "seeded": record.seed is not None,
         "urls": {
-            "events": f"/api/records/{record.pk}/events/",
+            # Appends go to the table's own URL, which answers the new table in the same round trip.
+            "events": reverse("scorekeeping-table", args=[record.pk]),
             "options": f"/api/records/{record.pk}/options/",
             "table": reverse("scorekeeping-table", args=[record.pk]),
             "replay": reverse("game-replay", args=[record.pk]),
@@ -151,20 +154,52 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
-@require_GET
+@require_http_methods(["GET", "POST"])
 def table(request: HttpRequest, pk: int) -> HttpResponse:
     """The table's state as JSON; ``?known=N`` answers 204 while event N is still the last, so
-    that a phone can ask every few seconds whether another one recorded meanwhile."""
+    that a phone can ask every few seconds whether another one recorded meanwhile.
+
+    A POST records one action (the records API's body: ``expected_seq``, ``type``, ``payload``,
+    ``idempotency_key``) and answers the table after it, in one round trip for the phone: 201
+    ``{"event": …, "table": …}``, or the API's refusal (its status, ``reason`` and ``detail``)
+    with nothing stored."""
     record, refused = _recordable(request, pk)
     if refused is not None:
         return JsonResponse({"reason": "forbidden" if refused.status_code == 403 else "no_engine"},
                             status=refused.status_code)
+    if request.method == "POST":
+        return _record_action(request, record)
     known = request.GET.get("known", "")
     if known.isascii() and known.isdigit():
         last = Event.objects.filter(record=record).order_by("-seq").values_list("seq", flat=True).first() or 0
         if last == int(known):
             return HttpResponse(status=204)
     return JsonResponse(table_state(record))
+
+
+def _record_action(request: HttpRequest, record: GameRecord) -> HttpResponse:
+    try:
+        body = AppendEventSerializer(data=json.loads(request.body or b"{}"))
+    except ValueError:
+        return JsonResponse({"reason": "parse_error", "detail": "the body is not JSON"}, status=400)
+    if not body.is_valid():
+        return JsonResponse({"reason": "invalid", "detail": "invalid field(s): " + ", ".join(body.errors),
+                             "fields": list(body.errors)}, status=400)
+    data = body.validated_data
+    try:
+        event = services.append_event(record, data["expected_seq"], data["type"], data["payload"],
+                                      recorded_by=request.user, idempotency_key=data.get("idempotency_key"))
+    except Exception as error:
+        # Store refusals and engine refusals carry a stable reason; anything else is a bug.
+        reason = getattr(error, "reason", None)
+        if reason is None:
+            raise
+        return JsonResponse({"reason": str(reason), "detail": str(getattr(error, "message", error)),
+                             **{k: v for k, v in dict(getattr(error, "details", {}) or {}).items()
+                                if isinstance(v, (str, int, list))}},
+                            status=int(getattr(error, "status_code", 422)))
+    stored = {"seq": event.seq, "type": event.type, "payload": event.payload, "idempotency_key": event.idempotency_key}
+    return JsonResponse({"event": stored, "table": table_state(record)}, status=201)
 
 
 def table_state(record: GameRecord) -> dict[str, Any]:

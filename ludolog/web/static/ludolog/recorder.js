@@ -140,7 +140,9 @@
         setOnline(true);
         if (R.queue[0] && R.queue[0].key === item.key) R.queue.shift();
         saveQueue();
-        if (R.queue.length) flush(); else refresh();
+        if (R.queue.length) flush();
+        else if (answer.body && answer.body.table) { R.table = answer.body.table; render(); }  // the table came with it
+        else refresh();
         return;
       }
       if (answer.status >= 500 || answer.status === 0) {
