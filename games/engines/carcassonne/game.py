@@ -51,6 +51,7 @@ contents); an older snapshot is refused (its reader replays instead). A version 
 written before the expansions has no ``options``, ``figures_left``, ``goods`` or ``double_turn``:
 it is a base game, and reads as one."""
 _SIDE_NAMES: Final = ("north", "east", "south", "west")
+_OFFSETS: Final = tuple(neighbour((0, 0), side) for side in SIDES)
 _AROUND: Final = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0))
 _HERE_AND_AROUND: Final = ((0, 0), *_AROUND)
 _EVERY_KIND: Final = frozenset(KINDS)
@@ -617,29 +618,30 @@ class Game:
         actions: list[Action] = []
         printed = self.tileset.types[letter].tile
         placements = list(self.board.placements(printed))
+        template = act.template() | {"tile": letter, **extra}
         if not placements:
-            return [act(tile=letter, discard=True, **extra)]
+            return [act.listed(template | {"discard": True})]
+        listed = act.listed
+        kinds = printed.feature_kinds
         for (x, y), turns in placements:
-            actions.append(act(tile=letter, x=x, y=y, rotation=turns * 90, **extra))
+            fields = template | {"x": x, "y": y, "rotation": turns * 90}
+            actions.append(listed(fields))
             if not meeple and not in_hand:
                 continue
+            touching = self._touching(printed, (x, y), turns)
             if meeple or BIG in in_hand:
-                joined = self._joined_taken(printed, (x, y), turns)
+                joined = self._taken_among(touching)
                 if meeple:
-                    actions += [act(tile=letter, x=x, y=y, rotation=turns * 90, meeple=f, **extra)
-                                for f in printed.feature_kinds if f not in joined]
+                    actions += [listed(fields | {MEEPLE: f}) for f in kinds if f not in joined]
                 if BIG in in_hand:
-                    actions += [act(tile=letter, x=x, y=y, rotation=turns * 90, big=f, **extra)
-                                for f in printed.feature_kinds if f not in joined]
+                    actions += [listed(fields | {BIG: f}) for f in kinds if f not in joined]
             if BUILDER in in_hand or PIG in in_hand:
-                own = self._joined_own(printed, (x, y), turns)
-                kinds = printed.feature_kinds
+                own = self._own_among(touching)
                 if BUILDER in in_hand:
-                    actions += [act(tile=letter, x=x, y=y, rotation=turns * 90, builder=f, **extra)
-                                for f in kinds if f in own and kinds[f] in STANDS_ON[BUILDER]]
+                    actions += [listed(fields | {BUILDER: f}) for f in kinds
+                                if f in own and kinds[f] in STANDS_ON[BUILDER]]
                 if PIG in in_hand:
-                    actions += [act(tile=letter, x=x, y=y, rotation=turns * 90, pig=f, **extra)
-                                for f in kinds if f in own and kinds[f] in STANDS_ON[PIG]]
+                    actions += [listed(fields | {PIG: f}) for f in kinds if f in own and kinds[f] in STANDS_ON[PIG]]
         return actions
 
     def preview(self, tile: TileDef, position: Position, quarter_turns: int) -> list[Joining]:
@@ -650,14 +652,17 @@ class Game:
     def _touching(self, tile: TileDef, position: tuple[int, int], turns: int) -> dict[int, set[int]]:
         """Each feature laid (root) that ``tile`` laid so would touch → the features of ``tile`` touching it."""
         touching: dict[int, set[int]] = {}
-        for side in SIDES:
-            other = self.board.tiles.get(neighbour(position, side))
+        tiles, graph, turned = self.board.tiles, self.graph, tile.turned[turns]
+        x, y = position
+        for side, (dx, dy) in enumerate(_OFFSETS):
+            other = tiles.get((x + dx, y + dy))
             if other is None:
                 continue
-            mine = tile.edge(side, turns).sub_edges
-            theirs = other.tile.edge(side.opposite, other.quarter_turns).sub_edges
+            mine = turned[side].sub_edges
+            theirs = other.tile.turned[other.quarter_turns][(side + 2) % 4].sub_edges  # the side facing ours
+            nodes = graph.nodes_of_tile(other.order)
             for i in range(3):
-                root = self.graph.root(self.graph.node(other.order, theirs[2 - i]))
+                root = graph.root(nodes[theirs[2 - i]])
                 touching.setdefault(root, set()).add(mine[i])
         return touching
 
@@ -676,22 +681,26 @@ class Game:
 
     def _joined_taken(self, tile: TileDef, position: tuple[int, int], turns: int) -> set[int]:
         """The features of ``tile`` laid so that would join a feature holding a meeple."""
-        touching = self._touching(tile, position, turns)
+        return self._taken_among(self._touching(tile, position, turns))
+
+    def _taken_among(self, touching: dict[int, set[int]]) -> set[int]:
         taken: set[int] = set()
         for root, features in touching.items():
             if self.graph.figures(root):
                 taken |= features
-        return self._spread(touching, taken)
+        return self._spread(touching, taken) if taken else taken
 
     def _joined_own(self, tile: TileDef, position: tuple[int, int], turns: int) -> set[int]:
         """The features of ``tile`` laid so that would join a feature where the current player
         has a follower (where their builder or pig may go)."""
-        touching = self._touching(tile, position, turns)
+        return self._own_among(self._touching(tile, position, turns))
+
+    def _own_among(self, touching: dict[int, set[int]]) -> set[int]:
         own: set[int] = set()
         for root, features in touching.items():
             if any(f.owner == self.current and is_follower(f.kind) for f in self.graph.figures(root)):
                 own |= features
-        return self._spread(touching, own)
+        return self._spread(touching, own) if own else own
 
     # -- what a reader sees ------------------------------------------------------------------
 

@@ -53,6 +53,9 @@ class Board:
         self.tiles: dict[Position, PlacedTile] = {}
         self.placed: list[PlacedTile] = []
         self.frontier: set[Position] = set()
+        self._needs: dict[Position, Needs] = {}
+        """What :meth:`needs` answered for cells of the frontier, until a tile comes beside them:
+        a turn's legal actions ask it of every cell, and few change from one turn to the next."""
 
     def __len__(self) -> int:
         return len(self.placed)
@@ -93,10 +96,13 @@ class Board:
 
     def placements(self, tile: TileDef) -> Iterator[tuple[Position, int]]:
         """Every ``(position, quarter_turns)`` where ``tile`` fits, in a stable order."""
-        needs = self.needs
+        known = self._needs
         turns_fitting = tile.turns_fitting
         for position in sorted(self.frontier):
-            for quarter_turns in turns_fitting(needs(position)):
+            needs = known.get(position)
+            if needs is None:
+                needs = known[position] = self.needs(position)
+            for quarter_turns in turns_fitting(needs):
                 yield position, quarter_turns
 
     def fits_anywhere(self, tile: TileDef) -> bool:
@@ -111,11 +117,14 @@ class Board:
         tiles[position] = placed
         self.placed.append(placed)
         frontier.discard(position)
+        known = self._needs
+        known.pop(position, None)
         x, y = position
         for dx, dy in _OFFSETS:
             cell = (x + dx, y + dy)
             if cell not in tiles:
                 frontier.add(cell)
+                known.pop(cell, None)  # it now faces this tile
         return placed
 
     def copy(self) -> Self:
@@ -125,6 +134,7 @@ class Board:
         board.tiles = dict(self.tiles)
         board.placed = list(self.placed)
         board.frontier = set(self.frontier)
+        board._needs = {}
         return board
 
     def to_state(self) -> dict[str, Any]:
