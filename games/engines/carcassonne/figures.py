@@ -15,7 +15,7 @@ has a follower. Each kind's name is the word of the notation (``big:2``) and of 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from games.engines.tiles import Figure, majority_owners
@@ -43,6 +43,9 @@ def is_follower(kind: str) -> bool:
 
 def holders(figures: Iterable[Figure]) -> set[int]:
     """The seats with the most followers on a feature (ties all hold it)."""
+    if isinstance(figures, Sequence) and len(figures) == 1:  # the usual feature: one follower holds it (a builder or pig alone, nobody)
+        figure = figures[0]
+        return {figure.owner} if STRENGTH.get(figure.kind, 0) > 0 else set()
     counts: dict[int, int] = {}
     for figure in figures:
         counts[figure.owner] = counts.get(figure.owner, 0) + STRENGTH.get(figure.kind, 0)

@@ -34,6 +34,7 @@ from games.engines.tiles import (
 )
 from games.engines.tiles.heuristic import Joining, preview
 from games.engines.undo import History, Step
+from games.engines.values import build
 
 from . import goods as trade
 from .actions import Action
@@ -222,6 +223,8 @@ class Game:
         return placed
 
     def _placement_problem(self, letter: str, position: tuple[int, int], turns: int) -> IllegalAction | None:
+        if self.board.fits(self.tileset.types[letter].tile, position, turns):
+            return None
         if position in self.board.tiles:
             return IllegalAction("occupied", f"a tile already lies at ({position[0]},{position[1]})")
         if not self.board.is_adjacent(position):
@@ -428,10 +431,13 @@ class Game:
         action = len(self.letters) - 1 - self._tiles_at_start() + len(self.discarded)
         if self.final_scored:
             where = tiles if tiles is not None or node is None else self._feature_squares(node)
-            self.awards.append(Award(action, source, points, seats, True, where or (),
-                                     tuple([self._standing(f) for f in figures]), tuple((contents or {}).items())))
+            self.awards.append(build(Award, {
+                "action": action, "source": source, "points": points, "seats": seats, "final": True,
+                "tiles": where or (), "meeples": tuple([self._standing(f) for f in figures]),
+                "contents": tuple((contents or {}).items())}))
         else:
-            self.awards.append(Award(action, source, points, seats, False))
+            self.awards.append(build(Award, {"action": action, "source": source, "points": points, "seats": seats,
+                                             "final": False, "tiles": (), "meeples": (), "contents": ()}))
 
     def _feature_squares(self, node: int) -> tuple[tuple[int, int], ...]:
         """Where the feature of ``node`` lies: the positions of its tiles, sorted."""
@@ -448,8 +454,8 @@ class Game:
     def _standing(self, figure: Figure) -> StandingMeeple:
         placed = self.board.placed[self.graph.node_tile[figure.node]]
         x, y = placed.position
-        return StandingMeeple(figure.owner, x, y, self.letters[placed.order], self.graph.node_feature[figure.node],
-                              figure.kind)
+        return build(StandingMeeple, {"seat": figure.owner, "x": x, "y": y, "tile": self.letters[placed.order],
+                                      "feature": self.graph.node_feature[figure.node], "kind": figure.kind})
 
     def _pennants(self, node: int) -> int:
         return sum(self.tileset.types[self.letters[self.graph.node_tile[n]]].pennants.get(self.graph.node_feature[n], 0)
@@ -472,11 +478,15 @@ class Game:
     def city_points(self, node: int, complete: bool) -> int:
         """2 a tile and a pennant once complete, 1 at the end; with a cathedral (one or two) 3
         once complete and nothing at the end."""
-        if self._cathedrals(node):
+        return self._city_worth(node, complete, self._pennants(node), self._cathedrals(node))
+
+    def _city_worth(self, node: int, complete: bool, pennants: int, cathedrals: int) -> int:
+        """:meth:`city_points` of the city of ``node`` with its ``pennants`` and ``cathedrals`` counted."""
+        if cathedrals:
             per = 3 if complete else 0
         else:
             per = 2 if complete else 1
-        return per * (self._city_tiles(node) + self._pennants(node))
+        return per * (self._city_tiles(node) + pennants)
 
     def _city_tiles(self, node: int) -> int:
         """The tiles a city counts."""
@@ -484,15 +494,20 @@ class Game:
 
     def road_points(self, node: int, complete: bool) -> int:
         """1 a tile, complete or not; with an inn (or more) 2 once complete and nothing at the end."""
-        if self._inns(node):
+        return self._road_worth(node, complete, self._inns(node))
+
+    def _road_worth(self, node: int, complete: bool, inns: int) -> int:
+        """:meth:`road_points` of the road of ``node`` with its ``inns`` counted."""
+        if inns:
             return 2 * self.graph.tile_count(node) if complete else 0
         return self.graph.tile_count(node)
 
     def _score_completed(self, placed: PlacedTile) -> None:
         graph = self.graph
+        kinds = graph.node_kind
         traded: set[int] = set()
         for node in graph.nodes_of_tile(placed.order).values():
-            kind = graph.node_kind[node]
+            kind = kinds[node]
             if (kind == "city" or kind == "road") and graph.is_complete(node):
                 if self.trading and kind == "city" and graph.root(node) not in traded:
                     traded.add(graph.root(node))
@@ -535,10 +550,12 @@ class Game:
         for root in self.graph.held():
             kind = self.graph.node_kind[root]
             if kind == "city":
-                contents = {"pennants": self._pennants(root)} | self._marks("cathedrals", self._cathedrals(root))
-                self._award(root, self.city_points(root, False), "city", contents=contents)
+                pennants, cathedrals = self._pennants(root), self._cathedrals(root)
+                self._award(root, self._city_worth(root, False, pennants, cathedrals), "city",
+                            contents={"pennants": pennants} | self._marks("cathedrals", cathedrals))
             elif kind == "road":
-                self._award(root, self.road_points(root, False), "road", contents=self._marks("inns", self._inns(root)))
+                inns = self._inns(root)
+                self._award(root, self._road_worth(root, False, inns), "road", contents=self._marks("inns", inns))
             elif kind == "cloister":
                 x, y = self.board.placed[self.graph.node_tile[root]].position
                 around = tuple(sorted(p for dx, dy in ((0, 0), *_AROUND)

@@ -92,7 +92,8 @@ class Board:
         """Whether ``tile`` may go at ``position``: empty, adjacent and matching on every side."""
         if position in self.tiles or position not in self.frontier:
             return False
-        return quarter_turns % 4 in tile.turns_fitting(self.needs(position))
+        needs = self._needs.get(position) or self.needs(position)
+        return quarter_turns % 4 in tile.turns_fitting(needs)
 
     def placements(self, tile: TileDef) -> Iterator[tuple[Position, int]]:
         """Every ``(position, quarter_turns)`` where ``tile`` fits, in a stable order."""

@@ -172,7 +172,7 @@ class FeatureGraph:
         closing: list[tuple[Mapping[int, int], tuple[int, ...]]] = []  # (a tile's nodes, its features meeting a side)
         x, y = placed.position
         turned = tile.turned[placed.quarter_turns]
-        tiles, join = board.tiles, self._join
+        tiles, parent, merge = board.tiles, self._uf.parent, self._merge
         for side, (dx, dy) in enumerate(_OFFSETS):
             other = tiles.get((x + dx, y + dy))
             if other is None:
@@ -185,14 +185,26 @@ class FeatureGraph:
                 # Thirds run clockwise round each tile: the first of ours meets the last of theirs.
                 a, b = nodes[mine_subs[i]], other_nodes[theirs_subs[2 - i]]
                 connections.append((a, b))
-                join(a, b)
+                # UnionFind.find of both, written out: this loop is the hottest of every game.
+                while parent[a] != a:
+                    parent[a] = parent[parent[a]]
+                    a = parent[a]
+                while parent[b] != b:
+                    parent[b] = parent[parent[b]]
+                    b = parent[b]
+                if a != b:
+                    merge(a, b)
             closing.append((nodes, mine.features))
             closing.append((other_nodes, theirs.features))
         # Each feature meeting a side closes one open contact there, on either tile, once joined.
-        find, open_ = self._uf.find, self._open
+        open_ = self._open
         for tile_nodes, features in closing:
             for feature in features:
-                open_[find(tile_nodes[feature])] -= 1
+                node = tile_nodes[feature]
+                while parent[node] != node:  # UnionFind.find again
+                    parent[node] = parent[parent[node]]
+                    node = parent[node]
+                open_[node] -= 1
         return connections
 
     # -- what lies beyond the tiles: a map's border, features printed on a map -----------------
@@ -231,11 +243,14 @@ class FeatureGraph:
         self._join(a, b)
 
     def _join(self, a: int, b: int) -> None:
-        uf = self._uf
-        root, gone = uf.find(a), uf.find(b)
-        if root == gone:
-            return
+        root, gone = self._uf.find(a), self._uf.find(b)
+        if root != gone:
+            self._merge(root, gone)
+
+    def _merge(self, root: int, gone: int) -> None:
+        """Make the features of the two roots one, pooling their open contacts, members and figures."""
         # UnionFind.union on the two roots: the larger set's root survives, the first on a tie.
+        uf = self._uf
         size = uf.size
         if size[root] < size[gone]:
             root, gone = gone, root
