@@ -67,17 +67,44 @@ def record_and_token_user(pk: Any, key: str) -> tuple[Any, GameRecord | None] | 
         row = cursor.fetchone()
     if row is None:
         return None
-    user_fields = [field.attname for field in user_model._meta.concrete_fields]
-    record_fields = [field.attname for field in GameRecord._meta.concrete_fields]
-    user = user_model.from_db(connection.alias, user_fields, row[: len(user_fields)])
+    user_fields = user_model._meta.concrete_fields
+    record_fields = GameRecord._meta.concrete_fields
+    user = _from_row(user_model, row[: len(user_fields)])
     rest = row[len(user_fields):]
     if rest[0] is None:
         return user, None
-    record = GameRecord.from_db(connection.alias, record_fields, rest[: len(record_fields)])
+    record = _from_row(GameRecord, rest[: len(record_fields)])
     record.last_seq, record.moved_ruleset, access = rest[len(record_fields):]
     record.append_access_user = user.pk
     record.append_access = bool(access)
     return user, record
+
+
+def _from_row(model: Any, values: Any) -> Any:
+    """A model instance from its raw column values, converted as the ORM converts what it reads
+    (a JSON field's text to its value, SQLite's dates and booleans…): ``from_db`` alone would
+    leave a record's ``setup`` a string."""
+    names, converters = _row_converters(model)
+    values = list(values)
+    for index, convert in converters:
+        values[index] = convert(values[index])
+    return model.from_db(connection.alias, names, values)
+
+
+@functools.cache
+def _row_converters(model: Any) -> tuple[list[str], list[tuple[int, Any]]]:
+    fields = model._meta.concrete_fields
+    converters: list[tuple[int, Any]] = []
+    for index, field in enumerate(fields):
+        column = field.get_col(model._meta.db_table)
+        steps = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        if steps:
+            def convert(value: Any, steps: list[Any] = steps, column: Any = column) -> Any:
+                for step in steps:
+                    value = step(value, column, connection)
+                return value
+            converters.append((index, convert))
+    return [field.attname for field in fields], converters
 
 
 @functools.cache

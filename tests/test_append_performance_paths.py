@@ -217,6 +217,29 @@ def test_token_authentication_answers_as_drf_does():
     assert inactive.status_code == 403 and inactive.data["detail"] == "User inactive or deleted."
 
 
+def test_the_token_path_reads_the_record_and_user_as_the_orm_does():
+    """The one query of ``record_and_token_user`` gives the same field values as the ORM (a
+    JSON set-up a dict, not its text; dates and flags converted), so an API client's first
+    append to a record with a set-up is judged, not a 500."""
+    from records.permissions import record_and_token_user
+
+    user = User.objects.create_user("keeper", password="pw")
+    token = Token.objects.create(user=user)
+    record = seeded_record(created_by=user)
+    GameRecord.objects.filter(pk=record.pk).update(setup={"variants": []})
+    read_user, read_record = record_and_token_user(record.pk, token.key)
+    orm_record, orm_user = GameRecord.objects.get(pk=record.pk), User.objects.get(pk=user.pk)
+    fields = [field.attname for field in GameRecord._meta.concrete_fields]
+    assert {name: getattr(read_record, name) for name in fields} == {name: getattr(orm_record, name) for name in fields}
+    assert read_record.setup == {"variants": []}
+    user_fields = [field.attname for field in User._meta.concrete_fields]
+    assert {name: getattr(read_user, name) for name in user_fields} == {name: getattr(orm_user, name) for name in user_fields}
+    kind, payload = event(0)
+    answer = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}").post(
+        f"/api/records/{record.pk}/events/", {"expected_seq": 0, "type": kind, "payload": payload}, format="json")
+    assert answer.status_code == 201, answer.data
+
+
 def test_an_entry_far_behind_is_replaced_by_the_snapshot_path():
     record = seeded_record()
     for index in range(2):
