@@ -61,7 +61,7 @@ def test_a_set_up_the_rules_refuse_stores_nothing(api, setup, field):
     assert not GameRecord.objects.exists()
 
 
-def test_a_game_recorded_through_the_api_pays_chips_scores_and_replays(api, django_capture_on_commit_callbacks):
+def test_a_game_recorded_through_the_api_pays_chips_scores_and_replays(api, django_capture_on_commit_callbacks, celery_eager):
     engine = get_engine(MAPS)
     created = create(api, seed=7)
     record_id = created.data["id"]

@@ -81,7 +81,7 @@ def test_loading_the_demo_twice_duplicates_nothing():
     load_catalogue(demo_catalogue_data())
     counts = (CatalogueRecord.objects.count(), Copy.objects.count())
     load_catalogue(demo_catalogue_data())
-    assert (CatalogueRecord.objects.count(), Copy.objects.count()) == counts == (3, 5)
+    assert (CatalogueRecord.objects.count(), Copy.objects.count()) == counts == (4, 6)
 
 
 def test_admin_lists_and_filters_the_demo_catalogue(admin_client):

@@ -24,8 +24,8 @@ def titles(answer) -> list[str]:
 
 def test_the_catalogue_lists_every_record_with_its_copies(api):
     answer = api.get("/api/catalogue/")
-    assert answer.status_code == 200 and answer.json()["count"] == 3
-    assert titles(answer) == ["Carcassonne", "Carcassonne à la prèhistoire", "Stenen Tijdperk"]
+    assert answer.status_code == 200 and answer.json()["count"] == 4
+    assert titles(answer) == ["Carcassonne", "Carcassonne à la prèhistoire", "Jetons de Carte – Benelux", "Stenen Tijdperk"]
     hg = CatalogueRecord.objects.get(title="Carcassonne à la prèhistoire")
     record = api.get(f"/api/catalogue/{hg.pk}/").json()
     assert record["contributors"] == [{"name": "Klaus-Jürgen Wrede", "role": "author"}]
@@ -56,7 +56,7 @@ def test_bad_filters_and_unknown_records_answer_with_a_reason(api):
 
 def test_the_catalogue_is_read_only_and_in_the_schema(api):
     assert api.post("/api/catalogue/", {"title": "x"}, format="json").status_code in (401, 403, 405)
-    assert CatalogueRecord.objects.count() == 3
+    assert CatalogueRecord.objects.count() == 4
     schema = api.get("/api/schema/").content.decode()
     assert "/api/catalogue/{id}/" in schema
     assert "/api/records/" in api.get("/api/").content.decode(), "the API root still lists the records"

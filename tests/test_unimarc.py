@@ -130,7 +130,7 @@ def test_export_import_export_gives_the_same_records_and_a_second_import_changes
     Copy.objects.all().delete()
     CatalogueRecord.objects.all().delete()
     imported = import_unimarc(first)
-    assert len(imported) == 3
+    assert len(imported) == 4
     second = export_unimarc(CatalogueRecord.objects.all())
     assert [plain(item) for item in catalogue_data(imported)["records"]] == [plain(i) for i in sorted(
         demo_items(), key=lambda i: i["title"])]
@@ -216,7 +216,7 @@ def test_the_record_page_and_the_search_offer_unimarc_downloads(client: Client):
     found = client.get("/catalogue/unimarc/?q=tijdperk&format=iso2709")
     assert [r["200"]["a"] for r in unimarc.read(found.content)] == ["Stenen Tijdperk"]
     everything = client.get("/catalogue/unimarc/")
-    assert len(list(unimarc.read(everything.content))) == 3
+    assert len(list(unimarc.read(everything.content))) == 4
 
     assert client.get(f"/catalogue/{hg.pk}/unimarc/?format=pdf").status_code == 400
     assert client.get("/catalogue/999/unimarc/").status_code == 404

@@ -115,7 +115,7 @@ def test_the_record_page_fits_the_screen_and_shows_its_cover(open_page, catalogu
 
 def test_a_facet_link_narrows_the_results_in_place_and_its_cross_widens_them(open_page, catalogue):
     page = open_page(LAPTOP, "/catalogue/")
-    assert page.locator(".result-count").inner_text() == "3 records found"
+    assert page.locator(".result-count").inner_text() == "4 records found"
     page.locator('.facet[data-facet="language"]').get_by_role("link", name="Dutch").click()
     page.wait_for_url(re.compile(r"/catalogue/\?language=dut$"))
     page.wait_for_function("() => document.querySelector('.result-count').textContent.trim() === '1 record found'")
@@ -123,7 +123,7 @@ def test_a_facet_link_narrows_the_results_in_place_and_its_cross_widens_them(ope
     assert page.locator("#catalogue-q").count() == 1  # swapped in place: the search bar is the same
     page.get_by_role("link", name="Remove the filter Language: Dutch").first.click()
     page.wait_for_url(re.compile(r"/catalogue/$"))
-    page.wait_for_function("() => document.querySelector('.result-count').textContent.trim() === '3 records found'")
+    page.wait_for_function("() => document.querySelector('.result-count').textContent.trim() === '4 records found'")
     # Back returns to the narrowed search (htmx pushed each one).
     page.go_back()
     page.wait_for_url(re.compile(r"language=dut"))

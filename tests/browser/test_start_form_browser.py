@@ -138,10 +138,10 @@ def test_carcassonne_s_expansions_are_asked_only_when_it_is_chosen(phone, club, 
     assert not expansions.is_visible(), "another game's set-up is not asked"
     page.get_by_text("Carcassonne", exact=True).click()
     assert expansions.is_visible()
-    page.get_by_label("Inns & Cathedrals").check()
-    page.get_by_label("Traders & Builders").check()
-    page.get_by_label("Their tiles only, without their rules").check()
-    page.get_by_label("Meeples per player").fill("9")
+    expansions.get_by_label("Inns & Cathedrals").check()
+    expansions.get_by_label("Traders & Builders").check()
+    expansions.get_by_label("Their tiles only, without their rules").check()
+    expansions.get_by_label("Meeples per player").fill("9")
     for name in ("Alice", "Bastien", "Chloé"):
         page.get_by_role("button", name=name).click()
     fits_the_phone(page)

@@ -66,8 +66,8 @@ def test_the_club_members_are_chips_and_the_first_names_suggested(keeper_client:
 def test_the_game_is_a_radio_button_per_game_with_the_first_chosen(keeper_client: Client):
     html = keeper_client.get("/scorekeeping/").content.decode()
     radios = re.findall(r'<input type="radio" name="game" value="([^"]+)"[^>]*>', html)
-    assert sorted(radios) == ["carcassonne", "hunters-gatherers", "stone-age"]
-    assert html.count('name="game"') == 3 and re.search(r'<input type="radio" name="game"[^>]* checked', html)
+    assert sorted(radios) == ["carcassonne", "carcassonne-maps", "hunters-gatherers", "stone-age"]
+    assert html.count('name="game"') == 4 and re.search(r'<input type="radio" name="game"[^>]* checked', html)
     assert "<span>Carcassonne: Hunters and Gatherers</span>" in html
 
 
