@@ -56,6 +56,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "ludolog.middleware.AfterResponseMiddleware",
+    "ludolog.db_router.ReplicaReadsMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "ludolog.middleware.ContentSecurityPolicyMiddleware",
     "ludolog.middleware.DatabaseUnavailableMiddleware",
@@ -100,6 +101,16 @@ DATABASES = {
         conn_health_checks=True,
     )
 }
+# Reads on a replica (docs/scaling.md): a PostgreSQL hot standby of the primary, streaming.
+# Pages and read-only API calls read it; writes and what must read its own writes stay on the
+# primary (ludolog.db_router). The test runner does not build a database of its own for it.
+if os.environ.get("DATABASE_REPLICA_URL"):
+    DATABASES["replica"] = dj_database_url.parse(
+        os.environ["DATABASE_REPLICA_URL"], conn_max_age=int(os.environ.get("CONN_MAX_AGE", "0")),
+        conn_health_checks=True)
+    DATABASES["replica"]["TEST"] = {"MIRROR": "default"}
+    DATABASE_ROUTERS = ["ludolog.db_router.ReplicaRouter"]
+LUDOLOG_REPLICA_STICKY_SECONDS = int(os.environ.get("LUDOLOG_REPLICA_STICKY_SECONDS", "10"))
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A scorekeeper and a worker write at once in eager mode too; wait for the lock instead of failing.
     DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
-from django.db import connection
+from django.db import connections, router
 
 from games.registry import UNDO, EngineAdapter, get_engine
 
@@ -136,7 +136,8 @@ def _snapshot_and_events(record: GameRecord, target: int) -> tuple[tuple[int, An
     )
     ruleset = ruleset_of(record)
     key = (record.pk, ruleset, target)
-    with connection.cursor() as cursor:
+    using = router.db_for_read(Event, instance=record)
+    with connections[using].cursor() as cursor:
         cursor.execute(sql, [record.pk, ruleset, *key, record.pk, target, *key])
         fetched = cursor.fetchall()
     snapshot = None
