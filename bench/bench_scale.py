@@ -1,0 +1,323 @@
+#!/usr/bin/env python
+"""Scale: the same measurements on a small store and on a large one (target: within 1.5x).
+
+It fills its own PostgreSQL database with finished games of all three base engines (Hunters
+and Gatherers with 4 players, base Carcassonne with 2, Stone Age with 3), first up to
+``--small`` events, measures, then up to ``--events`` (10 million by default, about 90,000 games)
+and measures again, printing each figure beside the small store's and the ratio:
+
+* append p50/p99: ``records.services.append_event`` of fresh games, one event per transaction,
+  validated by the engine, chained, scoring handed off (no broker: it is after the transaction);
+* state at N p50/p99: ``GET /api/records/{id}/state/?at=N`` for random records and N;
+* the games list, a player's page, the league's page and a catalogue search (p50 of repeats);
+* bytes on disk per event (the events table with its indexes and TOAST) and for the whole
+  database;
+* the recompute rate: ``manage.py recompute``'s work for every game, on ``--workers`` Celery
+  worker processes through Redis (bench_recompute's measure), and the snapshots of every record
+  rebuilt (``records.replay.rebuild_snapshots``) in ``--workers`` processes.
+
+How it is filled: the events of ``--distinct`` games per engine are simulated once (random
+legal actions, each record keeps its game's seed) and loaded again and again under new records
+with PostgreSQL's COPY, every event hashed into its record's chain as an append would
+(``records.integrity``); records and seats are bulk-inserted. A replay does the same work
+whether or not another record holds the same actions. Players: ``--players``, of whom the first
+40 are the members of one two-year league; one game in 50 seats only league members.
+
+Usage: ``.venv/bin/python bench/bench_scale.py [--events 10000000] [--small 10000] [--workers 2]``
+It creates (and drops, unless ``--keep``) the database ``ludolog_bench_scale`` on
+127.0.0.1:5432 and uses Redis (``CELERY_BROKER_URL``, default ``redis://127.0.0.1:6379/13``) on
+a queue of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+
+from benchlib import BENCH_SECRET_KEY, PG, ROOT, drop_database, percentile, recreate_database
+
+sys.path.insert(0, str(ROOT))
+DB = "ludolog_bench_scale"
+# (game, players, share of the games): the mix of a club that plays all three.
+MIX = (("hunters-gatherers", 4, 0.45), ("carcassonne", 2, 0.45), ("stone-age", 3, 0.10))
+LEAGUE_MEMBERS = 40
+BASE_TIME = datetime(2024, 1, 1, 18, tzinfo=timezone.utc)
+
+
+def simulate(job: tuple[str, int, int]) -> tuple[str, int, list[tuple[str, dict]]]:
+    from games.registry import get_engine
+
+    game, players, seed = job
+    return game, seed, get_engine(game).random_game(players, seed)
+
+
+def pick_games(distinct: dict[str, list[tuple[int, list]]], count: int, first: int) -> list[tuple[str, int, list]]:
+    """``count`` games from the pool, in the mix's proportions (deterministic from ``first``)."""
+    rng = random.Random(first)
+    games, weights = zip(*((game, share) for game, _players, share in MIX))
+    chosen = []
+    for _ in range(count):
+        game = rng.choices(games, weights)[0]
+        seed, events = rng.choice(distinct[game])
+        chosen.append((game, seed, events))
+    return chosen
+
+
+def copy_events(rows: list[tuple[int, list, int]]) -> int:
+    """Hash and COPY the events of records ``(record_id, events, minute)``; the count stored."""
+    from django.db import connection
+
+    from records import integrity
+
+    buffer = io.StringIO()
+    count = 0
+    for record_id, events, minute in rows:
+        previous = integrity.GENESIS
+        for seq, (kind, payload) in enumerate(events, start=1):
+            at = BASE_TIME + timedelta(minutes=minute, seconds=20 * seq)
+            digest = integrity.event_hash(record_id=record_id, seq=seq, type=kind, payload=payload,
+                                          recorded_at=at, recorded_by_id=None, idempotency_key=None,
+                                          previous=previous)
+            previous = digest
+            text = integrity.canonical_json(payload).replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n")
+            buffer.write(f"{record_id}\t{seq}\t{kind}\t{text}\t{at.isoformat()}\t{digest}\n")
+            count += 1
+    buffer.seek(0)
+    with connection.cursor() as cursor:
+        with cursor.copy("COPY records_event (record_id, seq, type, payload, recorded_at, hash) FROM STDIN") as copy:
+            while chunk := buffer.read(1 << 20):
+                copy.write(chunk)
+    return count
+
+
+def insert_games(chosen: list[tuple[str, int, list]], first_minute: int, players: list[int]) -> int:
+    """Finished records with their seats (bulk) and events (COPY); the events stored."""
+    from games.registry import get_engine
+    from records.models import GameRecord, Seat
+
+    rulesets = {game: get_engine(game).ruleset_version for game, _p, _s in MIX}
+    seats_of = {game: count for game, count, _s in MIX}
+    stored = 0
+    for start in range(0, len(chosen), 500):
+        batch = chosen[start:start + 500]
+        minutes = range(first_minute + start, first_minute + start + len(batch))
+        records = GameRecord.objects.bulk_create([
+            GameRecord(game_slug=game, ruleset_version=rulesets[game], seed=seed, location="bench",
+                       status=GameRecord.Status.FINISHED, played_on=date(2024, 1, 1) + timedelta(days=minute % 730))
+            for (game, seed, _events), minute in zip(batch, minutes)
+        ])
+        seats = []
+        for (game, _seed, _events), record, minute in zip(batch, records, minutes):
+            pool = players[:LEAGUE_MEMBERS] if minute % 50 == 0 else players
+            for order, player in enumerate(random.Random(minute).sample(pool, seats_of[game])):
+                seats.append(Seat(record=record, player_id=player, seat_order=order))
+        Seat.objects.bulk_create(seats, batch_size=2000)
+        stored += copy_events([(record.pk, events, minute)
+                               for (_g, _s, events), record, minute in zip(batch, records, minutes)])
+    return stored
+
+
+def rebuild_snapshots_part(ids: list[int]) -> int:
+    from django.db import connections
+
+    from records.models import GameRecord
+    from records.replay import rebuild_snapshots
+
+    connections.close_all()  # a connection of this process's own after the fork
+    written = 0
+    for record in GameRecord.objects.filter(pk__in=ids).iterator(chunk_size=200):
+        written += rebuild_snapshots(record)
+    connections.close_all()
+    return written
+
+
+def rebuild_all_snapshots(ids: list[int], workers: int) -> tuple[int, float]:
+    from django.db import connections
+
+    connections.close_all()
+    started = time.monotonic()
+    parts = [ids[i::workers * 8] for i in range(workers * 8)]
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        written = sum(pool.map(rebuild_snapshots_part, parts))
+    return written, time.monotonic() - started
+
+
+def timed(call: Any, repeats: int) -> list[float]:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        call()
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def measure_reads(rng: random.Random, league_id: int, player_id: int, repeats: int) -> dict[str, tuple[float, float]]:
+    from django.db import connection
+    from django.test import Client
+
+    from records.models import GameRecord
+
+    client = Client(HTTP_HOST="127.0.0.1")
+
+    def get(url: str) -> None:
+        response = client.get(url)
+        assert response.status_code == 200, (url, response.status_code)
+
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT max(id) FROM records_gamerecord")
+        last_id = cursor.fetchone()[0]
+    figures: dict[str, tuple[float, float]] = {}
+    state = []
+    for _ in range(repeats * 10):
+        record_id = rng.randint(1, last_id)
+        length = GameRecord.objects.filter(pk=record_id).values_list("events__seq", flat=True).order_by("-events__seq")[0]
+        at = rng.randint(1, length)
+        state.extend(timed(lambda: get(f"/api/records/{record_id}/state/?at={at}"), 1))
+    figures["state at N"] = (statistics.median(state), percentile(state, 0.99))
+    for name, url in (("games list", "/games/"), ("games list, page 40", "/games/?page=40"),
+                      ("player page", f"/players/{player_id}/"), ("league page", f"/leagues/{league_id}/"),
+                      ("catalogue search", "/catalogue/?q=carcassonne")):
+        get(url)  # warm: the first request of a page type compiles its templates
+        times = timed(lambda: get(url), repeats)
+        figures[name] = (statistics.median(times), percentile(times, 0.99))
+    return figures
+
+
+def measure_appends(chosen: list[tuple[str, int, list]], players: list[int]) -> tuple[float, float, int]:
+    from records.models import Player
+    from records.services import SeatSpec, append_event, start_game
+    from records import state_cache
+
+    names = list(Player.objects.filter(pk__in=players[:6]).values_list("display_name", flat=True))
+    times = []
+    for game, seed, events in chosen:
+        seats = dict((g, c) for g, c, _s in MIX)[game]
+        record = start_game(game_slug=game, seats=[SeatSpec(name) for name in names[:seats]], seed=seed)
+        for seq, (kind, payload) in enumerate(events):
+            start = time.perf_counter()
+            append_event(record, seq, kind, payload)
+            times.append((time.perf_counter() - start) * 1000)
+    state_cache.clear()
+    return statistics.median(times), percentile(times, 0.99), len(times)
+
+
+def disk(connection: Any) -> tuple[float, float, int]:
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*), pg_total_relation_size('records_event'), pg_database_size(current_database()) "
+                       "FROM records_event")
+        count, events_bytes, database_bytes = cursor.fetchone()
+    return events_bytes / count, database_bytes / count, count
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--events", type=int, default=10_000_000)
+    parser.add_argument("--small", type=int, default=10_000)
+    parser.add_argument("--distinct", type=int, default=60, help="distinct simulated games per engine")
+    parser.add_argument("--players", type=int, default=2_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    args = parser.parse_args()
+    broker = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/13")
+    queue = f"bench-scale-{uuid.uuid4().hex[:6]}"
+    env = {**os.environ, "DATABASE_URL": PG + DB, "CELERY_BROKER_URL": broker, "CELERY_RESULT_BACKEND": broker,
+           "LUDOLOG_SCORING_QUEUE": queue, "DJANGO_SETTINGS_MODULE": "ludolog.settings", "LOG_LEVEL": "WARNING",
+           "DEBUG": "0", "SECRET_KEY": BENCH_SECRET_KEY, "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0",
+           "CONN_MAX_AGE": "60", "LUDOLOG_RECOMPUTE_CHUNK_SIZE": "200"}
+    os.environ.update(env)
+    print(f"database {DB}: {args.small:,} then {args.events:,} events; {args.workers} workers; broker {broker}")
+    recreate_database(DB)
+    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+    # DEBUG off serves the hashed static files whitenoise finds in STATIC_ROOT, as in production.
+    subprocess.run([sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True)
+    import django
+
+    django.setup()
+    from django.db import connection
+
+    from bench_recompute import measure as recompute_measure
+    from games.services import demo_catalogue_data, load_catalogue
+    from records.models import GameRecord, Player
+    from scoring.models import Club, League, LeagueMembership
+
+    clock = time.monotonic()
+    jobs = [(game, players, seed) for game, players, _share in MIX for seed in range(1, args.distinct + 1)]
+    with multiprocessing.get_context("fork").Pool(args.workers) as pool:
+        simulated = pool.map(simulate, jobs, chunksize=4)
+    distinct: dict[str, list[tuple[int, list]]] = {}
+    for game, seed, events in simulated:
+        distinct.setdefault(game, []).append((seed, events))
+    print(f"simulated {len(simulated)} distinct games in {time.monotonic() - clock:.1f} s: " + ", ".join(
+        f"{game} {statistics.mean(len(e) for _s, e in pool_):.0f} events" for game, pool_ in distinct.items()))
+    load_catalogue(demo_catalogue_data())
+    players = [p.pk for p in Player.objects.bulk_create([Player(display_name=f"P{n:04d}") for n in range(args.players)])]
+    club = Club.objects.create(name="Bench club")
+    league = League.objects.create(club=club, name="Two seasons", starts_on=date(2024, 1, 1), ends_on=date(2025, 12, 31))
+    LeagueMembership.objects.bulk_create([LeagueMembership(league=league, player_id=p) for p in players[:LEAGUE_MEMBERS]])
+
+    mean_events = sum(share * statistics.mean(len(e) for _s, e in distinct[game]) for game, _p, share in MIX)
+    rng = random.Random(5)
+    results: dict[int, dict[str, Any]] = {}
+    stored = 0
+    games_so_far = 0
+    for target in (args.small, args.events):
+        clock = time.monotonic()
+        count = max(1, round((target - stored) / mean_events))
+        chosen = pick_games(distinct, count, games_so_far)
+        before = GameRecord.objects.count()
+        stored += insert_games(chosen, games_so_far, players)
+        games_so_far += count
+        with connection.cursor() as cursor:
+            cursor.execute("ANALYZE")
+        print(f"stored {stored:,} events in {games_so_far:,} games ({time.monotonic() - clock:.1f} s to fill)")
+        new_ids = list(GameRecord.objects.filter(pk__gt=before).order_by("pk").values_list("pk", flat=True)) \
+            if before else list(GameRecord.objects.order_by("pk").values_list("pk", flat=True))
+        written, seconds = rebuild_all_snapshots(new_ids, args.workers)
+        print(f"  snapshots of the {len(new_ids):,} new records: {written:,} in {seconds:.1f} s "
+              f"= {len(new_ids) / seconds:.0f} records/s")
+        recomputed = recompute_measure(games_so_far, args.workers, queue, env, 200)
+        print(f"  recompute of all {games_so_far:,} games: {recomputed['seconds']:.1f} s = {recomputed['rate']:.0f} games/s")
+        with connection.cursor() as cursor:
+            cursor.execute("VACUUM ANALYZE")
+        figures = measure_reads(rng, league.pk, players[0], args.repeats)
+        p50, p99, appended = measure_appends(pick_games(distinct, 6, 10**9 + target), players)
+        figures["append"] = (p50, p99)
+        per_event, per_event_all, _ = disk(connection)
+        figures["bytes per event (events table)"] = (per_event, per_event)
+        figures["bytes per event (database)"] = (per_event_all, per_event_all)
+        figures["recompute games/s"] = (recomputed["rate"], recomputed["rate"])
+        results[target] = figures
+        for name, (p50, p99) in figures.items():
+            print(f"  {name:32} p50 {p50:9.1f}  p99 {p99:9.1f}" if "bytes" not in name and "games/s" not in name
+                  else f"  {name:32} {p50:9.1f}")
+        print(f"  ({appended} appends measured)")
+    small, large = results[args.small], results[args.events]
+    print(f"\n{'figure':34} {'at ' + format(args.small, ','):>14} {'at ' + format(args.events, ','):>16}  ratio (target 1.5x)")
+    for name in small:
+        for index, label in ((0, "p50"), (1, "p99")):
+            if index == 1 and ("bytes" in name or "games/s" in name):
+                continue
+            tag = f"{name} {label}" if "bytes" not in name and "games/s" not in name else name
+            a, b = small[name][index], large[name][index]
+            ratio = b / a if "games/s" not in name else a / b
+            print(f"{tag:34} {a:14.1f} {b:16.1f}  {ratio:5.2f}x")
+    from django.db import connections
+
+    connections.close_all()
+    if not args.keep:
+        drop_database(DB)
+
+
+if __name__ == "__main__":
+    main()
