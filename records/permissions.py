@@ -8,6 +8,7 @@ from django.db import connection
 from django.http import Http404
 from rest_framework import permissions
 
+from . import store
 from .models import Event, GameRecord, Player, RulesetMove, Seat
 
 
@@ -21,10 +22,14 @@ def record_for_append(pk: Any, user: AbstractBaseUser | AnonymousUser) -> GameRe
     """
     key = GameRecord._meta.pk.get_prep_value(pk)  # the ORM's own check: a non-number pk raises as before
     user_id = user.pk if user.is_authenticated else None
-    found = list(GameRecord.objects.raw(_record_for_append_sql(), [user_id, user_id, key]))
-    if not found:
+    with store.read_cursor() as cursor:
+        cursor.execute(_record_for_append_sql(), [user_id, user_id, key])
+        row = cursor.fetchone()
+    if row is None:
         raise Http404
-    record = found[0]
+    fields = GameRecord._meta.concrete_fields
+    record = _from_row(GameRecord, row[: len(fields)])
+    record.last_seq, record.moved_ruleset, record.append_access = row[len(fields):]
     record.append_access_user = user_id
     record.append_access = bool(record.append_access)
     return record
@@ -62,7 +67,7 @@ def record_and_token_user(pk: Any, key: str) -> tuple[Any, GameRecord | None] | 
 
     record_key = GameRecord._meta.pk.get_prep_value(pk)
     user_model = get_user_model()
-    with connection.cursor() as cursor:
+    with store.read_cursor() as cursor:
         cursor.execute(_record_and_token_user_sql(), [record_key, key])
         row = cursor.fetchone()
     if row is None:
