@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import TypeVar
 
 from django import forms
 from django.core.paginator import Paginator
@@ -41,6 +42,19 @@ SOURCE_LABELS = {
 CHART_COLOURS = ("#d62828", "#1d4ed8", "#e09f00", "#7b2cbf", "#222222", "#2f9e44", "#e64980", "#0b7285",
                  "#8a4b1f", "#868e96")
 """Line colours for charts with more lines than seats at a table (a league's members)."""
+T = TypeVar("T")
+SERIES_POINTS = 200
+"""The most points a chart line draws: a long history draws no more than a short one."""
+
+
+def thinned(points: list[T], limit: int = SERIES_POINTS) -> list[T]:
+    """About ``limit`` of ``points`` evenly spaced, the first and the last kept, in order."""
+    stride = max(1, -(-len(points) // limit))
+    kept = points[::stride]
+    if points and (len(points) - 1) % stride:
+        kept.append(points[-1])
+    return kept
+
 
 
 def source_label(source: str) -> str:
@@ -136,7 +150,7 @@ def with_seats_and_results(records: QuerySet[GameRecord]) -> QuerySet[GameRecord
 
 def game_list(request: HttpRequest) -> HttpResponse:
     visible = selectors.visible_records(request.user)
-    slugs = sorted(set(visible.values_list("game_slug", flat=True)))
+    slugs = sorted(visible.order_by().values_list("game_slug", flat=True).distinct())
     form = HistoryFilter(request.GET or None, slugs=slugs, players=selectors.visible_players(request.user))
     status = 200
     if form.is_bound and not form.is_valid():

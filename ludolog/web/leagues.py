@@ -8,7 +8,7 @@ from django.utils.translation import gettext
 
 from scoring import selectors, standings
 
-from .history import CHART_COLOURS, game_name, with_seats_and_results
+from .history import CHART_COLOURS, game_name, thinned, with_seats_and_results
 
 RECENT_GAMES = 20
 
@@ -42,7 +42,8 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "x_label": gettext("Date"),
         "y_label": gettext("Rating (μ − 3σ)"),
         "series": [
-            dict(line, colour=CHART_COLOURS[index % len(CHART_COLOURS)]) for index, line in enumerate(series.values())
+            dict(line, points=thinned(line["points"]), colour=CHART_COLOURS[index % len(CHART_COLOURS)])
+            for index, line in enumerate(series.values())
         ],
     }
     games = with_seats_and_results(

@@ -19,7 +19,7 @@ from django.utils.translation import gettext
 from scoring import selectors
 from scoring.models import PlayerStatistics
 
-from .history import CHART_COLOURS, game_name, source_label, sources_in_order
+from .history import CHART_COLOURS, game_name, source_label, sources_in_order, thinned
 
 PAGE_SIZE = 50
 
@@ -61,10 +61,12 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     """One player's results, statistics and ratings, game by game, from the games the reader may see."""
     user = request.user
     player = get_object_or_404(selectors.visible_players(user), pk=pk)
-    results = list(
+    # A player of many years has thousands of results: a page of them at a time.
+    results = Paginator(
         selectors.visible_results(user).filter(player=player).select_related("record")
-        .annotate(players=Count("record__seats")).order_by("-record__played_on", "-record_id")
-    )
+        .annotate(players=Count("record__seats")).order_by("-record__played_on", "-record_id"),
+        PAGE_SIZE,
+    ).get_page(request.GET.get("page"))
     rows = selectors.player_statistics_seen_by(user, selectors.player_statistics(user).filter(player=player))
     overall = next((row for row in rows if row.game_slug == PlayerStatistics.ALL_GAMES), None)
     per_game = sorted(
@@ -94,7 +96,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                         "date": formats.date_format(change.played_on, "SHORT_DATE_FORMAT"),
                         "rank": change.rank, "rating": formats.number_format(round(change.ordinal, 2), 2),
                     }]
-                    for number, change in enumerate(history[slug], start=1)
+                    for number, change in thinned(list(enumerate(history[slug], start=1)))
                 ],
                 "start": [0, round(history[slug][0].mu_before - 3 * history[slug][0].sigma_before, 2),
                           gettext("Before the first game")],
@@ -125,5 +127,6 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ],
         "rating_chart": chart,
         "results": [{"result": result, "game": game_name(result.record.game_slug)} for result in results],
+        "results_page": results,
     }
     return render(request, "players/detail.html", context)

@@ -34,7 +34,7 @@ from scoring import selectors
 from .board_svg import board_svg, seat_colour
 from .carcassonne_maps_svg import carcassonne_maps_svg
 from .carcassonne_svg import carcassonne_svg
-from .history import game_name, source_label
+from .history import game_name, source_label, thinned
 from .narration import narrate, signed
 from .narration.final import explain_end
 from .rules import rules_played
@@ -320,11 +320,7 @@ def event_window(record: GameRecord, at: int, last: int) -> tuple[list[replay.Hi
 
 def chart_points(totals: list[int]) -> list[tuple[int, int]]:
     """(step, score) pairs, thinned to :data:`CHART_POINTS` for a very long record (the last kept)."""
-    stride = max(1, -(-len(totals) // CHART_POINTS))
-    points = list(enumerate(totals))[::stride]
-    if points[-1][0] != len(totals) - 1:
-        points.append((len(totals) - 1, totals[-1]))
-    return points
+    return thinned(list(enumerate(totals)), CHART_POINTS)
 
 
 @require_GET

@@ -140,3 +140,35 @@ def test_points_by_source_follow_the_engines_order():
     assert sources_in_order("carcassonne", [jsonb]) == ["city", "road", "cloister", "field"]
     assert sources_in_order("carcassonne", [{"road": 1, "bridges": 2}, {"city": 3}]) == ["city", "road", "bridges"]
     assert sources_in_order("no-such-engine", [{"b": 1, "a": 2}]) == ["b", "a"]
+
+
+def test_a_long_history_is_a_page_of_results_at_a_time_and_a_thinned_chart(keeper):
+    """A player of many games: 50 results a page, newest first, with links to the others; a
+    rating line of at most about 200 points, its first and last game kept."""
+    from ludolog.web.history import SERIES_POINTS
+    from ludolog.web.players import PAGE_SIZE
+
+    games = 2 * SERIES_POINTS + 5
+    for n in range(games):
+        day = date(2020, 1, 1).toordinal() + n
+        tasks.score_record(result_game({"Ada": 10 + n % 7, "Bo": 12}, date.fromordinal(day), game="carcassonne").pk)
+    ada = Player.objects.get(display_name="Ada")
+    html = get(f"/players/{ada.pk}/")
+    results = html.split('<table id="player-results"')[1].split("</table>")[0]
+    assert len(re.findall(r"<time datetime=", results)) == PAGE_SIZE
+    assert f"Page 1 of {-(-games // PAGE_SIZE)}" in html and 'href="?page=2" rel="next"' in html
+    last = get(f"/players/{ada.pk}/?page={-(-games // PAGE_SIZE)}")
+    oldest = last.split('<table id="player-results"')[1].split("</table>")[0]
+    assert re.findall(r'<time datetime="([\d-]+)">', oldest)[-1] == "2020-01-01"
+    numbers = [point[0] for point in chart(html)["series"][0]["points"]]
+    assert numbers[0] == 1 and numbers[-1] == games and len(numbers) <= SERIES_POINTS + 1
+    assert numbers == sorted(numbers)
+
+
+def test_thinning_keeps_the_ends_and_short_lines_whole():
+    from ludolog.web.history import thinned
+
+    assert thinned(list(range(10)), 200) == list(range(10))
+    assert thinned(list(range(1000)), 200) == list(range(0, 1000, 5)) + [999]
+    assert thinned(list(range(1001)), 200) == list(range(0, 1001, 6)) + [1000]
+    assert thinned([], 200) == []
