@@ -219,6 +219,21 @@ def disk(connection: Any) -> tuple[float, float, int]:
     return events_bytes / count, database_bytes / count, count
 
 
+def measure_kept(repeats: int) -> None:
+    """The read figures of the database a ``--keep`` run left (after a change to the pages)."""
+    import django
+
+    django.setup()
+    from records.models import Event, Player
+    from scoring.models import League
+
+    league = League.objects.get()
+    player = Player.objects.order_by("pk").values_list("pk", flat=True)[0]
+    print(f"kept database {DB}: {Event.objects.count():,} events")
+    for name, (p50, p99) in measure_reads(random.Random(5), league.pk, player, repeats).items():
+        print(f"  {name:32} p50 {p50:9.1f}  p99 {p99:9.1f}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--events", type=int, default=10_000_000)
@@ -228,6 +243,8 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--measure-only", action="store_true",
+                        help="measure the pages of a database kept by an earlier --keep run, nothing filled")
     args = parser.parse_args()
     broker = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/13")
     queue = f"bench-scale-{uuid.uuid4().hex[:6]}"
@@ -236,6 +253,9 @@ def main() -> None:
            "DEBUG": "0", "SECRET_KEY": BENCH_SECRET_KEY, "ALLOWED_HOSTS": "127.0.0.1", "SECURE_SSL_REDIRECT": "0",
            "CONN_MAX_AGE": "60", "LUDOLOG_RECOMPUTE_CHUNK_SIZE": "200"}
     os.environ.update(env)
+    if args.measure_only:
+        measure_kept(args.repeats)
+        return
     print(f"database {DB}: {args.small:,} then {args.events:,} events; {args.workers} workers; broker {broker}")
     recreate_database(DB)
     subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)

@@ -32,6 +32,7 @@ class Landscape:
         self.systems = UnionFind()
         self.tiles: list[Tile] = []            # by placement order
         self._features: list[Feature] = []     # by node
+        self._lakes: list[int] = []            # the lakes' nodes, in node order (huts score them)
         self.figures: list[Figure] = []        # every figure standing on the board
         self.place(start, (0, 0), 0)
 
@@ -64,6 +65,7 @@ class Landscape:
         if len(land.systems.parent) != len(land.graph.node_tile):
             raise ValueError("landscape state: river systems and features must cover the same nodes")
         land._features = [tiles[t].features[fid] for t, fid in zip(land.graph.node_tile, land.graph.node_feature)]
+        land._lakes = [node for node, feature in enumerate(land._features) if isinstance(feature, Lake)]
         land.figures = [Figure.from_state(f) for f in state["figures"]]
         return land
 
@@ -75,6 +77,8 @@ class Landscape:
         connections = self.graph.join_tile(placed, self.board)
         nodes = self.graph.nodes_of_tile(placed.order)
         for fid in nodes:
+            if isinstance(tile.features[fid], Lake):
+                self._lakes.append(len(self._features))
             self._features.append(tile.features[fid])
             self.systems.add()
         for fid, feature in tile.features.items():
@@ -130,8 +134,7 @@ class Landscape:
         return taken
 
     def lakes_of_system(self, system_root: int) -> list[int]:
-        return [n for n, f in enumerate(self._features)
-                if isinstance(f, Lake) and self.systems.find(n) == system_root]
+        return [n for n in self._lakes if self.systems.find(n) == system_root]
 
 
 def _local_system(tile: Tile, feature_id: int) -> set[int]:
