@@ -11,7 +11,7 @@ from __future__ import annotations
 import copy
 import random
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -271,15 +271,17 @@ class Game:
         return None
 
     def legal_placements(self, seat: int | None = None) -> list[tuple[str, int]]:
-        seat = self.current if seat is None else seat
+        return list(self._legal_placements(self.current if seat is None else seat))
+
+    def _legal_placements(self, seat: int) -> Iterator[tuple[str, int]]:
+        """The legal placements of ``seat`` in order, found one at a time (whether there is any
+        needs only the first)."""
         tribe = self.tribes[seat]
-        found = []
         for location in LOCATIONS:
             top = tribe.unplaced if location == HUNT or location in RESOURCE_SITES else 2 if location == "hut" else 1
             for people in range(1, min(top, tribe.unplaced) + 1):
                 if self.placement_refusal(seat, location, people) is None:
-                    found.append((location, people))
-        return found
+                    yield location, people
 
     def _place(self, action: Action) -> None:
         assert action.location is not None
@@ -293,7 +295,7 @@ class Game:
     def _next_placer(self) -> None:
         for step in range(1, self.players + 1):
             seat = (self.current + step) % self.players
-            if self.tribes[seat].unplaced and self.legal_placements(seat):
+            if self.tribes[seat].unplaced and next(self._legal_placements(seat), None) is not None:
                 self.current = seat
                 return
         self.phase = ACTIONS
@@ -639,7 +641,7 @@ class Game:
                 self.deck_size = len(self.deck)
             else:
                 self._await_reveal(cards=empty)
-        if self.phase == PLACEMENT and not self.legal_placements():
+        if self.phase == PLACEMENT and next(self._legal_placements(self.current), None) is None:
             self._next_placer()
 
     # -- what may be done --------------------------------------------------------------------
@@ -847,7 +849,10 @@ class Game:
             "deck_size": self.deck_size, "stacks": [list(s) for s in self.stacks],
             "stack_sizes": list(self.stack_sizes), "start_player": self.start_player, "current": self.current,
             "phase": self.phase, "round": self.round, "last_round": self.last_round,
-            "pending_reveal": copy.deepcopy(self.pending_reveal), "resume_phase": self.resume_phase,
+            # {"cards": int, "stacks": [int, …]} or {}: copied without deepcopy's general machinery.
+            "pending_reveal": {key: list(value) if isinstance(value, list) else value
+                               for key, value in self.pending_reveal.items()},
+            "resume_phase": self.resume_phase,
             "actions_taken": self.actions_taken,
         }
 
