@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.db import models
-from django.db.models import Q
+from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -94,6 +94,9 @@ class GameRecord(models.Model):
     class Meta:
         ordering = ["-played_on", "-id"]
         verbose_name = _("game record")
+        # Every list of games (the games page, a league's, the home page's) reads newest first
+        # a page at a time: the index gives the first rows without sorting every record.
+        indexes = [models.Index(F("played_on").desc(), F("id").desc(), name="record_newest_first")]
 
     def __str__(self) -> str:
         return f"{self.game_slug} #{self.pk} ({self.played_on})"

@@ -167,7 +167,8 @@ def affected_scopes(record_ids: list[int]) -> dict[tuple[str, int | None], date]
     for row in overall.order_by("game_slug"):
         scopes[(row["game_slug"], None)] = row["first"]
     for league in League.objects.all():
-        counted = standings.league_records(league).filter(pk__in=record_ids, seated__gte=2).values("pk")
+        counted = standings.league_records(league).filter(pk__in=record_ids).annotate(
+            seated=Count("seats")).filter(seated__gte=2).values("pk")
         for row in GameRecord.objects.filter(pk__in=counted).values("game_slug").annotate(first=Min("played_on")).order_by("game_slug"):
             key = (row["game_slug"], league.club_id)
             scopes[key] = min(scopes.get(key, row["first"]), row["first"])

@@ -10,9 +10,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from django.db import transaction
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Exists, OuterRef, QuerySet
 
-from records.models import GameRecord
+from records.models import GameRecord, Seat
 
 from . import locks
 from .models import League, SeatResult, Standing
@@ -27,10 +27,11 @@ def league_records(league: League) -> QuerySet[GameRecord]:
     )
     if league.game_slugs:
         records = records.filter(game_slug__in=league.game_slugs)
-    return (
-        records.annotate(seated=Count("seats"), members=Count("seats", filter=Q(seats__player__in=member_ids)))
-        .filter(seated=F("members"), seated__gt=0)
-    )
+    # Someone seated and nobody seated who is not a member, as two (anti-)semi-joins: a page of
+    # the league's newest games reads records newest first until it has enough, instead of
+    # counting the seats of every record of the season first.
+    seats = Seat.objects.filter(record=OuterRef("pk"))
+    return records.filter(Exists(seats), ~Exists(seats.exclude(player__in=member_ids)))
 
 
 def leagues_of(record: GameRecord) -> list[League]:

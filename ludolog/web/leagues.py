@@ -26,11 +26,11 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # The table, the chart and the games: the league's games the reader may see.
     table = list(selectors.league_standings(request.user, league))
     members = {line.player_id for line in table}
+    # The members' ratings after each of the league's games (not after every other game they
+    # played in the club meanwhile: the chart grows with the league, not with the club).
     changes = selectors.rating_history(request.user).filter(
-        club=league.club, played_on__gte=league.starts_on, played_on__lte=league.ends_on, player_id__in=members
+        club=league.club, player_id__in=members, record_id__in=standings.league_records(league).values("pk")
     )
-    if league.game_slugs:
-        changes = changes.filter(game_slug__in=league.game_slugs)
     series: dict[int, dict] = {}
     for change in selectors.rating_history_seen_by(request.user, changes):
         line = series.setdefault(change.player_id, {"label": change.player.display_name, "points": []})
