@@ -109,6 +109,8 @@ def measure(games: int, workers: int, queue: str, env: dict[str, str], chunk_siz
                 replayed_at = time.monotonic()
             if status == RecomputeRun.Status.FINISHED:
                 break
+            if status == RecomputeRun.Status.FAILED:
+                raise SystemExit(f"recomputation #{run.pk} failed: {RecomputeRun.objects.get(pk=run.pk).error}")
             time.sleep(0.05)
         elapsed = time.monotonic() - started
         rss = [peak_rss_mb(p.pid) for p in processes]
