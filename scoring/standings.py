@@ -27,11 +27,12 @@ def league_records(league: League) -> QuerySet[GameRecord]:
     )
     if league.game_slugs:
         records = records.filter(game_slug__in=league.game_slugs)
-    # Someone seated and nobody seated who is not a member, as two (anti-)semi-joins: a page of
-    # the league's newest games reads records newest first until it has enough, instead of
-    # counting the seats of every record of the season first.
-    seats = Seat.objects.filter(record=OuterRef("pk"))
-    return records.filter(Exists(seats), ~Exists(seats.exclude(player__in=member_ids)))
+    # A member seated and nobody seated who is not a member: the candidates are the members'
+    # own games (the seats' player index), then an anti-join, instead of counting the seats of
+    # every record of the season (every club's games in those dates).
+    members_games = Seat.objects.filter(player__in=member_ids).values("record_id")
+    others = Seat.objects.filter(record=OuterRef("pk")).exclude(player__in=member_ids)
+    return records.filter(pk__in=members_games).filter(~Exists(others))
 
 
 def leagues_of(record: GameRecord) -> list[League]:
