@@ -35,24 +35,30 @@ def record_for_append(pk: Any, user: AbstractBaseUser | AnonymousUser) -> GameRe
     return record
 
 
-@functools.cache
-def _record_for_append_sql() -> str:
-    record, event, seat, player, move = (model._meta for model in (GameRecord, Event, Seat, Player, RulesetMove))
+def _record_extras(user: str) -> str:
+    """The columns both hot-path reads add to a record ``r``: its last seq, the ruleset it was
+    last moved to, and whether ``user`` (an SQL expression: a parameter or a joined column)
+    keeps it or sits at it."""
+    event, seat, player, move = (model._meta for model in (Event, Seat, Player, RulesetMove))
     keepers = GameRecord.scorekeepers.through._meta
-    columns = ", ".join(f"r.{qn(field.column)}" for field in record.concrete_fields)
     return (
-        f"SELECT {columns},"
-        f" (SELECT e.{qn('seq')} FROM {qn(event.db_table)} e WHERE e.{qn('record_id')} = r.{qn('id')}"
+        f"(SELECT e.{qn('seq')} FROM {qn(event.db_table)} e WHERE e.{qn('record_id')} = r.{qn('id')}"
         f" ORDER BY e.{qn('seq')} DESC LIMIT 1) AS last_seq,"
         f" (SELECT m.{qn('to_version')} FROM {qn(move.db_table)} m WHERE m.{qn('record_id')} = r.{qn('id')}"
         f" ORDER BY m.{qn('id')} DESC LIMIT 1) AS moved_ruleset,"
         f" (EXISTS (SELECT 1 FROM {qn(keepers.db_table)} k"
-        f" WHERE k.{qn('gamerecord_id')} = r.{qn('id')} AND k.{qn('user_id')} = %s)"
+        f" WHERE k.{qn('gamerecord_id')} = r.{qn('id')} AND k.{qn('user_id')} = {user})"
         f" OR EXISTS (SELECT 1 FROM {qn(seat.db_table)} s JOIN {qn(player.db_table)} p"
-        f" ON p.{qn('id')} = s.{qn('player_id')} WHERE s.{qn('record_id')} = r.{qn('id')} AND p.{qn('user_id')} = %s))"
-        f" AS append_access"
-        f" FROM {qn(record.db_table)} r WHERE r.{qn('id')} = %s"
+        f" ON p.{qn('id')} = s.{qn('player_id')} WHERE s.{qn('record_id')} = r.{qn('id')}"
+        f" AND p.{qn('user_id')} = {user})) AS append_access"
     )
+
+
+@functools.cache
+def _record_for_append_sql() -> str:
+    record = GameRecord._meta
+    columns = ", ".join(f"r.{qn(field.column)}" for field in record.concrete_fields)
+    return f"SELECT {columns}, {_record_extras('%s')} FROM {qn(record.db_table)} r WHERE r.{qn('id')} = %s"
 
 
 def record_and_token_user(pk: Any, key: str) -> tuple[Any, GameRecord | None] | None:
@@ -117,22 +123,12 @@ def _record_and_token_user_sql() -> str:
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
-    record, event, seat, player, move = (model._meta for model in (GameRecord, Event, Seat, Player, RulesetMove))
-    keepers = GameRecord.scorekeepers.through._meta
-    user, token = get_user_model()._meta, Token._meta
+    record, user, token = GameRecord._meta, get_user_model()._meta, Token._meta
     user_columns = ", ".join(f"u.{qn(field.column)}" for field in user.concrete_fields)
     record_columns = ", ".join(f"r.{qn(field.column)}" for field in record.concrete_fields)
+    token_user = f"u.{qn('id')}"
     return (
-        f"SELECT {user_columns}, {record_columns},"
-        f" (SELECT e.{qn('seq')} FROM {qn(event.db_table)} e WHERE e.{qn('record_id')} = r.{qn('id')}"
-        f" ORDER BY e.{qn('seq')} DESC LIMIT 1),"
-        f" (SELECT m.{qn('to_version')} FROM {qn(move.db_table)} m WHERE m.{qn('record_id')} = r.{qn('id')}"
-        f" ORDER BY m.{qn('id')} DESC LIMIT 1),"
-        f" (EXISTS (SELECT 1 FROM {qn(keepers.db_table)} k"
-        f" WHERE k.{qn('gamerecord_id')} = r.{qn('id')} AND k.{qn('user_id')} = u.{qn('id')})"
-        f" OR EXISTS (SELECT 1 FROM {qn(seat.db_table)} s JOIN {qn(player.db_table)} p"
-        f" ON p.{qn('id')} = s.{qn('player_id')} WHERE s.{qn('record_id')} = r.{qn('id')}"
-        f" AND p.{qn('user_id')} = u.{qn('id')}))"
+        f"SELECT {user_columns}, {record_columns}, {_record_extras(token_user)}"
         f" FROM {qn(token.db_table)} t JOIN {qn(user.db_table)} u ON u.{qn('id')} = t.{qn('user_id')}"
         f" LEFT JOIN {qn(record.db_table)} r ON r.{qn('id')} = %s"
         f" WHERE t.{qn('key')} = %s"
