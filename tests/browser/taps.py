@@ -54,10 +54,16 @@ def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pic
     if figure is not None:
         page.locator(f'[data-testid="figure"][data-feature="{figure[0]}"][data-kind="{figure[1]}"]').click()
         taps += 1
+    return taps + confirm(page, payload, before_confirm)
+
+
+def confirm(page: Any, payload: Mapping[str, Any], before_confirm: Any = None) -> int:
+    """Tap Confirm (after ``before_confirm(page)``, if given), then what the page asks after it;
+    the taps it took."""
     if before_confirm is not None:
         before_confirm(page)
     page.locator('[data-testid="confirm"]').click()
-    taps += 1
+    taps = 1
     # Carcassonne Maps at a table without a seed: what the chip shows, which tile the island turns up.
     for field, testid in (("chip", "chip"), ("reveal", "reveal")):
         answer = page.locator(f'[data-testid="{testid}"][data-{field if field == "chip" else "tile"}="{payload.get(field)}"]')
@@ -149,14 +155,4 @@ def stone_age_action(page: Any, kind: str, payload: Mapping[str, Any], before_co
             taps += 1
     else:
         raise AssertionError(f"no taps for {kind}")
-    if before_confirm is not None:
-        before_confirm(page)
-    page.locator('[data-testid="confirm"]').click()
-    taps += 1
-    # Carcassonne Maps at a table without a seed: what the chip shows, which tile the island turns up.
-    for field, testid in (("chip", "chip"), ("reveal", "reveal")):
-        answer = page.locator(f'[data-testid="{testid}"][data-{field if field == "chip" else "tile"}="{payload.get(field)}"]')
-        if payload.get(field) and answer.count():
-            answer.click()
-            taps += 1
-    return taps
+    return taps + confirm(page, payload, before_confirm)
