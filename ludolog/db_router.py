@@ -49,17 +49,6 @@ def reading_replica() -> bool:
     return bool(getattr(_local, "replica", False))
 
 
-class use_primary:
-    """``with use_primary():`` — this thread's reads go to the primary inside the block."""
-
-    def __enter__(self) -> None:
-        self.previous = reading_replica()
-        _local.replica = False
-
-    def __exit__(self, *exc: Any) -> None:
-        _local.replica = self.previous
-
-
 def sticky_seconds() -> int:
     return int(getattr(settings, "LUDOLOG_REPLICA_STICKY_SECONDS", 10))
 
