@@ -78,8 +78,16 @@ class HistoryLineSerializer(serializers.Serializer):
     retracted_by = serializers.IntegerField(allow_null=True)
 
 
+MAX_EXPECTED_SEQ = 2_147_483_646  # seq is a 32-bit column: the event after this one must fit
+EVENT_TYPE = r"[a-z][a-z0-9_]{0,63}"
+MAX_IDEMPOTENCY_KEY = 100
+"""The append body's bounds, here once for the serializer and the append's plain-body reading
+(``records.views.plain_append_body``)."""
+
+
 class AppendEventSerializer(serializers.Serializer):
-    expected_seq = serializers.IntegerField(min_value=0, max_value=2_147_483_646)  # seq is a 32-bit column
-    type = serializers.RegexField(r"^[a-z][a-z0-9_]{0,63}$", max_length=64)
+    expected_seq = serializers.IntegerField(min_value=0, max_value=MAX_EXPECTED_SEQ)
+    type = serializers.RegexField(rf"^{EVENT_TYPE}$", max_length=64)
     payload = serializers.DictField(required=False, default=dict)
-    idempotency_key = serializers.CharField(max_length=100, required=False, allow_null=True, allow_blank=False)
+    idempotency_key = serializers.CharField(max_length=MAX_IDEMPOTENCY_KEY, required=False, allow_null=True,
+                                            allow_blank=False)

@@ -24,7 +24,10 @@ from games.registry import PayloadError
 from . import files, replay, services
 from .models import Event, GameRecord
 from .permissions import RecordAccess, can_read, record_and_token_user, record_for_append
-from .serializers import AppendEventSerializer, GameRecordSerializer, HistoryLineSerializer
+from .serializers import (
+    EVENT_TYPE, MAX_EXPECTED_SEQ, MAX_IDEMPOTENCY_KEY, AppendEventSerializer, GameRecordSerializer,
+    HistoryLineSerializer,
+)
 
 
 class EventPages(PageNumberPagination):
@@ -191,7 +194,7 @@ class GameRecordViewSet(
         return Response(history_line(event, services.notation(record, event)), status=status.HTTP_201_CREATED)
 
 
-APPEND_TYPE = re.compile(r"[a-z][a-z0-9_]{0,63}")
+APPEND_TYPE = re.compile(EVENT_TYPE)
 _RECORDED_AT = DateTimeField()
 
 
@@ -203,12 +206,12 @@ def plain_append_body(data: Any) -> dict[str, Any] | None:
         return None
     seq, kind, payload = data.get("expected_seq"), data.get("type"), data.get("payload", {})
     key = data.get("idempotency_key")
-    if type(seq) is not int or not 0 <= seq <= 2_147_483_646:
+    if type(seq) is not int or not 0 <= seq <= MAX_EXPECTED_SEQ:
         return None
     if type(kind) is not str or not APPEND_TYPE.fullmatch(kind) or type(payload) is not dict:
         return None
     # A key the serializer would trim, refuse or find a NUL or surrogate in is left to it.
-    if key is not None and (type(key) is not str or not 0 < len(key) <= 100 or key != key.strip()
+    if key is not None and (type(key) is not str or not 0 < len(key) <= MAX_IDEMPOTENCY_KEY or key != key.strip()
                             or not (key.isascii() and key.isprintable())):
         return None
     body = {"expected_seq": seq, "type": kind, "payload": payload}

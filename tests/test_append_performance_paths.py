@@ -297,3 +297,16 @@ def test_the_usual_bodies_take_the_plain_path():
     assert plain_append_body({"expected_seq": 0, "type": "place_tile", "payload": {"x": 1}, "idempotency_key": "k-1"}) == {
         "expected_seq": 0, "type": "place_tile", "payload": {"x": 1}, "idempotency_key": "k-1"}
     assert plain_append_body({"expected_seq": 1, "type": "undo", "idempotency_key": "k\x00"}) is None
+
+
+def test_the_append_answer_is_the_history_line_serializer_s():
+    """The append answers a new event as the history lists it (HistoryLineSerializer), without
+    building the serializer: the same fields, the same values, the same date format."""
+    from records.serializers import HistoryLineSerializer
+    from records.views import history_line
+
+    keeper = User.objects.create_user("keeper", password="pw")
+    record = seeded_record(created_by=keeper)
+    stored = append_nth(record, 0, recorded_by=keeper, idempotency_key="k-1")
+    line = replay.HistoryLine(event=stored, notation="N", retracted_by=None)
+    assert history_line(stored, "N") == HistoryLineSerializer(line).data
