@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from games.engines.carcassonne import INNS_CATHEDRALS, TRADERS_BUILDERS, Options
@@ -236,6 +236,9 @@ def test_legal_actions_are_exactly_what_apply_accepts(players: int, seed: int, c
 
 @settings(FAST, max_examples=4)
 @given(seeds, seeds)
+# A tile whose two cities join apart from each other, one through a tile laid, the other through
+# Bruxelles's open edge, into the same city: the preview once counted that city's contacts twice.
+@example(1449, 185)
 def test_previewing_a_tile_agrees_with_laying_it_on_the_map(seed: int, choices: int) -> None:
     """What the simple player's look ahead (:meth:`Game.preview`) says a placement would join and
     close is what laying it does, the map's border and large cities included."""

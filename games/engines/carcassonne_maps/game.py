@@ -296,18 +296,44 @@ class Game(carcassonne.Game):
             change[contact.feature] = change.get(contact.feature, 0) - (1 if contact.side in edges_met else 2)
             edges_met.add(contact.side)
             cities.setdefault(contact.feature, set()).add(contact.large_city)
-        found = []
+        # A large city can join what the tile's features join apart: the tile core's joinings
+        # that end in the same city (or in the same feature laid) become one, whose laid
+        # features' contacts are counted once.
+        groups: list[list[Joining]] = []
+        group_of: dict[int | str, int] = {}
         for joining in joinings:
-            delta = sum(change.get(fid, 0) for fid in joining.features)
-            roots = set(joining.roots)
+            keys: set[int | str] = set(joining.roots)
             for name in {name for fid in joining.features for name in cities.get(fid, ())}:
                 city = self.large_cities.get(name)
-                if city is None:
-                    delta += len(self.map.large_city(name).open_edges)
-                elif self.graph.root(city) not in roots:
-                    roots.add(self.graph.root(city))
-                    delta += self.graph.open_contacts(city)
-            found.append(replace(joining, roots=tuple(sorted(roots)), open_contacts=joining.open_contacts + delta))
+                keys.add(name if city is None else self.graph.root(city))
+            met = sorted({group_of[key] for key in keys if key in group_of})
+            if not met:
+                groups.append([joining])
+                index = len(groups) - 1
+            else:
+                index = met[0]
+                for other in met[1:]:
+                    groups[index].extend(groups[other])
+                    groups[other] = []
+                    group_of.update(dict.fromkeys([k for k, g in group_of.items() if g == other], index))
+                groups[index].append(joining)
+            group_of.update(dict.fromkeys(keys, index))
+        found = []
+        for index, members in enumerate(groups):
+            if not members:
+                continue
+            features = tuple(sorted(fid for joining in members for fid in joining.features))
+            laid = {root for joining in members for root in joining.roots}
+            open_contacts = sum(joining.open_contacts for joining in members)
+            open_contacts += sum(change.get(fid, 0) for fid in features)
+            roots = set(laid)
+            for key in {key for key, g in group_of.items() if g == index}:
+                if isinstance(key, str):  # a large city no tile has joined yet brings its edges
+                    open_contacts += len(self.map.large_city(key).open_edges)
+                elif key not in laid:
+                    roots.add(key)
+                    open_contacts += self.graph.open_contacts(key)
+            found.append(Joining(features, tuple(sorted(roots)), open_contacts))
         return found
 
     # -- the draw: face down, or an island's face-up tile for a chip --------------------------
