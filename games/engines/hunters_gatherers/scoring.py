@@ -24,6 +24,7 @@ stood on it, and what it holds (deer, mammoths, aurochs, tigers, fire, a shrine;
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -151,7 +152,11 @@ def meadow_contents(land: Landscape, node: int) -> dict[str, int]:
 
 def meadow_points(land: Landscape, node: int) -> int:
     """2 per deer left uneaten, mammoth and aurochs in the whole meadow."""
-    held = meadow_contents(land, node)
+    return points_of_meadow(meadow_contents(land, node))
+
+
+def points_of_meadow(held: Mapping[str, int]) -> int:
+    """:func:`meadow_points` of a meadow's :func:`meadow_contents`."""
     tigers = 0 if held["fire"] else held["tigers"]
     return 2 * (max(0, held["deer"] - tigers) + held["mammoths"] + held["aurochs"])
 
@@ -211,6 +216,8 @@ def final_awards(land: Landscape) -> list[Award]:
         if figure.kind == "hut":
             huts_by_system.setdefault(land.systems.find(figure.node), []).append(figure)
     for system, huts in sorted(huts_by_system.items()):
+        # Every find here, once per system, stays: the path halving it does is part of the
+        # snapshot a finished game stores (tests.engines.fingerprints pins it).
         nodes = [n for n in range(land.node_count()) if land.systems.find(n) == system]
         contents = (("fish", system_fish(land, system)), ("lakes", len(land.lakes_of_system(system))))
         awards.append(Award("hut", system_fish(land, system), majority(huts, "hut"), system, tiles_of(land, nodes),
@@ -221,8 +228,8 @@ def final_awards(land: Landscape) -> list[Award]:
             hunters_by_meadow.setdefault(land.graph.root(figure.node), []).append(figure)
     for meadow, hunters in sorted(hunters_by_meadow.items()):
         seats = shrine_hunters(land, hunters) or majority(hunters, "hunter")
-        awards.append(Award("hunter", meadow_points(land, meadow), seats, meadow,
+        held = meadow_contents(land, meadow)
+        awards.append(Award("hunter", points_of_meadow(held), seats, meadow,
                             tiles_of(land, land.graph.members(meadow)),
-                            tuple(standing(land, hunter) for hunter in hunters),
-                            tuple(meadow_contents(land, meadow).items())))
+                            tuple(standing(land, hunter) for hunter in hunters), tuple(held.items())))
     return awards
