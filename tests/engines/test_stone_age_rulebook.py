@@ -45,6 +45,7 @@ def start_actions(game: Game, placed: Mapping[int, Mapping[str, int]]) -> Game:
     game.phase = "actions"
     order = [(game.start_player + s) % game.players for s in range(game.players)]
     game.current = next(seat for seat in order if game.tribes[seat].placed)
+    game.clear_history()  # this position (and any change made by hand before it) is where undo stops
     return game
 
 

@@ -328,6 +328,30 @@ def test_nothing_to_undo():
     assert refused.value.reason == "nothing_to_undo" and game.to_dict() == before
 
 
+def test_undo_and_refusals_between_checkpoints_and_after_a_change_by_hand():
+    """Undo replays from the last kept state (every CHECKPOINT_EVERY actions); a position
+    changed by hand and marked with clear_history is where undo stops and refusals return to."""
+    from games.engines.stone_age.game import CHECKPOINT_EVERY
+
+    game = new_game(2)
+    states = [game.to_dict()]
+    for _ in range(CHECKPOINT_EVERY + 3):
+        game.apply(game.complete(game.legal_actions()[0]))
+        states.append(game.to_dict())
+    assert len(game.checkpoints) == 2
+    assert refusal(game, "feed starve").reason == "wrong_phase" and game.to_dict() == states[-1]
+    while game.history:
+        game.undo()
+        assert game.to_dict() == states[len(game.history)]
+    game.tribes[0].resources["gold"] = 3                     # a change by hand, then marked
+    game.clear_history()
+    changed = game.to_dict()
+    assert refusal(game, "feed starve").reason == "wrong_phase" and game.to_dict() == changed
+    with pytest.raises(IllegalAction) as refused:
+        game.undo()
+    assert refused.value.reason == "nothing_to_undo" and game.to_dict() == changed
+
+
 def test_reveal_refusals():
     """Games without a seed are told the cards and tiles turned up (``reveal``)."""
     game = Game.new(2)

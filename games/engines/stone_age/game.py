@@ -33,6 +33,8 @@ LOCATIONS = (HUNT, *RESOURCE_SITES, *VILLAGE, *CARD_SLOTS, *BUILDING_STACKS)
 
 PLACEMENT, ACTIONS, FEEDING, REVEAL, OVER = "placement", "actions", "feeding", "reveal", "over"
 SAND_FIGURES = ("farmer", "tool_maker", "hut_builder", "shaman")
+CHECKPOINT_EVERY = 16
+"""How often :meth:`Game.apply` keeps the whole state for undo (an undo replays at most 15 actions)."""
 FINAL_SOURCES = ("leftover_resources", "green_cards", "farmers", "tool_makers", "hut_builders", "shamans")
 
 
@@ -112,7 +114,11 @@ class Game:
     """The version of the rules the game is played under (see :data:`.rulesets.RULESETS`)."""
     variants: frozenset[str] = frozenset()
     """The variants the game plays, defaults included (see :data:`.rulesets.VARIANTS`)."""
-    history: list[dict[str, Any]] = field(default_factory=list, repr=False)
+    history: list[Action] = field(default_factory=list, repr=False)
+    """The actions applied since the game was dealt or restored, the ones :meth:`undo` can take back."""
+    checkpoints: list[dict[str, Any]] = field(default_factory=list, repr=False, compare=False)
+    """The state (:meth:`to_dict`) before every :data:`CHECKPOINT_EVERY`-th action of ``history``,
+    from its first: undo replays from the nearest one."""
 
     # -- setting up ------------------------------------------------------------------------
 
@@ -190,33 +196,59 @@ class Game:
     # -- applying ----------------------------------------------------------------------------
 
     def apply(self, action: Action) -> None:
-        """Apply one action or raise :class:`IllegalAction` leaving the game unchanged."""
-        before = self.to_dict()
+        """Apply one action or raise :class:`IllegalAction` leaving the game unchanged (the
+        position changes by ``apply`` and :meth:`undo` only; see :meth:`clear_history`)."""
+        # The whole state is written out only before every CHECKPOINT_EVERY-th action: a
+        # snapshot per action was a third of a replay's time, and undo is rare.
+        done = len(self.history)
+        before = self.to_dict() if done % CHECKPOINT_EVERY == 0 else None
         try:
             self._apply(action)
         except IllegalAction:
-            self._restore(before)
+            self._become(Game.from_dict(before) if before is not None else self._replayed(done))
             raise
-        self.history.append(before)
+        if before is not None:
+            self.checkpoints.append(before)
+        self.history.append(action)
         self.actions_taken += 1
 
     def undo(self) -> None:
         if not self.history:
             raise IllegalAction("nothing_to_undo", "there is no action left to take back")
-        history = self.history
-        self._restore(history.pop())
-        self.history = history
+        done = len(self.history) - 1
+        history, checkpoints = self.history, self.checkpoints
+        self._become(self._replayed(done))
+        del history[done:]
+        del checkpoints[-(-done // CHECKPOINT_EVERY):]  # those before an action still in history
+        self.history, self.checkpoints = history, checkpoints
 
-    def _restore(self, data: Mapping[str, Any]) -> None:
-        """Become the state ``data`` describes, in place: the same Game and Tribe objects, so that
+    def clear_history(self) -> None:
+        """Forget the actions applied so far (as python-chess's ``Board.clear_stack``): undo
+        cannot go back past here. Call it after changing the position by hand (tests set up
+        positions so): undo and a refused action come back to a position replayed from the
+        last checkpoint, which knows nothing of a change made outside :meth:`apply`."""
+        self.history.clear()
+        self.checkpoints.clear()
+
+    def _replayed(self, done: int) -> Game:
+        """A new game in the position after the first ``done`` actions of ``history``: the
+        nearest checkpoint at or before it, and the actions since applied again (the rules
+        are deterministic, the dice of a seeded game too: :meth:`_rng`)."""
+        start = done - done % CHECKPOINT_EVERY
+        game = Game.from_dict(self.checkpoints[start // CHECKPOINT_EVERY])
+        for action in self.history[start:done]:
+            game._apply(action)
+            game.actions_taken += 1
+        return game
+
+    def _become(self, other: Game) -> None:
+        """Become the position of ``other``, in place: the same Game and Tribe objects, so that
         a reference to a tribe taken before a refused action or an undo stays good."""
-        other = Game.from_dict(data)
-        history, tribes = self.history, self.tribes
+        history, checkpoints, tribes = self.history, self.checkpoints, self.tribes
         self.__dict__.update(other.__dict__)
         for tribe, restored in zip(tribes, other.tribes):
             tribe.__dict__.update(restored.__dict__)
-        self.tribes = tribes
-        self.history = history
+        self.tribes, self.history, self.checkpoints = tribes, history, checkpoints
 
     def _apply(self, action: Action) -> None:
         if self.phase == OVER:
@@ -868,5 +900,5 @@ class Game:
 
     def copy(self) -> Game:
         clone = Game.from_dict(self.to_dict())
-        clone.history = list(self.history)
+        clone.history, clone.checkpoints = list(self.history), list(self.checkpoints)  # never changed in place
         return clone
