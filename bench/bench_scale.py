@@ -111,8 +111,17 @@ def insert_games(chosen: list[tuple[str, int, list]], first_minute: int, players
 
     rulesets = {game: get_engine(game).ruleset_version for game, _p, _s in MIX}
     seats_of = {game: count for game, count, _s in MIX}
+    from django.db import connection
+
     stored = 0
     for start in range(0, len(chosen), 500):
+        if start and start % 10_000 == 0:
+            # The foreign-key checks of the COPY (each event's record) keep, for the life of the
+            # connection, the plan made when the records table was small: a sequential scan,
+            # which made the fill quadratic. New statistics and a new connection replan them.
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE records_gamerecord")
+            connection.close()
         batch = chosen[start:start + 500]
         minutes = range(first_minute + start, first_minute + start + len(batch))
         records = GameRecord.objects.bulk_create([

@@ -10,6 +10,9 @@ from django.core.paginator import Paginator
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.forms.utils import flatatt
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext_lazy as _
 
 from games.registry import get_engine
@@ -100,10 +103,25 @@ def game_name(slug: str) -> str:
     return engine.name if engine is not None else slug
 
 
+class LongSelect(forms.Select):
+    """A select with many options (every player a reader may see), written out in one pass:
+    Django renders each option through a template of its own, which put 120 ms on the games
+    list of a club with 2,000 players."""
+
+    def render(self, name: str, value: object, attrs: dict | None = None, renderer: object = None) -> str:
+        chosen = {str(v) for v in self.format_value(value)}
+        options = format_html_join("", "<option value=\"{}\"{}>{}</option>", (
+            (str(key), mark_safe(" selected") if str(key) in chosen else "", label)  # noqa: S308 (a constant)
+            for key, label in self.choices
+        ))
+        return format_html("<select{}>{}</select>", flatatt(self.build_attrs(self.attrs, {**(attrs or {}), "name": name})),
+                           options)
+
+
 class HistoryFilter(forms.Form):
     game = forms.ChoiceField(label=_("Game"), required=False)
     player = forms.ModelChoiceField(label=_("Player"), queryset=Player.objects.all(), required=False,
-                                    empty_label=_("any player"))
+                                    empty_label=_("any player"), widget=LongSelect)
     league = forms.ModelChoiceField(label=_("League"), queryset=League.objects.select_related("club"), required=False,
                                     empty_label=_("any league"))
     played_from = forms.DateField(label=_("Played from"), required=False, widget=forms.DateInput(attrs={"type": "date"}))
