@@ -302,12 +302,16 @@ class Game:
         # time for the bonus tile unless the game plays figures_home_at_end_of_turn.
         completed: list[int] = []
         seen: set[int] = set()
+        graph = self.land.graph
+        kinds = graph.node_kind
         for node in nodes.values():
-            root = self.land.graph.root(node)
-            if root in seen or self.land.feature(node).kind not in ("forest", "river"):
+            if kinds[node] != "forest" and kinds[node] != "river":
+                continue
+            root = graph.root(node)
+            if root in seen:
                 continue
             seen.add(root)
-            if self.land.graph.is_complete(root):
+            if graph.is_complete(root):
                 completed.append(root)
         gold = False
         for root in completed:

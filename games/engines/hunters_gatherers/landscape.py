@@ -76,16 +76,17 @@ class Landscape:
         self.tiles.append(tile)
         connections = self.graph.join_tile(placed, self.board)
         nodes = self.graph.nodes_of_tile(placed.order)
-        for fid in nodes:
-            if isinstance(tile.features[fid], Lake):
-                self._lakes.append(len(self._features))
-            self._features.append(tile.features[fid])
-            self.systems.add()
-        for fid, feature in tile.features.items():
-            if isinstance(feature, River) and feature.lake is not None:
-                self.systems.union(nodes[fid], nodes[feature.lake])
+        first, features = len(self._features), tile.in_node_order
+        self._lakes.extend(first + offset for offset in tile.lake_offsets)
+        self._features.extend(features)
+        # UnionFind.add for each new node, written out: every tile laid comes through here.
+        self.systems.parent.extend(range(first, first + len(features)))
+        self.systems.size.extend([1] * len(features))
+        for river, lake in tile.rivers_into_lakes:
+            self.systems.union(nodes[river], nodes[lake])
+        kinds = self.graph.node_kind
         for node, other in connections:
-            if isinstance(self._features[node], River):
+            if kinds[node] == "river":
                 self.systems.union(node, other)
         return placed
 

