@@ -167,8 +167,9 @@ def _restore_data(record: GameRecord, engine: EngineAdapter, snapshot: tuple[int
     return initial_state(record, engine), 0
 
 
-def _apply_rows(engine: EngineAdapter, state: Any, rows: Iterable[tuple[int, str, Any]]) -> None:
-    for _seq, type, payload in rows:
+def _apply_rows(engine: EngineAdapter, state: Any, rows: Iterable[tuple[Any, ...]]) -> None:
+    """Apply rows that start ``(seq, type, payload, …)``."""
+    for _seq, type, payload, *_rest in rows:
         if type == UNDO:
             engine.undo(state)
         else:
@@ -195,20 +196,32 @@ def current_state(
     snapshot give both without a separate ``MAX(seq)`` query. Rows are read as tuples, not
     model instances: nothing else of them is needed.
     """
+    state, seq, _head = current_state_and_head(record, cached=cached, last=last)
+    return state, seq
+
+
+def current_state_and_head(
+    record: GameRecord, *, cached: tuple[int, Any] | None = None, last: int | None = None
+) -> tuple[Any, int, str | None]:
+    """:func:`current_state`, and the hash of that last event when the events read bring it
+    (``None`` when none was read: a cached state already current, or no event after the
+    snapshot). The append chains its event to that hash: a process whose cached state is a few
+    events behind (another worker took the record's last appends) then needs no query of its own
+    for it."""
     engine = engine_for(record)
     if cached is not None:
         seq, state = cached
         if last is not None and last == seq:
-            return state, seq
+            return state, seq, None
         limit = catch_up_limit()
         if last is None or last - seq <= limit:
             rows = list(
                 Event.objects.filter(record=record, seq__gt=seq).order_by("seq")
-                .values_list("seq", "type", "payload")[: limit + 1]
+                .values_list("seq", "type", "payload", "hash")[: limit + 1]
             )
             if len(rows) <= limit:
                 _apply_rows(engine, state, rows)
-                return state, rows[-1][0] if rows else seq
+                return (state, rows[-1][0], rows[-1][3] or None) if rows else (state, seq, None)
         # Too far behind: the latest snapshot plus a few events is cheaper than this catch-up.
     snapshot = (
         Snapshot.objects.filter(record=record, ruleset_version=ruleset_of(record))
@@ -216,10 +229,11 @@ def current_state(
     )
     state, start = _restore_data(record, engine, snapshot)
     rows = list(
-        Event.objects.filter(record=record, seq__gt=start).order_by("seq").values_list("seq", "type", "payload")
+        Event.objects.filter(record=record, seq__gt=start).order_by("seq")
+        .values_list("seq", "type", "payload", "hash")
     )
     _apply_rows(engine, state, rows)
-    return state, rows[-1][0] if rows else start
+    return (state, rows[-1][0], rows[-1][3] or None) if rows else (state, start, None)
 
 
 def save_snapshot(record: GameRecord, engine: EngineAdapter, state: Any, seq: int) -> None:

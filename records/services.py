@@ -185,10 +185,10 @@ def append_event(
         if not in_progress:
             raise RecordClosed(f"the record is {record.status}: no more events", status=record.status)
         if engine is not None:
-            state, current = replay.current_state(
+            state, current, head = replay.current_state_and_head(
                 record, cached=None if cached is None else cached[:2], last=known_last_seq
             )
-            if cached is not None and cached[0] == current:
+            if head is None and cached is not None and cached[0] == current:
                 head = cached[2]  # not caught up: the cached head is still the last event's hash
         else:
             state, current = None, last_seq(record) if known_last_seq is None else known_last_seq

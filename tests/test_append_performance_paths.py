@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.management import call_command
 from django.db import transaction
 from django.test import override_settings
 from rest_framework.authtoken.models import Token
@@ -179,6 +180,32 @@ def test_a_warm_append_over_the_api_takes_two_queries(django_assert_num_queries)
     with django_assert_num_queries(2):
         response = api.post(f"/api/records/{record.pk}/events/", {"expected_seq": 2, "type": kind, "payload": payload}, format="json")
     assert response.status_code == 201 and response.data["seq"] == 3
+
+
+def test_an_append_a_few_events_behind_over_the_api_takes_three_queries(django_assert_num_queries):
+    """Another worker took the record's last appends: this one catches its cached state up with
+    one read, which also brings the last event's hash for the chain (no query of its own)."""
+    keeper = User.objects.create_user("keeper", password="pw")
+    token = Token.objects.create(user=keeper)
+    record = seeded_record(created_by=keeper)
+    api = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
+    for index in range(2):
+        kind, payload = event(index)
+        assert api.post(f"/api/records/{record.pk}/events/", {"expected_seq": index, "type": kind, "payload": payload}, format="json").status_code == 201
+    ruleset = get_engine(HG).ruleset_version
+    behind = state_cache.take_with_head(record, ruleset)
+    assert behind is not None and behind[0] == 2
+    append_nth(record, 2)  # "another worker": from the database, its own state
+    append_nth(record, 3)
+    state_cache.clear()
+    state_cache.put_on_commit(record, ruleset, behind[0], behind[1], head=behind[2])  # this worker's, 2 behind
+    kind, payload = event(4)
+    # the one-query authentication with the last seq; the events since the cached state; the insert
+    with django_assert_num_queries(3):
+        response = api.post(f"/api/records/{record.pk}/events/", {"expected_seq": 4, "type": kind, "payload": payload}, format="json")
+    assert response.status_code == 201 and response.data["seq"] == 5
+    assert state_cache.cached_seq(record.pk) == 5 and cached_state_equals_replay(record)
+    call_command("verify_events", "--record", str(record.pk))  # the chain holds (it raises on a broken link)
 
 
 def test_record_for_append_answers_as_before():
