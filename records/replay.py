@@ -201,18 +201,27 @@ def current_state(
 
 
 def current_state_and_head(
-    record: GameRecord, *, cached: tuple[int, Any] | None = None, last: int | None = None
+    record: GameRecord, *, cached: tuple[int, Any] | None = None, last: int | None = None,
+    after: tuple[int, list[tuple[int, str, Any, str]]] | None = None,
 ) -> tuple[Any, int, str | None]:
     """:func:`current_state`, and the hash of that last event when the events read bring it
     (``None`` when none was read: a cached state already current, or no event after the
     snapshot). The append chains its event to that hash: a process whose cached state is a few
     events behind (another worker took the record's last appends) then needs no query of its own
-    for it."""
+    for it.
+
+    ``after`` is ``(seq, rows)``: the events after ``seq`` as the request's first query read
+    them, with ``last`` (``records.permissions.record_for_append``'s ``events_after_cached``).
+    When they are exactly the events from the cached state's seq to ``last``, nothing is read."""
     engine = engine_for(record)
     if cached is not None:
         seq, state = cached
         if last is not None and last == seq:
             return state, seq, None
+        if (after is not None and last is not None and after[0] == seq and len(after[1]) == last - seq
+                and [row[0] for row in after[1]] == list(range(seq + 1, last + 1))):
+            _apply_rows(engine, state, after[1])
+            return state, last, after[1][-1][3] or None
         limit = catch_up_limit()
         if last is None or last - seq <= limit:
             rows = list(

@@ -186,7 +186,8 @@ def append_event(
             raise RecordClosed(f"the record is {record.status}: no more events", status=record.status)
         if engine is not None:
             state, current, head = replay.current_state_and_head(
-                record, cached=None if cached is None else cached[:2], last=known_last_seq
+                record, cached=None if cached is None else cached[:2], last=known_last_seq,
+                after=getattr(record, "events_after_cached", None),
             )
             if head is None and cached is not None and cached[0] == current:
                 head = cached[2]  # not caught up: the cached head is still the last event's hash

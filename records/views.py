@@ -21,7 +21,7 @@ from drf_spectacular.utils import OpenApiParameter
 
 from games.registry import PayloadError
 
-from . import files, replay, services
+from . import files, replay, services, state_cache
 from .models import Event, GameRecord
 from .permissions import RecordAccess, can_read, record_and_token_user, record_for_append
 from .serializers import (
@@ -57,11 +57,18 @@ class GameRecordViewSet(
     def token_and_record(self, key: str):
         if getattr(self, "action", None) not in self.READ_WITH_TOKEN or "pk" not in self.kwargs:
             return NotImplemented
-        found = record_and_token_user(self.kwargs["pk"], key)
+        found = record_and_token_user(self.kwargs["pk"], key, catch_up_from=self.cached_seq())
         if found is None:
             return None
         user, self._record_with_token = found
         return user
+
+    def cached_seq(self) -> int | None:
+        """For an append, where this process's cached state of the record stands: the record's
+        read then brings the events after it."""
+        if getattr(self, "action", None) != "append_event":
+            return None
+        return state_cache.cached_seq(int(self.kwargs["pk"]))
 
     def record_read_with_token(self) -> GameRecord | None:
         """The record the token's query read (raises 404 when it found none), or None when the
@@ -175,7 +182,7 @@ class GameRecordViewSet(
     def append_event(self, request: Request, pk: str | None = None) -> Response:
         # One query: the record, its last seq (the concurrency check, and the check that this
         # process's cached state of the record is current) and whether this user may append.
-        record = self.record_read_with_token() or record_for_append(pk, request.user)
+        record = self.record_read_with_token() or record_for_append(pk, request.user, catch_up_from=self.cached_seq())
         self.check_object_permissions(request, record)
         data = plain_append_body(request.data)
         if data is None:  # anything unusual: the serializer decides, and names the error
