@@ -58,11 +58,38 @@ def visible_records(user: User) -> QuerySet[GameRecord]:
     return records.filter(is_private=False)
 
 
+def visible_game_slugs(user: User) -> list[str]:
+    """The games the user may see records of, sorted: each found by one step down the index on
+    ``game_slug`` (a recursive query) rather than by a DISTINCT over every record, which grows
+    with the store (25 ms at 10 million events); the private records the user may see add theirs."""
+    from django.db import connection
+
+    table, slug, private = (connection.ops.quote_name(name) for name in (
+        GameRecord._meta.db_table, GameRecord._meta.get_field("game_slug").column, "is_private"))
+    public_only = "" if sees_everything(user) else f" AND NOT {private}"
+    sql = (f"WITH RECURSIVE slugs(slug) AS (SELECT min({slug}) FROM {table} WHERE 1 = 1{public_only}"
+           f" UNION ALL SELECT (SELECT min({slug}) FROM {table} WHERE {slug} > slugs.slug{public_only})"
+           f" FROM slugs WHERE slugs.slug IS NOT NULL) SELECT slug FROM slugs WHERE slug IS NOT NULL")
+    with connection.cursor() as cursor:
+        cursor.execute(sql)
+        slugs = {row[0] for row in cursor.fetchall()}
+    if user.is_authenticated and not sees_everything(user):
+        slugs.update(visible_records(user).filter(is_private=True).order_by().values_list("game_slug", flat=True))
+    return sorted(slugs)
+
+
 def hidden_records(user: User) -> QuerySet[GameRecord]:
-    """The records :func:`visible_records` leaves out for this user."""
+    """The records :func:`visible_records` leaves out for this user: private ones they neither
+    keep nor sit at. Read from the private records (a few, indexed), not as everything but the
+    visible ones: at 10 million events that complement cost a pass over every record, twice."""
     if sees_everything(user):
         return GameRecord.objects.none()
-    return GameRecord.objects.exclude(pk__in=visible_records(user).values("pk"))
+    private = GameRecord.objects.filter(is_private=True)
+    if not user.is_authenticated:
+        return private
+    keepers = GameRecord.scorekeepers.through.objects.filter(gamerecord=OuterRef("pk"), user=user)
+    seated = Seat.objects.filter(record=OuterRef("pk"), player__user=user)
+    return private.exclude(Exists(keepers)).exclude(Exists(seated))
 
 
 def visible_results(user: User) -> QuerySet[SeatResult]:

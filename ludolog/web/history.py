@@ -168,7 +168,7 @@ def with_seats_and_results(records: QuerySet[GameRecord]) -> QuerySet[GameRecord
 
 def game_list(request: HttpRequest) -> HttpResponse:
     visible = selectors.visible_records(request.user)
-    slugs = sorted(visible.order_by().values_list("game_slug", flat=True).distinct())
+    slugs = selectors.visible_game_slugs(request.user)
     form = HistoryFilter(request.GET or None, slugs=slugs, players=selectors.visible_players(request.user))
     status = 200
     if form.is_bound and not form.is_valid():

@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
 from records.files import import_document, simulate_document
@@ -298,3 +299,27 @@ def test_the_long_player_select_writes_what_djangos_select_writes(chosen: str | 
     assert str(ours).count("<option") == 4 and "Bo &amp; &lt;Co&gt;" in str(ours)
     selected = re.findall(r'<option value="([^"]*)" selected>', str(ours))
     assert selected == [data["player"] if data else ""]
+
+
+def test_the_games_filter_offers_the_games_of_the_records_each_reader_may_see():
+    """``visible_game_slugs`` (one index step per game) lists what a DISTINCT over the reader's
+    visible records lists: a game played only in a private record is offered to its keeper and
+    to staff, not to others."""
+    from records.models import Player
+    from scoring import selectors
+
+    User = get_user_model()
+    keeper, other = User.objects.create_user("keeper"), User.objects.create_user("other")
+    staff = User.objects.create_user("staff", is_staff=True)
+    for slug, private in (("hunters-gatherers", False), ("stone-age", False), ("hunters-gatherers", True),
+                          ("carcassonne", True), ("zz-result-only", False)):
+        record = GameRecord.objects.create(game_slug=slug, played_on=date(2026, 1, 1), is_private=private,
+                                           created_by=keeper)
+        if private:
+            record.scorekeepers.add(keeper)
+    Player.objects.create(display_name="Nobody")
+    for reader in (AnonymousUser(), keeper, other, staff):
+        expected = sorted(set(selectors.visible_records(reader).values_list("game_slug", flat=True)))
+        assert selectors.visible_game_slugs(reader) == expected
+    assert "carcassonne" in selectors.visible_game_slugs(keeper) and "carcassonne" not in selectors.visible_game_slugs(other)
+    assert selectors.visible_game_slugs(staff) == ["carcassonne", "hunters-gatherers", "stone-age", "zz-result-only"]
