@@ -58,6 +58,20 @@ def visible_records(user: User) -> QuerySet[GameRecord]:
     return records.filter(is_private=False)
 
 
+def only_visible(records: QuerySet[GameRecord], user: User) -> QuerySet[GameRecord]:
+    """``records`` narrowed to those :func:`visible_records` gives the user, as a condition on
+    the records themselves: ``pk__in=visible_records(user)`` makes the database match them
+    against every visible record (a league page's recent games cost 25 ms at 10 million events)."""
+    if sees_everything(user):
+        return records
+    public = Q(is_private=False)
+    if not user.is_authenticated:
+        return records.filter(public)
+    keepers = GameRecord.scorekeepers.through.objects.filter(gamerecord=OuterRef("pk"), user=user)
+    seated = Seat.objects.filter(record=OuterRef("pk"), player__user=user)
+    return records.filter(public | Exists(keepers) | Exists(seated))
+
+
 def visible_game_slugs(user: User) -> list[str]:
     """The games the user may see records of, sorted: each found by one step down the index on
     ``game_slug`` (a recursive query) rather than by a DISTINCT over every record, which grows
@@ -216,7 +230,7 @@ def league_standings(user: User, league: League) -> Sequence[Standing]:
     counted = league_tables.league_records(league)
     if not counted.filter(pk__in=hidden_records(user).values("pk")).exists():
         return rows
-    return _table(league, counted.filter(pk__in=visible_records(user).values("pk")))
+    return _table(league, only_visible(counted, user))
 
 
 def _table(league: League, records: QuerySet[GameRecord]) -> list[Standing]:
@@ -330,7 +344,7 @@ def _replayed(user: User, scope: Scope) -> Replay:
     """``ratings.recompute`` of one scope from its first game, over the games the user may see,
     in memory: the ratings those games alone give, and how each game moved them."""
     game_slug, club_id = scope
-    records = rating_scopes.scope_records(game_slug, club_id).filter(pk__in=visible_records(user).values("pk"))
+    records = only_visible(rating_scopes.scope_records(game_slug, club_id), user)
     games = list(records.order_by("played_on", "pk").values_list("pk", "played_on"))
     replay = Replay()
     changes = rating_scopes.rate_games(scope, games, rating_scopes.seat_ranks([pk for pk, _day in games]),

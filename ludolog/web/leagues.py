@@ -47,7 +47,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ],
     }
     games = with_seats_and_results(
-        standings.league_records(league).filter(pk__in=selectors.visible_records(request.user).values("pk"))
+        selectors.only_visible(standings.league_records(league), request.user)
     ).order_by("-played_on", "-pk")[:RECENT_GAMES]
     context = {
         "league": league,
