@@ -323,3 +323,25 @@ def test_the_games_filter_offers_the_games_of_the_records_each_reader_may_see():
         assert selectors.visible_game_slugs(reader) == expected
     assert "carcassonne" in selectors.visible_game_slugs(keeper) and "carcassonne" not in selectors.visible_game_slugs(other)
     assert selectors.visible_game_slugs(staff) == ["carcassonne", "hunters-gatherers", "stone-age", "zz-result-only"]
+
+
+def test_only_visible_narrows_as_visible_records_does():
+    from records.models import Player, Seat
+    from scoring import selectors
+
+    User = get_user_model()
+    keeper, sitter, other = (User.objects.create_user(name) for name in ("keeper", "sitter", "other"))
+    staff = User.objects.create_user("staff", is_staff=True)
+    seated = Player.objects.create(display_name="Sitter", user=sitter)
+    for index, private in enumerate((False, True, True, False)):
+        record = GameRecord.objects.create(game_slug=HG, played_on=date(2026, 1, 1 + index), is_private=private)
+        if index == 1:
+            record.scorekeepers.add(keeper)
+        if index == 2:
+            Seat.objects.create(record=record, player=seated, seat_order=0)
+    some = GameRecord.objects.filter(played_on__gte=date(2026, 1, 2))
+    for reader in (AnonymousUser(), keeper, sitter, other, staff):
+        expected = set(some.filter(pk__in=selectors.visible_records(reader).values("pk")).values_list("pk", flat=True))
+        assert set(selectors.only_visible(some, reader).values_list("pk", flat=True)) == expected
+        assert selectors.only_visible(some, reader).count() == len(expected)  # no row twice
+    assert selectors.only_visible(some, other).count() == 1 and selectors.only_visible(some, staff).count() == 3
