@@ -49,6 +49,7 @@ from benchlib import BENCH_SECRET_KEY, PG, ROOT, drop_database, percentile, recr
 
 sys.path.insert(0, str(ROOT))
 DB = "ludolog_bench_scale"
+"""The database the benchmark fills (``--database`` names another)."""
 # (game, players, share of the games): the mix of a club that plays all three.
 MIX = (("hunters-gatherers", 4, 0.45), ("carcassonne", 2, 0.45), ("stone-age", 3, 0.10))
 LEAGUE_MEMBERS = 40
@@ -248,6 +249,7 @@ def measure_kept(repeats: int) -> None:
 
 
 def main() -> None:
+    global DB
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--events", type=int, default=10_000_000)
     parser.add_argument("--small", type=int, default=10_000)
@@ -256,9 +258,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--repeats", type=int, default=30)
     parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
+    parser.add_argument("--database", default=DB, help="the database to fill (created, and dropped unless --keep)")
     parser.add_argument("--measure-only", action="store_true",
                         help="measure the pages of a database kept by an earlier --keep run, nothing filled")
     args = parser.parse_args()
+    DB = args.database
     broker = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/13")
     queue = f"bench-scale-{uuid.uuid4().hex[:6]}"
     env = {**os.environ, "DATABASE_URL": PG + DB, "CELERY_BROKER_URL": broker, "CELERY_RESULT_BACKEND": broker,

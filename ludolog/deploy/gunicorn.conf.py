@@ -1,14 +1,16 @@
 """gunicorn for Ludolog: ``gunicorn -c ludolog/deploy/gunicorn.conf.py ludolog.wsgi``.
 
-Sync workers, two per core and one more: a request is a few database queries and some Python,
-never a long wait, so threads or async workers buy nothing. nginx in front buffers slow clients.
+Sync workers, one per core and one more: a request is a few database queries and some Python,
+never a long wait, so threads, async workers or many more processes buy nothing. Measured with
+bench/bench_recording_api.py on 2 cores, 8 clients appending (2026-12-02): 2 workers 405–484
+appends/s, 3 workers 526, 4 workers 368–479. nginx in front buffers slow clients.
 """
 
 import multiprocessing
 import os
 
 bind = os.environ.get("LUDOLOG_BIND", "127.0.0.1:8000")
-workers = int(os.environ.get("LUDOLOG_WEB_WORKERS", multiprocessing.cpu_count() * 2 + 1))
+workers = int(os.environ.get("LUDOLOG_WEB_WORKERS", multiprocessing.cpu_count() + 1))
 worker_class = "sync"
 timeout = 30
 graceful_timeout = 30
