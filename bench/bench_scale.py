@@ -21,7 +21,8 @@ legal actions, each record keeps its game's seed) and loaded again and again und
 with PostgreSQL's COPY, every event hashed into its record's chain as an append would
 (``records.integrity``); records and seats are bulk-inserted. A replay does the same work
 whether or not another record holds the same actions. Players: ``--players``, of whom the first
-40 are the members of one two-year league: one game in 50 seats only them, up to 150 games; the
+40 are the members of one two-year league: the first 60 games seat only them (the small store
+holds the same league as the large one, so their pages show the same games at both sizes); the
 others seat the other players.
 
 Usage: ``.venv/bin/python bench/bench_scale.py [--events 10000000] [--small 10000] [--workers 2]``
@@ -53,7 +54,7 @@ DB = "ludolog_bench_scale"
 # (game, players, share of the games): the mix of a club that plays all three.
 MIX = (("hunters-gatherers", 4, 0.45), ("carcassonne", 2, 0.45), ("stone-age", 3, 0.10))
 LEAGUE_MEMBERS = 40
-LEAGUE_GAMES = 150
+LEAGUE_GAMES = 60
 """A league is a club's season: its size does not grow with the store (the store grows by more
 clubs and players, and by more seasons)."""
 BASE_TIME = datetime(2024, 1, 1, 18, tzinfo=timezone.utc)
@@ -132,7 +133,7 @@ def insert_games(chosen: list[tuple[str, int, list]], first_minute: int, players
         ])
         seats = []
         for (game, _seed, _events), record, minute in zip(batch, records, minutes):
-            pool = players[:LEAGUE_MEMBERS] if minute % 50 == 0 and minute < 50 * LEAGUE_GAMES else players[LEAGUE_MEMBERS:]
+            pool = players[:LEAGUE_MEMBERS] if minute < LEAGUE_GAMES else players[LEAGUE_MEMBERS:]
             for order, player in enumerate(random.Random(minute).sample(pool, seats_of[game])):
                 seats.append(Seat(record=record, player_id=player, seat_order=order))
         Seat.objects.bulk_create(seats, batch_size=2000)
