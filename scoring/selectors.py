@@ -67,9 +67,14 @@ def only_visible(records: QuerySet[GameRecord], user: User) -> QuerySet[GameReco
     public = Q(is_private=False)
     if not user.is_authenticated:
         return records.filter(public)
+    return records.filter(public | _keeps_or_sits_at(user))
+
+
+def _keeps_or_sits_at(user: AbstractBaseUser) -> Q:
+    """A condition on a record: ``user`` keeps it or sits at it (correlated, index-backed)."""
     keepers = GameRecord.scorekeepers.through.objects.filter(gamerecord=OuterRef("pk"), user=user)
     seated = Seat.objects.filter(record=OuterRef("pk"), player__user=user)
-    return records.filter(public | Exists(keepers) | Exists(seated))
+    return Q(Exists(keepers)) | Q(Exists(seated))
 
 
 def visible_game_slugs(user: User) -> list[str]:
@@ -101,9 +106,7 @@ def hidden_records(user: User) -> QuerySet[GameRecord]:
     private = GameRecord.objects.filter(is_private=True)
     if not user.is_authenticated:
         return private
-    keepers = GameRecord.scorekeepers.through.objects.filter(gamerecord=OuterRef("pk"), user=user)
-    seated = Seat.objects.filter(record=OuterRef("pk"), player__user=user)
-    return private.exclude(Exists(keepers)).exclude(Exists(seated))
+    return private.exclude(_keeps_or_sits_at(user))
 
 
 def visible_results(user: User) -> QuerySet[SeatResult]:
