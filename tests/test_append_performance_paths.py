@@ -167,7 +167,9 @@ def test_api_answers_equal_the_uncached_ones():
     assert answers[0][-3][0] == 422 and answers[0][-2] == (409, {"reason": "seq_conflict", "detail": "expected_seq is 3 but the last event is 18", "current_seq": 18})
 
 
-def test_a_warm_append_over_the_api_takes_two_queries(django_assert_num_queries):
+def keeper_api_after_two_appends() -> tuple[APIClient, GameRecord]:
+    """A scorekeeper's token client and their record, two events appended through the API (this
+    process's cache is then warm at seq 2)."""
     keeper = User.objects.create_user("keeper", password="pw")
     token = Token.objects.create(user=keeper)
     record = seeded_record(created_by=keeper)
@@ -175,6 +177,11 @@ def test_a_warm_append_over_the_api_takes_two_queries(django_assert_num_queries)
     for index in range(2):
         kind, payload = event(index)
         assert api.post(f"/api/records/{record.pk}/events/", {"expected_seq": index, "type": kind, "payload": payload}, format="json").status_code == 201
+    return api, record
+
+
+def test_a_warm_append_over_the_api_takes_two_queries(django_assert_num_queries):
+    api, record = keeper_api_after_two_appends()
     kind, payload = event(2)
     # token, user, record, last seq and permission in one query (ludolog.api_auth); the insert
     with django_assert_num_queries(2):
@@ -186,13 +193,7 @@ def test_an_append_a_few_events_behind_over_the_api_takes_two_queries(django_ass
     """Another worker took the record's last appends: the query that authenticates the request
     also reads the events after this worker's cached state, with the last one's hash for the
     chain, so catching up costs no query of its own."""
-    keeper = User.objects.create_user("keeper", password="pw")
-    token = Token.objects.create(user=keeper)
-    record = seeded_record(created_by=keeper)
-    api = APIClient(HTTP_AUTHORIZATION=f"Token {token.key}")
-    for index in range(2):
-        kind, payload = event(index)
-        assert api.post(f"/api/records/{record.pk}/events/", {"expected_seq": index, "type": kind, "payload": payload}, format="json").status_code == 201
+    api, record = keeper_api_after_two_appends()
     ruleset = get_engine(HG).ruleset_version
     behind = state_cache.take_with_head(record, ruleset)
     assert behind is not None and behind[0] == 2
