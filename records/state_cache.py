@@ -102,7 +102,8 @@ def clear() -> None:
 
 
 def cached_seq(record_id: int) -> int | None:
-    """The seq the cached state of ``record_id`` stands at (for tests and diagnostics)."""
+    """The seq the cached state of ``record_id`` stands at: an append asks it before its first
+    query, which then also reads the events after it (``records.permissions.record_for_append``)."""
     with _lock:
         entry = _entries.get(record_id)
     return None if entry is None else entry[1]
