@@ -139,12 +139,11 @@ def parse_action(text: str) -> Action:
     match = _NOTATION.match(text.strip())
     if match is None:
         raise NotationError(f"{text!r} is not an action (expected e.g. 'L17@2,-1r90 hunter:0' or 'L44 discard')")
-    seat = None if match["seat"] is None else int(match["seat"])
+    seat, tile, discard, x, y, rotation, figure, feature = match.groups()  # one call, not a lookup per group
     try:
-        if match["discard"]:
-            return Action.discard_tile(match["tile"], seat)
-        feature = None if match["feature"] is None else int(match["feature"])
-        return Action(match["tile"], (int(match["x"]), int(match["y"])), int(match["rot"]),
-                      cast("FigureKind | None", match["figure"]), feature, False, seat)
+        if discard:
+            return Action.discard_tile(tile, None if seat is None else int(seat))
+        return Action(tile, (int(x), int(y)), int(rotation), cast("FigureKind | None", figure),
+                      None if feature is None else int(feature), False, None if seat is None else int(seat))
     except ValueError as error:
         raise NotationError(f"{text!r}: {error}") from None

@@ -232,9 +232,8 @@ class Game:
             raise IllegalAction("occupied", f"a tile already lies at ({x},{y})")
         if not board.is_adjacent(position):
             raise IllegalAction("not_adjacent", f"({x},{y}) touches no tile by a side")
-        mismatches = board.mismatches(tile.geometry, position, turns)
-        if mismatches:
-            m = mismatches[0]
+        if not board.fits(tile.geometry, position, turns):  # the cached answer first: most actions fit
+            m = board.mismatches(tile.geometry, position, turns)[0]
             raise IllegalAction("edge_mismatch", f"the {_SIDE_NAMES[m.side]} edge is {m.terrain} but the "
                                 f"neighbour at ({m.neighbour[0]},{m.neighbour[1]}) shows {m.neighbour_terrain}")
         return position, turns
@@ -301,18 +300,14 @@ class Game:
         # fishers home: a figure put on this very tile scores and returns in the same turn, in
         # time for the bonus tile unless the game plays figures_home_at_end_of_turn.
         completed: list[int] = []
-        seen: set[int] = set()
         graph = self.land.graph
         kinds = graph.node_kind
         for node in nodes.values():
-            if kinds[node] != "forest" and kinds[node] != "river":
-                continue
-            root = graph.root(node)
-            if root in seen:
-                continue
-            seen.add(root)
-            if graph.is_complete(root):
-                completed.append(root)
+            kind = kinds[node]
+            if kind == "forest" or kind == "river":
+                root = graph.root(node)
+                if root not in completed and graph.is_complete(root):
+                    completed.append(root)
         gold = False
         for root in completed:
             self._award(completed_award(self.land, root))
@@ -332,8 +327,9 @@ class Game:
             self._points[seat][award.source] += award.points
 
     def _end_turn(self) -> None:
-        self._members = [members + back for members, back in zip(self._members, self._returning)]
-        self._returning = [0] * self.players
+        if any(self._returning):
+            self._members = [members + back for members, back in zip(self._members, self._returning)]
+            self._returning = [0] * self.players
         if not self._landscape_left:
             self._finish()
             return

@@ -23,8 +23,7 @@ stood on it, and what it holds (deer, mammoths, aurochs, tigers, fire, a shrine;
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -172,8 +171,13 @@ def system_fish(land: Landscape, system_root: int) -> int:
     return total
 
 
-def majority(figures: list[Figure], kind: str) -> frozenset[int]:
-    return frozenset(majority_owners(Counter(f.owner for f in figures if f.kind == kind)))
+def majority(figures: Iterable[Figure], kind: str) -> frozenset[int]:
+    """The owners with the most figures of ``kind`` among ``figures`` (all of them on a tie)."""
+    counts: dict[int, int] = {}
+    for figure in figures:  # counted by hand: a Counter costs more than the few figures on a feature
+        if figure.kind == kind:
+            counts[figure.owner] = counts.get(figure.owner, 0) + 1
+    return frozenset(majority_owners(counts))
 
 
 def completed_award(land: Landscape, node: int) -> Award:
@@ -206,7 +210,8 @@ def standing(land: Landscape, figure: Figure) -> StandingFigure:
 
 def tiles_of(land: Landscape, nodes: list[int]) -> tuple[tuple[int, int], ...]:
     """The positions of the tiles these nodes lie on, each once, in order."""
-    return tuple(sorted({land.placed(n).position for n in nodes}))
+    placed, node_tile = land.board.placed, land.graph.node_tile
+    return tuple(sorted({placed[node_tile[n]].position for n in nodes}))
 
 
 def final_awards(land: Landscape) -> list[Award]:

@@ -17,15 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
-from .geometry import SIDES, Position, Side, neighbour
+from .geometry import SIDE_OFFSETS, SIDES, Position, Side, neighbour
 from .tile import Needs, TileDef
 
 
-@dataclass(frozen=True, slots=True)
-class PlacedTile:
-    """A tile on the board; ``order`` counts placements from 0 (the start tile)."""
+class PlacedTile(NamedTuple):
+    """A tile on the board; ``order`` counts placements from 0 (the start tile).
+
+    A named tuple rather than a frozen dataclass: as immutable, and built several times faster
+    (one is built for every tile laid, and every replay lays them all again).
+    """
 
     tile: TileDef
     position: Position
@@ -43,7 +46,6 @@ class Mismatch:
     neighbour_terrain: str
 
 
-_OFFSETS = tuple(neighbour((0, 0), side) for side in SIDES)
 
 
 class Board:
@@ -121,7 +123,7 @@ class Board:
         known = self._needs
         known.pop(position, None)
         x, y = position
-        for dx, dy in _OFFSETS:
+        for dx, dy in SIDE_OFFSETS:
             cell = (x + dx, y + dy)
             if cell not in tiles:
                 frontier.add(cell)
@@ -169,7 +171,7 @@ class Board:
             board.tiles[position] = placed
             board.placed.append(placed)
         # the frontier is every empty cell beside a tile, whatever the order the tiles came in
-        board.frontier = {(x + dx, y + dy) for x, y in board.tiles for dx, dy in _OFFSETS} - board.tiles.keys()
+        board.frontier = {(x + dx, y + dy) for x, y in board.tiles for dx, dy in SIDE_OFFSETS} - board.tiles.keys()
         return board
 
     def neighbours(self, position: Position) -> Iterator[tuple[Side, PlacedTile]]:

@@ -26,12 +26,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from .board import Board, PlacedTile
-from .geometry import SIDES, neighbour
+from .geometry import SIDE_OFFSETS
 
-_OFFSETS = tuple(neighbour((0, 0), side) for side in SIDES)
 
 
 class UnionFind:
@@ -95,9 +94,11 @@ class UnionFind:
         return uf
 
 
-@dataclass(frozen=True, slots=True)
-class Figure:
-    """A piece standing on a node; ``kind`` is the game's word for it (e.g. ``"gatherer"``)."""
+class Figure(NamedTuple):
+    """A piece standing on a node; ``kind`` is the game's word for it (e.g. ``"gatherer"``).
+
+    A named tuple, as :class:`~.board.PlacedTile`: immutable and cheap to build.
+    """
 
     owner: int
     kind: str
@@ -173,17 +174,15 @@ class FeatureGraph:
         x, y = placed.position
         turned = tile.turned[placed.quarter_turns]
         tiles, parent, merge = board.tiles, self._uf.parent, self._merge
-        for side, (dx, dy) in enumerate(_OFFSETS):
+        for side, (dx, dy) in enumerate(SIDE_OFFSETS):
             other = tiles.get((x + dx, y + dy))
             if other is None:
                 continue
             mine = turned[side]
             theirs = other.tile.turned[other.quarter_turns][(side + 2) % 4]  # the opposite side
             other_nodes = self._tile_nodes[other.order]
-            mine_subs, theirs_subs = mine.sub_edges, theirs.sub_edges
-            for i in range(3):
-                # Thirds run clockwise round each tile: the first of ours meets the last of theirs.
-                a, b = nodes[mine_subs[i]], other_nodes[theirs_subs[2 - i]]
+            for mine_feature, their_feature in mine.meeting(theirs):
+                a, b = nodes[mine_feature], other_nodes[their_feature]
                 connections.append((a, b))
                 # UnionFind.find of both, written out: this loop is the hottest of every game.
                 while parent[a] != a:

@@ -42,8 +42,8 @@ _OPPOSITE: Final = (Side.S, Side.W, Side.N, Side.E)
 SUB_EDGES_PER_SIDE: Final = 3
 """Each side is cut in three thirds so that a river and its two banks are told apart."""
 
-_OFFSETS: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
-"""The step to the cell beyond each side, by side."""
+SIDE_OFFSETS: Final = ((0, -1), (1, 0), (0, 1), (-1, 0))
+"""The step ``(dx, dy)`` to the cell beyond each side, by side (north, east, south, west)."""
 
 
 def neighbour(position: Position, side: Side) -> Position:
@@ -52,7 +52,7 @@ def neighbour(position: Position, side: Side) -> Position:
     >>> neighbour((2, 3), Side.W)
     (1, 3)
     """
-    dx, dy = _OFFSETS[side]
+    dx, dy = SIDE_OFFSETS[side]
     return position[0] + dx, position[1] + dy
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from .geometry import SIDES, SUB_EDGES_PER_SIDE, Side, printed_side
+from .geometry import SIDES, SUB_EDGES_PER_SIDE, Side, meeting_sub_edge, printed_side
 
 
 class TileDefinitionError(ValueError):
@@ -33,9 +33,32 @@ class Edge:
     sub_edges: tuple[int, int, int]
     features: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """The features reaching this side, each once, in the order of the thirds."""
+    _meetings: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = field(
+        init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "features", tuple(dict.fromkeys(self.sub_edges)))
+        object.__setattr__(self, "_meetings", {})
+
+    def meeting(self, facing: Edge) -> tuple[tuple[int, int], ...]:
+        """The joinings this side makes with ``facing``, the side of a neighbour touching it:
+        ``(our feature, their feature)`` pairs, each once, in the order of our thirds.
+
+        Thirds run clockwise round each tile, so our first third meets their last. Laying a
+        tile asks this of every side it touches, and a tile set has few kinds of sides: each
+        answer is worked out once.
+
+        >>> Edge("meadow", (1, 2, 3)).meeting(Edge("meadow", (7, 8, 8)))
+        ((1, 8), (2, 8), (3, 7))
+        >>> Edge("forest", (0, 0, 0)).meeting(Edge("forest", (4, 4, 4)))
+        ((0, 4),)
+        """
+        pairs = self._meetings.get(facing.sub_edges)
+        if pairs is None:
+            theirs = facing.sub_edges
+            pairs = tuple(dict.fromkeys((mine, theirs[meeting_sub_edge(i)]) for i, mine in enumerate(self.sub_edges)))
+            self._meetings[facing.sub_edges] = pairs
+        return pairs
 
 
 Needs = tuple[str | None, str | None, str | None, str | None]
