@@ -5,8 +5,7 @@
 Prints: random complete 4-player games from fixed seeds (games per second, with legal-action
 enumeration), the time to replay one complete 4-player game from its notations (parse + apply
 every action, from Game.new), median / min / max over the runs, and the time to restore its
-last position from a JSON snapshot. The platform's target for a complete replay is 10 ms
-(set for Hunters and Gatherers; Stone Age has no target of its own).
+last position from a JSON snapshot. Target (issue 14): a complete replay in 10 ms.
 """
 
 from __future__ import annotations
