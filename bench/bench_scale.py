@@ -4,12 +4,16 @@
 It fills its own PostgreSQL database with finished games of all three base engines (Hunters
 and Gatherers with 4 players, base Carcassonne with 2, Stone Age with 3), first up to
 ``--small`` events, measures, then up to ``--events`` (10 million by default, about 90,000 games)
-and measures again, printing each figure beside the small store's and the ratio:
+and measures again, printing each figure beside the small store's and the ratio. The small store
+is copied to a database of its own before the large one grows, and the reads of both are taken at
+the end, the two stores taking turns round by round: read an hour apart, the same store's figures
+differed by a third on this machine, more than the store's size made them differ.
 
 * append p50/p99: ``records.services.append_event`` of fresh games, one event per transaction,
   validated by the engine, chained, scoring handed off (no broker: it is after the transaction);
 * state at N p50/p99: ``GET /api/records/{id}/state/?at=N`` for random records and N;
-* the games list, a player's page, the league's page and a catalogue search (p50 of repeats);
+* the games list, a player's page, the league's page and a catalogue search (p50 and p99 of
+  ``--repeats`` rounds);
 * bytes on disk per event (the events table with its indexes and TOAST) and for the whole
   database;
 * the recompute rate: ``manage.py recompute``'s work for every game, on ``--workers`` Celery
@@ -26,9 +30,10 @@ holds the same league as the large one, so their pages show the same games at bo
 others seat the other players.
 
 Usage: ``.venv/bin/python bench/bench_scale.py [--events 10000000] [--small 10000] [--workers 2]``
-It creates (and drops, unless ``--keep``) the database ``ludolog_bench_scale`` on
-127.0.0.1:5432 and uses Redis (``CELERY_BROKER_URL``, default ``redis://127.0.0.1:6379/13``) on
-a queue of its own.
+It creates (and drops, unless ``--keep``) the databases ``ludolog_bench_scale`` and
+``ludolog_bench_scale_small`` on 127.0.0.1:5432 (``--measure-only`` reads the pages of kept
+ones again) and uses Redis (``CELERY_BROKER_URL``, default ``redis://127.0.0.1:6379/13``) on a
+queue of its own.
 """
 
 from __future__ import annotations
@@ -176,11 +181,37 @@ def timed(call: Any, repeats: int) -> list[float]:
     return times
 
 
-def measure_reads(rng: random.Random, league_id: int, player_id: int, repeats: int) -> dict[str, tuple[float, float]]:
+PAGES = (("games list", "/games/"), ("games list, deep page", "/games/?page={deep}"),
+         ("player page", "/players/{player}/"), ("league page", "/leagues/{league}/"),
+         ("catalogue search", "/catalogue/?q=carcassonne"))
+READS = ("state at N", *(name for name, _url in PAGES))
+STATES_PER_ROUND = 10
+DEEP_PAGE = 40
+"""The games list's deep page; a store with fewer full pages reads its last full one instead, so that
+both stores' pages show as many games (the small store has 4 full pages)."""
+
+
+def use_database(name: str) -> None:
+    """Point this process's default connection at database ``name`` (nothing cached carried over)."""
+    from django.db import connections
+
+    from records import state_cache
+
+    connections.close_all()
+    connections["default"].settings_dict["NAME"] = name
+    state_cache.clear()  # a record's cached state belongs to one database
+
+
+def measure_reads(databases: list[str], repeats: int, rng: random.Random) -> dict[str, dict[str, tuple[float, float]]]:
+    """p50 and p99 of each read, per database, the databases taking turns (round by round, in
+    alternate order), so that what the machine is doing meanwhile weighs on them alike: the
+    figures of one store read an hour after another's differed by a third on this machine."""
     from django.db import connection
+    from django.db.models import Max
     from django.test import Client
 
-    from records.models import GameRecord
+    from records.models import Event, GameRecord, Player
+    from scoring.models import League
 
     client = Client(HTTP_HOST="127.0.0.1")
 
@@ -188,24 +219,35 @@ def measure_reads(rng: random.Random, league_id: int, player_id: int, repeats: i
         response = client.get(url)
         assert response.status_code == 200, (url, response.status_code)
 
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT max(id) FROM records_gamerecord")
-        last_id = cursor.fetchone()[0]
-    figures: dict[str, tuple[float, float]] = {}
-    state = []
-    for _ in range(repeats * 10):
-        record_id = rng.randint(1, last_id)
-        length = GameRecord.objects.filter(pk=record_id).values_list("events__seq", flat=True).order_by("-events__seq")[0]
-        at = rng.randint(1, length)
-        state.extend(timed(lambda: get(f"/api/records/{record_id}/state/?at={at}"), 1))
-    figures["state at N"] = (statistics.median(state), percentile(state, 0.99))
-    for name, url in (("games list", "/games/"), ("games list, page 40", "/games/?page=40"),
-                      ("player page", f"/players/{player_id}/"), ("league page", f"/leagues/{league_id}/"),
-                      ("catalogue search", "/catalogue/?q=carcassonne")):
-        get(url)  # warm: the first request of a page type compiles its templates
-        times = timed(lambda: get(url), repeats)
-        figures[name] = (statistics.median(times), percentile(times, 0.99))
-    return figures
+    from ludolog.web.history import PAGE_SIZE
+
+    about: dict[str, tuple[list[tuple[int, int]], dict[str, int]]] = {}
+    for name in databases:
+        use_database(name)
+        # Records with their number of events, read once: state-at-N asks a random one.
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT max(id) FROM records_gamerecord")
+            last_id = cursor.fetchone()[0]
+        ids = [rng.randint(1, last_id) for _ in range(repeats * STATES_PER_ROUND)]
+        lengths = dict(Event.objects.filter(record_id__in=ids).values("record_id")
+                       .annotate(n=Max("seq")).values_list("record_id", "n"))
+        states = [(record, rng.randint(1, lengths[record])) for record in ids if record in lengths]
+        player = Player.objects.order_by("pk").values_list("pk", flat=True)[0]
+        deep = min(DEEP_PAGE, GameRecord.objects.filter(is_private=False).count() // PAGE_SIZE)
+        about[name] = (states, {"league": League.objects.get().pk, "player": player, "deep": deep})
+        print(f"  {name}: the games list's deep page is page {deep}")
+    times: dict[str, dict[str, list[float]]] = {name: {read: [] for read in READS} for name in databases}
+    for round_ in range(repeats):
+        for name in databases if round_ % 2 == 0 else databases[::-1]:
+            use_database(name)
+            states, ids = about[name]
+            get("/catalogue/")  # warm: the new connection, and the templates on the first round
+            for record, at in states[round_ * STATES_PER_ROUND:(round_ + 1) * STATES_PER_ROUND]:
+                times[name]["state at N"].extend(timed(lambda: get(f"/api/records/{record}/state/?at={at}"), 1))
+            for read, url in PAGES:
+                times[name][read].extend(timed(lambda: get(url.format(**ids)), 1))
+    return {name: {read: (statistics.median(values), percentile(values, 0.99)) for read, values in by_read.items()}
+            for name, by_read in times.items()}
 
 
 def measure_appends(chosen: list[tuple[str, int, list]], players: list[int]) -> tuple[float, float, int]:
@@ -234,19 +276,46 @@ def disk(connection: Any) -> tuple[float, float, int]:
     return events_bytes / count, database_bytes / count, count
 
 
-def measure_kept(repeats: int) -> None:
-    """The read figures of the database a ``--keep`` run left (after a change to the pages)."""
+def copy_database(source: str, copy: str) -> None:
+    """``copy``, a new database made from ``source`` as it is now (PostgreSQL's template copy)."""
+    import psycopg
+    from django.db import connections
+
+    connections.close_all()
+    with psycopg.connect(PG + "postgres", autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{copy}" WITH (FORCE)')
+        # A template must have no other session: the recompute's workers may still hold one.
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", [source])
+        admin.execute(f'CREATE DATABASE "{copy}" TEMPLATE "{source}"')
+
+
+def print_side_by_side(labels: tuple[str, str], small: dict[str, tuple[float, float]],
+                       large: dict[str, tuple[float, float]]) -> None:
+    print(f"\n{'figure':34} {labels[0]:>14} {labels[1]:>16}  ratio (target 1.5x)")
+    for name in small:
+        for index, label in ((0, "p50"), (1, "p99")):
+            if index == 1 and ("bytes" in name or "games/s" in name):
+                continue
+            tag = f"{name} {label}" if "bytes" not in name and "games/s" not in name else name
+            a, b = small[name][index], large[name][index]
+            ratio = b / a if "games/s" not in name else a / b
+            print(f"{tag:34} {a:14.1f} {b:16.1f}  {ratio:5.2f}x")
+
+
+def measure_kept(small_database: str, repeats: int) -> None:
+    """The reads of the stores a ``--keep`` run left, side by side (after a change to the pages)."""
     import django
 
     django.setup()
-    from records.models import Event, Player
-    from scoring.models import League
+    from records.models import Event
 
-    league = League.objects.get()
-    player = Player.objects.order_by("pk").values_list("pk", flat=True)[0]
-    print(f"kept database {DB}: {Event.objects.count():,} events")
-    for name, (p50, p99) in measure_reads(random.Random(5), league.pk, player, repeats).items():
-        print(f"  {name:32} p50 {p50:9.1f}  p99 {p99:9.1f}")
+    counts = []
+    for name in (small_database, DB):
+        use_database(name)
+        counts.append(f"{Event.objects.count():,} events")
+    reads = measure_reads([small_database, DB], repeats, random.Random(5))
+    print(f"kept databases {small_database} and {DB}, read side by side:")
+    print_side_by_side((f"at {counts[0].split()[0]}", f"at {counts[1].split()[0]}"), reads[small_database], reads[DB])
 
 
 def main() -> None:
@@ -257,13 +326,15 @@ def main() -> None:
     parser.add_argument("--distinct", type=int, default=60, help="distinct simulated games per engine")
     parser.add_argument("--players", type=int, default=2_000)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--repeats", type=int, default=30)
-    parser.add_argument("--keep", action="store_true", help="keep the database afterwards")
-    parser.add_argument("--database", default=DB, help="the database to fill (created, and dropped unless --keep)")
+    parser.add_argument("--repeats", type=int, default=100, help="rounds of reads (each round reads every page once)")
+    parser.add_argument("--keep", action="store_true", help="keep the databases afterwards")
+    parser.add_argument("--database", default=DB, help="the database to fill (created, and dropped unless --keep); "
+                        "the small store is copied to the same name with _small")
     parser.add_argument("--measure-only", action="store_true",
-                        help="measure the pages of a database kept by an earlier --keep run, nothing filled")
+                        help="read the pages of the two databases an earlier --keep run left, nothing filled")
     args = parser.parse_args()
     DB = args.database
+    small_database = f"{DB}_small"
     broker = os.environ.get("CELERY_BROKER_URL", "redis://127.0.0.1:6379/13")
     queue = f"bench-scale-{uuid.uuid4().hex[:6]}"
     env = {**os.environ, "DATABASE_URL": PG + DB, "CELERY_BROKER_URL": broker, "CELERY_RESULT_BACKEND": broker,
@@ -272,7 +343,7 @@ def main() -> None:
            "CONN_MAX_AGE": "60", "LUDOLOG_RECOMPUTE_CHUNK_SIZE": "200"}
     os.environ.update(env)
     if args.measure_only:
-        measure_kept(args.repeats)
+        measure_kept(small_database, args.repeats)
         return
     print(f"database {DB}: {args.small:,} then {args.events:,} events; {args.workers} workers; broker {broker}")
     recreate_database(DB)
@@ -328,7 +399,7 @@ def main() -> None:
         print(f"  recompute of all {games_so_far:,} games: {recomputed['seconds']:.1f} s = {recomputed['rate']:.0f} games/s")
         with connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE")
-        figures = measure_reads(rng, league.pk, players[0], args.repeats)
+        figures: dict[str, tuple[float, float]] = {}
         p50, p99, appended = measure_appends(pick_games(distinct, 6, 10**9 + target), players)
         figures["append"] = (p50, p99)
         per_event, per_event_all, _ = disk(connection)
@@ -340,21 +411,19 @@ def main() -> None:
             print(f"  {name:32} p50 {p50:9.1f}  p99 {p99:9.1f}" if "bytes" not in name and "games/s" not in name
                   else f"  {name:32} {p50:9.1f}")
         print(f"  ({appended} appends measured)")
-    small, large = results[args.small], results[args.events]
-    print(f"\n{'figure':34} {'at ' + format(args.small, ','):>14} {'at ' + format(args.events, ','):>16}  ratio (target 1.5x)")
-    for name in small:
-        for index, label in ((0, "p50"), (1, "p99")):
-            if index == 1 and ("bytes" in name or "games/s" in name):
-                continue
-            tag = f"{name} {label}" if "bytes" not in name and "games/s" not in name else name
-            a, b = small[name][index], large[name][index]
-            ratio = b / a if "games/s" not in name else a / b
-            print(f"{tag:34} {a:14.1f} {b:16.1f}  {ratio:5.2f}x")
+        if target == args.small:
+            copy_database(DB, small_database)  # the small store, kept as it is for the reads at the end
+    # The reads of both stores at the end, taking turns: the same machine state weighs on both.
+    reads = measure_reads([small_database, DB], args.repeats, rng)
+    small = {**reads[small_database], **results[args.small]}
+    large = {**reads[DB], **results[args.events]}
+    print_side_by_side((f"at {args.small:,}", f"at {args.events:,}"), small, large)
     from django.db import connections
 
     connections.close_all()
     if not args.keep:
         drop_database(DB)
+        drop_database(small_database)
 
 
 if __name__ == "__main__":
