@@ -39,6 +39,7 @@ queue of its own.
 from __future__ import annotations
 
 import argparse
+import gc
 import io
 import multiprocessing
 import os
@@ -236,6 +237,12 @@ def measure_reads(databases: list[str], repeats: int, rng: random.Random) -> dic
         deep = min(DEEP_PAGE, GameRecord.objects.filter(is_private=False).count() // PAGE_SIZE)
         about[name] = (states, {"league": League.objects.get().pk, "player": player, "deep": deep})
         print(f"  {name}: the games list's deep page is page {deep}")
+    for name in databases:  # every page once, as a worker's first requests load what Django loads lazily
+        use_database(name)
+        for _read, url in PAGES:
+            get(url.format(**about[name][1]))
+    gc.collect()
+    gc.freeze()  # what the web workers do after their first request (ludolog/deploy/gunicorn.conf.py)
     times: dict[str, dict[str, list[float]]] = {name: {read: [] for read in READS} for name in databases}
     for round_ in range(repeats):
         for name in databases if round_ % 2 == 0 else databases[::-1]:

@@ -28,6 +28,22 @@ def test_gunicorn_takes_the_deployment_configuration():
     assert checked.returncode == 0, checked.stderr
 
 
+def test_a_worker_sets_what_it_loaded_aside_from_the_collector_after_its_first_request():
+    import gc
+    import runpy
+
+    hooks = runpy.run_path(str(DEPLOY / "gunicorn.conf.py"))
+    worker = type("Worker", (), {"nr": 2})()
+    hooks["post_request"](worker, None, {}, None)
+    assert gc.get_freeze_count() == 0  # not after the second request
+    worker.nr = 1
+    try:
+        hooks["post_request"](worker, None, {}, None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+
+
 def test_the_units_restart_what_stops():
     for unit in ("ludolog-web", "ludolog-worker", "ludolog-beat"):
         text = (DEPLOY / "systemd" / f"{unit}.service").read_text()
