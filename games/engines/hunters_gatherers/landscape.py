@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games.engines.tiles import SIDE_OFFSETS, Board, FeatureGraph, Figure, PlacedTile, Position, UnionFind
+from games.engines.tiles import Board, FeatureGraph, Figure, PlacedTile, Position, UnionFind
 
 from .actions import TRIBE_MEMBERS
 from .tileset import Feature, Lake, River, Tile, Tileset
@@ -104,16 +104,11 @@ class Landscape:
     def joins(self, tile: Tile, position: Position, quarter_turns: int) -> dict[int, set[int]]:
         """For each feature of ``tile`` laid so, the existing features (roots) it would join."""
         joined: dict[int, set[int]] = {fid: set() for fid in tile.features}
-        tiles, graph = self.board.tiles, self.graph
-        turned = tile.geometry.turned[quarter_turns]
-        x, y = position
-        for side, (dx, dy) in enumerate(SIDE_OFFSETS):
-            other = tiles.get((x + dx, y + dy))
-            if other is None:
-                continue
-            theirs = other.tile.turned[other.quarter_turns][(side + 2) % 4]  # the side facing ours
+        graph = self.graph
+        for side, other in self.board.neighbours(position):
+            theirs = other.tile.edge(side.opposite, other.quarter_turns)
             other_nodes = graph.nodes_of_tile(other.order)
-            for mine, their in turned[side].meeting(theirs):
+            for mine, their in tile.geometry.edge(side, quarter_turns).meeting(theirs):
                 joined[mine].add(graph.root(other_nodes[their]))
         return joined
 

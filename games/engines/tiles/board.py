@@ -46,8 +46,6 @@ class Mismatch:
     neighbour_terrain: str
 
 
-
-
 class Board:
     """Placed tiles by position, with the frontier of empty cells touching them."""
 

@@ -32,7 +32,6 @@ from .board import Board, PlacedTile
 from .geometry import SIDE_OFFSETS
 
 
-
 class UnionFind:
     """Disjoint sets over the integers ``0..n-1``, grown one element at a time.
 
