@@ -175,11 +175,11 @@ def _hunters_gatherers_refused(game: Any) -> Iterator[Any]:
     for placement in plain[:2]:
         for kind in FIGURE_KINDS:
             for feature in sorted(tile.features):
-                yield replace(placement, figure=kind, feature=feature)
-        yield replace(placement, seat=(game.current_player + 1) % game.players)
-        yield replace(placement, position=(placement.position[0] + 40, placement.position[1]))
-        yield replace(placement, position=(0, 0))
-        yield replace(placement, discard=True, position=None, rotation=0)
+                yield placement.replace(figure=kind, feature=feature)
+        yield placement.replace(seat=(game.current_player + 1) % game.players)
+        yield placement.replace(position=(placement.position[0] + 40, placement.position[1]))
+        yield placement.replace(position=(0, 0))
+        yield placement.replace(discard=True, position=None, rotation=0)
 
 
 def _roots(parent: list[int]) -> list[int]:
