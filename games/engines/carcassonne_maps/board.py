@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from typing import Any, Self
 
 from games.engines.errors import IllegalAction
-from games.engines.tiles import SIDES, Board, Mismatch, PlacedTile, Position, Side, TileDef, neighbour
+from games.engines.tiles import SIDES, Around, Board, Mismatch, PlacedTile, Position, Side, TileDef, neighbour
 
 from .map import Beyond, MapDefinition, SquareKind
 from .setup import StartTile
@@ -93,9 +93,10 @@ class MapBoard(Board):
                     found.append(Mismatch(side, neighbour(position, side), mine, printed))
         return found
 
-    def fits(self, tile: TileDef, position: Position, quarter_turns: int) -> bool:
+    def fits(self, tile: TileDef, position: Position, quarter_turns: int, around: Around | None = None) -> bool:
         """Whether ``tile`` may go at ``position``: an empty square of the frontier, every side
-        continuing its laid neighbour and what the map prints."""
+        continuing its laid neighbour and what the map prints (``around`` is not needed: the map's
+        squares are read with the tiles)."""
         if position not in self.frontier:
             return False
         # Sides and turns as ints (what printed_side computes), for the speed of legal actions.
@@ -155,9 +156,9 @@ class MapBoard(Board):
         return None
 
     # -- laying ---------------------------------------------------------------------------------
-    def place(self, tile: TileDef, position: Position, quarter_turns: int) -> PlacedTile:
+    def place(self, tile: TileDef, position: Position, quarter_turns: int, around: Around | None = None) -> PlacedTile:
         """Put ``tile`` down without checking the rules (callers check with :meth:`fits`)."""
-        placed = super().place(tile, position, quarter_turns)
+        placed = super().place(tile, position, quarter_turns, around)
         takes_tile = self.map.takes_tile
         for side in SIDES:
             cell = neighbour(position, side)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from games.engines.errors import IllegalAction
-from games.engines.tiles import Figure, quarter_turns_from_degrees
+from games.engines.tiles import Around, Figure, quarter_turns_from_degrees
 
 from .actions import FIGURE_KINDS, TRIBE_MEMBERS, Action, FigureKind, NotationError, parse_action
 from .landscape import Landscape
@@ -222,7 +222,8 @@ class Game:
             raise IllegalAction("tile_not_in_bag", f"{action.tile} is no longer in the {wanted} pile")
         return tile
 
-    def _check_placement(self, tile: Tile, action: Action) -> tuple[tuple[int, int], int]:
+    def _check_placement(self, tile: Tile, action: Action) -> tuple[tuple[int, int], int, Around]:
+        """Where and how the tile goes, and the tiles around it (asked once, used again to lay it)."""
         assert action.position is not None
         position = action.position
         turns = quarter_turns_from_degrees(action.rotation)
@@ -232,11 +233,12 @@ class Game:
             raise IllegalAction("occupied", f"a tile already lies at ({x},{y})")
         if not board.is_adjacent(position):
             raise IllegalAction("not_adjacent", f"({x},{y}) touches no tile by a side")
-        if not board.fits(tile.geometry, position, turns):  # the cached answer first: most actions fit
+        around = board.around(position)
+        if not board.fits(tile.geometry, position, turns, around):  # the cached answer first: most actions fit
             m = board.mismatches(tile.geometry, position, turns)[0]
             raise IllegalAction("edge_mismatch", f"the {_SIDE_NAMES[m.side]} edge is {m.terrain} but the "
                                 f"neighbour at ({m.neighbour[0]},{m.neighbour[1]}) shows {m.neighbour_terrain}")
-        return position, turns
+        return position, turns, around
 
     def _figure_problem(self, tile: Tile, figure: FigureKind, feature_id: int,
                         joined: dict[int, set[int]]) -> IllegalAction | None:
@@ -274,20 +276,20 @@ class Game:
             if not self._pile():
                 self._end_turn()
             return
-        position, turns = self._check_placement(tile, action)
+        position, turns, around = self._check_placement(tile, action)
         if action.figure is not None:
             assert action.feature is not None
             problem = self._figure_problem(tile, action.figure, action.feature,
-                                           self.land.joins(tile, position, turns))
+                                           self.land.joins(tile, position, turns, around))
             if problem is not None:
                 raise problem
-        self._lay(tile, position, turns, action)
+        self._lay(tile, position, turns, around, action)
 
-    def _lay(self, tile: Tile, position: tuple[int, int], turns: int, action: Action) -> None:
+    def _lay(self, tile: Tile, position: tuple[int, int], turns: int, around: Around, action: Action) -> None:
         seat = self._current
         self._pile().remove(tile.id)
         self._history.append(action)
-        placed = self.land.place(tile, position, turns)
+        placed = self.land.place(tile, position, turns, around)
         nodes = self.land.graph.nodes_of_tile(placed.order)
         if action.figure is not None:
             assert action.feature is not None

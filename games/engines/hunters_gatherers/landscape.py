@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from games.engines.tiles import Board, FeatureGraph, Figure, PlacedTile, Position, UnionFind
+from games.engines.tiles import Around, Board, FeatureGraph, Figure, PlacedTile, Position, UnionFind
 
 from .actions import TRIBE_MEMBERS
 from .tileset import Feature, Lake, River, Tile, Tileset
@@ -70,11 +70,15 @@ class Landscape:
         return land
 
     # -- laying tiles ----------------------------------------------------------------------
-    def place(self, tile: Tile, position: Position, quarter_turns: int) -> PlacedTile:
-        """Lay ``tile`` (already checked to fit) and join its features and river systems."""
-        placed = self.board.place(tile.geometry, position, quarter_turns)
+    def place(self, tile: Tile, position: Position, quarter_turns: int, around: Around | None = None) -> PlacedTile:
+        """Lay ``tile`` (already checked to fit) and join its features and river systems;
+        ``around`` is the board's :meth:`~Board.around` of ``position``, if the caller has it."""
+        board = self.board
+        if around is None:
+            around = board.around(position)
+        placed = board.place(tile.geometry, position, quarter_turns, around)
         self.tiles.append(tile)
-        connections = self.graph.join_tile(placed, self.board)
+        connections = self.graph.join_tile(placed, board, around)
         nodes = self.graph.nodes_of_tile(placed.order)
         first, features = len(self._features), tile.in_node_order
         self._lakes.extend(first + offset for offset in tile.lake_offsets)
@@ -101,14 +105,18 @@ class Landscape:
         return len(self._features)
 
     # -- looking ahead before a tile is laid -----------------------------------------------
-    def joins(self, tile: Tile, position: Position, quarter_turns: int) -> dict[int, set[int]]:
+    def joins(self, tile: Tile, position: Position, quarter_turns: int,
+              around: Around | None = None) -> dict[int, set[int]]:
         """For each feature of ``tile`` laid so, the existing features (roots) it would join."""
         joined: dict[int, set[int]] = {fid: set() for fid in tile.features}
         graph = self.graph
-        for side, other in self.board.neighbours(position):
-            theirs = other.tile.edge(side.opposite, other.quarter_turns)
+        turned = tile.geometry.turned[quarter_turns]
+        for side, other in enumerate(self.board.around(position) if around is None else around):
+            if other is None:
+                continue
+            theirs = other.tile.turned[other.quarter_turns][side ^ 2]  # the opposite side
             other_nodes = graph.nodes_of_tile(other.order)
-            for mine, their in tile.geometry.edge(side, quarter_turns).meeting(theirs):
+            for mine, their in turned[side].meeting(theirs):
                 joined[mine].add(graph.root(other_nodes[their]))
         return joined
 

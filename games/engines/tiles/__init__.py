@@ -17,7 +17,7 @@ figures standing on them. :func:`majority_owners` settles who scores a feature.
 (True, False)
 """
 
-from .board import Board, Mismatch, PlacedTile
+from .board import Around, Board, Mismatch, PlacedTile
 from .features import Connection, FeatureGraph, Figure, UnionFind, majority_owners
 from .geometry import (
     SIDE_OFFSETS,
@@ -33,7 +33,7 @@ from .geometry import (
 from .tile import Edge, TileDef, TileDefinitionError
 
 __all__ = [
-    "SIDE_OFFSETS", "SIDES", "SUB_EDGES_PER_SIDE", "Board", "Connection", "Edge", "FeatureGraph", "Figure",
+    "SIDE_OFFSETS", "SIDES", "SUB_EDGES_PER_SIDE", "Around", "Board", "Connection", "Edge", "FeatureGraph", "Figure",
     "Mismatch", "PlacedTile", "Position", "Side", "TileDef", "TileDefinitionError", "UnionFind",
     "majority_owners", "meeting_sub_edge", "neighbour", "printed_side", "quarter_turns_from_degrees",
 ]

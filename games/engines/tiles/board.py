@@ -36,6 +36,10 @@ class PlacedTile(NamedTuple):
     order: int
 
 
+Around = tuple[PlacedTile | None, PlacedTile | None, PlacedTile | None, PlacedTile | None]
+"""The placed tiles beside a cell, by side (north, east, south, west), ``None`` where none lies."""
+
+
 @dataclass(frozen=True, slots=True)
 class Mismatch:
     """A side whose terrain differs from the neighbour's facing side."""
@@ -75,24 +79,39 @@ class Board:
                 found.append(Mismatch(side, neighbour(position, side), terrains[side], theirs))
         return found
 
-    def needs(self, position: Position) -> Needs:
-        """What the tiles beside ``position`` ask of each side of a tile laid there: the terrain
-        of their facing side, ``None`` where no tile lies."""
+    def around(self, position: Position) -> Around:
+        """The placed tiles beside ``position``, by side.
+
+        Laying a tile asks it several times (does the tile fit, which features does it join,
+        which cells join the frontier): a caller that asks once passes the answer on.
+
+        >>> from games.engines.tiles.tile import TileDef
+        >>> grass = TileDef.build("G", {s: ("meadow", (0, 0, 0)) for s in "NESW"}, {0: "meadow"})
+        >>> board = Board()
+        >>> _ = board.place(grass, (0, 0), 0)
+        >>> [None if p is None else p.position for p in board.around((1, 0))]
+        [None, None, None, (0, 0)]
+        """
         tiles = self.tiles
         x, y = position
-        north, east, south, west = (tiles.get((x, y - 1)), tiles.get((x + 1, y)), tiles.get((x, y + 1)),
-                                    tiles.get((x - 1, y)))
+        return tiles.get((x, y - 1)), tiles.get((x + 1, y)), tiles.get((x, y + 1)), tiles.get((x - 1, y))
+
+    def needs(self, position: Position, around: Around | None = None) -> Needs:
+        """What the tiles beside ``position`` (``around`` it, if known) ask of each side of a tile
+        laid there: the terrain of their facing side, ``None`` where no tile lies."""
+        north, east, south, west = self.around(position) if around is None else around
         # Each neighbour's side facing this cell is the opposite one: its south faces our north.
         return (None if north is None else north.tile.turned_terrains[north.quarter_turns][2],
                 None if east is None else east.tile.turned_terrains[east.quarter_turns][3],
                 None if south is None else south.tile.turned_terrains[south.quarter_turns][0],
                 None if west is None else west.tile.turned_terrains[west.quarter_turns][1])
 
-    def fits(self, tile: TileDef, position: Position, quarter_turns: int) -> bool:
-        """Whether ``tile`` may go at ``position``: empty, adjacent and matching on every side."""
+    def fits(self, tile: TileDef, position: Position, quarter_turns: int, around: Around | None = None) -> bool:
+        """Whether ``tile`` may go at ``position`` (with the tiles ``around`` it, if known): empty,
+        adjacent and matching on every side."""
         if position in self.tiles or position not in self.frontier:
             return False
-        needs = self._needs.get(position) or self.needs(position)
+        needs = self._needs.get(position) or self.needs(position, around)
         return quarter_turns % 4 in tile.turns_fitting(needs)
 
     def placements(self, tile: TileDef) -> Iterator[tuple[Position, int]]:
@@ -110,20 +129,22 @@ class Board:
         """Whether ``tile`` has at least one legal placement."""
         return next(self.placements(tile), None) is not None
 
-    def place(self, tile: TileDef, position: Position, quarter_turns: int) -> PlacedTile:
-        """Put ``tile`` down without checking the rules (callers check with :meth:`fits`)."""
+    def place(self, tile: TileDef, position: Position, quarter_turns: int, around: Around | None = None) -> PlacedTile:
+        """Put ``tile`` down without checking the rules (callers check with :meth:`fits`);
+        ``around`` is :meth:`around` of ``position``, if the caller has it."""
         placed = PlacedTile(tile, position, quarter_turns, len(self.placed))
-        tiles = self.tiles
-        frontier = self.frontier
-        tiles[position] = placed
+        if around is None:
+            around = self.around(position)
+        self.tiles[position] = placed
         self.placed.append(placed)
+        frontier = self.frontier
         frontier.discard(position)
         known = self._needs
         known.pop(position, None)
         x, y = position
-        for dx, dy in SIDE_OFFSETS:
-            cell = (x + dx, y + dy)
-            if cell not in tiles:
+        for (dx, dy), beside in zip(SIDE_OFFSETS, around):
+            if beside is None:
+                cell = (x + dx, y + dy)
                 frontier.add(cell)
                 known.pop(cell, None)  # it now faces this tile
         return placed

@@ -28,8 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from .board import Board, PlacedTile
-from .geometry import SIDE_OFFSETS
+from .board import Around, Board, PlacedTile
 
 
 class UnionFind:
@@ -149,37 +148,41 @@ class FeatureGraph:
         the connections made, in the order they were joined."""
         return [Connection(node, other) for node, other in self.join_tile(placed, board)]
 
-    def join_tile(self, placed: PlacedTile, board: Board) -> list[tuple[int, int]]:
+    def join_tile(self, placed: PlacedTile, board: Board, around: Around | None = None) -> list[tuple[int, int]]:
         """:meth:`add_tile`, its connections as ``(node, other)`` pairs: the games lay every tile
-        through here, and building a :class:`Connection` costs more than joining it."""
-        assert placed.order == len(self._tile_nodes), "tiles must be added in placement order"
+        through here, and building a :class:`Connection` costs more than joining it. ``around``
+        is what :meth:`Board.around` answered for the tile's cell before it was laid, if known."""
+        order = placed.order
+        assert order == len(self._tile_nodes), "tiles must be added in placement order"
         tile = placed.tile
-        kinds = tile.feature_kinds
-        first, count = len(self.node_tile), len(kinds)
-        new = range(first, first + count)
-        nodes = dict(zip(kinds, new))
-        self._uf.parent.extend(new)
-        self._uf.size.extend([1] * count)
-        self._open.extend(tile.open_sides)
-        self._members.extend([(node,) for node in new])
-        self._figures.extend([()] * count)
-        self.node_tile.extend([placed.order] * count)
-        self.node_feature.extend(kinds)
-        self.node_kind.extend(kinds.values())
-        self._tile_nodes.append(nodes)
+        first = len(self.node_tile)
+        new = range(first, first + len(tile.feature_ids))
+        nodes = dict(zip(tile.feature_ids, new))
+        parent = self._uf.parent
+        parent.extend(new)
+        self._uf.size.extend([1] * len(new))
+        open_ = self._open
+        open_.extend(tile.open_sides)
+        self._members.extend(zip(new))  # a 1-tuple per node: each its own feature
+        self._figures.extend([()] * len(new))
+        self.node_tile.extend([order] * len(new))
+        self.node_feature.extend(tile.feature_ids)
+        self.node_kind.extend(tile.kinds)
+        tile_nodes = self._tile_nodes
+        tile_nodes.append(nodes)
 
+        if around is None:
+            around = board.around(placed.position)
         connections: list[tuple[int, int]] = []
         closing: list[tuple[Mapping[int, int], tuple[int, ...]]] = []  # (a tile's nodes, its features meeting a side)
-        x, y = placed.position
         turned = tile.turned[placed.quarter_turns]
-        tiles, parent, merge = board.tiles, self._uf.parent, self._merge
-        for side, (dx, dy) in enumerate(SIDE_OFFSETS):
-            other = tiles.get((x + dx, y + dy))
+        merge = self._merge
+        for side, other in enumerate(around):
             if other is None:
                 continue
             mine = turned[side]
-            theirs = other.tile.turned[other.quarter_turns][(side + 2) % 4]  # the opposite side
-            other_nodes = self._tile_nodes[other.order]
+            theirs = other.tile.turned[other.quarter_turns][side ^ 2]  # the opposite side: N-S, E-W
+            other_nodes = tile_nodes[other.order]
             for mine_feature, their_feature in mine.meeting(theirs):
                 a, b = nodes[mine_feature], other_nodes[their_feature]
                 connections.append((a, b))
@@ -195,10 +198,9 @@ class FeatureGraph:
             closing.append((nodes, mine.features))
             closing.append((other_nodes, theirs.features))
         # Each feature meeting a side closes one open contact there, on either tile, once joined.
-        open_ = self._open
-        for tile_nodes, features in closing:
+        for some_nodes, features in closing:
             for feature in features:
-                node = tile_nodes[feature]
+                node = some_nodes[feature]
                 while parent[node] != node:  # UnionFind.find again
                     parent[node] = parent[parent[node]]
                     node = parent[node]

@@ -84,6 +84,10 @@ class TileDef:
     """The terrains of :attr:`turned`."""
     open_sides: tuple[int, ...] = field(init=False, repr=False, compare=False)
     """How many sides each feature reaches, in the order of :attr:`feature_kinds`."""
+    feature_ids: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The features, in the order of :attr:`feature_kinds` (the order a feature graph numbers their nodes)."""
+    kinds: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """Their kinds, in the same order."""
     _fitting: dict[Needs, tuple[int, ...]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -99,6 +103,8 @@ class TileDef:
         object.__setattr__(self, "turned", turned)
         object.__setattr__(self, "turned_terrains", tuple(tuple(e.terrain for e in edges) for edges in turned))
         object.__setattr__(self, "open_sides", tuple(len(touched[fid]) for fid in self.feature_kinds))
+        object.__setattr__(self, "feature_ids", tuple(self.feature_kinds))
+        object.__setattr__(self, "kinds", tuple(self.feature_kinds.values()))
         object.__setattr__(self, "_fitting", {})
 
     @classmethod
