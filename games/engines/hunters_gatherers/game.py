@@ -289,11 +289,13 @@ class Game:
         seat = self._current
         self._pile().remove(tile.id)
         self._history.append(action)
-        placed = self.land.place(tile, position, turns, around)
-        nodes = self.land.graph.nodes_of_tile(placed.order)
+        land = self.land
+        placed = land.place(tile, position, turns, around)
+        graph = land.graph
+        nodes = graph.nodes_of_tile(placed.order)
         if action.figure is not None:
             assert action.feature is not None
-            self.land.add_figure(Figure(seat, action.figure, nodes[action.feature]))
+            land.add_figure(Figure(seat, action.figure, nodes[action.feature]))
             if action.figure == "hut":
                 self._huts[seat] -= 1
             else:
@@ -301,15 +303,7 @@ class Game:
         # Score every forest and river this tile completed, then send their gatherers and
         # fishers home: a figure put on this very tile scores and returns in the same turn, in
         # time for the bonus tile unless the game plays figures_home_at_end_of_turn.
-        completed: list[int] = []
-        graph = self.land.graph
-        kinds = graph.node_kind
-        for node in nodes.values():
-            kind = kinds[node]
-            if kind == "forest" or kind == "river":
-                root = graph.root(node)
-                if root not in completed and graph.is_complete(root):
-                    completed.append(root)
+        completed = graph.completed([nodes[feature] for feature in tile.forests_and_rivers])
         gold = False
         for root in completed:
             self._award(completed_award(self.land, root))

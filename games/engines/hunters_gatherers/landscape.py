@@ -32,7 +32,7 @@ class Landscape:
         self.systems = UnionFind()
         self.tiles: list[Tile] = []            # by placement order
         self._features: list[Feature] = []     # by node
-        self._lakes: list[int] = []            # the lakes' nodes, in node order (huts score them)
+        self._waters: list[int] = []           # the rivers' and lakes' nodes, in node order (huts score them)
         self.figures: list[Figure] = []        # every figure standing on the board
         self.place(start, (0, 0), 0)
 
@@ -65,7 +65,7 @@ class Landscape:
         if len(land.systems.parent) != len(land.graph.node_tile):
             raise ValueError("landscape state: river systems and features must cover the same nodes")
         land._features = [tiles[t].features[fid] for t, fid in zip(land.graph.node_tile, land.graph.node_feature)]
-        land._lakes = [node for node, feature in enumerate(land._features) if isinstance(feature, Lake)]
+        land._waters = [node for node, feature in enumerate(land._features) if isinstance(feature, (River, Lake))]
         land.figures = [Figure.from_state(f) for f in state["figures"]]
         return land
 
@@ -78,20 +78,25 @@ class Landscape:
             around = board.around(position)
         placed = board.place(tile.geometry, position, quarter_turns, around)
         self.tiles.append(tile)
-        connections = self.graph.join_tile(placed, board, around)
-        nodes = self.graph.nodes_of_tile(placed.order)
-        first, features = len(self._features), tile.in_node_order
-        self._lakes.extend(first + offset for offset in tile.lake_offsets)
-        self._features.extend(features)
+        graph = self.graph
+        connections = graph.join_tile(placed, board, around)
+        # The tile's nodes are numbered from ``first`` in the order of tile.in_node_order.
+        first = len(self._features)
+        self._features.extend(tile.in_node_order)
+        if tile.water_offsets:
+            self._waters.extend([first + offset for offset in tile.water_offsets])
         # UnionFind.add for each new node, written out: every tile laid comes through here.
-        self.systems.parent.extend(range(first, first + len(features)))
-        self.systems.size.extend([1] * len(features))
+        systems = self.systems
+        new = range(first, len(self._features))
+        systems.parent.extend(new)
+        systems.size.extend([1] * len(new))
+        union = systems.union
         for river, lake in tile.rivers_into_lakes:
-            self.systems.union(nodes[river], nodes[lake])
-        kinds = self.graph.node_kind
+            union(first + river, first + lake)
+        kinds = graph.node_kind
         for node, other in connections:
             if kinds[node] == "river":
-                self.systems.union(node, other)
+                union(node, other)
         return placed
 
     def feature(self, node: int) -> Feature:
@@ -143,7 +148,12 @@ class Landscape:
         return taken
 
     def lakes_of_system(self, system_root: int) -> list[int]:
-        return [n for n in self._lakes if self.systems.find(n) == system_root]
+        kinds, find = self.graph.node_kind, self.systems.find
+        return [n for n in self._waters if kinds[n] == "lake" and find(n) == system_root]
+
+    def waters(self) -> list[int]:
+        """The nodes of every river and lake, in node order: what river systems are made of."""
+        return list(self._waters)
 
 
 def _local_system(tile: Tile, feature_id: int) -> set[int]:

@@ -228,10 +228,9 @@ def final_awards(land: Landscape) -> list[Award]:
     fish_of = dict.fromkeys(huts_by_system, 0)
     lakes_of = dict.fromkeys(huts_by_system, 0)
     if huts_by_system:
-        find = land.systems.find
-        for node, kind in enumerate(land.graph.node_kind):
-            if kind != "river" and kind != "lake":
-                continue
+        find, kinds = land.systems.find, land.graph.node_kind
+        for node in land.waters():
+            kind = kinds[node]
             system = find(node)
             members = nodes_of.get(system)
             if members is None:

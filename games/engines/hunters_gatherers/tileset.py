@@ -92,14 +92,21 @@ class Tile:
         return tuple(self.features[fid] for fid in self.geometry.feature_kinds)
 
     @cached_property
-    def lake_offsets(self) -> tuple[int, ...]:
-        """Where the lakes are in :attr:`in_node_order`."""
-        return tuple(i for i, feature in enumerate(self.in_node_order) if isinstance(feature, Lake))
+    def water_offsets(self) -> tuple[int, ...]:
+        """Where the rivers and lakes (what river systems join) are in :attr:`in_node_order`."""
+        return tuple(i for i, feature in enumerate(self.in_node_order) if isinstance(feature, (River, Lake)))
+
+    @cached_property
+    def forests_and_rivers(self) -> tuple[int, ...]:
+        """The ids of the forests and rivers (what scores once complete), in :attr:`in_node_order`."""
+        return tuple(feature.id for feature in self.in_node_order if isinstance(feature, (Forest, River)))
 
     @cached_property
     def rivers_into_lakes(self) -> tuple[tuple[int, int], ...]:
-        """``(river, lake)`` feature ids of each river that ends in a lake on this tile."""
-        return tuple((fid, feature.lake) for fid, feature in self.features.items()
+        """``(river, lake)`` offsets in :attr:`in_node_order` of each river that ends in a lake on
+        this tile."""
+        offset = {feature.id: i for i, feature in enumerate(self.in_node_order)}
+        return tuple((offset[feature.id], offset[feature.lake]) for feature in self.in_node_order
                      if isinstance(feature, River) and feature.lake is not None)
 
 

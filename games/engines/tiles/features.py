@@ -367,6 +367,33 @@ class FeatureGraph:
         """No open contact left: nothing can extend this feature any more."""
         return self._open[self._uf.find(node)] == 0
 
+    def completed(self, nodes: Iterable[int]) -> list[int]:
+        """The complete features (roots) among those of ``nodes``, each once, in the order their
+        first node comes: what a tile just laid may have completed.
+
+        >>> from games.engines.tiles.board import Board
+        >>> from games.engines.tiles.tile import TileDef
+        >>> end = TileDef.build("E", {"N": ("forest", (0, 0, 0)), "E": ("meadow", (1, 1, 1)),
+        ...                           "S": ("meadow", (1, 1, 1)), "W": ("meadow", (1, 1, 1))},
+        ...                     {0: "forest", 1: "meadow"})
+        >>> board, graph = Board(), FeatureGraph()
+        >>> _ = graph.add_tile(board.place(end, (0, 0), 0), board)
+        >>> _ = graph.add_tile(board.place(end, (0, -1), 2), board)
+        >>> graph.completed([2, 3])   # the second tile's forest closed the first's; its meadow is open
+        [2]
+        >>> graph.root(0)
+        2
+        """
+        parent, open_ = self._uf.parent, self._open
+        found: list[int] = []
+        for node in nodes:
+            while parent[node] != node:  # UnionFind.find, written out: every tile laid asks
+                parent[node] = parent[parent[node]]
+                node = parent[node]
+            if open_[node] == 0 and node not in found:
+                found.append(node)
+        return found
+
     def members(self, node: int) -> list[int]:
         """All nodes of the feature of ``node``."""
         return list(self._members[self._uf.find(node)])
