@@ -9,10 +9,13 @@ fingerprint, and the position must come out of each refusal unchanged), takes th
 ``undo`` (the snapshot must be the one before it), applies it again and reads on. At the end it
 undoes every action back to the start, each position's snapshot as it was. Everything read goes
 into one SHA-256 chain. A plain replay (``apply`` only, then the snapshot as stored, nothing else
-asked) gives a second chain: what is asked between actions may leave traces in a stored snapshot
-(Hunters and Gatherers keeps the tile core's union–find parents as path halving left them), so
-the first chain reads those parents as roots and the second one pins them as the platform stores
-them.
+asked) gives a second chain: what is asked between actions must leave no trace in a stored
+snapshot (the tile core stores each union–find parent as its root and open contacts at roots
+only, however finds halved paths and in which order a tile closed contacts).
+
+The data were recorded before the engines were made faster, and recorded again once when the
+tile core began to store its state that way: both checkouts then gave the same chains with every
+state read as roots, for the games here and twelve more.
 
     python -m tests.engines.fingerprints     # re-record (only when a rule change is meant)
 """
@@ -182,26 +185,6 @@ def _hunters_gatherers_refused(game: Any) -> Iterator[Any]:
         yield placement.replace(discard=True, position=None, rotation=0)
 
 
-def _roots(parent: list[int]) -> list[int]:
-    """Each element's root in a union–find parent array, read without changing it."""
-    roots = []
-    for node in range(len(parent)):
-        while parent[node] != node:
-            node = parent[node]
-        roots.append(node)
-    return roots
-
-
-def _hunters_gatherers_state(game: Any) -> Any:
-    """The snapshot, each union–find parent read as its root: a refused action's look ahead halves
-    paths too, which changes no position."""
-    snapshot = game.snapshot()
-    land = snapshot["landscape"]
-    for part in (land["features"]["union_find"], land["river_systems"]):
-        part["parent"] = _roots(part["parent"])
-    return snapshot
-
-
 def _hunters_gatherers_walk() -> Walk:
     from games.engines.hunters_gatherers import Game, parse_action
 
@@ -210,8 +193,8 @@ def _hunters_gatherers_walk() -> Walk:
                 [s.to_dict() for s in game.scores()], [[i, repr(a)] for i, a in game.awards()],
                 game.final_ranks() if game.is_over else None]
 
-    return Walk(lambda p: Game.new(p["players"], seed=p["seed"]), parse_action, _hunters_gatherers_state, position,
-                _hunters_gatherers_refused, lambda g: g.snapshot())
+    return Walk(lambda p: Game.new(p["players"], seed=p["seed"]), parse_action, lambda g: g.snapshot(), position,
+                _hunters_gatherers_refused)
 
 
 # -- Stone Age ------------------------------------------------------------------------------
@@ -320,8 +303,8 @@ def record() -> None:
                         "chain_sha256": chain, "plain_sha256": plain})
         print(engine, name, len(texts), chain[:12], plain[:12])
     DATA.write_text(json.dumps({
-        "about": "Fingerprints of games in every engine (tests/engines/fingerprints.py says how they are read), "
-                 "recorded before the engines were made faster.",
+        "about": "Fingerprints of games in every engine (tests/engines/fingerprints.py says how they are read and "
+                 "when they were recorded).",
         "recorded_at_commit": commit, "games": records}, indent=1) + "\n", encoding="utf-8")
 
 

@@ -767,10 +767,8 @@ class Game:
     # -- serialising -------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
+        # The feature graph's state is the same for the same position, whatever was asked of it.
         graph = self.graph.to_state()
-        # find() halves paths as it reads, so raw parents would depend on the queries asked
-        # (legal_actions, view); every node's root keeps the snapshot of a position the same.
-        graph["union_find"]["parent"] = self.graph.roots_of_nodes()
         return {
             "snapshot_version": SNAPSHOT_VERSION, "options": self.options.to_dict(), "players": self.players,
             "seed": self.seed, "ordered": self.ordered, "pile": list(self.pile), "board": self.board.to_state(),

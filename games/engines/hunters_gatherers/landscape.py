@@ -79,7 +79,8 @@ class Landscape:
         placed = board.place(tile.geometry, position, quarter_turns, around)
         self.tiles.append(tile)
         graph = self.graph
-        connections = graph.join_tile(placed, board, around)
+        connections: list[tuple[int, int]] = []
+        graph.join_tile(placed, board, around, connections)
         # The tile's nodes are numbered from ``first`` in the order of tile.in_node_order.
         first = len(self._features)
         self._features.extend(tile.in_node_order)

@@ -68,17 +68,30 @@ class UnionFind:
         return ra
 
     # -- state -----------------------------------------------------------------------------
+    def roots(self) -> list[int]:
+        """Each element's root, read without halving any path."""
+        parent = self.parent
+        roots = []
+        for x in range(len(parent)):
+            while parent[x] != x:
+                x = parent[x]
+            roots.append(x)
+        return roots
+
     def to_state(self) -> dict[str, Any]:
-        """JSON-able: the parent and size arrays exactly as they are (paths not compressed).
+        """JSON-able: the parent and size arrays, each parent stored as its element's root.
+
+        Finds halve the paths they walk, so the raw parents depend on what was asked and in which
+        order; the sets do not, and neither does their state.
 
         >>> uf = UnionFind()
-        >>> _ = uf.add(), uf.add(), uf.union(0, 1)
-        >>> uf.to_state()
-        {'parent': [0, 0], 'size': [2, 1]}
-        >>> UnionFind.from_state(uf.to_state()).find(1)
+        >>> _ = [uf.add() for _ in range(4)], uf.union(0, 1), uf.union(2, 3), uf.union(0, 2)
+        >>> uf.parent, uf.to_state()
+        ([0, 0, 0, 2], {'parent': [0, 0, 0, 0], 'size': [4, 1, 2, 1]})
+        >>> UnionFind.from_state(uf.to_state()).find(3)
         0
         """
-        return {"parent": list(self.parent), "size": list(self.size)}
+        return {"parent": self.roots(), "size": list(self.size)}
 
     @classmethod
     def from_state(cls, state: Mapping[str, Any]) -> UnionFind:
@@ -146,46 +159,43 @@ class FeatureGraph:
     def add_tile(self, placed: PlacedTile, board: Board) -> list[Connection]:
         """Create the nodes of ``placed`` (already on ``board``) and join them to its neighbours;
         the connections made, in the order they were joined."""
-        return [Connection(node, other) for node, other in self.join_tile(placed, board)]
+        connections: list[tuple[int, int]] = []
+        self.join_tile(placed, board, connections=connections)
+        return [Connection(node, other) for node, other in connections]
 
-    def join_tile(self, placed: PlacedTile, board: Board, around: Around | None = None) -> list[tuple[int, int]]:
-        """:meth:`add_tile`, its connections as ``(node, other)`` pairs: the games lay every tile
-        through here, and building a :class:`Connection` costs more than joining it. ``around``
-        is what :meth:`Board.around` answered for the tile's cell before it was laid, if known."""
+    def join_tile(self, placed: PlacedTile, board: Board, around: Around | None = None,
+                  connections: list[tuple[int, int]] | None = None) -> None:
+        """:meth:`add_tile`, the way the games lay every tile: ``around`` is what
+        :meth:`Board.around` answered for the tile's cell before it was laid, if known, and
+        ``connections``, if given, receives each ``(node, other)`` pair joined."""
         order = placed.order
         assert order == len(self._tile_nodes), "tiles must be added in placement order"
         tile = placed.tile
         first = len(self.node_tile)
         new = range(first, first + len(tile.feature_ids))
         nodes = dict(zip(tile.feature_ids, new))
-        parent = self._uf.parent
+        uf = self._uf
+        parent, size, open_, members, figures = uf.parent, uf.size, self._open, self._members, self._figures
         parent.extend(new)
-        self._uf.size.extend([1] * len(new))
-        open_ = self._open
+        size.extend([1] * len(new))
         open_.extend(tile.open_sides)
-        self._members.extend(zip(new))  # a 1-tuple per node: each its own feature
-        self._figures.extend([()] * len(new))
+        members.extend(zip(new))  # a 1-tuple per node: each its own feature
+        figures.extend([()] * len(new))
         self.node_tile.extend([order] * len(new))
         self.node_feature.extend(tile.feature_ids)
         self.node_kind.extend(tile.kinds)
         tile_nodes = self._tile_nodes
         tile_nodes.append(nodes)
 
-        if around is None:
-            around = board.around(placed.position)
-        connections: list[tuple[int, int]] = []
-        closing: list[tuple[Mapping[int, int], tuple[int, ...]]] = []  # (a tile's nodes, its features meeting a side)
         turned = tile.turned[placed.quarter_turns]
-        merge = self._merge
-        for side, other in enumerate(around):
+        for side, other in enumerate(board.around(placed.position) if around is None else around):
             if other is None:
                 continue
-            mine = turned[side]
-            theirs = other.tile.turned[other.quarter_turns][side ^ 2]  # the opposite side: N-S, E-W
             other_nodes = tile_nodes[other.order]
-            for mine_feature, their_feature in mine.meeting(theirs):
-                a, b = nodes[mine_feature], other_nodes[their_feature]
-                connections.append((a, b))
+            for mine, theirs, closed in turned[side].closing(other.tile.turned[other.quarter_turns][side ^ 2]):
+                a, b = nodes[mine], other_nodes[theirs]
+                if connections is not None:
+                    connections.append((a, b))
                 # UnionFind.find of both, written out: this loop is the hottest of every game.
                 while parent[a] != a:
                     parent[a] = parent[parent[a]]
@@ -194,18 +204,22 @@ class FeatureGraph:
                     parent[b] = parent[parent[b]]
                     b = parent[b]
                 if a != b:
-                    merge(a, b)
-            closing.append((nodes, mine.features))
-            closing.append((other_nodes, theirs.features))
-        # Each feature meeting a side closes one open contact there, on either tile, once joined.
-        for some_nodes, features in closing:
-            for feature in features:
-                node = some_nodes[feature]
-                while parent[node] != node:  # UnionFind.find again
-                    parent[node] = parent[parent[node]]
-                    node = parent[node]
-                open_[node] -= 1
-        return connections
+                    # UnionFind.union of the two roots, written out too: the larger set's root
+                    # survives (the new tile's on a tie) with the open contacts, members and
+                    # figures of both.
+                    if size[a] < size[b]:
+                        a, b = b, a
+                    parent[b] = a
+                    size[a] += size[b]
+                    open_[a] += open_[b]
+                    members[a] += members[b]
+                    members[b] = ()
+                    if figures[b]:
+                        figures[a] += figures[b]
+                        figures[b] = ()
+                # The contacts of the two sides close as they meet: counted at the root now,
+                # they stay counted whatever it joins later.
+                open_[a] -= closed
 
     # -- what lies beyond the tiles: a map's border, features printed on a map -----------------
     def close_contacts(self, node: int, count: int = 1) -> None:
@@ -248,7 +262,8 @@ class FeatureGraph:
             self._merge(root, gone)
 
     def _merge(self, root: int, gone: int) -> None:
-        """Make the features of the two roots one, pooling their open contacts, members and figures."""
+        """Make the features of the two roots one, pooling their open contacts, members and figures
+        (:meth:`join_tile` does the same, written out)."""
         # UnionFind.union on the two roots: the larger set's root survives, the first on a tie.
         uf = self._uf
         size = uf.size
@@ -257,16 +272,13 @@ class FeatureGraph:
         uf.parent[gone] = root
         size[root] += size[gone]
         self._open[root] += self._open[gone]
-        members = self._members
-        # The larger set's members first (as when the smaller list was merged into the larger).
-        if len(members[root]) < len(members[gone]):
-            members[root] = members[gone] + members[root]
-        else:
-            members[root] = members[root] + members[gone]
-        members[gone] = ()
+        # A root's members are as many as its set's size: the larger set's come first.
+        self._members[root] += self._members[gone]
+        self._members[gone] = ()
         figures = self._figures
-        figures[root] = figures[root] + figures[gone]
-        figures[gone] = ()
+        if figures[gone]:
+            figures[root] += figures[gone]
+            figures[gone] = ()
 
     def copy(self) -> FeatureGraph:
         """An independent graph in the same state (its union–find parents as they are).
@@ -306,10 +318,17 @@ class FeatureGraph:
         Which node lies on which tile is not stored: it follows from the board's placements
         (nodes are numbered tile by tile, in placement order), see :meth:`from_state`. The
         member and figure lists are kept in their exact order, keyed by root.
+
+        What only a feature's root means is stored as the root has it: every node's parent is its
+        root, and a node that is no root has no open contacts. Finding a root halves the path it
+        walks, and a tile counts the contacts it closes at the roots of the moment, so the raw
+        arrays depend on what was asked and in which order; the state of a position does not.
         """
+        roots = self.roots_of_nodes()
+        open_ = self._open
         return {
-            "union_find": self._uf.to_state(),
-            "open": list(self._open),
+            "union_find": {"parent": roots, "size": list(self._uf.size)},
+            "open": [open_[node] if root == node else 0 for node, root in enumerate(roots)],
             "members": [[root, list(nodes)] for root, nodes in enumerate(self._members) if nodes],
             "figures": [[root, [f.to_state() for f in figures]]
                         for root, figures in enumerate(self._figures) if figures],

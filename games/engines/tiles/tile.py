@@ -35,10 +35,13 @@ class Edge:
     """The features reaching this side, each once, in the order of the thirds."""
     _meetings: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = field(
         init=False, repr=False, compare=False)
+    _closings: dict[tuple[int, int, int], tuple[tuple[int, int, int], ...]] = field(
+        init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "features", tuple(dict.fromkeys(self.sub_edges)))
         object.__setattr__(self, "_meetings", {})
+        object.__setattr__(self, "_closings", {})
 
     def meeting(self, facing: Edge) -> tuple[tuple[int, int], ...]:
         """The joinings this side makes with ``facing``, the side of a neighbour touching it:
@@ -59,6 +62,26 @@ class Edge:
             pairs = tuple(dict.fromkeys((mine, theirs[meeting_sub_edge(i)]) for i, mine in enumerate(self.sub_edges)))
             self._meetings[facing.sub_edges] = pairs
         return pairs
+
+    def closing(self, facing: Edge) -> tuple[tuple[int, int, int], ...]:
+        """:meth:`meeting`, each pair with the open contacts it closes: a feature reaching this
+        side has one contact here, and so has each of ``facing``'s; the first pair a feature is
+        in closes it (0, 1 or 2 in all).
+
+        >>> Edge("meadow", (1, 2, 3)).closing(Edge("meadow", (7, 8, 8)))
+        ((1, 8, 2), (2, 8, 1), (3, 7, 2))
+        """
+        triples = self._closings.get(facing.sub_edges)
+        if triples is None:
+            ours: set[int] = set()
+            theirs: set[int] = set()
+            built = []
+            for mine, their in self.meeting(facing):
+                built.append((mine, their, (mine not in ours) + (their not in theirs)))
+                ours.add(mine)
+                theirs.add(their)
+            triples = self._closings[facing.sub_edges] = tuple(built)
+        return triples
 
 
 Needs = tuple[str | None, str | None, str | None, str | None]
