@@ -76,9 +76,10 @@ class MapBoard(Board):
         """Large cities with a tile at one of their open edges, whose other open edges are open to play."""
 
     # -- where a tile may go --------------------------------------------------------------------
-    def is_adjacent(self, position: Position) -> bool:
+    def is_adjacent(self, position: Position, around: Around | None = None) -> bool:
         """Whether a tile laid at ``position`` would touch the laid tiles (or a connected large
-        city's open edge) on a square that takes a tile."""
+        city's open edge) on a square that takes a tile (``around`` is not needed: the frontier
+        says)."""
         return position in self.frontier
 
     def mismatches(self, tile: TileDef, position: Position, quarter_turns: int) -> list[Mismatch]:
@@ -156,9 +157,9 @@ class MapBoard(Board):
         return None
 
     # -- laying ---------------------------------------------------------------------------------
-    def place(self, tile: TileDef, position: Position, quarter_turns: int, around: Around | None = None) -> PlacedTile:
+    def place(self, tile: TileDef, position: Position, quarter_turns: int) -> PlacedTile:
         """Put ``tile`` down without checking the rules (callers check with :meth:`fits`)."""
-        placed = super().place(tile, position, quarter_turns, around)
+        placed = super().place(tile, position, quarter_turns)
         takes_tile = self.map.takes_tile
         for side in SIDES:
             cell = neighbour(position, side)

@@ -231,9 +231,9 @@ class Game:
         x, y = position
         if position in board.tiles:
             raise IllegalAction("occupied", f"a tile already lies at ({x},{y})")
-        if not board.is_adjacent(position):
-            raise IllegalAction("not_adjacent", f"({x},{y}) touches no tile by a side")
         around = board.around(position)
+        if not board.is_adjacent(position, around):
+            raise IllegalAction("not_adjacent", f"({x},{y}) touches no tile by a side")
         if not board.fits(tile.geometry, position, turns, around):  # the cached answer first: most actions fit
             m = board.mismatches(tile.geometry, position, turns)[0]
             raise IllegalAction("edge_mismatch", f"the {_SIDE_NAMES[m.side]} edge is {m.terrain} but the "

@@ -76,7 +76,7 @@ class Landscape:
         board = self.board
         if around is None:
             around = board.around(position)
-        placed = board.place(tile.geometry, position, quarter_turns, around)
+        placed = board.place(tile.geometry, position, quarter_turns)
         self.tiles.append(tile)
         graph = self.graph
         connections: list[tuple[int, int]] = []

@@ -56,7 +56,11 @@ class Board:
     def __init__(self) -> None:
         self.tiles: dict[Position, PlacedTile] = {}
         self.placed: list[PlacedTile] = []
-        self.frontier: set[Position] = set()
+        self._frontier: set[Position] = set()
+        self._frontier_takes_in = 0
+        """How many of :attr:`placed` the frontier has taken in so far: it is brought up to date
+        when it is read, and a replay, which lays every tile and checks each against the tiles
+        around it, never reads it."""
         self._needs: dict[Position, Needs] = {}
         """What :meth:`needs` answered for cells of the frontier, until a tile comes beside them:
         a turn's legal actions ask it of every cell, and few change from one turn to the next."""
@@ -64,9 +68,33 @@ class Board:
     def __len__(self) -> int:
         return len(self.placed)
 
-    def is_adjacent(self, position: Position) -> bool:
-        """Whether ``position`` touches a placed tile by a side (corners do not count)."""
-        return position in self.frontier or (not self.tiles and position == (0, 0))
+    @property
+    def frontier(self) -> set[Position]:
+        """Every empty cell beside a laid tile (corners do not count)."""
+        placed = self.placed
+        if self._frontier_takes_in < len(placed):
+            tiles, frontier = self.tiles, self._frontier
+            for laid in placed[self._frontier_takes_in:]:
+                frontier.discard(laid.position)
+                x, y = laid.position
+                for dx, dy in SIDE_OFFSETS:
+                    cell = (x + dx, y + dy)
+                    if cell not in tiles:
+                        frontier.add(cell)
+            self._frontier_takes_in = len(placed)
+        return self._frontier
+
+    @frontier.setter
+    def frontier(self, cells: set[Position]) -> None:
+        self._frontier = cells
+        self._frontier_takes_in = len(self.placed)
+
+    def is_adjacent(self, position: Position, around: Around | None = None) -> bool:
+        """Whether ``position``, empty, touches a placed tile by a side (corners do not count);
+        on an empty board, whether it is the first cell, ``(0, 0)``."""
+        if not self.tiles:
+            return position == (0, 0)
+        return position not in self.tiles and (self.around(position) if around is None else around).count(None) < 4
 
     def mismatches(self, tile: TileDef, position: Position, quarter_turns: int) -> list[Mismatch]:
         """Sides of ``tile`` placed so that would not continue the neighbour's terrain."""
@@ -108,8 +136,12 @@ class Board:
 
     def fits(self, tile: TileDef, position: Position, quarter_turns: int, around: Around | None = None) -> bool:
         """Whether ``tile`` may go at ``position`` (with the tiles ``around`` it, if known): empty,
-        adjacent and matching on every side."""
-        if position in self.tiles or position not in self.frontier:
+        beside a laid tile and matching on every side."""
+        if position in self.tiles:
+            return False
+        if around is None:
+            around = self.around(position)
+        if around.count(None) == 4:
             return False
         needs = self._needs.get(position) or self.needs(position, around)
         return quarter_turns % 4 in tile.turns_fitting(needs)
@@ -129,24 +161,17 @@ class Board:
         """Whether ``tile`` has at least one legal placement."""
         return next(self.placements(tile), None) is not None
 
-    def place(self, tile: TileDef, position: Position, quarter_turns: int, around: Around | None = None) -> PlacedTile:
-        """Put ``tile`` down without checking the rules (callers check with :meth:`fits`);
-        ``around`` is :meth:`around` of ``position``, if the caller has it."""
+    def place(self, tile: TileDef, position: Position, quarter_turns: int) -> PlacedTile:
+        """Put ``tile`` down without checking the rules (callers check with :meth:`fits`)."""
         placed = PlacedTile(tile, position, quarter_turns, len(self.placed))
-        if around is None:
-            around = self.around(position)
         self.tiles[position] = placed
         self.placed.append(placed)
-        frontier = self.frontier
-        frontier.discard(position)
         known = self._needs
-        known.pop(position, None)
-        x, y = position
-        for (dx, dy), beside in zip(SIDE_OFFSETS, around):
-            if beside is None:
-                cell = (x + dx, y + dy)
-                frontier.add(cell)
-                known.pop(cell, None)  # it now faces this tile
+        if known:  # the cells beside this one face it now: what they needed is out of date
+            known.pop(position, None)
+            x, y = position
+            for dx, dy in SIDE_OFFSETS:
+                known.pop((x + dx, y + dy), None)
         return placed
 
     def copy(self) -> Self:
@@ -155,7 +180,7 @@ class Board:
         board.__dict__.update(self.__dict__)
         board.tiles = dict(self.tiles)
         board.placed = list(self.placed)
-        board.frontier = set(self.frontier)
+        board.frontier = set(self.frontier)  # taken in up to date
         board._needs = {}
         return board
 
@@ -189,8 +214,6 @@ class Board:
             placed = PlacedTile(tile, position, quarter_turns, order)
             board.tiles[position] = placed
             board.placed.append(placed)
-        # the frontier is every empty cell beside a tile, whatever the order the tiles came in
-        board.frontier = {(x + dx, y + dy) for x, y in board.tiles for dx, dy in SIDE_OFFSETS} - board.tiles.keys()
         return board
 
     def neighbours(self, position: Position) -> Iterator[tuple[Side, PlacedTile]]:
