@@ -104,6 +104,11 @@ class Landscape:
         """What is printed on ``node`` (a meadow with its animals, a lake with its fish...)."""
         return self._features[node]
 
+    def features_of(self, nodes: Iterable[int]) -> list[Feature]:
+        """:meth:`feature` of each of ``nodes``."""
+        features = self._features
+        return [features[node] for node in nodes]
+
     def placed(self, node: int) -> PlacedTile:
         return self.board.placed[self.graph.node_tile[node]]
 

@@ -24,22 +24,24 @@ stood on it, and what it holds (deer, mammoths, aurochs, tigers, fire, a shrine;
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from games.engines.tiles import Figure, majority_owners
 
 from .landscape import Landscape
-from .tileset import Forest, Lake, Meadow, River
+from .tileset import MEADOW_CONTENTS, Forest, Lake, Meadow, River
 
 Source = Literal["river", "forest", "hut", "hunter"]
 SOURCES: tuple[Source, ...] = ("river", "forest", "hut", "hunter")
 
 
-@dataclass(frozen=True, slots=True)
-class StandingFigure:
+class StandingFigure(NamedTuple):
     """A figure as it stood on the board: whose, which, on which tile (id and position) and on
-    which of that tile's printed features."""
+    which of that tile's printed features.
+
+    Awards and the figures in them are named tuples (as the tile core's figures): immutable, and
+    cheap to build; the end of every game builds a few dozen.
+    """
 
     seat: int
     kind: str
@@ -61,8 +63,7 @@ class StandingFigure:
         return cls(int(seat), str(kind), int(x), int(y), str(tile), int(feature))
 
 
-@dataclass(frozen=True, slots=True)
-class Award:
+class Award(NamedTuple):
     """Points a feature gave: ``points`` to each seat in ``seats`` (the majority).
 
     A final award also keeps the ``tiles`` (x, y) its feature covers, the ``figures`` that stood
@@ -105,50 +106,34 @@ class Award:
 
 def forest_points(land: Landscape, node: int) -> int:
     """2 per forest tile, plus 2 per sacred-mushroom clearing (counted wherever they lie in it)."""
-    mushrooms = 0
-    for n in land.graph.members(node):
-        f = land.feature(n)
-        assert isinstance(f, Forest)
-        mushrooms += f.mushroom_clearings
+    mushrooms = sum(forest.mushroom_clearings for forest in land.features_of(land.graph.members(node))
+                    if isinstance(forest, Forest))
     return 2 * land.graph.tile_count(node) + 2 * mushrooms
 
 
 def forest_has_gold(land: Landscape, node: int) -> bool:
-    return any(isinstance(f := land.feature(n), Forest) and f.gold_nuggets > 0
-               for n in land.graph.members(node))
+    return any(isinstance(forest, Forest) and forest.gold_nuggets > 0
+               for forest in land.features_of(land.graph.members(node)))
 
 
 def river_points(land: Landscape, node: int) -> int:
     """1 per river tile, plus 1 per fish in each lake the river ends in (each lake once)."""
-    lakes: set[int] = set()
-    for n in land.graph.members(node):
-        f = land.feature(n)
-        if isinstance(f, River) and f.lake is not None:
-            lakes.add(land.graph.node(land.graph.node_tile[n], f.lake))
-    fish = 0
-    for lake in lakes:
-        lf = land.feature(lake)
-        assert isinstance(lf, Lake)
-        fish += lf.fish
-    return land.graph.tile_count(node) + fish
+    graph = land.graph
+    members = graph.members(node)
+    lakes = {graph.node(graph.node_tile[n], river.lake) for n, river in zip(members, land.features_of(members))
+             if isinstance(river, River) and river.lake is not None}
+    fish = sum(lake.fish for lake in land.features_of(lakes) if isinstance(lake, Lake))
+    return graph.tile_count(node) + fish
 
 
 def meadow_contents(land: Landscape, node: int) -> dict[str, int]:
     """What the whole meadow holds: its deer, mammoths, aurochs and tigers, and whether it has
     fire and a shrine (1 or 0)."""
-    deer = mammoths = aurochs = tigers = 0
-    fire = shrine = False
-    for n in land.graph.members(node):
-        f = land.feature(n)
-        assert isinstance(f, Meadow)
-        deer += f.deer
-        mammoths += f.mammoths
-        aurochs += f.aurochs
-        tigers += f.tigers
-        fire = fire or f.fire
-        shrine = shrine or f.shrine
-    return {"deer": deer, "mammoths": mammoths, "aurochs": aurochs, "tigers": tigers, "fire": int(fire),
-            "shrine": int(shrine)}
+    pieces = [meadow.contents for meadow in land.features_of(land.graph.members(node)) if isinstance(meadow, Meadow)]
+    held = dict(zip(MEADOW_CONTENTS, map(sum, zip(*pieces))))
+    held["fire"] = min(held["fire"], 1)
+    held["shrine"] = min(held["shrine"], 1)
+    return held
 
 
 def meadow_points(land: Landscape, node: int) -> int:
@@ -228,15 +213,13 @@ def final_awards(land: Landscape) -> list[Award]:
     fish_of = dict.fromkeys(huts_by_system, 0)
     lakes_of = dict.fromkeys(huts_by_system, 0)
     if huts_by_system:
-        find, kinds = land.systems.find, land.graph.node_kind
-        for node in land.waters():
-            kind = kinds[node]
-            system = find(node)
+        kinds, waters = land.graph.node_kind, land.waters()
+        for node, system in zip(waters, land.systems.find_all(waters)):
             members = nodes_of.get(system)
             if members is None:
                 continue
             members.append(node)
-            if kind == "lake":
+            if kinds[node] == "lake":
                 lake = land.feature(node)
                 assert isinstance(lake, Lake)
                 fish_of[system] += lake.fish

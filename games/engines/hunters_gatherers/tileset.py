@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from importlib import resources
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from games.engines.tiles import SIDES, TileDef, TileDefinitionError
 
@@ -37,6 +37,10 @@ class TilesetError(ValueError):
     """The tile-set file breaks the format or its own totals."""
 
 
+MEADOW_CONTENTS: Final = ("deer", "mammoths", "aurochs", "tigers", "fire", "shrine")
+"""What a meadow's pieces hold, in the order of :attr:`Meadow.contents`."""
+
+
 @dataclass(frozen=True, slots=True)
 class Meadow:
     id: int
@@ -47,6 +51,13 @@ class Meadow:
     fire: bool = False
     shrine: bool = False
     kind: Literal["meadow"] = "meadow"
+    contents: tuple[int, int, int, int, int, int] = field(init=False, repr=False, compare=False)
+    """Its deer, mammoths, aurochs, tigers, fire and shrine (1 or 0), in the order of
+    :data:`MEADOW_CONTENTS`: the end of a game adds them up over each meadow's pieces."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "contents", (self.deer, self.mammoths, self.aurochs, self.tigers, int(self.fire),
+                                              int(self.shrine)))
 
 
 @dataclass(frozen=True, slots=True)

@@ -56,6 +56,23 @@ class UnionFind:
             x = parent[x]
         return x
 
+    def find_all(self, elements: Iterable[int]) -> list[int]:
+        """:meth:`find` of each of ``elements``, in order.
+
+        >>> uf = UnionFind()
+        >>> _ = [uf.add() for _ in range(3)], uf.union(2, 0)
+        >>> uf.find_all([0, 1, 2])
+        [2, 1, 2]
+        """
+        parent = self.parent
+        found = []
+        for x in elements:
+            while parent[x] != x:  # find, written out: the end of a game asks it of every river
+                parent[x] = parent[parent[x]]
+                x = parent[x]
+            found.append(x)
+        return found
+
     def union(self, a: int, b: int) -> int:
         """Join the sets of ``a`` and ``b``; returns the surviving root (the larger set's)."""
         ra, rb = self.find(a), self.find(b)
