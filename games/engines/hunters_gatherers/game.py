@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from games.engines.errors import IllegalAction
-from games.engines.tiles import Around, Figure, quarter_turns_from_degrees
+from games.engines.tiles import Around, Figure
 
 from .actions import FIGURE_KINDS, TRIBE_MEMBERS, Action, FigureKind, NotationError, parse_action
 from .landscape import Landscape
@@ -203,42 +203,42 @@ class Game:
         return self._bonus_left if self._phase == "bonus" else self._landscape_left
 
     def _check_tile(self, action: Action) -> Tile:
-        if self._phase == "over":
+        phase = self._phase
+        if phase == "over":
             raise IllegalAction("game_over", "the game is over: the last landscape tile has been laid")
         if action.seat is not None and action.seat != self._current:
             raise IllegalAction("not_your_turn", f"it is seat {self._current}'s turn, not seat {action.seat}'s")
-        pile = self._pile()
-        wanted = "bonus" if self._phase == "bonus" else "landscape"
         tile = self.tileset.by_id.get(action.tile)
         if tile is None:
             raise IllegalAction("tile_not_in_bag", f"there is no tile {action.tile} in {self.tileset.name}")
-        if tile.kind != wanted:
-            raise IllegalAction("wrong_tile", f"a {wanted} tile must be laid now, and {action.tile} is a "
+        if tile.kind != phase:  # the phases are named after the tiles laid in them
+            raise IllegalAction("wrong_tile", f"a {phase} tile must be laid now, and {action.tile} is a "
                                 f"{tile.kind} tile")
+        pile = self._bonus_left if phase == "bonus" else self._landscape_left
         if self.ordered:
             if action.tile != pile[0]:
                 raise IllegalAction("wrong_tile", f"the tile drawn is {pile[0]}, not {action.tile}")
         elif action.tile not in pile:
-            raise IllegalAction("tile_not_in_bag", f"{action.tile} is no longer in the {wanted} pile")
+            raise IllegalAction("tile_not_in_bag", f"{action.tile} is no longer in the {phase} pile")
         return tile
 
     def _check_placement(self, tile: Tile, action: Action) -> tuple[tuple[int, int], int, Around]:
         """Where and how the tile goes, and the tiles around it (asked once, used again to lay it)."""
         assert action.position is not None
         position = action.position
-        turns = quarter_turns_from_degrees(action.rotation)
+        turns = action.rotation // 90  # an action's rotation is 0, 90, 180 or 270
         board = self.land.board
+        around = board.around(position)
+        if board.fits(tile.geometry, position, turns, around):
+            return position, turns, around
         x, y = position
         if position in board.tiles:
             raise IllegalAction("occupied", f"a tile already lies at ({x},{y})")
-        around = board.around(position)
         if not board.is_adjacent(position, around):
             raise IllegalAction("not_adjacent", f"({x},{y}) touches no tile by a side")
-        if not board.fits(tile.geometry, position, turns, around):  # the cached answer first: most actions fit
-            m = board.mismatches(tile.geometry, position, turns)[0]
-            raise IllegalAction("edge_mismatch", f"the {_SIDE_NAMES[m.side]} edge is {m.terrain} but the "
-                                f"neighbour at ({m.neighbour[0]},{m.neighbour[1]}) shows {m.neighbour_terrain}")
-        return position, turns, around
+        m = board.mismatches(tile.geometry, position, turns)[0]
+        raise IllegalAction("edge_mismatch", f"the {_SIDE_NAMES[m.side]} edge is {m.terrain} but the "
+                            f"neighbour at ({m.neighbour[0]},{m.neighbour[1]}) shows {m.neighbour_terrain}")
 
     def _figure_problem(self, tile: Tile, figure: FigureKind, feature_id: int,
                         joined: dict[int, set[int]]) -> IllegalAction | None:
