@@ -79,8 +79,7 @@ class Landscape:
         placed = board.place(tile.geometry, position, quarter_turns)
         self.tiles.append(tile)
         graph = self.graph
-        connections: list[tuple[int, int]] = []
-        graph.join_tile(placed, board, around, connections)
+        graph.join_tile(placed, board, around)
         # The tile's nodes are numbered from ``first`` in the order of tile.in_node_order.
         first = len(self._features)
         self._features.extend(tile.in_node_order)
@@ -94,10 +93,12 @@ class Landscape:
         union = systems.union
         for river, lake in tile.rivers_into_lakes:
             union(first + river, first + lake)
-        kinds = graph.node_kind
-        for node, other in connections:
-            if kinds[node] == "river":
-                union(node, other)
+        # A river crossing a side joins the river of the tile beside it there (its middle third too).
+        for side, river in tile.river_sides[quarter_turns]:
+            other = around[side]
+            if other is not None:
+                theirs = other.tile.turned[other.quarter_turns][side ^ 2].sub_edges[1]
+                union(first + river, graph.node(other.order, theirs))
         return placed
 
     def feature(self, node: int) -> Feature:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cache
 from importlib import resources
 from typing import Any, Final, Literal
 
@@ -86,39 +86,47 @@ class Lake:
 Feature = Meadow | Forest | River | Lake
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Tile:
-    """A Hunters-and-Gatherers tile: the core's geometry plus what its features hold."""
+    """A Hunters-and-Gatherers tile: the core's geometry plus what its features hold.
+
+    What laying the tile needs is worked out once, when it is defined, rather than on every tile
+    laid: where its rivers, lakes and forests come in the order the feature graph numbers their
+    nodes, and which sides its rivers cross however it is turned.
+    """
 
     id: str
     kind: TileKind
     geometry: TileDef
     features: Mapping[int, Feature]
     record: Mapping[str, Any] = field(repr=False, compare=False)  # the file's record, for drawing
+    in_node_order: tuple[Feature, ...] = field(init=False, repr=False, compare=False)
+    """The features in the order the feature graph numbers their nodes (the geometry's)."""
+    water_offsets: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """Where the rivers and lakes (what river systems join) are in :attr:`in_node_order`."""
+    forests_and_rivers: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    """The ids of the forests and rivers (what scores once complete), in :attr:`in_node_order`."""
+    rivers_into_lakes: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    """``(river, lake)`` offsets in :attr:`in_node_order` of each river that ends in a lake on this tile."""
+    river_sides: tuple[tuple[tuple[int, int], ...], ...] = field(init=False, repr=False, compare=False)
+    """For each number of quarter turns, ``(side, river)`` for each side a river crosses once the
+    tile is turned so, the river as its offset in :attr:`in_node_order` (a river side is meadow,
+    river, meadow: the river is its middle third)."""
 
-    # What laying the tile needs, worked out once per tile rather than on every tile laid.
-    @cached_property
-    def in_node_order(self) -> tuple[Feature, ...]:
-        """The features in the order the feature graph numbers their nodes (the geometry's)."""
-        return tuple(self.features[fid] for fid in self.geometry.feature_kinds)
-
-    @cached_property
-    def water_offsets(self) -> tuple[int, ...]:
-        """Where the rivers and lakes (what river systems join) are in :attr:`in_node_order`."""
-        return tuple(i for i, feature in enumerate(self.in_node_order) if isinstance(feature, (River, Lake)))
-
-    @cached_property
-    def forests_and_rivers(self) -> tuple[int, ...]:
-        """The ids of the forests and rivers (what scores once complete), in :attr:`in_node_order`."""
-        return tuple(feature.id for feature in self.in_node_order if isinstance(feature, (Forest, River)))
-
-    @cached_property
-    def rivers_into_lakes(self) -> tuple[tuple[int, int], ...]:
-        """``(river, lake)`` offsets in :attr:`in_node_order` of each river that ends in a lake on
-        this tile."""
-        offset = {feature.id: i for i, feature in enumerate(self.in_node_order)}
-        return tuple((offset[feature.id], offset[feature.lake]) for feature in self.in_node_order
-                     if isinstance(feature, River) and feature.lake is not None)
+    def __post_init__(self) -> None:
+        in_node_order = tuple(self.features[fid] for fid in self.geometry.feature_kinds)
+        offset = {feature.id: i for i, feature in enumerate(in_node_order)}
+        derived = {
+            "in_node_order": in_node_order,
+            "water_offsets": tuple(i for i, feature in enumerate(in_node_order) if isinstance(feature, (River, Lake))),
+            "forests_and_rivers": tuple(feature.id for feature in in_node_order if isinstance(feature, (Forest, River))),
+            "rivers_into_lakes": tuple((offset[feature.id], offset[feature.lake]) for feature in in_node_order
+                                       if isinstance(feature, River) and feature.lake is not None),
+            "river_sides": tuple(tuple((side, offset[edge.sub_edges[1]]) for side, edge in enumerate(edges)
+                                       if edge.terrain == "river") for edges in self.geometry.turned),
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
 
 @dataclass(frozen=True)
