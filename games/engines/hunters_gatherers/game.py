@@ -287,7 +287,7 @@ class Game:
 
     def _lay(self, tile: Tile, position: tuple[int, int], turns: int, around: Around, action: Action) -> None:
         seat = self._current
-        self._pile().remove(tile.id)
+        (self._bonus_left if self._phase == "bonus" else self._landscape_left).remove(tile.id)
         self._history.append(action)
         land = self.land
         placed = land.place(tile, position, turns, around)
@@ -305,14 +305,16 @@ class Game:
         # time for the bonus tile unless the game plays figures_home_at_end_of_turn.
         completed = graph.completed([nodes[feature] for feature in tile.forests_and_rivers])
         gold = False
-        for root in completed:
-            self._award(completed_award(self.land, root))
-            gold = gold or (self.land.feature(root).kind == "forest" and forest_has_gold(self.land, root))
-        home = self._returning if "figures_home_at_end_of_turn" in self.variants else self._members
-        for root in completed:
-            for figure in self.land.remove_figures(root, ("gatherer", "fisher")):
-                home[figure.owner] += 1
-        if self._phase == "landscape" and gold and self._bonus_left:
+        if completed:
+            for root in completed:
+                award = completed_award(land, root)
+                self._award(award)
+                gold = gold or (award.source == "forest" and forest_has_gold(land, root))
+            home = self._returning if "figures_home_at_end_of_turn" in self.variants else self._members
+            for root in completed:
+                for figure in land.remove_figures(root, ("gatherer", "fisher")):
+                    home[figure.owner] += 1
+        if gold and self._phase == "landscape" and self._bonus_left:
             self._phase = "bonus"
         else:
             self._end_turn()

@@ -33,6 +33,7 @@ from .tileset import MEADOW_CONTENTS, Forest, Lake, Meadow, River
 
 Source = Literal["river", "forest", "hut", "hunter"]
 SOURCES: tuple[Source, ...] = ("river", "forest", "hut", "hunter")
+NOBODY: frozenset[int] = frozenset()
 
 
 class StandingFigure(NamedTuple):
@@ -162,6 +163,8 @@ def majority(figures: Iterable[Figure], kind: str) -> frozenset[int]:
     for figure in figures:  # counted by hand: a Counter costs more than the few figures on a feature
         if figure.kind == kind:
             counts[figure.owner] = counts.get(figure.owner, 0) + 1
+    if not counts:  # most features complete with nobody on them
+        return NOBODY
     return frozenset(majority_owners(counts))
 
 

@@ -466,8 +466,10 @@ class FeatureGraph:
 
     def remove_figures(self, node: int, kinds: Iterable[str]) -> list[Figure]:
         """Take the figures of the given kinds off the feature of ``node``; returns them."""
-        wanted = kinds if isinstance(kinds, (set, frozenset)) else set(kinds)
         root = self._uf.find(node)
+        if not self._figures[root]:
+            return []
+        wanted = kinds if isinstance(kinds, (set, frozenset)) else set(kinds)
         taken = [f for f in self._figures[root] if f.kind in wanted]
         self._figures[root] = tuple(f for f in self._figures[root] if f.kind not in wanted)
         return taken
