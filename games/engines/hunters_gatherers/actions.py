@@ -36,6 +36,7 @@ TRIBE_MEMBERS: Final[frozenset[str]] = frozenset({"gatherer", "fisher", "hunter"
 """Gatherers, fishers and hunters are tribe members (one shared supply of 5); huts are not."""
 
 ROTATIONS: Final = (0, 90, 180, 270)
+_FIGURE_NAMED: Final[dict[str, FigureKind]] = {kind: kind for kind in FIGURE_KINDS}
 
 _NOTATION: Final = re.compile(
     r"^(?:P(?P<seat>\d+):)?(?P<tile>[A-Za-z][A-Za-z0-9_-]*)"
@@ -157,10 +158,16 @@ def parse_action(text: str) -> Action:
     if match is None:
         raise NotationError(f"{text!r} is not an action (expected e.g. 'L17@2,-1r90 hunter:0' or 'L44 discard')")
     seat, tile, discard, x, y, rotation, figure, feature = match.groups()  # one call, not a lookup per group
-    try:
-        if discard:
-            return Action.discard_tile(tile, None if seat is None else int(seat))
-        return Action(tile, (int(x), int(y)), int(rotation), cast("FigureKind | None", figure),
-                      None if feature is None else int(feature), False, None if seat is None else int(seat))
-    except ValueError as error:
-        raise NotationError(f"{text!r}: {error}") from None
+    if discard:
+        return Action.discard_tile(tile, None if seat is None else int(seat))
+    # The grammar gives a placement its position and a figure its feature: only the values are
+    # left to check, here, rather than all of it again by Action() (every replay parses every action).
+    degrees = int(rotation)
+    if degrees not in ROTATIONS:
+        raise NotationError(f"{text!r}: rotation must be one of {ROTATIONS}, not {degrees}")
+    if figure is None:
+        return Action._make((tile, (int(x), int(y)), degrees, None, None, False, None if seat is None else int(seat)))
+    kind = _FIGURE_NAMED.get(figure)
+    if kind is None:
+        raise NotationError(f"{text!r}: unknown figure {figure!r}; one of {', '.join(FIGURE_KINDS)}")
+    return Action._make((tile, (int(x), int(y)), degrees, kind, int(feature), False, None if seat is None else int(seat)))
