@@ -279,8 +279,10 @@ class Game:
         position, turns, around = self._check_placement(tile, action)
         if action.figure is not None:
             assert action.feature is not None
+            # A tribe member asks only about the feature it stands on; a hut, about its river system.
+            asked = None if action.figure == "hut" else (action.feature,)
             problem = self._figure_problem(tile, action.figure, action.feature,
-                                           self.land.joins(tile, position, turns, around))
+                                           self.land.joins(tile, position, turns, around, asked))
             if problem is not None:
                 raise problem
         self._lay(tile, position, turns, around, action)

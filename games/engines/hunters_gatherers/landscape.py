@@ -117,10 +117,11 @@ class Landscape:
         return len(self._features)
 
     # -- looking ahead before a tile is laid -----------------------------------------------
-    def joins(self, tile: Tile, position: Position, quarter_turns: int,
-              around: Around | None = None) -> dict[int, set[int]]:
-        """For each feature of ``tile`` laid so, the existing features (roots) it would join."""
-        joined: dict[int, set[int]] = {fid: set() for fid in tile.features}
+    def joins(self, tile: Tile, position: Position, quarter_turns: int, around: Around | None = None,
+              features: Iterable[int] | None = None) -> dict[int, set[int]]:
+        """For each feature of ``tile`` laid so (or each of ``features``, when only those are
+        asked about), the existing features (roots) it would join."""
+        joined: dict[int, set[int]] = {fid: set() for fid in (tile.features if features is None else features)}
         graph = self.graph
         turned = tile.geometry.turned[quarter_turns]
         for side, other in enumerate(self.board.around(position) if around is None else around):
@@ -129,12 +130,18 @@ class Landscape:
             theirs = other.tile.turned[other.quarter_turns][side ^ 2]  # the opposite side
             other_nodes = graph.nodes_of_tile(other.order)
             for mine, their in turned[side].meeting(theirs):
-                joined[mine].add(graph.root(other_nodes[their]))
+                roots = joined.get(mine)
+                if roots is not None:
+                    roots.add(graph.root(other_nodes[their]))
         return joined
 
     def has_tribe_member(self, roots: Iterable[int]) -> bool:
         """Whether a gatherer, fisher or hunter stands on any of these features."""
-        return any(f.kind in TRIBE_MEMBERS for root in roots for f in self.graph.figures(root))
+        for root in roots:
+            for figure in self.graph.figures(root):
+                if figure.kind in TRIBE_MEMBERS:
+                    return True
+        return False
 
     def system_would_have_hut(self, tile: Tile, feature_id: int, joined: dict[int, set[int]]) -> bool:
         """Whether the river system ``feature_id`` would belong to once laid already holds a hut."""
