@@ -141,10 +141,19 @@ class Board:
             return False
         if around is None:
             around = self.around(position)
-        if around.count(None) == 4:
+        # Side by side, written out (every action asks): each neighbour's side facing ours is the
+        # opposite one, its south facing our north.
+        north, east, south, west = around
+        here = tile.turned_terrains[quarter_turns % 4]
+        if north is not None and north.tile.turned_terrains[north.quarter_turns][2] != here[0]:
             return False
-        needs = self._needs.get(position) or self.needs(position, around)
-        return quarter_turns % 4 in tile.turns_fitting(needs)
+        if east is not None and east.tile.turned_terrains[east.quarter_turns][3] != here[1]:
+            return False
+        if south is not None and south.tile.turned_terrains[south.quarter_turns][0] != here[2]:
+            return False
+        if west is not None and west.tile.turned_terrains[west.quarter_turns][1] != here[3]:
+            return False
+        return not (north is None and east is None and south is None and west is None)
 
     def placements(self, tile: TileDef) -> Iterator[tuple[Position, int]]:
         """Every ``(position, quarter_turns)`` where ``tile`` fits, in a stable order."""

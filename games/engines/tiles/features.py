@@ -75,14 +75,20 @@ class UnionFind:
 
     def union(self, a: int, b: int) -> int:
         """Join the sets of ``a`` and ``b``; returns the surviving root (the larger set's)."""
-        ra, rb = self.find(a), self.find(b)
-        if ra == rb:
-            return ra
-        if self.size[ra] < self.size[rb]:
-            ra, rb = rb, ra
-        self.parent[rb] = ra
-        self.size[ra] += self.size[rb]
-        return ra
+        parent, size = self.parent, self.size
+        while parent[a] != a:  # find of both, written out: a river system joins on most tiles laid
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        while parent[b] != b:
+            parent[b] = parent[parent[b]]
+            b = parent[b]
+        if a == b:
+            return a
+        if size[a] < size[b]:
+            a, b = b, a
+        parent[b] = a
+        size[a] += size[b]
+        return a
 
     # -- state -----------------------------------------------------------------------------
     def roots(self) -> list[int]:
