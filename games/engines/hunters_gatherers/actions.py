@@ -161,13 +161,16 @@ def parse_action(text: str) -> Action:
     if discard:
         return Action.discard_tile(tile, None if seat is None else int(seat))
     # The grammar gives a placement its position and a figure its feature: only the values are
-    # left to check, here, rather than all of it again by Action() (every replay parses every action).
+    # left to check, here, rather than all of it again by Action() (every replay parses every
+    # action), and the tuple is built as Action() builds it.
     degrees = int(rotation)
     if degrees not in ROTATIONS:
         raise NotationError(f"{text!r}: rotation must be one of {ROTATIONS}, not {degrees}")
     if figure is None:
-        return Action._make((tile, (int(x), int(y)), degrees, None, None, False, None if seat is None else int(seat)))
+        return tuple.__new__(Action, (tile, (int(x), int(y)), degrees, None, None, False,
+                                      None if seat is None else int(seat)))
     kind = _FIGURE_NAMED.get(figure)
     if kind is None:
         raise NotationError(f"{text!r}: unknown figure {figure!r}; one of {', '.join(FIGURE_KINDS)}")
-    return Action._make((tile, (int(x), int(y)), degrees, kind, int(feature), False, None if seat is None else int(seat)))
+    return tuple.__new__(Action, (tile, (int(x), int(y)), degrees, kind, int(feature), False,
+                                  None if seat is None else int(seat)))

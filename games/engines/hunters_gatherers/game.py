@@ -294,10 +294,9 @@ class Game:
         land = self.land
         placed = land.place(tile, position, turns, around)
         graph = land.graph
-        nodes = graph.nodes_of_tile(placed.order)
         if action.figure is not None:
             assert action.feature is not None
-            land.add_figure(Figure(seat, action.figure, nodes[action.feature]))
+            land.add_figure(Figure(seat, action.figure, graph.node(placed.order, action.feature)))
             if action.figure == "hut":
                 self._huts[seat] -= 1
             else:
@@ -305,7 +304,7 @@ class Game:
         # Score every forest and river this tile completed, then send their gatherers and
         # fishers home: a figure put on this very tile scores and returns in the same turn, in
         # time for the bonus tile unless the game plays figures_home_at_end_of_turn.
-        completed = graph.completed([nodes[feature] for feature in tile.forests_and_rivers])
+        completed = graph.completed(placed.order, tile.forests_and_rivers)
         gold = False
         if completed:
             for root in completed:

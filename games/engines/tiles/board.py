@@ -172,7 +172,8 @@ class Board:
 
     def place(self, tile: TileDef, position: Position, quarter_turns: int) -> PlacedTile:
         """Put ``tile`` down without checking the rules (callers check with :meth:`fits`)."""
-        placed = PlacedTile(tile, position, quarter_turns, len(self.placed))
+        # Built as PlacedTile() builds it, without the call to its generated __new__.
+        placed = tuple.__new__(PlacedTile, (tile, position, quarter_turns, len(self.placed)))
         self.tiles[position] = placed
         self.placed.append(placed)
         known = self._needs

@@ -215,7 +215,8 @@ class FeatureGraph:
             if other is None:
                 continue
             other_nodes = tile_nodes[other.order]
-            for mine, theirs, closed in turned[side].closing(other.tile.turned[other.quarter_turns][side ^ 2]):
+            ours, facing = turned[side], other.tile.turned[other.quarter_turns][side ^ 2]
+            for mine, theirs, closed in ours.closings.get(facing.sub_edges) or ours.closing(facing):
                 a, b = nodes[mine], other_nodes[theirs]
                 if connections is not None:
                     connections.append((a, b))
@@ -409,9 +410,10 @@ class FeatureGraph:
         """No open contact left: nothing can extend this feature any more."""
         return self._open[self._uf.find(node)] == 0
 
-    def completed(self, nodes: Iterable[int]) -> list[int]:
-        """The complete features (roots) among those of ``nodes``, each once, in the order their
-        first node comes: what a tile just laid may have completed.
+    def completed(self, tile_order: int, features: Iterable[int]) -> list[int]:
+        """The complete features (roots) among those of ``features`` on the tile placed
+        ``tile_order``-th, each once, in the order of ``features``: what a tile just laid may have
+        completed.
 
         >>> from games.engines.tiles.board import Board
         >>> from games.engines.tiles.tile import TileDef
@@ -421,14 +423,15 @@ class FeatureGraph:
         >>> board, graph = Board(), FeatureGraph()
         >>> _ = graph.add_tile(board.place(end, (0, 0), 0), board)
         >>> _ = graph.add_tile(board.place(end, (0, -1), 2), board)
-        >>> graph.completed([2, 3])   # the second tile's forest closed the first's; its meadow is open
+        >>> graph.completed(1, [0, 1])   # the second tile's forest closed the first's; its meadow is open
         [2]
         >>> graph.root(0)
         2
         """
-        parent, open_ = self._uf.parent, self._open
+        parent, open_, nodes = self._uf.parent, self._open, self._tile_nodes[tile_order]
         found: list[int] = []
-        for node in nodes:
+        for feature in features:
+            node = nodes[feature]
             while parent[node] != node:  # UnionFind.find, written out: every tile laid asks
                 parent[node] = parent[parent[node]]
                 node = parent[node]

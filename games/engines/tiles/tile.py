@@ -35,13 +35,15 @@ class Edge:
     """The features reaching this side, each once, in the order of the thirds."""
     _meetings: dict[tuple[int, int, int], tuple[tuple[int, int], ...]] = field(
         init=False, repr=False, compare=False)
-    _closings: dict[tuple[int, int, int], tuple[tuple[int, int, int], ...]] = field(
+    closings: dict[tuple[int, int, int], tuple[tuple[int, int, int], ...]] = field(
         init=False, repr=False, compare=False)
+    """What :meth:`closing` answered, by the facing side's sub-edges (read directly where every
+    tile laid asks)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "features", tuple(dict.fromkeys(self.sub_edges)))
         object.__setattr__(self, "_meetings", {})
-        object.__setattr__(self, "_closings", {})
+        object.__setattr__(self, "closings", {})
 
     def meeting(self, facing: Edge) -> tuple[tuple[int, int], ...]:
         """The joinings this side makes with ``facing``, the side of a neighbour touching it:
@@ -71,7 +73,7 @@ class Edge:
         >>> Edge("meadow", (1, 2, 3)).closing(Edge("meadow", (7, 8, 8)))
         ((1, 8, 2), (2, 8, 1), (3, 7, 2))
         """
-        triples = self._closings.get(facing.sub_edges)
+        triples = self.closings.get(facing.sub_edges)
         if triples is None:
             ours: set[int] = set()
             theirs: set[int] = set()
@@ -80,7 +82,7 @@ class Edge:
                 built.append((mine, their, (mine not in ours) + (their not in theirs)))
                 ours.add(mine)
                 theirs.add(their)
-            triples = self._closings[facing.sub_edges] = tuple(built)
+            triples = self.closings[facing.sub_edges] = tuple(built)
         return triples
 
 
