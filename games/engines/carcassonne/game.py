@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Final
 
+from games.engines.chance import shuffle
 from games.engines.errors import IllegalAction
 from games.engines.tiles import (
     SIDES, Board, FeatureGraph, Figure, PlacedTile, Position, TileDef, neighbour,
@@ -207,7 +208,7 @@ class Game:
         options = options or BASE_GAME
         pile = tileset_for(options.expansions).pile()
         if seed is not None:
-            random.Random(seed).shuffle(pile)
+            shuffle(pile, random.Random(seed))
         return cls(players, seed, pile, ordered=seed is not None, options=options)
 
     @property

@@ -35,6 +35,7 @@ from games.engines.carcassonne import game as carcassonne
 from games.engines.carcassonne.actions import Action as CarcassonneAction
 from games.engines.carcassonne.options import INNS_CATHEDRALS, TRADERS_BUILDERS, Options
 from games.engines.carcassonne.tileset import tileset_for
+from games.engines.chance import shuffle
 from games.engines.errors import IllegalAction
 from games.engines.tiles import Board, PlacedTile, Position, TileDef
 from games.engines.tiles.heuristic import Joining
@@ -200,7 +201,7 @@ class Game(carcassonne.Game):
                                 f"{', '.join(('base', *options.expansions))} tiles hold")
         pile = sorted((box - Counter(setup.tiles)).elements())
         if seed is not None:
-            random.Random(f"{seed}:pile").shuffle(pile)
+            shuffle(pile, random.Random(f"{seed}:pile"))
         return cls(players, seed, pile, seed is not None, options, map_definition=map_definition, setup=setup)
 
     def _play_with(self, options: Options) -> None:

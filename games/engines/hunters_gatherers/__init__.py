@@ -70,7 +70,8 @@ Readings where the rulebooks are silent
     join features across tiles, only river systems. The French remark that a lake fed
     by one river interrupts a system is read as describing a dead end, not a cut.
 12. Chance is an input: with a seed the engine shuffles both piles with
-    ``random.Random(seed)`` (landscape, then bonus) and the action must name the tile
+    ``random.Random(seed)`` (landscape, then bonus, by :func:`games.engines.chance.shuffle`,
+    Python 3.11's ``Random.shuffle`` kept as it is) and the action must name the tile
     drawn (``wrong_tile`` otherwise); without one, any tile left in the right pile.
 13. The seat in an action is optional; when given it must be the current player
     (``not_your_turn``).

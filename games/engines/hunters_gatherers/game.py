@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
+from games.engines.chance import shuffle
 from games.engines.errors import IllegalAction
 from games.engines.tiles import Around, Figure
 
@@ -126,8 +127,8 @@ class Game:
         rng = random.Random(seed)
         landscape = sorted(t.id for t in tileset.landscape)
         bonus = sorted(t.id for t in tileset.bonus)
-        rng.shuffle(landscape)
-        rng.shuffle(bonus)
+        shuffle(landscape, rng)
+        shuffle(bonus, rng)
         return cls(players, seed=seed, tileset=tileset, landscape_order=landscape, bonus_order=bonus,
                    ruleset=ruleset, variants=variants)
 
@@ -222,23 +223,17 @@ class Game:
             raise IllegalAction("tile_not_in_bag", f"{action.tile} is no longer in the {phase} pile")
         return tile
 
-    def _check_placement(self, tile: Tile, action: Action) -> tuple[tuple[int, int], int, Around]:
-        """Where and how the tile goes, and the tiles around it (asked once, used again to lay it)."""
-        assert action.position is not None
-        position = action.position
-        turns = action.rotation // 90  # an action's rotation is 0, 90, 180 or 270
+    def _misplaced(self, tile: Tile, position: tuple[int, int], turns: int, around: Around) -> IllegalAction:
+        """Why ``tile`` does not fit at ``position`` turned ``turns`` (the board said it does not)."""
         board = self.land.board
-        around = board.around(position)
-        if board.fits(tile.geometry, position, turns, around):
-            return position, turns, around
         x, y = position
         if position in board.tiles:
-            raise IllegalAction("occupied", f"a tile already lies at ({x},{y})")
+            return IllegalAction("occupied", f"a tile already lies at ({x},{y})")
         if not board.is_adjacent(position, around):
-            raise IllegalAction("not_adjacent", f"({x},{y}) touches no tile by a side")
+            return IllegalAction("not_adjacent", f"({x},{y}) touches no tile by a side")
         m = board.mismatches(tile.geometry, position, turns)[0]
-        raise IllegalAction("edge_mismatch", f"the {_SIDE_NAMES[m.side]} edge is {m.terrain} but the "
-                            f"neighbour at ({m.neighbour[0]},{m.neighbour[1]}) shows {m.neighbour_terrain}")
+        return IllegalAction("edge_mismatch", f"the {_SIDE_NAMES[m.side]} edge is {m.terrain} but the "
+                             f"neighbour at ({m.neighbour[0]},{m.neighbour[1]}) shows {m.neighbour_terrain}")
 
     def _figure_problem(self, tile: Tile, figure: FigureKind, feature_id: int,
                         joined: dict[int, set[int]]) -> IllegalAction | None:
@@ -276,7 +271,12 @@ class Game:
             if not self._pile():
                 self._end_turn()
             return
-        position, turns, around = self._check_placement(tile, action)
+        assert action.position is not None
+        position, turns = action.position, action.rotation // 90  # an action's rotation is 0, 90, 180 or 270
+        board = self.land.board
+        around = board.around(position)  # asked once, and passed on to lay the tile
+        if not board.fits(tile.geometry, position, turns, around):
+            raise self._misplaced(tile, position, turns, around)
         if action.figure is not None:
             assert action.feature is not None
             # A tribe member asks only about the feature it stands on; a hut, about its river system.
