@@ -157,10 +157,17 @@ class Connection:
 
 
 class FeatureGraph:
-    """Features of the placed tiles, their open contacts, member nodes and figures."""
+    """Features of the placed tiles, their open contacts, member nodes and figures.
+
+    Features are union–find sets that never need a find: every node points at its feature's root
+    (when two features join, the smaller one's members are pointed at the larger one's root, each
+    node at most log n times over a game), so reading a node's feature is one look-up, and every
+    tile laid and every question asked reads many.
+    """
 
     def __init__(self) -> None:
-        self._uf = UnionFind()
+        self._root: list[int] = []           # node -> its feature (root)
+        self._size: list[int] = []           # root -> its feature's node count (as when it stopped being one elsewhere)
         self._open: list[int] = []
         # Each feature's members and figures, at its root (empty elsewhere): tuples, replaced when
         # features join or figures come and go, so that a copy of the graph may share them.
@@ -197,9 +204,8 @@ class FeatureGraph:
         first = len(self.node_tile)
         new = range(first, first + len(tile.feature_ids))
         nodes = dict(zip(tile.feature_ids, new))
-        uf = self._uf
-        parent, size, open_, members, figures = uf.parent, uf.size, self._open, self._members, self._figures
-        parent.extend(new)
+        root, size, open_, members, figures = self._root, self._size, self._open, self._members, self._figures
+        root.extend(new)
         size.extend([1] * len(new))
         open_.extend(tile.open_sides)
         members.extend(zip(new))  # a 1-tuple per node: each its own feature
@@ -220,20 +226,15 @@ class FeatureGraph:
                 a, b = nodes[mine], other_nodes[theirs]
                 if connections is not None:
                     connections.append((a, b))
-                # UnionFind.find of both, written out: this loop is the hottest of every game.
-                while parent[a] != a:
-                    parent[a] = parent[parent[a]]
-                    a = parent[a]
-                while parent[b] != b:
-                    parent[b] = parent[parent[b]]
-                    b = parent[b]
+                a, b = root[a], root[b]
                 if a != b:
-                    # UnionFind.union of the two roots, written out too: the larger set's root
-                    # survives (the new tile's on a tie) with the open contacts, members and
-                    # figures of both.
+                    # _merge, written out (this loop is the hottest of every game): the larger
+                    # feature's root survives (the new tile's on a tie) with the open contacts,
+                    # members and figures of both, and the other's members point at it.
                     if size[a] < size[b]:
                         a, b = b, a
-                    parent[b] = a
+                    for node in members[b]:
+                        root[node] = a
                     size[a] += size[b]
                     open_[a] += open_[b]
                     members[a] += members[b]
@@ -262,7 +263,7 @@ class FeatureGraph:
         >>> graph.is_complete(graph.node(0, 0))
         True
         """
-        root = self._uf.find(node)
+        root = self._root[node]
         if not 0 < count <= self._open[root]:
             raise ValueError(f"feature {root} has {self._open[root]} open contacts, {count} cannot close")
         self._open[root] -= count
@@ -272,7 +273,7 @@ class FeatureGraph:
         printed on a map that it now joins, whose other edges are still to be met by tiles."""
         if count < 0:
             raise ValueError(f"cannot add {count} open contacts")
-        self._open[self._uf.find(node)] += count
+        self._open[self._root[node]] += count
 
     def join(self, a: int, b: int) -> None:
         """Make the features of ``a`` and ``b`` one, though no tile side joins them (both meet the
@@ -281,19 +282,19 @@ class FeatureGraph:
         self._join(a, b)
 
     def _join(self, a: int, b: int) -> None:
-        root, gone = self._uf.find(a), self._uf.find(b)
+        root, gone = self._root[a], self._root[b]
         if root != gone:
             self._merge(root, gone)
 
     def _merge(self, root: int, gone: int) -> None:
         """Make the features of the two roots one, pooling their open contacts, members and figures
         (:meth:`join_tile` does the same, written out)."""
-        # UnionFind.union on the two roots: the larger set's root survives, the first on a tie.
-        uf = self._uf
-        size = uf.size
+        # The larger feature's root survives, the first on a tie; the other's members point at it.
+        size = self._size
         if size[root] < size[gone]:
             root, gone = gone, root
-        uf.parent[gone] = root
+        for node in self._members[gone]:
+            self._root[node] = root
         size[root] += size[gone]
         self._open[root] += self._open[gone]
         # A root's members are as many as its set's size: the larger set's come first.
@@ -305,7 +306,7 @@ class FeatureGraph:
             figures[gone] = ()
 
     def copy(self) -> FeatureGraph:
-        """An independent graph in the same state (its union–find parents as they are).
+        """An independent graph in the same state.
 
         Cheap: each feature's members and figures are tuples, replaced when features join or
         figures come and go, so the copy shares them; so do the nodes of each tile.
@@ -323,9 +324,8 @@ class FeatureGraph:
         (True, False, 2)
         """
         graph = FeatureGraph.__new__(FeatureGraph)
-        graph._uf = UnionFind()
-        graph._uf.parent = list(self._uf.parent)
-        graph._uf.size = list(self._uf.size)
+        graph._root = list(self._root)
+        graph._size = list(self._size)
         graph._open = list(self._open)
         graph._members = list(self._members)
         graph._figures = list(self._figures)
@@ -344,14 +344,14 @@ class FeatureGraph:
         member and figure lists are kept in their exact order, keyed by root.
 
         What only a feature's root means is stored as the root has it: every node's parent is its
-        root, and a node that is no root has no open contacts. Finding a root halves the path it
-        walks, and a tile counts the contacts it closes at the roots of the moment, so the raw
-        arrays depend on what was asked and in which order; the state of a position does not.
+        root, and a node that is no root has no open contacts (a tile counts the contacts it
+        closes at the roots of the moment, so what is left elsewhere depends on the order it
+        joined features in; the state of a position does not).
         """
-        roots = self.roots_of_nodes()
+        roots = self._root
         open_ = self._open
         return {
-            "union_find": {"parent": roots, "size": list(self._uf.size)},
+            "union_find": {"parent": list(roots), "size": list(self._size)},
             "open": [open_[node] if root == node else 0 for node, root in enumerate(roots)],
             "members": [[root, list(nodes)] for root, nodes in enumerate(self._members) if nodes],
             "figures": [[root, [f.to_state() for f in figures]]
@@ -382,10 +382,11 @@ class FeatureGraph:
             graph.node_feature.extend(kinds)
             graph.node_kind.extend(kinds.values())
         n = len(graph.node_tile)
-        graph._uf = UnionFind.from_state(state["union_find"])
+        sets = UnionFind.from_state(state["union_find"])
+        graph._root, graph._size = sets.roots(), sets.size  # a state stored before parents were roots has paths
         graph._open = list(state["open"])
-        if len(graph._uf.parent) != n or len(graph._open) != n:
-            raise ValueError(f"feature graph state: {len(graph._uf.parent)} nodes stored, the board has {n}")
+        if len(graph._root) != n or len(graph._open) != n:
+            raise ValueError(f"feature graph state: {len(graph._root)} nodes stored, the board has {n}")
         graph._members = [()] * n
         for root, nodes_of_root in state["members"]:
             if not 0 <= root < n:
@@ -401,14 +402,14 @@ class FeatureGraph:
     # -- queries ---------------------------------------------------------------------------
     def root(self, node: int) -> int:
         """The feature (union–find root) ``node`` belongs to."""
-        return self._uf.find(node)
+        return self._root[node]
 
     def open_contacts(self, node: int) -> int:
-        return self._open[self._uf.find(node)]
+        return self._open[self._root[node]]
 
     def is_complete(self, node: int) -> bool:
         """No open contact left: nothing can extend this feature any more."""
-        return self._open[self._uf.find(node)] == 0
+        return self._open[self._root[node]] == 0
 
     def completed(self, tile_order: int, features: Iterable[int]) -> list[int]:
         """The complete features (roots) among those of ``features`` on the tile placed
@@ -428,54 +429,47 @@ class FeatureGraph:
         >>> graph.root(0)
         2
         """
-        parent, open_, nodes = self._uf.parent, self._open, self._tile_nodes[tile_order]
+        root, open_, nodes = self._root, self._open, self._tile_nodes[tile_order]
         found: list[int] = []
         for feature in features:
-            node = nodes[feature]
-            while parent[node] != node:  # UnionFind.find, written out: every tile laid asks
-                parent[node] = parent[parent[node]]
-                node = parent[node]
+            node = root[nodes[feature]]
             if open_[node] == 0 and node not in found:
                 found.append(node)
         return found
 
     def members(self, node: int) -> list[int]:
         """All nodes of the feature of ``node``."""
-        return list(self._members[self._uf.find(node)])
+        return list(self._members[self._root[node]])
 
     def roots_of_nodes(self) -> list[int]:
-        """Each node's feature (its root), by node, read from the features' members (no find)."""
-        roots = [0] * len(self._members)
-        for root, members in enumerate(self._members):
-            for node in members:
-                roots[node] = root
-        return roots
+        """Each node's feature (its root), by node."""
+        return list(self._root)
 
     def tile_count(self, node: int) -> int:
         """Number of distinct tiles the feature of ``node`` spreads over."""
-        return len({self.node_tile[n] for n in self._members[self._uf.find(node)]})
+        return len({self.node_tile[n] for n in self._members[self._root[node]]})
 
     def held(self) -> list[int]:
         """Every feature with a figure on it, once, in the order of :meth:`roots`."""
         return [root for root, figures in enumerate(self._figures) if figures]
 
     def roots(self) -> list[int]:
-        """Every feature, once (a root is its own parent: no path needs following)."""
-        parent = self._uf.parent
-        return [n for n in range(len(parent)) if parent[n] == n]
+        """Every feature, once (a root is its own feature)."""
+        root = self._root
+        return [n for n in range(len(root)) if root[n] == n]
 
     # -- figures ---------------------------------------------------------------------------
     def figures(self, node: int) -> list[Figure]:
         """The figures standing anywhere on the feature of ``node``."""
-        return list(self._figures[self._uf.find(node)])
+        return list(self._figures[self._root[node]])
 
     def add_figure(self, figure: Figure) -> None:
-        root = self._uf.find(figure.node)
+        root = self._root[figure.node]
         self._figures[root] = (*self._figures[root], figure)
 
     def remove_figures(self, node: int, kinds: Iterable[str]) -> list[Figure]:
         """Take the figures of the given kinds off the feature of ``node``; returns them."""
-        root = self._uf.find(node)
+        root = self._root[node]
         if not self._figures[root]:
             return []
         wanted = kinds if isinstance(kinds, (set, frozenset)) else set(kinds)
