@@ -37,5 +37,5 @@ def two_player_games(seeds: int = 40) -> None:
 
 
 if __name__ == "__main__":
-    engine_benchmark(random_game, Game, parse_action)
+    engine_benchmark(random_game, Game, parse_action, replay_target_ms=2.5)
     two_player_games()

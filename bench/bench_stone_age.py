@@ -21,4 +21,4 @@ from games.engines.stone_age import Game, parse_action  # noqa: E402
 from games.engines.stone_age.simulate import random_game  # noqa: E402
 
 if __name__ == "__main__":
-    engine_benchmark(random_game, Game, parse_action)
+    engine_benchmark(random_game, Game, parse_action, replay_target_ms=10)

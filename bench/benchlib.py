@@ -46,11 +46,13 @@ def replay_timings(
 
 def engine_benchmark(
     random_game: Callable[[int, int], tuple[Any, list[Any]]], game_class: Any, parse: Callable[[str], Any],
+    replay_target_ms: float | None = None,
 ) -> None:
     """The figures every engine benchmark prints, for an engine package whose ``random_game``
     returns the finished game and its actions and whose ``Game`` has ``new``/``to_dict``/``from_dict``:
-    random complete 4-player games per second, the replay of one complete game from its notation,
-    and the restore of its final position from a JSON snapshot."""
+    random complete 4-player games per second, the replay of one complete game from its notation
+    (beside ``replay_target_ms``, if given), and the restore of its final position from a JSON
+    snapshot."""
     import argparse
     import json
 
@@ -68,7 +70,7 @@ def engine_benchmark(
           f"= {args.games / elapsed:.1f} games/s ({actions / args.games:.0f} actions/game)")
     texts = [a.to_text() for a in played[0][1]]
     _times, line = replay_timings(lambda: game_class.new(4, seed=0), parse, texts, args.runs)
-    print(line)
+    print(line if replay_target_ms is None else f"{line} (target {replay_target_ms:g} ms)")
     snapshot = json.loads(json.dumps(played[0][0].to_dict()))
     restores = []
     for _ in range(max(5, args.runs)):
