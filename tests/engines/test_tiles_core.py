@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from games.engines.tiles import (
-    Board, FeatureGraph, Figure, Side, TileDef, TileDefinitionError, UnionFind, majority_owners,
+    Board, Edge, FeatureGraph, Figure, Side, TileDef, TileDefinitionError, UnionFind, majority_owners,
     meeting_sub_edge, neighbour, printed_side)
 
 ROAD = TileDef.build("R", {"N": ("road", (0, 1, 2)), "E": ("field", (2, 2, 2)),
@@ -144,3 +144,75 @@ def test_a_printed_feature_joined_by_two_tiles_pools_its_open_contacts():
         graph.add_open_contacts(first, -1)
     copy = FeatureGraph.from_state(graph.to_state(), Board.from_state(board.to_state(), {"C": CITY_END}))
     assert copy.to_state() == graph.to_state() and copy.open_contacts(second) == 1
+
+
+def test_a_tile_that_closes_a_feature_names_it_complete_once():
+    """The second city end closes the first one's city; the fields stay open."""
+    board, graph = Board(), FeatureGraph()
+    graph.add_tile(board.place(CITY_END, (0, 0), 0), board)
+    graph.add_tile(board.place(CITY_END, (0, -1), 2), board)
+    city = graph.root(graph.node(0, 0))
+    assert graph.completed(1, [0, 1, 0]) == [city]
+    assert graph.completed(0, [1]) == []
+
+
+def test_a_side_closes_each_feature_of_both_sides_once():
+    # Our thirds meet theirs in reverse order; a feature reaching the side twice closes once.
+    assert Edge("field", (1, 2, 3)).closing(Edge("field", (7, 8, 8))) == ((1, 8, 2), (2, 8, 1), (3, 7, 2))
+    assert Edge("city", (0, 0, 0)).closing(Edge("city", (4, 4, 4))) == ((0, 4, 2),)
+
+
+def test_the_frontier_follows_the_tiles_laid_however_late_it_is_read():
+    board = Board()
+    for position in [(0, 0), (0, 1), (1, 1), (2, 1)]:
+        board.place(ROAD, position, 0)
+    taken = set(board.tiles)
+    around = {(x + dx, y + dy) for x, y in taken for dx, dy in ((0, -1), (1, 0), (0, 1), (-1, 0))}
+    assert board.frontier == around - taken
+    board.place(ROAD, (1, 0), 0)
+    assert (1, 0) not in board.frontier and (1, -1) in board.frontier
+    assert board.copy().frontier == board.frontier
+
+
+def test_a_fit_reads_the_same_with_the_tiles_around_given_or_not():
+    board = Board()
+    board.place(ROAD, (0, 0), 0)
+    board.place(CITY_END, (1, 0), 3)
+    for position in [(0, 1), (1, 1), (0, -1), (2, 0), (5, 5), (0, 0)]:
+        for turns in range(4):
+            for tile in (ROAD, CITY_END):
+                assert board.fits(tile, position, turns) == board.fits(tile, position, turns, board.around(position))
+
+
+def test_a_position_stores_the_same_state_whatever_was_asked_of_it():
+    """Each node stored with its root as parent, open contacts at roots only: reading features
+    (or not) between tiles changes nothing stored."""
+    def laid(ask: bool) -> FeatureGraph:
+        board, graph = Board(), FeatureGraph()
+        for order, (position, turns) in enumerate([((0, 0), 0), ((0, 1), 0), ((0, 2), 0), ((1, 0), 3)]):
+            tile = CITY_END if order == 3 else ROAD
+            graph.add_tile(board.place(tile, position, turns), board)
+            if ask:
+                [graph.root(node) for node in range(len(graph.node_tile))]
+        return graph
+
+    state = laid(ask=False).to_state()
+    assert state == laid(ask=True).to_state()
+    parents = state["union_find"]["parent"]
+    assert all(parents[parent] == parent for parent in parents)
+    assert all(count == 0 for node, count in enumerate(state["open"]) if parents[node] != node)
+
+
+def test_a_state_stored_with_paths_reads_as_its_roots():
+    """Snapshots written before parents were stored as roots keep the paths finds left: three
+    roads in a line, the first tile's road node (1) stored pointing at the third's (7), which
+    points at the root (4)."""
+    board, graph = Board(), FeatureGraph()
+    for y in range(3):
+        graph.add_tile(board.place(ROAD, (0, y), 0), board)
+    state = graph.to_state()
+    assert state["union_find"]["parent"][1] == 4 and state["union_find"]["parent"][7] == 4
+    with_path = {**state, "union_find": {**state["union_find"], "parent": list(state["union_find"]["parent"])}}
+    with_path["union_find"]["parent"][1] = 7
+    restored = FeatureGraph.from_state(with_path, Board.from_state(board.to_state(), {"R": ROAD}))
+    assert restored.root(1) == 4 and restored.to_state() == state

@@ -414,21 +414,7 @@ class FeatureGraph:
     def completed(self, tile_order: int, features: Iterable[int]) -> list[int]:
         """The complete features (roots) among those of ``features`` on the tile placed
         ``tile_order``-th, each once, in the order of ``features``: what a tile just laid may have
-        completed.
-
-        >>> from games.engines.tiles.board import Board
-        >>> from games.engines.tiles.tile import TileDef
-        >>> end = TileDef.build("E", {"N": ("forest", (0, 0, 0)), "E": ("meadow", (1, 1, 1)),
-        ...                           "S": ("meadow", (1, 1, 1)), "W": ("meadow", (1, 1, 1))},
-        ...                     {0: "forest", 1: "meadow"})
-        >>> board, graph = Board(), FeatureGraph()
-        >>> _ = graph.add_tile(board.place(end, (0, 0), 0), board)
-        >>> _ = graph.add_tile(board.place(end, (0, -1), 2), board)
-        >>> graph.completed(1, [0, 1])   # the second tile's forest closed the first's; its meadow is open
-        [2]
-        >>> graph.root(0)
-        2
-        """
+        completed."""
         root, open_, nodes = self._root, self._open, self._tile_nodes[tile_order]
         found: list[int] = []
         for feature in features:
