@@ -167,7 +167,7 @@ class FeatureGraph:
 
     def __init__(self) -> None:
         self._root: list[int] = []           # node -> its feature (root)
-        self._size: list[int] = []           # root -> its feature's node count (as when it stopped being one elsewhere)
+        self._size: list[int] = []           # at a root, its feature's node count (elsewhere, as it was when joined)
         self._open: list[int] = []
         # Each feature's members and figures, at its root (empty elsewhere): tuples, replaced when
         # features join or figures come and go, so that a copy of the graph may share them.
