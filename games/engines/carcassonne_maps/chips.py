@@ -43,6 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
+from games.engines.chance import sample, shuffle
 from games.engines.errors import IllegalAction
 from games.engines.tiles import Position
 
@@ -282,7 +283,7 @@ def draw_start_squares(map_definition: MapDefinition, rng: random.Random,
                        used: int = START_SQUARES_USED) -> tuple[str, ...]:
     """``used`` start squares drawn at random, in the map's order (players may choose instead)."""
     names = list(map_definition.start_squares)
-    chosen = set(rng.sample(names, used))
+    chosen = set(sample(names, used, rng))
     return tuple(name for name in names if name in chosen)
 
 
@@ -303,7 +304,7 @@ def draw_layout(map_definition: MapDefinition, starts: Sequence[str], *, seed: i
     check_start_squares(map_definition, starts)
     rng = rng if rng is not None else random.Random(seed)
     chips = (values or ChipValues.default()).chips()
-    rng.shuffle(chips)
+    shuffle(chips, rng)
     squares = _spread_squares(chip_squares(map_definition, starts), CHIPS_ON_MAP, rng)
     if squares is None:
         raise ValueError(f"{map_definition.name} has no room for {CHIPS_ON_MAP} chips apart from each other")
@@ -333,7 +334,7 @@ def _spread_squares(candidates: Sequence[Position], wanted: int, rng: random.Ran
     for min_d2 in _SPREAD_LEVELS:
         for _ in range(_TRIES_PER_LEVEL):
             order = list(candidates)
-            rng.shuffle(order)
+            shuffle(order, rng)
             kept: list[Position] = []
             for x, y in order:
                 if all((x - kx) ** 2 + (y - ky) ** 2 >= min_d2 for kx, ky in kept):

@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final
 
+from games.engines.chance import shuffle
 from games.engines.errors import IllegalAction
 from games.engines.tiles import Position
 
@@ -109,7 +110,7 @@ def make_island_stacks(map_definition: MapDefinition, pile: Sequence[str],
     if len(pile) < needed:
         raise ValueError(f"{len(pile)} tiles cannot make the islands' {needed}")
     shuffled = list(pile)
-    rng.shuffle(shuffled)
+    shuffle(shuffled, rng)
     stacks = []
     for island in map_definition.islands:
         for number, position in enumerate(island.stacks, start=1):

@@ -2,7 +2,8 @@
 
 Chance is recorded, never re-rolled: every die rolled and every card or building turned face up
 is part of an action. A game created with a seed deals its deck and building stacks from
-``random.Random(seed)`` and fills in dice it is not given (:meth:`Game.complete`); a game without
+``random.Random(seed)`` and fills in dice it is not given (:meth:`Game.complete`), both through
+:mod:`games.engines.chance` (the same deal on every Python); a game without
 a seed is told each card and building as it is turned up (``reveal`` actions) and every roll.
 """
 
@@ -15,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engines.chance import roll, shuffle
 from games.engines.errors import IllegalAction
 
 from .actions import Action, Payment
@@ -149,9 +151,9 @@ class Game:
             return game
         rng = random.Random(seed)
         deck = sorted(data.cards)
-        rng.shuffle(deck)
+        shuffle(deck, rng)
         tiles = sorted(data.buildings)
-        rng.shuffle(tiles)
+        shuffle(tiles, rng)
         game.stacks = [tiles[i * per_stack:(i + 1) * per_stack] for i in range(players)]
         game.display = list(deck[:4])  # laid from the cost-1 space on, as every refill
         game.deck = deck[4:]
@@ -180,15 +182,15 @@ class Game:
         tribe = self.tribes[self.current]
         rng = self._rng()
         if location in GATHERING and action.dice is None:
-            return action.replace(dice=tuple(rng.randint(1, 6) for _ in range(tribe.placed.get(location, 0))))
+            return action.replace(dice=tuple(roll(rng) for _ in range(tribe.placed.get(location, 0))))
         card = self._card_at(location) if location in CARD_SLOTS else None
         if card is None or action.decline:
             return action
         kind = self.data.cards[card].top["type"]
         if kind == "resource_dice" and action.dice is None:
-            return action.replace(dice=tuple(rng.randint(1, 6) for _ in range(self.data.cards[card].top["dice"])))
+            return action.replace(dice=tuple(roll(rng) for _ in range(self.data.cards[card].top["dice"])))
         if kind == "dice_roll_all_players" and action.dice is None:
-            return action.replace(dice=tuple(rng.randint(1, 6) for _ in range(self.players)))
+            return action.replace(dice=tuple(roll(rng) for _ in range(self.players)))
         if kind == "draw_card" and action.drawn is None and self.deck:
             return action.replace(drawn=self.deck[0])
         return action
