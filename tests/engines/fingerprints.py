@@ -53,8 +53,6 @@ class Walk:
     refused: Callable[[Any], Iterator[Any]]
     """Actions to try that the rules may refuse (those listed as legal are skipped, one accepted
     all the same is taken back)."""
-    stored: Callable[[Any], Any] | None = None
-    """The snapshot as stored, when :attr:`state` reads it otherwise."""
 
 
 def _chain_walk(walk: Walk, params: dict[str, Any], texts: list[str]) -> tuple[str, str]:
@@ -97,11 +95,10 @@ def _chain_walk(walk: Walk, params: dict[str, Any], texts: list[str]) -> tuple[s
         chain.update(_dumps(walk.position(game)).encode() + b"\n")
     # The platform's replay: apply, and store the snapshot.
     plain = walk.new(params)
-    stored = walk.stored or walk.state
-    plain_chain = hashlib.sha256(_dumps(stored(plain)).encode() + b"\n")
+    plain_chain = hashlib.sha256(_dumps(walk.state(plain)).encode() + b"\n")
     for text in texts:
         plain.apply(walk.parse(text))
-        plain_chain.update(_dumps(stored(plain)).encode() + b"\n")
+        plain_chain.update(_dumps(walk.state(plain)).encode() + b"\n")
     return chain.hexdigest(), plain_chain.hexdigest()
 
 
