@@ -124,10 +124,10 @@ class Board:
         x, y = position
         return tiles.get((x, y - 1)), tiles.get((x + 1, y)), tiles.get((x, y + 1)), tiles.get((x - 1, y))
 
-    def needs(self, position: Position, around: Around | None = None) -> Needs:
-        """What the tiles beside ``position`` (``around`` it, if known) ask of each side of a tile
-        laid there: the terrain of their facing side, ``None`` where no tile lies."""
-        north, east, south, west = self.around(position) if around is None else around
+    def needs(self, position: Position) -> Needs:
+        """What the tiles beside ``position`` ask of each side of a tile laid there: the terrain
+        of their facing side, ``None`` where no tile lies."""
+        north, east, south, west = self.around(position)
         # Each neighbour's side facing this cell is the opposite one: its south faces our north.
         return (None if north is None else north.tile.turned_terrains[north.quarter_turns][2],
                 None if east is None else east.tile.turned_terrains[east.quarter_turns][3],
