@@ -88,13 +88,12 @@ class Game:
         self.ordered = landscape_order is not None
         self._landscape_order = tuple(landscape_order) if landscape_order is not None else None
         self._bonus_order = tuple(bonus_order) if bonus_order is not None else None
-        self._landscape_left: list[str] = list(landscape_order) if landscape_order is not None else \
-            sorted(t.id for t in self.tileset.landscape)
-        self._bonus_left: list[str] = list(bonus_order) if bonus_order is not None else \
-            sorted(t.id for t in self.tileset.bonus)
-        for tile_id in (*self._landscape_left, *self._bonus_left):
-            if tile_id not in self.tileset.by_id:
-                raise ValueError(f"the draw pile names tile {tile_id}, which {self.tileset.name} lacks")
+        self._landscape_left: list[str] = list(self.tileset.landscape_ids if landscape_order is None else landscape_order)
+        self._bonus_left: list[str] = list(self.tileset.bonus_ids if bonus_order is None else bonus_order)
+        unknown = {*self._landscape_left, *self._bonus_left} - self.tileset.by_id.keys()
+        if unknown:
+            tile_id = next(t for t in (*self._landscape_left, *self._bonus_left) if t in unknown)
+            raise ValueError(f"the draw pile names tile {tile_id}, which {self.tileset.name} lacks")
         self.land = Landscape(self.tileset.start)
         self._members = [TRIBE_MEMBERS_PER_PLAYER] * players
         self._huts = [HUTS_PER_PLAYER] * players
@@ -125,8 +124,7 @@ class Game:
         if seed is None:
             return cls(players, tileset=tileset, ruleset=ruleset, variants=variants)
         rng = random.Random(seed)
-        landscape = sorted(t.id for t in tileset.landscape)
-        bonus = sorted(t.id for t in tileset.bonus)
+        landscape, bonus = list(tileset.landscape_ids), list(tileset.bonus_ids)
         shuffle(landscape, rng)
         shuffle(bonus, rng)
         return cls(players, seed=seed, tileset=tileset, landscape_order=landscape, bonus_order=bonus,

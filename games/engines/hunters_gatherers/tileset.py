@@ -139,6 +139,14 @@ class Tileset:
     landscape: tuple[Tile, ...]
     bonus: tuple[Tile, ...]
     by_id: Mapping[str, Tile] = field(repr=False)
+    landscape_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The landscape tiles' ids, sorted: the pile before a seed shuffles it."""
+    bonus_ids: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The bonus tiles' ids, sorted."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "landscape_ids", tuple(sorted(t.id for t in self.landscape)))
+        object.__setattr__(self, "bonus_ids", tuple(sorted(t.id for t in self.bonus)))
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, validate_schema: bool = True) -> Tileset:
