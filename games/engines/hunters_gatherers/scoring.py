@@ -213,24 +213,17 @@ def final_awards(land: Landscape) -> list[Award]:
     # Each river and lake node's system found once (not a pass over every node per system):
     # only rivers and lakes join systems, and a late game has a hut on most of them.
     nodes_of: dict[int, list[int]] = {system: [] for system in huts_by_system}
-    fish_of = dict.fromkeys(huts_by_system, 0)
-    lakes_of = dict.fromkeys(huts_by_system, 0)
     if huts_by_system:
-        kinds, waters = land.graph.node_kind, land.waters()
+        waters = land.waters()
         for node, system in zip(waters, land.systems.find_all(waters)):
-            members = nodes_of.get(system)
-            if members is None:
-                continue
-            members.append(node)
-            if kinds[node] == "lake":
-                lake = land.feature(node)
-                assert isinstance(lake, Lake)
-                fish_of[system] += lake.fish
-                lakes_of[system] += 1
+            if system in nodes_of:
+                nodes_of[system].append(node)
     for system, huts in sorted(huts_by_system.items()):
-        fish = fish_of[system]
-        awards.append(Award("hut", fish, majority(huts, "hut"), system, tiles_of(land, nodes_of[system]),
-                            tuple(standing(land, hut) for hut in huts), (("fish", fish), ("lakes", lakes_of[system]))))
+        waters = nodes_of[system]
+        lakes = [lake for lake in land.features_of(waters) if isinstance(lake, Lake)]
+        fish = sum(lake.fish for lake in lakes)
+        awards.append(Award("hut", fish, majority(huts, "hut"), system, tiles_of(land, waters),
+                            tuple(standing(land, hut) for hut in huts), (("fish", fish), ("lakes", len(lakes)))))
     hunters_by_meadow: dict[int, list[Figure]] = {}
     for figure in land.figures:
         if figure.kind == "hunter":
