@@ -9,6 +9,8 @@ that gets past the triggers is found by ``verify_events``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -275,6 +277,33 @@ def chain_unhashed(events: list[Event], *, using: str = "default") -> None:
         heads[(event.record_id, event.seq)] = event.hash
 
 
+class WholeJSONField(models.JSONField):
+    """A JSON value that is only ever written whole and read whole, never searched inside:
+    stored as PostgreSQL ``json`` (the text as sent, checked) rather than ``jsonb``.
+
+    ``jsonb`` parses its input into a binary form and prints it back out on every read, which
+    pays only for queries inside the value. For an 18 KB Hunters and Gatherers position the
+    insert took 2.2 ms as ``jsonb`` and 0.85 ms as ``json`` on the same machine (inserts of the
+    same 50 stored positions, 300 each); other databases keep Django's JSON column.
+    """
+
+    def db_type(self, connection: Any) -> str | None:
+        return "json" if connection.vendor == "postgresql" else super().db_type(connection)
+
+    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+        if connection.vendor != "postgresql":
+            return super().get_db_prep_value(value, connection, prepared)
+        from psycopg.types.json import Json
+
+        # Sent as json, not Django's Jsonb: a jsonb parameter would be parsed as jsonb first.
+        return Json(value if prepared else self.get_prep_value(value))
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
+        # psycopg decodes a json column itself (Django only asks jsonb for text).
+        return value if value is None or not isinstance(value, (str, bytes)) else super().from_db_value(
+            value, expression, connection)
+
+
 class Snapshot(models.Model):
     """A cached engine state after event ``seq``: a cache, never a source of truth.
 
@@ -286,7 +315,7 @@ class Snapshot(models.Model):
     record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="snapshots", db_index=False)
     seq = models.PositiveIntegerField()
     ruleset_version = models.CharField(max_length=64)
-    state = models.JSONField()
+    state = WholeJSONField()
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

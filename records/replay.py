@@ -127,10 +127,12 @@ def _snapshot_and_events(record: GameRecord, target: int) -> tuple[tuple[int, An
     None) and the events after it up to ``target``, in one query."""
     snapshots, events = Snapshot._meta.db_table, Event._meta.db_table
     latest = (f"(SELECT MAX(seq) FROM {snapshots} WHERE record_id = %s AND ruleset_version = %s AND seq <= %s)")
+    # The state and the payloads in columns of their own: a snapshot's state is json, an
+    # event's payload jsonb (see WholeJSONField), which one column could not hold uncast.
     sql = (
-        f"SELECT 0, seq, '', state FROM {snapshots} WHERE record_id = %s AND ruleset_version = %s"
+        f"SELECT 0, seq, '', state, NULL FROM {snapshots} WHERE record_id = %s AND ruleset_version = %s"
         f" AND seq = {latest}"
-        f" UNION ALL SELECT 1, seq, type, payload FROM {events} WHERE record_id = %s AND seq <= %s"
+        f" UNION ALL SELECT 1, seq, type, NULL, payload FROM {events} WHERE record_id = %s AND seq <= %s"
         f" AND seq > COALESCE({latest}, 0)"
         " ORDER BY 1, 2"
     )
@@ -142,7 +144,8 @@ def _snapshot_and_events(record: GameRecord, target: int) -> tuple[tuple[int, An
         fetched = cursor.fetchall()
     snapshot = None
     rows = []
-    for kind, seq, type, data in fetched:
+    for kind, seq, type, state, payload in fetched:
+        data = state if kind == 0 else payload
         value = json.loads(data) if isinstance(data, (str, bytes)) else data
         if kind == 0:
             snapshot = (seq, value)

@@ -83,7 +83,7 @@ def insert_sql(with_snapshot: bool, finishing: bool) -> str:
     if with_snapshot:
         sql += (f", new_snapshot AS (INSERT INTO {_q(snapshot.db_table)}"
                 f" ({_q('record_id')}, {_q('seq')}, {_q('ruleset_version')}, {_q('state')}, {_q('created_at')})"
-                f" SELECT %s::bigint, %s::integer, %s::varchar, %s::jsonb, %s::timestamptz FROM new_event"
+                f" SELECT %s::bigint, %s::integer, %s::varchar, %s::json, %s::timestamptz FROM new_event"
                 f" ON CONFLICT DO NOTHING)")
     if finishing:
         sql += (f", finished AS (UPDATE {_q(record.db_table)} SET {_q('status')} = %s::varchar"
@@ -98,14 +98,14 @@ def insert_event(
     """Store ``event`` (hash set), and with it ``snapshot`` (``(ruleset_version, state)`` after the
     event) and the record's finished status, in one statement; sets ``event.pk``. Raises
     ``IntegrityError`` (nothing stored) when the place or the idempotency key is taken."""
-    from psycopg.types.json import Jsonb
+    from psycopg.types.json import Json, Jsonb
 
     params: list[Any] = [
         event.record_id, event.seq, event.type, Jsonb(event.payload), event.recorded_by_id, event.recorded_at,
         event.idempotency_key, event.hash,
     ]
     if snapshot is not None:
-        params += [event.record_id, event.seq, snapshot[0], Jsonb(snapshot[1]), event.recorded_at]
+        params += [event.record_id, event.seq, snapshot[0], Json(snapshot[1]), event.recorded_at]
     if finish:
         params += [GameRecord.Status.FINISHED.value, event.record_id]
     with cursor(using) as db:
