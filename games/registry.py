@@ -21,7 +21,7 @@ from .adapters.base import (
 
 __all__ = [
     "RESULT", "UNDO", "EngineAdapter", "FinalScore", "GameStateAdapter", "PayloadError", "UnknownEventType",
-    "engine_slugs", "get_engine", "validate_payload",
+    "engine_slugs", "get_engine", "load_engines", "validate_payload",
 ]
 
 _ADAPTERS: dict[str, EngineAdapter] = {}
@@ -48,3 +48,17 @@ def get_engine(slug: str) -> EngineAdapter | None:
 
 def engine_slugs() -> list[str]:
     return sorted(_load())
+
+
+def load_engines() -> list[str]:
+    """Build every adapter and load what its engine reads from disk (tile sets checked against
+    their schema, cards, maps) for every ruleset it offers; returns the slugs.
+
+    Each is otherwise loaded by the first request that needs it: a web process started by
+    gunicorn (and started again every couple of thousand requests) would make that request wait
+    about a second. ``ludolog.wsgi`` calls this when the process starts.
+    """
+    for adapter in _load().values():
+        for version in adapter.rulesets:
+            adapter.view(adapter.new_state(adapter.min_players, 0, None, version))
+    return engine_slugs()
