@@ -5,7 +5,11 @@
    (targets: p50 ≤ 20 ms, p99 ≤ 60 ms).
 2. Validated appends with 8 concurrent clients, each on its own record: appends/s and p99
    (targets: ≥ 200 appends/s, p99 ≤ 150 ms), printed beside a raw psycopg
-   single-row-insert-per-transaction rate measured in the same run with the same concurrency.
+   single-row-insert-per-transaction rate measured in the same run with the same concurrency
+   (issue 14: appends ≥ 10 % of it, p99 ≤ 50 ms). ``--rounds`` rounds (default 3), each a
+   complete game appended by every client on a fresh record, then raw inserts for as long:
+   the median round of each (a machine shared with others changes speed from second to second,
+   and one round lasts about one), the p99 over every append.
 
 Usage: ``.venv/bin/python bench/bench_recording_api.py [--requests 1000] [--clients 8]``
 It creates (and drops) its own database ``ludolog_bench_records`` on 127.0.0.1:5432.
@@ -40,8 +44,9 @@ def server_env() -> dict[str, str]:
     return production_env(DB, CELERY_BROKER_URL=BROKER)
 
 
-def prepare(games: int, clients: int) -> tuple[str, list[tuple[int, int]], list[tuple[int, list]]]:
-    """Migrate, create a token, import finished games, and start one record per append client."""
+def prepare(games: int, clients: int, rounds: int = 1) -> tuple[str, list[tuple[int, int]], list[list[tuple[int, list]]]]:
+    """Migrate, create a token, import finished games, and start one record per append client
+    and round (each round's records: a list of ``(record id, events)``)."""
     env = server_env()
     manage(env, "migrate", "-v0")
     os.environ.update({k: env[k] for k in ("DATABASE_URL", "DEBUG", "SECRET_KEY", "ALLOWED_HOSTS", "SECURE_SSL_REDIRECT", "LOG_LEVEL")})
@@ -63,16 +68,18 @@ def prepare(games: int, clients: int) -> tuple[str, list[tuple[int, int]], list[
     for seed in range(games):
         record = import_document(simulate_document("hunters-gatherers", 4, seed), imported_by=user)
         finished.append((record.pk, record.events.count()))
-    appenders = []
-    for client in range(clients):
-        seed = 10_000 + client
-        document = simulate_document("hunters-gatherers", 4, seed)
-        record = start_game(
-            game_slug="hunters-gatherers", seats=[SeatSpec(f"C{client}-{s}") for s in range(4)],
-            created_by=user, seed=seed,
-        )
-        appenders.append((record.pk, [(e["type"], e["payload"]) for e in document["events"]]))
-    return token, finished, appenders
+    documents = [simulate_document("hunters-gatherers", 4, 10_000 + client) for client in range(clients)]
+    rounds_of_appenders = []
+    for round_ in range(rounds):
+        appenders = []
+        for client, document in enumerate(documents):
+            record = start_game(
+                game_slug="hunters-gatherers", seats=[SeatSpec(f"R{round_}C{client}-{s}") for s in range(4)],
+                created_by=user, seed=10_000 + client,
+            )
+            appenders.append((record.pk, [(e["type"], e["payload"]) for e in document["events"]]))
+        rounds_of_appenders.append(appenders)
+    return token, finished, rounds_of_appenders
 
 
 def bench_state(token: str, finished: list[tuple[int, int]], requests: int) -> list[float]:
@@ -136,10 +143,15 @@ def bench_raw_inserts(clients: int, seconds: float) -> float:
     with psycopg.connect(PG + DB, autocommit=True) as setup:
         setup.execute("CREATE TABLE IF NOT EXISTS bench_raw (id bigserial PRIMARY KEY, record int, seq int, payload jsonb)")
     counts = [0] * clients
-    deadline = time.perf_counter() + seconds
+    barrier = threading.Barrier(clients)
+    deadline = 0.0
 
     def writer(index: int) -> None:
+        nonlocal deadline
         with psycopg.connect(PG + DB) as connection:
+            if barrier.wait() == 0:  # connected, all of them: the clock starts
+                deadline = time.perf_counter() + seconds
+            barrier.wait()
             while time.perf_counter() < deadline:
                 connection.execute("INSERT INTO bench_raw (record, seq, payload) VALUES (%s, %s, %s)",
                                    (index, counts[index], '{"tile": "L01"}'))
@@ -147,12 +159,11 @@ def bench_raw_inserts(clients: int, seconds: float) -> float:
                 counts[index] += 1
 
     threads = [threading.Thread(target=writer, args=(i,)) for i in range(clients)]
-    start = time.perf_counter()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    return sum(counts) / (time.perf_counter() - start)
+    return sum(counts) / seconds
 
 
 def main() -> None:
@@ -160,33 +171,44 @@ def main() -> None:
     parser.add_argument("--requests", type=int, default=1000)
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--games", type=int, default=20, help="finished games for the state benchmark")
+    parser.add_argument("--rounds", type=int, default=3, help="append rounds, each beside its raw inserts")
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
     parser.add_argument("--workers", type=int, default=(os.cpu_count() or 1) + 1,
                         help="gunicorn sync workers (default: one per core and one more, as ludolog/deploy/gunicorn.conf.py)")
     args = parser.parse_args()
 
     recreate_database(DB)
-    token, finished, appenders = prepare(args.games, args.clients)
+    token, finished, rounds_of_appenders = prepare(args.games, args.clients, args.rounds)
     server = start_gunicorn(server_env(), PORT, args.workers)
+    rounds: list[tuple[float, float]] = []  # (appends/s, raw inserts/s) of each round
+    appends: list[float] = []
+    detail: list[tuple[float, int, bool]] = []
     try:
         bench_state(token, finished, 50)  # warm the workers' connections and imports
         state = bench_state(token, finished, args.requests)
-        count, wall, appends, detail = bench_appends(token, appenders)
+        for appenders in rounds_of_appenders:
+            count, wall, timings, round_detail = bench_appends(token, appenders)
+            appends += timings
+            detail += round_detail
+            # The same concurrency right after, for as long (the server idles meanwhile).
+            rounds.append((count / wall, bench_raw_inserts(args.clients, max(2.0, wall))))
     finally:
         stop(server)
-    raw = bench_raw_inserts(args.clients, 5.0)
     subprocess.run(["redis-cli", "-u", BROKER, "flushdb"], check=False, capture_output=True)
-    print(f"machine: {os.cpu_count()} cores; server: gunicorn, {args.workers} sync workers, DEBUG off, PostgreSQL {DB}, "
-          f"scoring queued to Redis as in production")
+    rate = statistics.median(rate for rate, _raw in rounds)
+    raw = statistics.median(raw for _rate, raw in rounds)
+    print(f"machine: {os.cpu_count()} cores; server: gunicorn (ludolog/deploy/gunicorn.conf.py), {args.workers} sync "
+          f"workers, DEBUG off, PostgreSQL {DB}, scoring queued to Redis as in production")
     print(f"state?at=N: {len(state)} requests over {len(finished)} finished 4-player games: "
           f"p50 {statistics.median(state):.1f} ms, p99 {percentile(state, 0.99):.1f} ms (targets 20 / 60 ms)")
-    print(f"validated appends: {args.clients} clients x own record: {count} appends in {wall:.2f} s = "
-          f"{count / wall:.0f} appends/s, p50 {statistics.median(appends):.1f} ms, p99 {percentile(appends, 0.99):.1f} ms "
-          f"(targets >= 200/s, p99 <= 150 ms)")
+    print("rounds (appends/s, raw inserts/s): " + "; ".join(f"{a:.0f}, {r:.0f}" for a, r in rounds))
+    print(f"validated appends: {args.clients} clients x own record, {len(rounds)} rounds of {len(appends) // len(rounds)} "
+          f"appends: median {rate:.0f} appends/s, p50 {statistics.median(appends):.1f} ms, "
+          f"p99 {percentile(appends, 0.99):.1f} ms (targets >= 200/s, p99 <= 150 ms)")
     slowest = ", ".join(f"{ms:.0f} ms (seq {seq}{', game over' if over else ''})" for ms, seq, over in sorted(detail)[-5:])
     print(f"slowest appends: {slowest}")
-    print(f"raw psycopg single-row insert per transaction, {args.clients} connections: {raw:.0f} inserts/s "
-          f"(appends reach {100 * count / wall / raw:.1f}% of it; target 10 %, p99 <= 50 ms)")
+    print(f"raw psycopg single-row insert per transaction, {args.clients} connections: median {raw:.0f} inserts/s "
+          f"(appends reach {100 * rate / raw:.1f}% of it; target 10 %, p99 <= 50 ms)")
     if not args.keep:
         drop_database(DB)
 

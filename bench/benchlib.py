@@ -116,11 +116,13 @@ def manage(env: dict[str, str], *arguments: str, quiet: bool = False) -> None:
 
 
 def start_gunicorn(env: dict[str, str], port: int, workers: int) -> subprocess.Popen:
-    """gunicorn with ``workers`` sync workers on 127.0.0.1:``port``, returned once it answers."""
+    """gunicorn as production runs it (``ludolog/deploy/gunicorn.conf.py``: sync workers, the
+    garbage-collector freeze after a worker's first request, its access log, here thrown away),
+    with ``workers`` workers on 127.0.0.1:``port``; returned once it answers."""
     server = subprocess.Popen(
-        [str(ROOT / ".venv/bin/gunicorn"), "ludolog.wsgi", "-w", str(workers), "-b", f"127.0.0.1:{port}",
-         "--log-level", "warning"],
-        cwd=ROOT, env=env,
+        [str(ROOT / ".venv/bin/gunicorn"), "-c", str(ROOT / "ludolog/deploy/gunicorn.conf.py"), "ludolog.wsgi",
+         "-w", str(workers), "-b", f"127.0.0.1:{port}", "--log-level", "warning"],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
     )
     for _ in range(100):
         try:
