@@ -15,9 +15,12 @@ What it measures, each with 1 writer process and then ``--writers`` (default 8):
   keys, the same rows (the stored events' own payloads and hashes), by the same number of
   processes, for the same length of time.
 
-Each figure is the median of ``--rounds`` rounds (fresh records each round). The last line is
-``appends/s A, raw inserts/s R, ratio A/R`` for one writer; the same for ``--writers`` is
-printed above it.
+Each round appends on fresh records and then inserts raw for as long, right after: the two
+figures of a round are read a few seconds apart, on a machine whose speed changes from one
+minute to the next (shared with others). The round reported is the median one by its ratio A/R
+(every round is printed): the last line is ``appends/s A, raw inserts/s R, ratio A/R`` of that
+round for one writer; the same for ``--writers`` is printed above it. The latencies are the
+medians of the rounds'.
 
 Usage: ``.venv/bin/python bench/bench_append_service.py [--games 24] [--writers 8] [--rounds 3]``
 It creates (and drops) its own database ``ludolog_bench_append`` on 127.0.0.1:5432 and uses
@@ -219,10 +222,11 @@ def main() -> None:
     print(f"games: {args.games} simulated {GAME} games, {args.players} players, {events} events (one per transaction)")
     for writers in (args.writers, 1):
         f = figures[writers]
-        a, r = statistics.median(f["appends"]), statistics.median(f["raw"])
+        rounds = sorted(zip(f["appends"], f["raw"]), key=lambda pair: pair[0] / pair[1])
+        a, r = rounds[len(rounds) // 2]
         print(f"{writers} writer{'s' if writers > 1 else ''}: append p50 {statistics.median(f['p50']):.2f} ms, "
-              f"p99 {statistics.median(f['p99']):.2f} ms; rounds: appends/s "
-              + ", ".join(f"{x:.0f}" for x in f["appends"]) + "; raw inserts/s " + ", ".join(f"{x:.0f}" for x in f["raw"]))
+              f"p99 {statistics.median(f['p99']):.2f} ms; rounds (appends/s, raw inserts/s, ratio): "
+              + "; ".join(f"{x:.0f}, {y:.0f}, {x / y:.2f}" for x, y in zip(f["appends"], f["raw"])))
         line = f"appends/s {a:.0f}, raw inserts/s {r:.0f}, ratio {a / r:.2f}"
         if writers > 1:
             print(f"{writers} writers: {line} (target >= 0.25)")
