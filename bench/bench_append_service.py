@@ -39,7 +39,7 @@ import sys
 import time
 from typing import Any
 
-from benchlib import PG, ROOT, drop_database, manage, percentile, production_env, recreate_database
+from benchlib import PG, ROOT, drop_database, manage, median_round, percentile, production_env, recreate_database
 
 DB = "ludolog_bench_append"
 BROKER = "redis://127.0.0.1:6379/12"
@@ -222,8 +222,7 @@ def main() -> None:
     print(f"games: {args.games} simulated {GAME} games, {args.players} players, {events} events (one per transaction)")
     for writers in (args.writers, 1):
         f = figures[writers]
-        rounds = sorted(zip(f["appends"], f["raw"]), key=lambda pair: pair[0] / pair[1])
-        a, r = rounds[len(rounds) // 2]
+        a, r = median_round(list(zip(f["appends"], f["raw"])))
         print(f"{writers} writer{'s' if writers > 1 else ''}: append p50 {statistics.median(f['p50']):.2f} ms, "
               f"p99 {statistics.median(f['p99']):.2f} ms; rounds (appends/s, raw inserts/s, ratio): "
               + "; ".join(f"{x:.0f}, {y:.0f}, {x / y:.2f}" for x, y in zip(f["appends"], f["raw"])))

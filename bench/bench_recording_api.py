@@ -31,7 +31,9 @@ import threading
 import time
 
 import psycopg
-from benchlib import PG, ROOT, drop_database, manage, percentile, production_env, recreate_database, start_gunicorn, stop
+from benchlib import (
+    PG, ROOT, drop_database, manage, median_round, percentile, production_env, recreate_database, start_gunicorn, stop,
+)
 
 DB = "ludolog_bench_records"
 PORT = 8765
@@ -217,7 +219,7 @@ def main() -> None:
     finally:
         stop(server)
     subprocess.run(["redis-cli", "-u", BROKER, "flushdb"], check=False, capture_output=True)
-    rate, raw = sorted(rounds, key=lambda pair: pair[0] / pair[1])[len(rounds) // 2]
+    rate, raw = median_round(rounds)
     print(f"machine: {os.cpu_count()} cores; server: gunicorn (ludolog/deploy/gunicorn.conf.py), {args.workers} sync "
           f"workers, DEBUG off, PostgreSQL {DB}, scoring queued to Redis as in production")
     print(f"state?at=N: {len(state)} requests over {len(finished)} finished 4-player games: "

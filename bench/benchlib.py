@@ -28,6 +28,13 @@ def percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(fraction * (len(ordered) - 1))))]
 
 
+def median_round(rounds: list[tuple[float, float]]) -> tuple[float, float]:
+    """Of rounds of ``(appends/s, raw inserts/s)``, each pair read seconds apart, the round whose
+    ratio is the median (the upper one of an even count): its two figures stay a pair, which the
+    median of each side, taken apart, would not be on a machine whose speed drifts."""
+    return sorted(rounds, key=lambda pair: pair[0] / pair[1])[len(rounds) // 2]
+
+
 def replay_timings(
     new_game: Callable[[], Any], parse: Callable[[str], Any], texts: list[str], runs: int
 ) -> tuple[list[float], str]:
