@@ -9,8 +9,9 @@ is copied to a database of its own before the large one grows, and the reads of 
 the end, the two stores taking turns round by round: read an hour apart, the same store's figures
 differed by a third on this machine, more than the store's size made them differ.
 
-* append p50/p99: ``records.services.append_event`` of fresh games, one event per transaction,
-  validated by the engine, chained, scoring handed off (no broker: it is after the transaction);
+* append p50/p99: ``records.services.append_event`` of the same six fresh games in each store
+  (``APPEND_GAMES``), one event per transaction, validated by the engine, chained, scoring handed
+  off after the transaction; taken at the end, the stores taking turns game by game;
 * state at N p50/p99: ``GET /api/records/{id}/state/?at=N`` for random records and N;
 * the games list, a player's page, the league's page and a catalogue search (p50 and p99 of
   ``--repeats`` rounds);
@@ -257,22 +258,33 @@ def measure_reads(databases: list[str], repeats: int, rng: random.Random) -> dic
             for name, by_read in times.items()}
 
 
-def measure_appends(chosen: list[tuple[str, int, list]], players: list[int]) -> tuple[float, float, int]:
+APPEND_GAMES = (("hunters-gatherers", 4, 1), ("hunters-gatherers", 4, 2), ("hunters-gatherers", 4, 3),
+                ("carcassonne", 2, 1), ("carcassonne", 2, 2), ("stone-age", 3, 1))
+"""The games appended to each store, the same ones to both (about the mix's proportions)."""
+
+
+def measure_appends(databases: list[str]) -> dict[str, tuple[float, float, int]]:
+    """p50, p99 and count of ``records.services.append_event`` per database: the games of
+    :data:`APPEND_GAMES` appended afresh to every store, game by game, the stores taking turns
+    (in alternate order), as the reads do. Each store appends the same events: a Stone Age
+    append costs less than a Hunters and Gatherers one, and the two stores once compared
+    different games."""
     from records.models import Player
     from records.services import SeatSpec, append_event, start_game
-    from records import state_cache
 
-    names = list(Player.objects.filter(pk__in=players[:6]).values_list("display_name", flat=True))
-    times = []
-    for game, seed, events in chosen:
-        seats = dict((g, c) for g, c, _s in MIX)[game]
-        record = start_game(game_slug=game, seats=[SeatSpec(name) for name in names[:seats]], seed=seed)
-        for seq, (kind, payload) in enumerate(events):
-            start = time.perf_counter()
-            append_event(record, seq, kind, payload)
-            times.append((time.perf_counter() - start) * 1000)
-    state_cache.clear()
-    return statistics.median(times), percentile(times, 0.99), len(times)
+    games = [simulate(job) for job in APPEND_GAMES]
+    times: dict[str, list[float]] = {name: [] for name in databases}
+    for index, (game, seed, events) in enumerate(games):
+        for name in databases if index % 2 == 0 else databases[::-1]:
+            use_database(name)
+            names = list(Player.objects.order_by("pk").values_list("display_name", flat=True)[:6])
+            seats = dict((g, c) for g, c, _s in MIX)[game]
+            record = start_game(game_slug=game, seats=[SeatSpec(n) for n in names[:seats]], seed=seed)
+            for seq, (kind, payload) in enumerate(events):
+                start = time.perf_counter()
+                append_event(record, seq, kind, payload)
+                times[name].append((time.perf_counter() - start) * 1000)
+    return {name: (statistics.median(values), percentile(values, 0.99), len(values)) for name, values in times.items()}
 
 
 def disk(connection: Any) -> tuple[float, float, int]:
@@ -321,8 +333,11 @@ def measure_kept(small_database: str, repeats: int) -> None:
         use_database(name)
         counts.append(f"{Event.objects.count():,} events")
     reads = measure_reads([small_database, DB], repeats, random.Random(5))
-    print(f"kept databases {small_database} and {DB}, read side by side:")
-    print_side_by_side((f"at {counts[0].split()[0]}", f"at {counts[1].split()[0]}"), reads[small_database], reads[DB])
+    appends = measure_appends([small_database, DB])  # (these records stay in the kept stores)
+    print(f"kept databases {small_database} and {DB}, read side by side; {appends[DB][2]} appends to each:")
+    print_side_by_side((f"at {counts[0].split()[0]}", f"at {counts[1].split()[0]}"),
+                       {**reads[small_database], "append": appends[small_database][:2]},
+                       {**reads[DB], "append": appends[DB][:2]})
 
 
 def main() -> None:
@@ -407,8 +422,6 @@ def main() -> None:
         with connection.cursor() as cursor:
             cursor.execute("VACUUM ANALYZE")
         figures: dict[str, tuple[float, float]] = {}
-        p50, p99, appended = measure_appends(pick_games(distinct, 6, 10**9 + target), players)
-        figures["append"] = (p50, p99)
         per_event, per_event_all, _ = disk(connection)
         figures["bytes per event (events table)"] = (per_event, per_event)
         figures["bytes per event (database)"] = (per_event_all, per_event_all)
@@ -417,13 +430,14 @@ def main() -> None:
         for name, (p50, p99) in figures.items():
             print(f"  {name:32} p50 {p50:9.1f}  p99 {p99:9.1f}" if "bytes" not in name and "games/s" not in name
                   else f"  {name:32} {p50:9.1f}")
-        print(f"  ({appended} appends measured)")
         if target == args.small:
             copy_database(DB, small_database)  # the small store, kept as it is for the reads at the end
     # The reads of both stores at the end, taking turns: the same machine state weighs on both.
     reads = measure_reads([small_database, DB], args.repeats, rng)
-    small = {**reads[small_database], **results[args.small]}
-    large = {**reads[DB], **results[args.events]}
+    appends = measure_appends([small_database, DB])
+    print(f"  appends: {appends[DB][2]} to each store")
+    small = {**reads[small_database], "append": appends[small_database][:2], **results[args.small]}
+    large = {**reads[DB], "append": appends[DB][:2], **results[args.events]}
     print_side_by_side((f"at {args.small:,}", f"at {args.events:,}"), small, large)
     from django.db import connections
 
