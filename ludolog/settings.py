@@ -285,6 +285,6 @@ LUDOLOG_RECOMPUTE_TEST_PAUSE_SECONDS = float(os.environ.get("LUDOLOG_RECOMPUTE_T
 
 # Uploaded files (issue 12): the catalogue records' covers and their thumbnails
 # (games/covers.py). Django serves them itself only with DEBUG on; in production nginx serves
-# MEDIA_ROOT at MEDIA_URL (ludolog/deploy/nginx/ludolog.conf, README "Running in production").
+# MEDIA_ROOT at MEDIA_URL (ludolog/deploy/nginx/ludolog.conf, docs/operations.md "Uploaded files").
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 MEDIA_URL = "/media/"

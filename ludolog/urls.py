@@ -24,7 +24,7 @@ urlpatterns = [
 ]
 
 # The catalogue's covers, served by Django with DEBUG on only (static() adds nothing otherwise);
-# in production nginx serves MEDIA_ROOT at /media/ (README, "Running in production").
+# in production nginx serves MEDIA_ROOT at /media/ (docs/operations.md, "Uploaded files").
 urlpatterns += static(settings.MEDIA_URL, document_root=settings.MEDIA_ROOT)
 
 handler404 = "ludolog.api_errors.not_found"

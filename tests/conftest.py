@@ -22,9 +22,9 @@ BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 REQUIRE_SERVICES = os.environ.get("LUDOLOG_REQUIRE_SERVICES") == "1"
 
 NEEDS_POSTGRES = (
-    "needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/ludolog (see README, 'PostgreSQL and Redis')"
+    "needs PostgreSQL: set DATABASE_URL=postgres://postgres@127.0.0.1:5432/ludolog (see docs/operations.md, 'PostgreSQL, Redis and real workers')"
 )
-NEEDS_REDIS = "needs Redis and a Celery worker: set CELERY_BROKER_URL=redis://127.0.0.1:6379/0 (see README)"
+NEEDS_REDIS = "needs Redis and a Celery worker: set CELERY_BROKER_URL=redis://127.0.0.1:6379/0 (see docs/operations.md)"
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -1,5 +1,5 @@
 """Taps on the table recorder, as a scorekeeper makes them, through the documented test
-attributes (README, "Recording at the table"). Each function records one action and returns how
+attributes (docs/recording.md, "Test contract"). Each function records one action and returns how
 many taps it took; none types notation. Pure Playwright (no Django): the browser tests and
 ``bench/bench_table_recording.py`` both drive the recorder with these."""
 

@@ -10,7 +10,7 @@ one scorekeeper:
 
 Who may see a private game: its scorekeeper, a player seated at it, staff. Everybody else (nobody
 logged in, or someone unrelated, or Ed for P2) reads the figures as if it had never been played:
-the rule README.md states under "Scores, leagues and ratings".
+the rule docs/privacy.md states.
 """
 
 from __future__ import annotations

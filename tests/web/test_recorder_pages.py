@@ -50,7 +50,7 @@ def test_the_record_page_embeds_what_the_recorder_needs_offline(keeper_client: C
     assert "river" in data["tiles"]["S"]["tags"] and data["tiles"]["B01"]["kind"] == "bonus"
     assert data["urls"]["events"] == f"/scorekeeping/{record.pk}/table/" and data["csrf"]
     assert data["words"]["confirm"] == "Confirm"
-    # The controls of the test contract (README, "Recording at the table").
+    # The controls of the test contract (docs/recording.md, "Test contract").
     for testid in ("rotate", "no-figure", "discard", "confirm", "undo", "pending"):
         assert f'data-testid="{testid}"' in html
     assert 'Ada to play' in html
