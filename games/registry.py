@@ -3,10 +3,14 @@
 The registry is pure Python (no Django). Each adapter (``games.adapters.<game>``) wraps one
 engine package under ``games.engines`` behind the same small interface
 (:class:`~games.adapters.base.EngineAdapter`), so a new engine plugs in with its adapter module
-and one line here. The shared vocabulary is re-exported for the apps.
+and one line here; an adapter that lives elsewhere (the tests' toy game) is added with
+:func:`register`. The shared vocabulary is re-exported for the apps.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 from .adapters.base import (
     RESULT,
@@ -21,10 +25,11 @@ from .adapters.base import (
 
 __all__ = [
     "RESULT", "UNDO", "EngineAdapter", "FinalScore", "GameStateAdapter", "PayloadError", "UnknownEventType",
-    "engine_slugs", "get_engine", "load_engines", "validate_payload",
+    "engine_slugs", "get_engine", "load_engines", "register", "registered", "unregister", "validate_payload",
 ]
 
 _ADAPTERS: dict[str, EngineAdapter] = {}
+_REGISTERED: dict[str, EngineAdapter] = {}
 
 
 def _load() -> dict[str, EngineAdapter]:
@@ -43,11 +48,30 @@ def _load() -> dict[str, EngineAdapter]:
 
 def get_engine(slug: str) -> EngineAdapter | None:
     """The adapter for ``slug``, or ``None`` when no engine replays that game yet."""
-    return _load().get(slug)
+    return _REGISTERED.get(slug) or _load().get(slug)
 
 
 def engine_slugs() -> list[str]:
-    return sorted(_load())
+    return sorted({*_load(), *_REGISTERED})
+
+
+def register(adapter: EngineAdapter) -> None:
+    """Add an adapter whose module is not one of :func:`_load`'s."""
+    _REGISTERED[adapter.slug] = adapter
+
+
+def unregister(slug: str) -> None:
+    _REGISTERED.pop(slug, None)
+
+
+@contextmanager
+def registered(adapter: EngineAdapter) -> Iterator[EngineAdapter]:
+    """``adapter`` registered for the block's duration."""
+    register(adapter)
+    try:
+        yield adapter
+    finally:
+        unregister(adapter.slug)
 
 
 def load_engines() -> list[str]:
@@ -58,7 +82,7 @@ def load_engines() -> list[str]:
     gunicorn (and started again every couple of thousand requests) would make that request wait
     about a second. ``ludolog.wsgi`` calls this when the process starts.
     """
-    for adapter in _load().values():
+    for adapter in (*_load().values(), *_REGISTERED.values()):
         for version in adapter.rulesets:
             adapter.view(adapter.new_state(adapter.min_players, 0, None, version))
     return engine_slugs()

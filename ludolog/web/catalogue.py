@@ -47,7 +47,7 @@ from scoring.models import ScoredRecord
 from scoring.selectors import hidden_records, visible_records
 
 from .rules import rules_offered
-from .history import game_name
+from .games import game_name
 
 PAGE_SIZE = 20
 RECENT_GAMES = 50

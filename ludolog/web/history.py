@@ -22,24 +22,12 @@ from records.permissions import can_append
 from scoring import selectors, standings
 from scoring.models import League, SeatResult
 
-from .board_svg import seat_colour
+from .games import game_name, source_label, web_game
 from .rules import rules_played
+from .tile_frame import seat_colour
 
 PAGE_SIZE = 25
 EVENTS_PER_PAGE = 200
-
-
-SOURCE_LABELS = {
-    "river": _("Rivers"), "forest": _("Forests"), "hut": _("Huts"), "hunter": _("Hunters"),
-    # Stone Age
-    "buildings": _("Buildings"), "card_points": _("Card points"), "starvation": _("Starvation"),
-    "leftover_resources": _("Resources left"), "green_cards": _("Green cards"), "farmers": _("Farmers"),
-    "tool_makers": _("Tool makers"), "hut_builders": _("Hut builders"), "shamans": _("Shamans"),
-    # Carcassonne
-    "city": _("Cities"), "road": _("Roads"), "cloister": _("Cloisters"), "field": _("Fields (farmers)"),
-    "goods": _("Goods"), "chips": _("Map-Chips"),
-}
-"""Points by source, as the engine names them, in the reader's words."""
 
 
 CHART_COLOURS = ("#d62828", "#1d4ed8", "#e09f00", "#7b2cbf", "#222222", "#2f9e44", "#e64980", "#0b7285",
@@ -58,10 +46,6 @@ def thinned(points: list[T], limit: int = SERIES_POINTS) -> list[T]:
         kept.append(points[-1])
     return kept
 
-
-
-def source_label(source: str) -> str:
-    return str(SOURCE_LABELS.get(source, source.replace("_", " ").capitalize()))
 
 
 @lru_cache(maxsize=None)
@@ -85,22 +69,6 @@ def sources_in_order(slug: str, breakdowns: list[dict]) -> list[str]:
     for breakdown in breakdowns:
         ordered += [source for source in breakdown if source not in ordered]
     return ordered
-
-
-GAME_NAMES = {
-    "hunters-gatherers": _("Carcassonne: Hunters and Gatherers"),
-    "stone-age": _("Stone Age"),
-    "carcassonne": _("Carcassonne"),
-    "carcassonne-maps": _("Carcassonne Maps – Benelux (Map-Chips)"),
-}
-"""The games' names in the reader's language (the engines name them in English)."""
-
-
-def game_name(slug: str) -> str:
-    if slug in GAME_NAMES:
-        return str(GAME_NAMES[slug])
-    engine = get_engine(slug)
-    return engine.name if engine is not None else slug
 
 
 class LongSelect(forms.Select):
@@ -221,10 +189,10 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "game": game_name(record.game_slug),
         "seats": seats,
         "has_results": bool(results),
-        "sources": [source_label(source) for source in sources],
+        "sources": [source_label(record.game_slug, source) for source in sources],
         "lines": replay.history_page(record, events_page.object_list),
         "events_page": events_page,
-        "can_replay": not record.result_only and get_engine(record.game_slug) is not None,
+        "can_replay": not record.result_only and get_engine(record.game_slug) is not None and web_game(record.game_slug) is not None,
         "can_record": record.status == GameRecord.Status.IN_PROGRESS and can_append(request.user, record),
         "rules": rules_played(record),
     }

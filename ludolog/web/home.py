@@ -16,7 +16,8 @@ from games.models import CatalogueRecord
 from records.models import GameRecord, Player
 from scoring import selectors
 
-from .history import game_name, with_seats_and_results
+from .games import game_name
+from .history import with_seats_and_results
 
 RECENT_GAMES = 8
 MY_GAMES = 5

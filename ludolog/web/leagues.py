@@ -8,7 +8,8 @@ from django.utils.translation import gettext
 
 from scoring import selectors, standings
 
-from .history import CHART_COLOURS, game_name, thinned, with_seats_and_results
+from .games import game_name
+from .history import CHART_COLOURS, thinned, with_seats_and_results
 
 RECENT_GAMES = 20
 

@@ -19,7 +19,8 @@ from django.utils.translation import gettext
 from scoring import selectors
 from scoring.models import PlayerStatistics
 
-from .history import CHART_COLOURS, game_name, source_label, sources_in_order, thinned
+from .games import game_name, source_label
+from .history import CHART_COLOURS, sources_in_order, thinned
 
 PAGE_SIZE = 50
 
@@ -112,7 +113,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 "row": row,
                 "game": game_name(row.game_slug),
                 "sources": [
-                    {"label": source_label(source), "points": row.average_by_source[source]}
+                    {"label": source_label(row.game_slug, source), "points": row.average_by_source[source]}
                     for source in sources_in_order(row.game_slug, [row.average_by_source])
                 ],
             }

@@ -23,7 +23,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language, gettext, ngettext
+from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET
 
 from games.registry import get_engine
@@ -31,14 +31,12 @@ from records import replay, services
 from records.models import Event, GameRecord
 from scoring import selectors
 
-from .board_svg import board_svg, seat_colour
-from .carcassonne_maps_svg import carcassonne_maps_svg
-from .carcassonne_svg import carcassonne_svg
-from .history import game_name, source_label, thinned
+from .games import WebGame, game_name, source_label, web_game
+from .history import thinned
 from .narration import narrate, signed
 from .narration.final import explain_end
 from .rules import rules_played
-from .stone_age_svg import stone_age_svg
+from .tile_frame import seat_colour
 
 BOARD_MAX_AGE = 3600
 """The position after event N never changes (events are immutable), so a browser may keep it."""
@@ -67,49 +65,36 @@ def _replayable(request: HttpRequest, pk: int) -> tuple[GameRecord, int]:
 
 
 def board_for(document: dict[str, Any], record: GameRecord, **options: Any) -> str:
-    """The board of a position document; ``show`` (``award-3``, ``tribe-0``) outlines what a line
-    of the final scoring is about, ``free_cells`` (tile games) the squares a tile may go."""
+    """The board of a position document, drawn by the game's web module; ``show`` (``award-3``,
+    ``tribe-0``) outlines what a line of the final scoring is about, ``free_cells`` (tile games)
+    the squares a tile may go."""
     title = gettext("%(game)s #%(id)s after event %(at)s") % {
         "game": game_name(record.game_slug), "id": record.pk, "at": document["at"]}
     position = dict(document["position"], at=document["at"])
-    if record.game_slug == "stone-age":
-        return stone_age_svg(position, document["seats"], title=title, translate=gettext, show=options.get("show"))
-    if record.game_slug == "carcassonne":
-        return carcassonne_svg(position, document["seats"], title=title, translate=gettext, **options)
-    if record.game_slug == "carcassonne-maps":
-        engine: Any = get_engine(record.game_slug)
-        options.pop("free_cells", None)  # the map itself shows where a tile may go
-        return carcassonne_maps_svg(position, document["seats"], title=title, translate=gettext,
-                                    drawing=engine.map_drawing(position["map"]), records=engine.tile_records(),
-                                    **options)
-    return board_svg(position, document["seats"], title=title, translate=gettext, translate_plural=ngettext, **options)
+    return _web_game(record).board(position, document["seats"], title=title, **options)
+
+
+def _web_game(record: GameRecord) -> WebGame:
+    game = web_game(record.game_slug)
+    if game is None:
+        raise LookupError(f"no web module draws {record.game_slug!r}")
+    return game
 
 
 def game_hints(slug: str) -> dict[str, str]:
     """The words of the replay page that depend on the game: its start, its board, its end and
     how to read its final scoring."""
-    if slug == "stone-age":
-        return {"start_text": gettext("Start of the game."), "board_hint": "",
-                "end_hint": gettext("Resources left, civilisation cards and their multipliers score at the end of the game."),
-                "final_hint": gettext("Pick a line to outline that player's tribe on the board.")}
-    if slug == "carcassonne-maps":
-        return {"start_text": gettext("Start of the game: the two start squares' tiles, the chips face down, the islands' stacks."),
-                "board_hint": gettext("The tile laid last is outlined in orange. Grey discs are chips face down; each "
-                                      "island shows its stacks' face-up tiles. The map is approximate."),
-                "end_hint": gettext("Unfinished cities, roads and cloisters, and the farmers, score at the end; chips "
-                                    "and island tiles left count for nothing."),
-                "final_hint": gettext("Pick a line to outline its feature on the board; the meeples stand where they "
-                                      "were before the final scoring sent them home.")}
-    if slug == "carcassonne":
-        return {"start_text": gettext("Start of the game: the start tile alone."),
-                "board_hint": gettext("The tile laid last is outlined in orange. Farmers lie down."),
-                "end_hint": gettext("Unfinished cities, roads and cloisters, and the farmers, score at the end of the game."),
-                "final_hint": gettext("Pick a line to outline its feature on the board; the meeples stand where they "
-                                      "were before the final scoring sent them home.")}
-    return {"start_text": gettext("Start of the game: the start tile alone."),
-            "board_hint": gettext("The tile laid last is outlined in orange. Hunters lie down, gatherers stand, huts are houses."),
-            "end_hint": gettext("Huts and hunters score at the end of the game."),
-            "final_hint": gettext("Pick a line to outline its feature on the board; faded figures went home without points.")}
+    game = web_game(slug)
+    if game is None:
+        return {"start_text": "", "board_hint": "", "end_hint": "", "final_hint": ""}
+    hints = game.hints
+    return {"start_text": str(hints.start), "board_hint": str(hints.board), "end_hint": str(hints.end),
+            "final_hint": str(hints.final)}
+
+
+def replayable(record: GameRecord) -> bool:
+    """A record of moves whose game has an engine and a web module to show them."""
+    return not record.result_only and get_engine(record.game_slug) is not None and web_game(record.game_slug) is not None
 
 
 def score_progression(record: GameRecord, last: int) -> list[list[int]]:
@@ -275,7 +260,6 @@ def end_of_game(record: GameRecord, last: int, table: Seating, document: dict[st
 
     ``document`` is the position after the last event when the caller has it already.
     """
-    engine = replay.engine_for(record)
     created = record.created_at.timestamp() if record.created_at else ""
     key = f"ludolog:replay-end:{record.pk}:{created}:{last}:{replay.ruleset_of(record)}:{get_language()}"
     cached = cache.get(key)
@@ -287,7 +271,7 @@ def end_of_game(record: GameRecord, last: int, table: Seating, document: dict[st
     if document["is_over"]:
         explained = explain_end(record.game_slug, document["position"])
         end = {
-            "by_player": record.game_slug == "stone-age",
+            "by_player": _web_game(record).final_by_player,
             "groups": [
                 {"heading": group.heading, "figure_word": group.figure_word,
                  "who": table.who(group.seat) if group.seat is not None else "",
@@ -326,7 +310,7 @@ def chart_points(totals: list[int]) -> list[tuple[int, int]]:
 @require_GET
 def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     record, last = _replayable(request, pk)
-    if record.result_only or get_engine(record.game_slug) is None:
+    if not replayable(record):
         return render(request, "games/no_replay.html", {"record": record, "game": game_name(record.game_slug)},
                       status=409)
     try:
@@ -373,7 +357,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "position": position,
         "board": board_for(document, record, show=show if SHOW.match(show) and at == last else None),
         "seats": seats,
-        "sources": [{"key": source, "label": source_label(source)} for source in sources],
+        "sources": [{"key": source, "label": source_label(record.game_slug, source)} for source in sources],
         "lines": lines,
         "earlier": earlier,
         "later": later,
@@ -413,7 +397,7 @@ def events_part(request: HttpRequest, record: GameRecord, at: int, last: int) ->
 def board(request: HttpRequest, pk: int) -> HttpResponse:
     """The board after event ``at`` as an SVG document: what the viewer swaps in on each step."""
     record, last = _replayable(request, pk)
-    if record.result_only or get_engine(record.game_slug) is None:
+    if not replayable(record):
         return HttpResponse(gettext("This record has no moves to replay."), status=409, content_type="text/plain")
     try:
         at = parse_at(request.GET.get("at"), last)

@@ -2,8 +2,9 @@
 set-up chose (expansions, meeples, a map), for the game and replay pages and the catalogue.
 
 The engines describe their rulesets and variants in English with their sources
-(``games.adapters.rulesets``); the pages give each a short name in the reader's language here,
-and fall back on the engine's own description for one this module does not name yet.
+(``games.adapters.rulesets``); each game's web module gives them short names in the reader's
+language (``WebGame.ruleset_names``, ``variant_names``, ``setup_words``), and the pages fall back
+on the engine's own description for one it does not name yet.
 """
 
 from __future__ import annotations
@@ -19,22 +20,12 @@ from games.registry import get_engine
 from records import replay
 from records.models import GameRecord, RulesetMove
 
-RULESET_NAMES: Mapping[str, Mapping[str, Promise]] = {
-    "stone-age": {
-        "1": _("Ruleset 1: agriculture beyond the tribe's size feeds nobody"),
-        "2": _("Ruleset 2: feeding as published, the food not eaten is kept"),
-    },
-}
-VARIANT_NAMES: Mapping[str, Promise] = {
-    "newborn_eats_next_round": _("A hut's newborn eats from the next round on"),
-    "hunting_grounds_again": _("A tribe may send more hunters where it already hunts"),
-    "figures_home_at_end_of_turn": _("Freed figures come home at the end of the turn (not on that turn's bonus tile)"),
-}
+from .games import web_game
+
 SETUP_WORDS: Mapping[str, Promise] = {
-    "Expansions": _("Expansions"), "Meeples per player": _("Meeples per player"), "Variants": _("Variants"),
-    "Inns & Cathedrals": _("Inns & Cathedrals"), "Traders & Builders": _("Traders & Builders"),
-    "(tiles only)": _("(tiles only)"), "none": _("none"), "Start squares": _("Start squares"), "Map": _("Map"),
+    "Variants": _("Variants"), "none": _("none"),
 }
+"""The words of a set-up every game may use; a game's own are its web module's ``setup_words``."""
 
 
 @dataclass(frozen=True)
@@ -44,18 +35,21 @@ class RulesLine:
 
 
 def ruleset_name(game: str, info: Any) -> str:
-    name = RULESET_NAMES.get(game, {}).get(info.key)
+    web = web_game(game)
+    name = web.ruleset_names.get(info.key) if web is not None else None
     return str(name) if name is not None else info.description or info.version
 
 
-def variant_name(name: str, info: Any) -> str:
-    known = VARIANT_NAMES.get(name)
+def variant_name(game: str, name: str, info: Any) -> str:
+    web = web_game(game)
+    known = web.variant_names.get(name) if web is not None else None
     return str(known) if known is not None else info.description
 
 
-def _said(text: str) -> str:
+def _said(game: str, text: str) -> str:
     """An adapter's English set-up words (``Inns & Cathedrals (tiles only)``) in the reader's."""
-    for english, words in SETUP_WORDS.items():
+    web = web_game(game)
+    for english, words in {**(web.setup_words if web is not None else {}), **SETUP_WORDS}.items():
         text = text.replace(english, str(words))
     return text
 
@@ -79,12 +73,12 @@ def rules_played(record: GameRecord) -> list[RulesLine]:
                 if record.ruleset_version in engine.rulesets else record.ruleset_version}
         lines.append(RulesLine(gettext("Rules"), text))
     if engine.variants:
-        chosen = [variant_name(name, engine.variants[name]) for name in setup.get("variants", [])
+        chosen = [variant_name(record.game_slug, name, engine.variants[name]) for name in setup.get("variants", [])
                   if name in engine.variants]
         lines.append(RulesLine(gettext("Variants"), "; ".join(chosen) or gettext("none (the default rules)")))
     for label, value in engine.describe_setup(setup):
         if label != "Variants":
-            lines.append(RulesLine(_said(label), _said(value)))
+            lines.append(RulesLine(_said(record.game_slug, label), _said(record.game_slug, value)))
     return lines
 
 
@@ -98,6 +92,6 @@ def rules_offered(game: str) -> dict[str, Any]:
         "rulesets": [{"name": ruleset_name(game, info), "version": version, "description": info.description,
                       "source": info.source, "current": version == engine.ruleset_version}
                      for version, info in engine.rulesets.items()],
-        "variants": [{"name": variant_name(name, info), "key": name, "description": info.description,
+        "variants": [{"name": variant_name(game, name, info), "key": name, "description": info.description,
                       "source": info.source} for name, info in engine.variants.items()],
     }

@@ -30,8 +30,9 @@ from records.players import name_key, tidy_name
 from scoring import selectors
 from scoring.models import Club
 
-from .history import game_name
-from .setup_choices import SETUP_CHOICES, field_name
+from .games import game_name
+from .games import web_game
+from .setup_choices import SetupChoices, field_name
 
 MAX_SEATS = 6
 """Carcassonne with Inns & Cathedrals seats six."""
@@ -106,18 +107,18 @@ class StartForm(forms.Form):
             # The name the player ticked "add as a new player" for: a tick for another name does not count.
             self.fields[f"new_{number}"] = forms.CharField(required=False)
         self.new_names: dict[int, str] = {}
-        for game, choices in SETUP_CHOICES.items():
-            if game in slugs:
-                for name, field in choices.fields().items():
-                    # Only the chosen game's questions must be answered (see clean()).
-                    field.required = False
-                    self.fields[field_name(game, name)] = field
+        for game, choices in setup_choices(slugs).items():
+            for name, field in choices.fields().items():
+                # Only the chosen game's questions must be answered (see clean()).
+                field.required = False
+                self.fields[field_name(game, name)] = field
 
     def setup_groups(self) -> list[tuple[str, Any, list[forms.BoundField]]]:
         """Each game's set-up questions: (game, legend, bound fields), for the page to show the
         chosen game's."""
         return [(game, choices.legend, [self[field_name(game, name)] for name in choices.fields()])
-                for game, choices in SETUP_CHOICES.items() if field_name(game, next(iter(choices.fields()))) in self.fields]
+                for game, choices in setup_choices(engine_slugs()).items()
+                if field_name(game, next(iter(choices.fields()))) in self.fields]
 
     def seat_rows(self) -> list[SeatRow]:
         rows = []
@@ -148,7 +149,7 @@ class StartForm(forms.Form):
         data["players"] = [name for _number, name in seated]
         self._check_player_count(data)
         self._check_copy(data)
-        choices = SETUP_CHOICES.get(data.get("game", ""))
+        choices = setup_choices([data.get("game", "")]).get(data.get("game", ""))
         answers = {} if choices is None else {
             name: data.get(field_name(data["game"], name)) for name in choices.fields()}
         data["setup"] = {} if choices is None else choices.to_setup(answers)
@@ -172,6 +173,16 @@ class StartForm(forms.Form):
                 _("This copy is a box of %(title)s, not of %(game)s."), code="copy_of_another_game",
                 params={"title": copy.record.title, "game": game_name(data["game"])}))
         data["catalogue_record"] = copy.record if copy is not None else None
+
+
+def setup_choices(slugs: list[str]) -> dict[str, SetupChoices]:
+    """The set-up questions of the games ``slugs`` that ask any, by game."""
+    found = {}
+    for slug in slugs:
+        game = web_game(slug)
+        if game is not None and game.setup_choices is not None and game.setup_choices.fields():
+            found[slug] = game.setup_choices
+    return found
 
 
 def _keepable(request: HttpRequest):

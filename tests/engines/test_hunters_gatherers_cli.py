@@ -102,7 +102,7 @@ def test_view_holds_what_a_viewer_draws():
     game = random_game(4, 1)
     view = game.view()
     tile = view["tiles"][0]
-    assert {"id", "x", "y", "rotation", "order", "edges", "features"} <= tile.keys()
+    assert {"tile", "x", "y", "rotation", "order", "edges", "features"} <= tile.keys()
     assert all({"owner", "kind", "x", "y", "feature"} <= f.keys() for f in view["figures"])
     assert view["phase"] == "over" and view["current_player"] is None
     assert len(view["supply"]) == len(view["scores"]) == 4

@@ -71,7 +71,7 @@ def test_a_finished_game_restored_from_its_snapshot_keeps_its_final_awards_and_t
     assert Game.from_dict(game.to_dict()).view() == view
     finals = [award for award in view["awards"] if award["source"] in ("hut", "hunter")]
     assert finals and all(award["tiles"] and award["figures"] for award in finals)
-    laid = {(tile["x"], tile["y"]): tile["id"] for tile in view["tiles"]}
+    laid = {(tile["x"], tile["y"]): tile["tile"] for tile in view["tiles"]}
     for award in finals:
         for figure in award["figures"]:
             assert laid[figure["x"], figure["y"]] == figure["tile"] and [figure["x"], figure["y"]] in award["tiles"]

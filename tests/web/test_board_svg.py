@@ -9,7 +9,9 @@ import re
 import xml.etree.ElementTree as ET
 
 from games.registry import get_engine
-from ludolog.web.board_svg import MARKS, PALETTE, board_svg, describe, seat_colour
+from ludolog.web.games.hunters_gatherers.drawing import MARKS, describe
+from ludolog.web.games.hunters_gatherers.drawing import hunters_gatherers_svg as board_svg
+from ludolog.web.tile_frame import PALETTE, seat_colour
 from tests.factories import HG, simulated_events
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
@@ -53,9 +55,9 @@ def test_every_placed_tile_is_drawn_once_and_only_the_last_one_is_highlighted():
     root = parse(board_svg(position, SEATS))
 
     drawn = tiles(root)
-    assert sorted(g.get("data-tile") for g in drawn) == sorted(t["id"] for t in position["tiles"])
+    assert sorted(g.get("data-tile") for g in drawn) == sorted(t["tile"] for t in position["tiles"])
     highlighted = [g.get("data-tile") for g in drawn if "last-placed" in g.get("class")]
-    assert highlighted == [position["last_placed"]["id"]]
+    assert highlighted == [position["last_placed"]["tile"]]
     assert len(root.findall(".//svg:rect[@class='last-placed-outline']", NS)) == 1
 
 

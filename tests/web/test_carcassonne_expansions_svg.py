@@ -10,7 +10,7 @@ from html import unescape
 import pytest
 
 from games.engines.carcassonne import tileset_for
-from ludolog.web.carcassonne_svg import carcassonne_svg
+from ludolog.web.games.carcassonne.drawing import carcassonne_svg
 
 EVERY_TILE = tileset_for(("inns_cathedrals", "traders_builders"))
 
@@ -60,7 +60,7 @@ def test_every_feature_of_a_tile_has_a_spot_of_its_own(letter):
     """Figure targets sit on these spots: two at one place could not both be tapped."""
     import math
 
-    from ludolog.web.carcassonne_svg import SEPARATE, _shape_of
+    from ludolog.web.games.carcassonne.drawing import SEPARATE, shape_of as _shape_of
 
     _art, anchors = _shape_of(dict(EVERY_TILE.types[letter].record, rotation=0))
     spots = list(anchors.values())

@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from ludolog.web.board_svg import PALETTE, seat_colour
-from ludolog.web.carcassonne_svg import carcassonne_svg, city_outline, describe
+from ludolog.web.tile_frame import PALETTE, seat_colour
+from ludolog.web.games.carcassonne.drawing import carcassonne_svg, city_outline, describe
 
 SVG = "{http://www.w3.org/2000/svg}"
 NS = {"svg": SVG[1:-1]}

@@ -219,7 +219,7 @@ def test_the_words_follow_the_language(client: Client):
 
 
 def test_a_stone_age_tribe_is_outlined_when_its_final_scoring_is_picked():
-    from ludolog.web.stone_age_svg import stone_age_svg
+    from ludolog.web.games.stone_age.drawing import stone_age_svg
 
     _steps, end = engine_steps("stone-age")
     seats = [{"seat": 0, "player": "Ada", "colour": ""}, {"seat": 1, "player": "Bo", "colour": ""}]

@@ -18,7 +18,7 @@ def position_view(game: Game) -> dict[str, Any]:
     tiles = []
     for placed, tile in zip(land.board.placed, land.tiles):
         tiles.append({
-            "id": tile.id,
+            "tile": tile.id,
             "kind": tile.kind,
             "x": placed.position[0],
             "y": placed.position[1],
@@ -60,7 +60,7 @@ def position_view(game: Game) -> dict[str, Any]:
         "phase": game.phase,
         "legal_action_kinds": kinds,
         "next_tile": game.next_tile,
-        "last_placed": {"id": last.tile.id, "x": last.position[0], "y": last.position[1],
+        "last_placed": {"tile": last.tile.id, "x": last.position[0], "y": last.position[1],
                         "rotation": last.quarter_turns * 90, "order": last.order},
         "landscape_left": len(game.landscape_left),
         "bonus_left": len(game.bonus_left),

@@ -7,18 +7,20 @@ Points are the difference of the score totals, scorings the awards the step adde
 without awards, the score sources that moved); nothing is worked out again from the rules. The
 sentences follow the active language (Django's gettext) and name the players, never their seats.
 
-Each game has one module here with a ``narrate_action(event_type, payload, before, after, table)``;
-:func:`narrate` picks it by the game's slug and says the undos itself, the same way for every game.
+Each game's web module says its actions (``WebGame.narrate_action(event_type, payload, before,
+after, table)``, with the shared wording below); :func:`narrate` finds it by the game's slug and
+says the undos itself, the same way for every game.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from importlib import import_module
-from typing import Any, Protocol
+from typing import Any
 
 from django.utils.translation import gettext, pgettext
+
+from ..games import web_game
 
 UNDO = "undo"
 MINUS = "\u2212"
@@ -50,20 +52,6 @@ class Table:
         return self._names.get(seat) or gettext("Player %(number)s") % {"number": seat + 1}
 
 
-class GameNarrator(Protocol):
-    def __call__(self, event_type: str, payload: Mapping[str, Any], before: Position, after: Position,
-                 table: Table) -> Narration: ...
-
-
-_GAME_MODULES: Mapping[str, str] = {
-    "hunters-gatherers": "hunters_gatherers",
-    "carcassonne": "carcassonne",
-    "carcassonne-maps": "carcassonne_maps",
-    "stone-age": "stone_age",
-}
-"""Game slug → its module in this package (imported when first needed)."""
-
-
 def narrate(game_slug: str, event_type: str, payload: Mapping[str, Any], before: Position, after: Position,
             seats: Sequence[Mapping[str, Any]]) -> Narration:
     """The event ``event_type``/``payload`` of a ``game_slug`` game, which led from the position
@@ -74,11 +62,10 @@ def narrate(game_slug: str, event_type: str, payload: Mapping[str, Any], before:
     table = Table(seats)
     if event_type == UNDO:
         return taken_back(before, after, table)
-    module_name = _GAME_MODULES.get(game_slug)
-    if module_name is None:
+    game = web_game(game_slug)
+    if game is None:
         raise ValueError(f"no narration for the game {game_slug!r}")
-    narrate_action: GameNarrator = import_module(f"{__name__}.{module_name}").narrate_action
-    return narrate_action(event_type, payload, before, after, table)
+    return game.narrate_action(event_type, payload, before, after, table)
 
 
 def taken_back(before: Position, after: Position, table: Table) -> Narration:

@@ -22,7 +22,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_http_methods
 
 from games.registry import UNDO, get_engine
 from records import replay, services, state_cache
@@ -31,10 +31,10 @@ from records.permissions import can_append
 from records.serializers import AppendEventSerializer
 from scoring import selectors
 
-from ..board_svg import seat_colour
-from ..history import game_name
+from ..games import WebGame, game_name, web_game
 from ..replay import board_for, narrations
-from . import pictures, stone_age, words
+from ..tile_frame import seat_colour
+from .words import common_words
 
 RECENT_LINES = 8
 """How many of the last moves the page says in words."""
@@ -78,7 +78,7 @@ def _recordable(request: HttpRequest, pk: int) -> tuple[GameRecord, HttpResponse
     record = get_object_or_404(selectors.visible_records(request.user), pk=pk)
     if not can_append(request.user, record):
         return record, render(request, "scorekeeping/forbidden.html", {"record": record}, status=403)
-    if record.result_only or get_engine(record.game_slug) is None:
+    if record.result_only or get_engine(record.game_slug) is None or web_game(record.game_slug) is None:
         return record, render(request, "scorekeeping/forbidden.html", {"record": record, "no_engine": True}, status=409)
     return record, None
 
@@ -106,8 +106,9 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
         form = ActionForm(initial={"expected_seq": state["seq"]})
     form.for_game(record.game_slug)
     engine = get_engine(record.game_slug)
-    assert engine is not None
-    tile_game = pictures.tile_game(record.game_slug)
+    game = web_game(record.game_slug)
+    assert engine is not None and game is not None
+    version = replay.ruleset_of(record)
     page_data: dict[str, Any] = {
         "record": record.pk,
         "game": record.game_slug,
@@ -121,32 +122,17 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
         },
         "csrf": get_token(request),
         "table": state,
-        "words": words.recorder_words(record.game_slug),
+        "words": {**common_words(), **game.recorder.words()},
+        **game.recorder.page_data(engine, version),
     }
-    sprite = ""
-    if tile_game:
-        drawn = pictures.pictures(record.game_slug, engine.ruleset_version, engine.tile_records())  # type: ignore[attr-defined]
-        sprite = pictures.sprite(drawn, pictures.sprite_defs(record.game_slug))
-        page_data["tiles"] = {
-            tile: {"edges": engine.edges(tile), "anchors": picture.anchors, "terrains": picture.terrains,  # type: ignore[attr-defined]
-                   "tags": picture.tags, "kind": picture.kind}
-            for tile, picture in drawn.items()
-        }
-        page_data["tags"] = pictures.TAG_ORDER[record.game_slug]
-        page_data["figures_by_terrain"] = engine.figures_by_terrain  # type: ignore[attr-defined]
-        page_data["figure_pools"] = engine.figure_pools  # type: ignore[attr-defined]
-        page_data["figure_fields"] = engine.figure_fields  # type: ignore[attr-defined]
-        page_data["glyphs"] = pictures.figure_glyphs(record.game_slug, gettext)
-    else:
-        page_data["catalogue"] = stone_age.catalogue()
     context = {
         "record": record,
         "game": game_name(record.game_slug),
         "form": form,
         "refusal": refusal,
         "table": state,
-        "tile_game": tile_game,
-        "sprite": sprite,
+        "recorder": game.recorder,
+        "sprite": game.recorder.sprite(engine, version),
         "page_data": page_data,
         "in_progress": record.status == GameRecord.Status.IN_PROGRESS,
     }
@@ -215,14 +201,20 @@ def table_state(record: GameRecord) -> dict[str, Any]:
     cached = state_cache.take_with_head(record, version)
     state, seq, lines = _state_and_lines(record, seats, None if cached is None else cached[:2])
     try:
-        return _table(record, engine, seats, state, seq, lines, version)
+        return _table(record, engine, _web_game(record), seats, state, seq, lines, version)
     finally:
         if cached is not None or record.status == GameRecord.Status.IN_PROGRESS:
             head = cached[2] if cached is not None and cached[0] == seq else None
             state_cache.put_on_commit(record, version, seq, state, head=head)
 
 
-def _table(record: GameRecord, engine: Any, seats: list[dict[str, Any]], state: Any, seq: int,
+def _web_game(record: GameRecord) -> WebGame:
+    game = web_game(record.game_slug)
+    assert game is not None, "_recordable lets only a game with a web module through"
+    return game
+
+
+def _table(record: GameRecord, engine: Any, game: WebGame, seats: list[dict[str, Any]], state: Any, seq: int,
            lines: list[dict[str, Any]], version: str) -> dict[str, Any]:
     document = services.position_document(engine, state, seq, seats=seats, ruleset_version=version)
     position = document["position"]
@@ -231,7 +223,7 @@ def _table(record: GameRecord, engine: Any, seats: list[dict[str, Any]], state: 
         "seq": seq,
         "status": record.status,
         "over": document["is_over"],
-        "board": board_for(document, record, **({"free_cells": True} if pictures.tile_game(record.game_slug) else {})),
+        "board": board_for(document, record, **game.recorder.board_options),
         "options": engine.options(state) if in_progress else {"over": True},
         "seats": [
             {"seat": seat["seat"], "player": seat["player"], "colour": seat_colour(seat["seat"], seat["colour"]),
@@ -241,19 +233,7 @@ def _table(record: GameRecord, engine: Any, seats: list[dict[str, Any]], state: 
         "to_play": position.get("current_player") if in_progress else None,
         "lines": lines,
     }
-    if pictures.tile_game(record.game_slug):
-        key = "id" if record.game_slug == "hunters-gatherers" else "tile"
-        result["placed"] = [{"tile": t[key], "x": t["x"], "y": t["y"], "rotation": t["rotation"]}
-                            for t in position["tiles"]]
-    else:
-        result["cards"] = {slot["location"]: slot["card"] for slot in position["civilisation_cards"] if slot["card"]}
-        result["buildings"] = {stack["location"]: stack["top"] for stack in position["building_stacks"] if stack["top"]}
-        result["tribes"] = [
-            {"seat": t["seat"], "people": t["people"], "unplaced": t["unplaced"], "food": t["food"],
-             **t["resources"], "agriculture": t["agriculture"], "tools": t["tools"],
-             "one_time_tools": t["one_time_tools"], "cards": len(t["cards"]), "buildings": len(t["buildings"])}
-            for t in position["tribes"]
-        ]
+    result.update(game.recorder.table(position))
     return result
 
 

@@ -1,14 +1,15 @@
 """The recorder script's words, in the reader's language (the script has no catalogue of its own:
-the page hands it these). ``%(name)s`` placeholders are filled in by the script."""
+the page hands it these). ``%(name)s`` placeholders are filled in by the script.
+
+The words every game's recorder says are here, and those every tile game's recorder says; a
+game's web module adds its own (``RecorderParts.words``)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, pgettext
-
-from ..stone_age_svg import WORDS as STONE_AGE_WORDS
+from django.utils.translation import gettext
 
 
-def _common() -> dict[str, str]:
+def common_words() -> dict[str, str]:
     return {
         "to_play": gettext("%(player)s to play"),
         "game_over": gettext("The game is over."),
@@ -44,8 +45,9 @@ def _common() -> dict[str, str]:
     }
 
 
-def _tiles(slug: str) -> dict[str, str]:
-    words = {
+def tile_words() -> dict[str, str]:
+    """What the recorder of any tile game says (``recorder-tiles.js``)."""
+    return {
         "rotate": gettext("Rotate"),
         "no_figure": gettext("No figure"),
         "discard": gettext("Fits nowhere: discard it"),
@@ -67,92 +69,5 @@ def _tiles(slug: str) -> dict[str, str]:
         "with_figure": gettext("%(action)s, %(figure)s on the %(terrain)s"),
         "discards": gettext("%(tile)s discarded"),
         "figure_on": gettext("%(figure)s on the %(terrain)s"),
-        "islands": gettext("Or pay a chip for an island's face-up tile:"),
-        "island_choice": gettext("%(colour)s island, stack %(stack)s: %(tile)s"),
-        "island_tile": gettext("Island tile, paid with a %(colour)s chip"),
-        "draw_instead": gettext("Draw face down instead"),
-        "island_paid": gettext("%(action)s, paid with a %(colour)s chip"),
-        "colour:violet": gettext("violet"), "colour:light_blue": gettext("light blue"),
-        "colour:orange": gettext("orange"),
-        "which_chip": gettext("The tile covers a chip: what does it show, turned over?"),
-        "chip_face": gettext("%(colour)s, %(points)s"),
-        "which_reveal": gettext("Which tile does the island's stack turn up?"),
         "cancel": gettext("Cancel"),
     }
-    tags = {
-        "river": gettext("river"), "lake": gettext("lake"), "spring": gettext("spring"), "forest": gettext("forest"),
-        "gold": gettext("gold nugget"), "mushroom": gettext("mushrooms"), "deer": pgettext("animal", "deer"),
-        "mammoth": gettext("mammoth"), "aurochs": gettext("aurochs"), "tiger": gettext("sabre-tooth tiger"),
-        "fish": gettext("fish"), "fire": gettext("fire"), "shrine": gettext("shrine"), "bonus": gettext("bonus tile"),
-        "city": gettext("city"), "pennant": gettext("pennant"), "road": gettext("road"),
-        "cloister": gettext("cloister"), "inn": gettext("inn"), "cathedral": gettext("cathedral"),
-        "wine": gettext("wine"), "grain": gettext("grain"), "cloth": gettext("cloth"),
-    }
-    words.update({f"tag:{tag}": label for tag, label in tags.items()})
-    figures = {"gatherer": gettext("gatherer"), "fisher": gettext("fisher"), "hunter": gettext("hunter"),
-               "hut": gettext("hut"), "meeple": gettext("meeple"), "big": gettext("large meeple"),
-               "builder": gettext("builder"), "pig": gettext("pig")}
-    words.update({f"figure:{kind}": label for kind, label in figures.items()})
-    if slug in ("carcassonne", "carcassonne-maps"):
-        roles = {"city": gettext("knight"), "road": gettext("thief"), "cloister": gettext("monk"),
-                 "field": gettext("farmer")}
-        words.update({f"role:{terrain}": label for terrain, label in roles.items()})
-    terrains = {"forest": gettext("forest"), "river": gettext("river"), "meadow": gettext("meadow"),
-                "lake": gettext("lake"), "city": gettext("city"), "road": gettext("road"),
-                "field": gettext("field"), "cloister": gettext("cloister")}
-    words.update({f"terrain:{terrain}": label for terrain, label in terrains.items()})
-    return words
-
-
-def _stone_age() -> dict[str, str]:
-    words = {
-        "place_people": gettext("%(player)s places people: tap a place."),
-        "how_many": gettext("How many people?"),
-        "resolve": gettext("%(player)s resolves a place: tap it."),
-        "dice_needed": gettext("Tap the %(count)s dice rolled."),
-        "roll_for_me": gettext("Let Ludolog roll"),
-        "rolled_by_ludolog": gettext("Ludolog rolls the dice."),
-        "clear_dice": gettext("Clear the dice"),
-        "tools": gettext("Tools to add"),
-        "tool": gettext("tool %(value)s"),
-        "one_time_tool": gettext("one-time tool %(value)s"),
-        "gain": gettext("%(total)s ÷ %(value)s → %(gained)s %(resource)s"),
-        "decline": gettext("Don't buy"),
-        "pay": gettext("Pay %(what)s"),
-        "pay_rule_count": gettext("Pay %(count)s resources."),
-        "pay_rule_range": gettext("Pay %(min)s to %(max)s resources."),
-        "pay_rule_kinds": gettext("Pay %(count)s resources of exactly %(kinds)s kind(s)."),
-        "pay_rule_fixed": gettext("Pay exactly %(what)s."),
-        "cannot_pay": gettext("Not enough resources to pay."),
-        "you_have": gettext("In stock: %(what)s"),
-        "starve": gettext("Take the penalty (−10 points)"),
-        "lacks_food": gettext("%(player)s lacks %(count)s food: pay as many resources, or take the penalty."),
-        "choose": gettext("Choose %(count)s resources to take."),
-        "picks": gettext("Each player takes one die, from the buyer on: which die does %(player)s take?"),
-        "drawn": gettext("Which card was drawn from the pile?"),
-        "picks_again": gettext("Pick again"),
-        "reveal_cards": gettext("Which cards were turned up? Cheapest space first (%(done)s of %(count)s)."),
-        "reveal_stack": gettext("Which building is now on top of stack %(stack)s?"),
-        "all_cards": gettext("All"),
-        "cost": gettext("cost %(cost)s"),
-        "people": gettext("%(count)s people"),
-        "card_on": gettext("Card on the %(cost)s-resource space"),
-        "building_on": gettext("Building stack %(stack)s"),
-        "resource:food": gettext("food"),
-    }
-    for place, label in STONE_AGE_WORDS.items():
-        words[f"place:{place}"] = gettext(label)
-    for resource in ("wood", "clay", "stone", "gold"):
-        words[f"resource:{resource}"] = gettext(resource)
-    for index in range(1, 5):
-        words[f"place:card{index}"] = gettext("Card, cost %(cost)s") % {"cost": index}
-        words[f"place:building{index}"] = gettext("Building stack %(stack)s") % {"stack": index}
-    words["face:tool"] = gettext("tool")
-    words["face:agriculture"] = gettext("agriculture")
-    return words
-
-
-def recorder_words(slug: str) -> dict[str, str]:
-    words = _common()
-    words.update(_stone_age() if slug == "stone-age" else _tiles(slug))
-    return words

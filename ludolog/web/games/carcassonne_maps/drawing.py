@@ -1,5 +1,5 @@
 """Draw a Carcassonne Maps position as SVG: the printed map under the tiles, then the tiles,
-figures and final features as :mod:`ludolog.web.carcassonne_svg` draws them.
+figures and final features as :mod:`ludolog.web.games.carcassonne.drawing` draws them.
 
 The map (the engine's ``MapDefinition.to_view()``) is the sea, its land squares, the wave
 squares, the islands with their two stacks (the face-up tile drawn on each, with how many tiles
@@ -16,9 +16,9 @@ from typing import Any
 
 from django.utils.translation import gettext_noop
 
-from .board_svg import TILE, BoardFrame
-from .carcassonne_svg import Translate, _identity, _shape_of, carcassonne_svg
-from .tile_geometry import fmt as _fmt
+from ...tile_frame import TILE, BoardFrame, Translate, identity
+from ...tile_geometry import fmt as _fmt
+from ..carcassonne.drawing import carcassonne_svg, shape_of
 
 SEA = "#bcd7ea"
 LAND = "#e9e4cf"
@@ -91,7 +91,7 @@ def _ground(drawing: Mapping[str, Any], position: Mapping[str, Any], records: Ma
                            f'stroke-width="4"/>')
                 face_up = stack.get("face_up")
                 if face_up and face_up in records:
-                    art, _anchors = _shape_of(dict(records[face_up], rotation=0))
+                    art, _anchors = shape_of(dict(records[face_up], rotation=0))
                     out.append(f'<g class="face-up" data-tile="{escape(str(face_up))}" transform="translate('
                                f'{_fmt(x0 + 9)} {_fmt(y0 + 6)}) scale(0.7)">{art}</g>')
                 left_in_stack = stack.get("left")
@@ -133,7 +133,7 @@ def describe_map(drawing: Mapping[str, Any], position: Mapping[str, Any], tr: Tr
 def carcassonne_maps_svg(position: Mapping[str, Any], seats: Sequence[Mapping[str, Any]] = (), *,
                          drawing: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]],
                          title: str | None = None, free_cells: bool = False, show: str | None = None,
-                         translate: Translate = _identity) -> str:
+                         translate: Translate = identity) -> str:
     """The map and everything on it as one ``<svg>``; ``drawing`` is the map's ``to_view()``,
     ``records`` every tile's printed definition (for the islands' face-up tiles)."""
     return carcassonne_svg(

@@ -12,12 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext
 
-from . import (
+from ...narration import (
     Narration, Position, Table, acting_seat, feature_type, gains, new_awards, points_made, tile_at, tile_discarded,
     tile_laid,
 )
+from ...narration.final import FeatureSource, FinalGroup, count, feature_groups
 
 FIGURES: Mapping[tuple[str, str], Promise] = {
     ("gatherer", "forest"): gettext_lazy("puts a gatherer in the forest"),
@@ -47,7 +48,7 @@ def narrate_action(event_type: str, payload: Mapping[str, Any], before: Position
     if event_type == "place_tile":
         x, y = int(payload["x"]), int(payload["y"])
         tile = tile_at(after, x, y)
-        tile_id = str(payload.get("tile") or (tile or {}).get("id", "?"))
+        tile_id = str(payload.get("tile") or (tile or {}).get("tile", "?"))
         figure = None
         if payload.get("figure") is not None:
             figure = str(FIGURES[str(payload["figure"]), str(feature_type(tile, int(payload["feature"])))])
@@ -75,3 +76,43 @@ def scoring(award: Mapping[str, Any], table: Table) -> str:
     return ngettext("River completed (%(points)s point): no fisher on it",
                     "River completed (%(points)s points): no fisher on it", points) % {"points": points}
 
+
+# -- the final scoring --------------------------------------------------------------------------
+
+def _meadow(award: Mapping[str, Any]) -> str:
+    held = award.get("contents", {})
+    # The board's own words for the animals (its text alternative's counted marks).
+    animals = [ngettext(one, many, int(held.get(field, 0))) % {"count": int(held.get(field, 0))}
+               for field, (one, many) in (("deer", ("%(count)s deer", "%(count)s deer")),
+                                          ("mammoths", ("%(count)s mammoth", "%(count)s mammoths")),
+                                          ("aurochs", ("%(count)s aurochs", "%(count)s aurochs")),
+                                          ("tigers", ("%(count)s sabre-tooth tiger", "%(count)s sabre-tooth tigers")))
+               if int(held.get(field, 0))]
+    if held.get("fire") and held.get("tigers"):
+        animals.append(gettext("fire: the tigers flee"))
+    if held.get("shrine"):
+        animals.append(gettext("a shrine"))
+    contents = ", ".join(animals) or gettext("no animals")
+    return gettext("Meadow: %(contents)s") % {"contents": contents}
+
+
+def _river_system(award: Mapping[str, Any]) -> str:
+    held = award.get("contents", {})
+    fish = int(held.get("fish", 0))
+    lakes = int(held.get("lakes", 0))
+    if not lakes:
+        return gettext("River system: no lake, no fish")
+    return gettext("River system: %(fish)s in %(lakes)s") % {
+        "fish": ngettext("%(count)s fish", "%(count)s fish", fish) % {"count": fish},
+        "lakes": count("%(count)s lake", "%(count)s lakes", lakes)}
+
+
+FINAL_SOURCES = (
+    FeatureSource("hut", gettext_lazy("Huts on the river systems"), gettext_lazy("Huts"), _river_system),
+    FeatureSource("hunter", gettext_lazy("Hunters in the meadows"), gettext_lazy("Hunters"), _meadow),
+)
+"""The final scoring's groups in the order the page shows them: huts, then hunters."""
+
+
+def final_scoring(position: Position) -> list[FinalGroup]:
+    return feature_groups(position, FINAL_SOURCES)

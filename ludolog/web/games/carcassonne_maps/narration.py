@@ -10,8 +10,8 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 
-from . import Narration, Position, Table
-from . import carcassonne
+from ...narration import Narration, Position, Table
+from ..carcassonne import narration as carcassonne
 
 COMPLETED: Mapping[str, Promise] = {
     **carcassonne.COMPLETED, "chips": gettext_lazy("Chip taken: %(gains)s"),

@@ -15,7 +15,7 @@ At the end of a game the board shows the figures as they stood when the last til
 the gatherers and fishers the end sent home without points faded, and for each feature of the
 final scoring an outline of its tiles (hidden until a reader asks for it: ``show``).
 
->>> svg = board_svg({"tiles": [], "figures": []})
+>>> svg = hunters_gatherers_svg({"tiles": [], "figures": []})
 >>> svg.startswith("<svg") and "<title" in svg
 True
 """
@@ -24,41 +24,29 @@ from __future__ import annotations
 
 import json
 import math
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from html import escape
 from typing import Any
 
-from .tile_geometry import corners as _corners
-from .tile_geometry import fmt as _fmt
-from .tile_geometry import inward as _inward
-from .tile_geometry import mean as _mean
-from .tile_geometry import mid as _mid
-from .tile_geometry import sub_edge as _sub_edge
-
-TILE = 60
-"""Side of one tile in SVG user units."""
-PIXELS_PER_UNIT = 1.5
-"""Natural size: a tile is 90 px wide; a page may shrink a large board to fit (``max-width``)."""
+from ...tile_frame import (
+    MEEPLE, TILE, BoardFrame, Point, Translate, TranslatePlural, english_plural, figure_key, final_features,
+    gettext_noop, identity, last_placed_outline, ngettext_noop, remembering, seat_colour,
+)
+from ...tile_frame import points as _points
+from ...tile_geometry import corners as _corners
+from ...tile_geometry import fmt as _fmt
+from ...tile_geometry import inward as _inward
+from ...tile_geometry import mean as _mean
+from ...tile_geometry import mid as _mid
+from ...tile_geometry import sub_edge as _sub_edge
 
 SIDES = ("N", "E", "S", "W")
-PALETTE = ("#d62828", "#1d4ed8", "#f2c200", "#7b2cbf", "#222222")
-"""Default seat colours: red, blue, yellow, purple, black (green would vanish in the meadows)."""
-NAMED_COLOURS = {
-    "red": "#d62828", "blue": "#1d4ed8", "yellow": "#f2c200", "purple": "#7b2cbf", "black": "#222222",
-    "green": "#2f9e44", "white": "#f8f8f8", "orange": "#f08c00", "grey": "#868e96", "gray": "#868e96",
-    "pink": "#e64980",
-}
-_HEX = re.compile(r"^#[0-9a-fA-F]{3}(?:[0-9a-fA-F]{3})?$")
-
 MEADOW = "#b5d98a"
 FOREST = "#2f6b34"
 RIVER = "#3a86c8"
 LAKE = "#2f74b5"
 EDGE = "#6b7d4f"
-HIGHLIGHT = "#ff7a00"
 
 MARKS = {
     "deer": ("%(count)s deer", "%(count)s deer"),
@@ -76,34 +64,6 @@ SYMBOL_OF = {
     "gold_nuggets": "gold", "mushroom_clearings": "mushroom", "fish": "fish",
 }
 
-Point = tuple[float, float]
-Translate = Callable[[str], str]
-TranslatePlural = Callable[[str, str, int], str]
-"""``ngettext``'s signature: (singular, plural, count) → the form for that count."""
-
-
-def _identity(text: str) -> str:
-    return text
-
-
-def _english_plural(singular: str, plural: str, count: int) -> str:
-    return singular if count == 1 else plural
-
-
-def gettext_noop(text: str) -> str:
-    """Marks a word for translation without translating it (the name ``makemessages`` looks for).
-
-    The drawing stays free of Django; the page passes Django's ``gettext`` as ``translate``.
-    """
-    return text
-
-
-def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
-    """The same for a count (the page passes Django's ``ngettext``). makemessages does not know
-    this name: the French entries for :data:`MARKS` are kept by hand, and a test checks them."""
-    return singular, plural
-
-
 # The words the text alternative is made of, so that makemessages finds them.
 TEXT_ALTERNATIVE_WORDS = (
     gettext_noop("meadow"), gettext_noop("forest"), gettext_noop("river"), gettext_noop("lake"),
@@ -120,30 +80,11 @@ TEXT_ALTERNATIVE_WORDS = (
 )
 
 
-def seat_colour(seat: int, colour: str = "") -> str:
-    """A seat's colour: its recorded colour when it is one we can draw, else the palette's."""
-    colour = (colour or "").strip().lower()
-    if colour in NAMED_COLOURS:
-        return NAMED_COLOURS[colour]
-    if _HEX.match(colour):
-        return colour
-    return PALETTE[seat % len(PALETTE)]
-
-
 # Geometry on the unit tile: (0, 0) is the north-west corner, y grows south.
-
-
-
-
-
 
 
 def _toward_centre(point: Point, amount: float) -> Point:
     return point[0] + (0.5 - point[0]) * amount, point[1] + (0.5 - point[1]) * amount
-
-
-
-
 
 
 class _Placer:
@@ -159,12 +100,6 @@ class _Placer:
         for _ in range(self.turns):
             u, v = -v, u
         return self.left + (u + 0.5) * TILE, self.top + (v + 0.5) * TILE
-
-
-
-
-def _points(points: Iterable[Point]) -> str:
-    return " ".join(f"{_fmt(x)},{_fmt(y)}" for x, y in points)
 
 
 class _Tile:
@@ -275,8 +210,8 @@ def _describe_feature(feature: Mapping[str, Any], tr: Translate, trn: TranslateP
 def describe(
     position: Mapping[str, Any],
     seats: Sequence[Mapping[str, Any]] = (),
-    translate: Translate = _identity,
-    translate_plural: TranslatePlural = _english_plural,
+    translate: Translate = identity,
+    translate_plural: TranslatePlural = english_plural,
 ) -> str:
     """The board in words, for the SVG's ``<desc>``: every tile and figure, the last tile laid."""
     tr = translate
@@ -285,11 +220,11 @@ def describe(
     last = position.get("last_placed") or {}
     if last:
         lines.append(tr("Last tile placed: %(tile)s at (%(x)s, %(y)s).") % {
-            "tile": last.get("id"), "x": last.get("x"), "y": last.get("y")})
+            "tile": last.get("tile"), "x": last.get("x"), "y": last.get("y")})
     for tile in position.get("tiles", []):
         features = ", ".join(_describe_feature(f, tr, translate_plural) for f in tile.get("features", []))
         lines.append(tr("Tile %(tile)s at (%(x)s, %(y)s), turned %(rotation)s°: %(features)s.") % {
-            "tile": tile.get("id"), "x": tile.get("x"), "y": tile.get("y"),
+            "tile": tile.get("tile"), "x": tile.get("x"), "y": tile.get("y"),
             "rotation": tile.get("rotation", 0), "features": features})
     for figure in position.get("figures", []):
         owner = figure.get("owner")
@@ -319,12 +254,10 @@ SYMBOLS = """<defs>
 <symbol id="hg-shrine" viewBox="-10 -10 20 20"><rect x="-7" y="-4" width="4" height="12" fill="#9aa0a6" stroke="#3c4043" stroke-width="0.9"/><rect x="3" y="-4" width="4" height="12" fill="#9aa0a6" stroke="#3c4043" stroke-width="0.9"/><rect x="-9" y="-8" width="18" height="4" rx="1" fill="#b0b6bb" stroke="#3c4043" stroke-width="0.9"/></symbol>
 </defs>"""
 
-MEEPLE = ("M-3 -3 L3 -3 L8 0 L7 2.5 L3 1.5 L5 9 L1 9 L0 5 L-1 9 L-5 9 L-3 1.5 L-7 2.5 L-8 0 Z"
-          " M0 -9.2 A3.2 3.2 0 1 1 0 -2.8 A3.2 3.2 0 1 1 0 -9.2 Z")
 HUT = "M-8 8 L-8 -1 L0 -8 L8 -1 L8 8 Z M-2.5 8 L-2.5 2 L2.5 2 L2.5 8"
 
 
-def _figure(kind: str, at: Point, colour: str, label: str, extra: str = "") -> str:
+def draw_figure(kind: str, at: Point, colour: str, label: str, extra: str = "") -> str:
     """One figure; ``extra`` is more attributes for its group (``' data-award="3"'``)."""
     x, y = at
     title = f"<title>{escape(label)}</title>"
@@ -349,17 +282,17 @@ def _draw_tile(tile: Mapping[str, Any], origin: Point, highlight: bool) -> tuple
     """The tile's group on the board, and where its features' figures go in board coordinates."""
     rotation = int(tile.get("rotation", 0))
     key = json.dumps([tile.get("kind"), tile.get("edges"), tile.get("features")], sort_keys=True)
-    art, local_anchors = _tile_art(key, rotation)
+    art, local_anchors = tile_art(key, rotation)
     left, top = (int(tile["x"]) - origin[0]) * TILE, (int(tile["y"]) - origin[1]) * TILE
     classes = ["tile", f"tile-{escape(str(tile.get('kind', '')))}"] + (["last-placed"] if highlight else [])
-    group = (f'<g class="{" ".join(classes)}" data-tile="{escape(str(tile.get("id", "")))}" '
+    group = (f'<g class="{" ".join(classes)}" data-tile="{escape(str(tile.get("tile", "")))}" '
              f'data-x="{int(tile["x"])}" data-y="{int(tile["y"])}" transform="translate({_fmt(left)} {_fmt(top)})">'
              f'{art}</g>')
     return group, {fid: (left + x, top + y) for fid, (x, y) in local_anchors.items()}
 
 
 @lru_cache(maxsize=2048)
-def _tile_art(key: str, rotation: int) -> tuple[str, dict[int, Point]]:
+def tile_art(key: str, rotation: int) -> tuple[str, dict[int, Point]]:
     """A tile's drawing in its own square (0..TILE), turned; the same tile is drawn once.
 
     A tile set has fewer than a hundred tiles and four turns, so every step of a replay after
@@ -429,126 +362,15 @@ def _tile_art(key: str, rotation: int) -> tuple[str, dict[int, Point]]:
     return "".join(out), anchors
 
 
-@dataclass(frozen=True)
-class BoardFrame:
-    """Where a board of square tiles goes in SVG units: its north-west cell, its size, and the
-    empty cells next to the tiles a scorekeeper may be shown."""
-
-    origin: tuple[int, int]
-    free: frozenset[tuple[int, int]]
-    margin: float
-    width: float
-    height: float
-
-    @classmethod
-    def around(cls, tiles: Iterable[Mapping[str, Any]], free_cells: bool) -> BoardFrame:
-        occupied = {(int(t["x"]), int(t["y"])) for t in tiles}
-        free: set[tuple[int, int]] = set()
-        if free_cells:
-            for x, y in occupied:
-                free.update({(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)} - occupied)
-        cells = occupied | free or {(0, 0)}
-        min_x, max_x = min(x for x, _ in cells), max(x for x, _ in cells)
-        min_y, max_y = min(y for _, y in cells), max(y for _, y in cells)
-        margin = TILE * 0.25
-        return cls((min_x, min_y), frozenset(free), margin,
-                   (max_x - min_x + 1) * TILE + 2 * margin, (max_y - min_y + 1) * TILE + 2 * margin)
-
-    def corner(self, x: int, y: int) -> Point:
-        """The north-west corner of cell ``(x, y)``."""
-        return (x - self.origin[0]) * TILE, (y - self.origin[1]) * TILE
-
-    def opening(self, css_class: str, position: Mapping[str, Any], heading: str, description: str) -> str:
-        """The ``<svg>`` tag with its ``<title>`` and ``<desc>``."""
-        return (
-            f'<svg xmlns="http://www.w3.org/2000/svg" class="{css_class}" role="img" '
-            f'viewBox="{_fmt(-self.margin)} {_fmt(-self.margin)} {_fmt(self.width)} {_fmt(self.height)}" '
-            f'width="{_fmt(self.width * PIXELS_PER_UNIT)}" height="{_fmt(self.height * PIXELS_PER_UNIT)}" '
-            f'aria-labelledby="board-title board-desc" data-at="{escape(str(position.get("at", "")))}" '
-            f'data-origin-x="{self.origin[0]}" data-origin-y="{self.origin[1]}" data-cell="{TILE}">'
-            f'<title id="board-title">{escape(heading)}</title><desc id="board-desc">{escape(description)}</desc>'
-        )
-
-    def free_cells(self) -> list[str]:
-        """The empty cells, dashed and labelled with the coordinates a scorekeeper types."""
-        parts = []
-        for x, y in sorted(self.free):
-            x0, y0 = self.corner(x, y)
-            parts.append(f'<g class="free-cell" data-x="{x}" data-y="{y}"><rect x="{_fmt(x0 + 3)}" '
-                         f'y="{_fmt(y0 + 3)}" width="{TILE - 6}" height="{TILE - 6}" fill="none" stroke="#8a8a80" '
-                         f'stroke-dasharray="4 3"/><text x="{_fmt(x0 + TILE / 2)}" y="{_fmt(y0 + TILE / 2 + 4)}" '
-                         f'text-anchor="middle" font-size="11" fill="#5b5b57">{x},{y}</text></g>')
-        return parts
-
-
-def last_placed_outline(left: float, top: float) -> str:
-    return (f'<rect class="last-placed-outline" x="{_fmt(left + 1.5)}" y="{_fmt(top + 1.5)}" '
-            f'width="{TILE - 3}" height="{TILE - 3}" fill="none" stroke="{HIGHLIGHT}" stroke-width="3.5" rx="2"/>')
-
-
-def figure_key(figure: Mapping[str, Any]) -> tuple[Any, ...]:
-    """A figure's identity whether the view lists it on the board (``owner``) or in an award (``seat``)."""
-    return (figure.get("seat", figure.get("owner")), figure.get("kind"), figure.get("x"), figure.get("y"),
-            figure.get("feature"))
-
-
-def final_features(frame: BoardFrame, awards: Sequence[Mapping[str, Any]], show: str | None,
-                   drawn: Mapping[tuple[Any, ...], str]) -> list[str]:
-    """For each award of the final scoring (those that name their tiles), a group that outlines its
-    feature's tiles and dims the rest of the board, with its figures (``drawn``, by
-    :func:`figure_key`) on top; hidden unless ``show`` names it (``award-<index in awards>``).
-    The page shows one when a reader picks its line of the final scoring."""
-    parts = []
-    left, top = -frame.margin, -frame.margin
-    outside = (f"M{_fmt(left)} {_fmt(top)}h{_fmt(frame.width)}v{_fmt(frame.height)}"
-               f"h{_fmt(-frame.width)}Z")
-    for index, award in enumerate(awards):
-        if "tiles" not in award:
-            continue
-        target = f"award-{index}"
-        cells = {(int(x), int(y)) for x, y in award["tiles"]}
-        holes, edges = [], []
-        for x, y in sorted(cells):
-            x0, y0 = frame.corner(x, y)
-            holes.append(f"M{_fmt(x0)} {_fmt(y0)}h{TILE}v{TILE}h-{TILE}Z")
-            for (dx, dy), (ax, ay, bx, by) in (((0, -1), (0, 0, 1, 0)), ((1, 0), (1, 0, 1, 1)),
-                                               ((0, 1), (0, 1, 1, 1)), ((-1, 0), (0, 0, 0, 1))):
-                if (x + dx, y + dy) not in cells:
-                    edges.append(f"M{_fmt(x0 + ax * TILE)} {_fmt(y0 + ay * TILE)}"
-                                 f"L{_fmt(x0 + bx * TILE)} {_fmt(y0 + by * TILE)}")
-        outline = "".join(edges)
-        figures = "".join(drawn.get(figure_key(figure), "") for figure in award.get("figures", []))
-        parts.append(
-            f'<g class="final-feature" data-target="{target}" display="{"inline" if show == target else "none"}">'
-            f'<path d="{outside}{"".join(holes)}" fill="#1b1b1b" fill-opacity="0.55" fill-rule="evenodd"/>'
-            # White on a dark casing: unlike the last tile's orange, and clear on the shade and the tiles.
-            f'<path d="{outline}" stroke="#111" stroke-width="7" stroke-linecap="square" fill="none"/>'
-            f'<path d="{outline}" stroke="#fff" stroke-width="3.5" stroke-linecap="square" fill="none"/>'
-            f'{figures}</g>')
-    return parts
-
-
-def remembering(translate: Translate) -> Translate:
-    """``translate`` asked once per word: a board repeats its words many times."""
-    words: dict[str, str] = {}
-
-    def tr(text: str) -> str:
-        if text not in words:
-            words[text] = translate(text)
-        return words[text]
-
-    return tr
-
-
-def board_svg(
+def hunters_gatherers_svg(
     position: Mapping[str, Any],
     seats: Sequence[Mapping[str, Any]] = (),
     *,
     title: str | None = None,
     free_cells: bool = False,
     show: str | None = None,
-    translate: Translate = _identity,
-    translate_plural: TranslatePlural = _english_plural,
+    translate: Translate = identity,
+    translate_plural: TranslatePlural = english_plural,
 ) -> str:
     """The whole board as one ``<svg>`` element with a ``<title>`` and a ``<desc>``.
 
@@ -570,8 +392,8 @@ def board_svg(
     anchors: dict[str, dict[int, Point]] = {}
     highlighted = ""
     for tile in tiles:
-        is_last = bool(last) and tile.get("id") == last.get("id")
-        drawn, anchors[str(tile.get("id"))] = _draw_tile(tile, origin, is_last)
+        is_last = bool(last) and tile.get("tile") == last.get("tile")
+        drawn, anchors[str(tile.get("tile"))] = _draw_tile(tile, origin, is_last)
         parts.append(drawn)
         if is_last:
             highlighted = last_placed_outline(*frame.corner(tile["x"], tile["y"]))
@@ -597,7 +419,7 @@ def board_svg(
             label = tr("%(player)s's %(figure)s") % words
             award = scored.get(figure_key(figure))
             extra = f' data-award="{award}"' if award is not None else ""
-        return _figure(str(figure.get("kind", "")), at, colours.get(owner) or seat_colour(owner), label, extra)
+        return draw_figure(str(figure.get("kind", "")), at, colours.get(owner) or seat_colour(owner), label, extra)
 
     for figure in position.get("figures", []):
         drawn[figure_key(figure)] = draw(figure, False)

@@ -14,12 +14,13 @@ from collections.abc import Mapping
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy, ngettext
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext_lazy
 
-from . import (
+from ...narration import (
     Narration, Position, Table, acting_seat, and_list, feature_type, gains, new_awards, points_made, tile_at,
     tile_discarded, tile_laid,
 )
+from ...narration.final import FeatureSource, FinalGroup, count, feature_groups, tiles_of
 
 MEEPLES: Mapping[str, Promise] = {
     "city": gettext_lazy("puts a knight in the city"),
@@ -107,3 +108,66 @@ def scoring(award: Mapping[str, Any], table: Table, completed: Mapping[str, Prom
     empty."""
     sentences = FINAL if award.get("final") else completed
     return str(sentences[str(award["source"])]) % {"gains": gains(award["seats"], int(award["points"]), table)}
+
+
+# -- the final scoring --------------------------------------------------------------------------
+
+def _city(award: Mapping[str, Any]) -> str:
+    contents = award.get("contents", {})
+    if int(contents.get("cathedrals", 0)):
+        # Inns & Cathedrals: an unfinished city with a cathedral is worth nothing.
+        return gettext("City: %(tiles)s with a cathedral, unfinished: nothing") % {"tiles": tiles_of(award)}
+    pennants = int(contents.get("pennants", 0))
+    if not pennants:
+        return gettext("City: %(tiles)s") % {"tiles": tiles_of(award)}
+    return gettext("City: %(tiles)s and %(pennants)s") % {
+        "tiles": tiles_of(award), "pennants": count("%(count)s pennant", "%(count)s pennants", pennants)}
+
+
+def _road(award: Mapping[str, Any]) -> str:
+    if int(award.get("contents", {}).get("inns", 0)):
+        return gettext("Road: %(tiles)s with an inn, unfinished: nothing") % {"tiles": tiles_of(award)}
+    return gettext("Road: %(tiles)s") % {"tiles": tiles_of(award)}
+
+
+GOOD_NAMES: Mapping[str, Promise] = {
+    "wine": gettext_lazy("Wine"), "grain": gettext_lazy("Grain"), "cloth": gettext_lazy("Cloth"),
+}
+
+
+def _goods(award: Mapping[str, Any]) -> str:
+    (good, most), = dict(award.get("contents", {})).items()
+    return gettext("%(good)s: the most tokens, %(tokens)s") % {
+        "good": GOOD_NAMES.get(good, good), "tokens": count("%(count)s token", "%(count)s tokens", int(most))}
+
+
+def _cloister(award: Mapping[str, Any]) -> str:
+    neighbours = int(award.get("contents", {}).get("neighbours", 0))
+    return gettext("Cloister: itself and %(neighbours)s") % {
+        "neighbours": count("%(count)s neighbouring tile", "%(count)s neighbouring tiles", neighbours)}
+
+
+def _field(award: Mapping[str, Any]) -> str:
+    cities = int(award.get("contents", {}).get("cities", 0))
+    if not cities:
+        return gettext("Field: no completed city beside it")
+    text = gettext("Field: %(cities)s beside it") % {
+        "cities": count("%(count)s completed city", "%(count)s completed cities", cities)}
+    if award.get("contents", {}).get("pig"):
+        text += gettext(", the pig's owner 4 a city")
+    return text
+
+
+FINAL_SOURCES = (
+    # The meeples by their role ("Farmers" alone is Stone Age's sand-card figure).
+    FeatureSource("city", gettext_lazy("Unfinished cities"), pgettext_lazy("meeples", "Knights"), _city),
+    FeatureSource("road", gettext_lazy("Unfinished roads"), pgettext_lazy("meeples", "Thieves"), _road),
+    FeatureSource("cloister", gettext_lazy("Unfinished cloisters"), pgettext_lazy("meeples", "Monks"), _cloister),
+    FeatureSource("field", gettext_lazy("Farmers in the fields"), pgettext_lazy("meeples", "Farmers"), _field),
+    FeatureSource("goods", gettext_lazy("Goods (Traders & Builders)"), "", _goods),
+)
+"""The final scoring's groups in the order the page shows them."""
+
+
+def final_scoring(position: Position) -> list[FinalGroup]:
+    return feature_groups(position, FINAL_SOURCES)

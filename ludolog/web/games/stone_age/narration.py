@@ -11,13 +11,14 @@ by source (this engine has no awards).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from django.utils.functional import Promise
-from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, ngettext, pgettext, pgettext_lazy
 
-from . import Narration, Position, Table, acting_seat, and_list, points_made, seat_gains, signed, source_points
+from ...narration import Narration, Position, Table, acting_seat, and_list, points_made, seat_gains, signed, source_points
+from ...narration.final import FinalGroup, FinalLine
 
 RESOURCES = ("wood", "clay", "stone", "gold")
 GATHERED = {"hunting_grounds": "food", "forest": "wood", "clay_pit": "clay", "quarry": "stone", "river": "gold"}
@@ -368,3 +369,54 @@ def _card_slot(position: Position, location: str) -> Mapping[str, Any]:
 def _stack(position: Position, location: str) -> Mapping[str, Any]:
     return next(stack for stack in position["building_stacks"] if stack["location"] == location)
 
+
+# -- the final scoring --------------------------------------------------------------------------
+
+RESOURCE_WORDS: Mapping[str, Promise] = {
+    "wood": gettext_lazy("wood"), "clay": gettext_lazy("clay"), "stone": gettext_lazy("stone"),
+    "gold": gettext_lazy("gold"),
+}
+
+
+def _resources_left(factors: Mapping[str, Any]) -> str:
+    left = [f"{count} {RESOURCE_WORDS.get(name, name)}" for name, count in factors.get("resources", {}).items()
+            if count]
+    return gettext("Resources left: %(resources)s") % {"resources": ", ".join(left)}
+
+
+def _green_cards(factors: Mapping[str, Any]) -> str:
+    sets = [int(size) for size in factors.get("sets", [])]
+    return ngettext("Green cards: a set of %(sets)s different symbols",
+                    "Green cards: sets of %(sets)s different symbols", len(sets)) % {
+        "sets": and_list(str(size) for size in sets)}
+
+
+def _times(text: Promise) -> Callable[[Mapping[str, Any]], str]:
+    """The sentence of a sand card figure: how many figures, times what."""
+    def said(factors: Mapping[str, Any]) -> str:
+        return str(text) % {"figures": factors.get("figures", 0), "times": factors.get("times", 0)}
+    return said
+
+
+SOURCES: Sequence[tuple[str, Callable[[Mapping[str, Any]], str]]] = (
+    ("leftover_resources", _resources_left),
+    ("green_cards", _green_cards),
+    ("farmers", _times(gettext_lazy("Farmers: %(figures)s × agriculture %(times)s"))),
+    ("tool_makers", _times(gettext_lazy("Tool makers: %(figures)s × tools worth %(times)s"))),
+    ("hut_builders", _times(gettext_lazy("Hut builders: %(figures)s × %(times)s buildings"))),
+    ("shamans", _times(gettext_lazy("Shamans: %(figures)s × %(times)s people"))),
+)
+"""Stone Age's final sources, in the score table's order, each with its sentence."""
+
+
+def final_scoring(position: Position) -> list[FinalGroup]:
+    """Player by player: each tribe's final sources, each with what it multiplied."""
+    groups = []
+    for tribe in position.get("final_scoring", []):
+        seat = int(tribe["seat"])
+        lines = tuple(
+            FinalLine(target=f"tribe-{seat}", feature=said(tribe[source]), figures=(),
+                      gains=((seat, int(tribe[source]["points"])),))
+            for source, said in SOURCES if int(tribe.get(source, {}).get("points", 0)))
+        groups.append(FinalGroup("", "", lines, seat))
+    return groups

@@ -30,13 +30,16 @@ from functools import lru_cache
 from html import escape
 from typing import Any
 
-from .board_svg import MEEPLE, TILE, BoardFrame, figure_key, final_features, last_placed_outline, remembering, seat_colour
-from .tile_geometry import corners as _corners
-from .tile_geometry import fmt as _fmt
-from .tile_geometry import inward as _inward
-from .tile_geometry import mean as _mean
-from .tile_geometry import mid as _mid
-from .tile_geometry import sub_edge as _sub_edge
+from ...tile_frame import (
+    MEEPLE, TILE, BoardFrame, Point, Translate, figure_key, final_features, gettext_noop, identity, last_placed_outline,
+    remembering, seat_colour,
+)
+from ...tile_geometry import corners as _corners
+from ...tile_geometry import fmt as _fmt
+from ...tile_geometry import inward as _inward
+from ...tile_geometry import mean as _mean
+from ...tile_geometry import mid as _mid
+from ...tile_geometry import sub_edge as _sub_edge
 
 SIDES = ("N", "E", "S", "W")
 
@@ -76,19 +79,8 @@ CURVE_STEPS = 12
 GRID = tuple(i / 20 for i in range(1, 20))
 """Sample coordinates across the tile (0.05 apart, 0.5 included) for finding room for a meeple."""
 
-Point = tuple[float, float]
-Translate = Callable[[str], str]
 CENTRE: Point = (0.5, 0.5)
 SAMPLES: tuple[Point, ...] = tuple((x, y) for y in GRID for x in GRID)
-
-
-def _identity(text: str) -> str:
-    return text
-
-
-def gettext_noop(text: str) -> str:
-    """Marks a word for translation without translating it (the page passes Django's ``gettext``)."""
-    return text
 
 
 SIDE_WORDS = {
@@ -314,11 +306,11 @@ class _Shape:
                 self.anchors[fid] = self._field_spot(fid, room)
         self._separate_anchors()
         self.pennants = {fid: self._pennant_spot(fid) for fid in self.cities
-                         if _pennants(self.features[fid])}
+                         if pennants(self.features[fid])}
         # Inns & Cathedrals and Traders & Builders print a mark in a city (a cathedral, a good)
         # where a pennant would go: clear of the knight, so the two never hide each other.
         self.marks = {fid: (mark, self._pennant_spot(fid)) for fid in self.cities
-                      if (mark := _city_mark(self.features[fid])) is not None}
+                      if (mark := city_mark(self.features[fid])) is not None}
         self.inns = {fid: self._inn_spot(self.roads[fid][0]) for fid in self.roads if self.features[fid].get("inn")}
 
     def _separate_anchors(self) -> None:
@@ -435,7 +427,7 @@ def _flood(seeds: Iterable[tuple[int, int]], free: set[tuple[int, int]]) -> set[
     return area
 
 
-def _city_mark(feature: Mapping[str, Any]) -> str | None:
+def city_mark(feature: Mapping[str, Any]) -> str | None:
     """What an expansion prints in a city besides a pennant: ``cathedral`` or its good."""
     if feature.get("cathedral"):
         return "cathedral"
@@ -443,7 +435,7 @@ def _city_mark(feature: Mapping[str, Any]) -> str | None:
     return str(good) if good in GOODS else None
 
 
-def _pennants(feature: Mapping[str, Any]) -> int:
+def pennants(feature: Mapping[str, Any]) -> int:
     """How many pennants a city shows (the engine may say a count or true/false)."""
     value = feature.get("pennant") or feature.get("pennants") or 0
     return 1 if value is True else int(value)
@@ -556,7 +548,7 @@ def _tile_art(key: str, rotation: int) -> tuple[str, tuple[tuple[int, Point], ..
     return "".join(out), tuple(sorted(shape.anchors.items()))
 
 
-def _shape_of(tile: Mapping[str, Any]) -> tuple[str, dict[int, Point]]:
+def shape_of(tile: Mapping[str, Any]) -> tuple[str, dict[int, Point]]:
     """A tile's drawing, and where its meeples stand on the tile as printed (unturned)."""
     key = json.dumps([tile.get("edges") or {}, tile.get("features") or []], sort_keys=True)
     art, anchors = _tile_art(key, int(tile.get("rotation", 0)) % 360)
@@ -585,10 +577,10 @@ def _feature_words(tile: Mapping[str, Any], feature: Mapping[str, Any], anchor: 
             touched.add(_turned_side(side, rotation))
     sides = ", ".join(tr(SIDE_WORDS[side]) for side in SIDES if side in touched)
     if kind == "city":
-        mark = _city_mark(feature)
+        mark = city_mark(feature)
         if mark is not None:
             return tr(CITY_MARK_WORDS[mark]) % {"sides": sides}
-        text = "city with a pennant (%(sides)s)" if _pennants(feature) else "city (%(sides)s)"
+        text = "city with a pennant (%(sides)s)" if pennants(feature) else "city (%(sides)s)"
         return tr(text) % {"sides": sides}
     if kind == "road":
         return tr("road with an inn (%(sides)s)" if feature.get("inn") else "road (%(sides)s)") % {"sides": sides}
@@ -623,7 +615,7 @@ def _player(seat: int, names: Mapping[Any, Any], tr: Translate) -> str:
 def describe(
     position: Mapping[str, Any],
     seats: Sequence[Mapping[str, Any]] = (),
-    translate: Translate = _identity,
+    translate: Translate = identity,
 ) -> str:
     """The board in words, for the SVG's ``<desc>``: the last tile laid, every tile with its
     cities, roads, cloister and pennants, every meeple, and the tile to lay next."""
@@ -647,7 +639,7 @@ def describe(
         tile = tiles.get((meeple.get("x"), meeple.get("y"))) or {}
         feature = next((f for f in tile.get("features", []) if f.get("id") == meeple.get("feature")),
                        {"id": meeple.get("feature"), "type": meeple.get("type", "")})
-        anchor = _shape_of(tile)[1].get(meeple.get("feature")) if tile else None
+        anchor = shape_of(tile)[1].get(meeple.get("feature")) if tile else None
         lines.append(tr("%(player)s's %(figure)s on the %(feature)s of tile %(tile)s at (%(x)s, %(y)s).") % {
             "player": _player(seat, names, tr), "figure": _figure_words(meeple, tr),
             "feature": _feature_words(tile, feature, anchor, tr), "tile": tile.get("tile", "?"),
@@ -668,7 +660,7 @@ PIG = ('<ellipse cx="0" cy="0" rx="8" ry="5.5" fill="{colour}" stroke="#111" str
 """The pig, in its owner's colour with a pink snout."""
 
 
-def _meeple(meeple: Mapping[str, Any], at: Point, colour: str, label: str) -> str:
+def draw_meeple(meeple: Mapping[str, Any], at: Point, colour: str, label: str) -> str:
     kind = str(meeple.get("type", ""))
     figure = str(meeple.get("kind") or "meeple")
     role = {"city": "knight", "road": "thief", "cloister": "monk", "field": "farmer"}.get(kind, "")
@@ -697,7 +689,7 @@ def carcassonne_svg(
     title: str | None = None,
     free_cells: bool = False,
     show: str | None = None,
-    translate: Translate = _identity,
+    translate: Translate = identity,
     frame: BoardFrame | None = None,
     ground: Callable[[BoardFrame], list[str]] | None = None,
     description: str = "",
@@ -729,7 +721,7 @@ def carcassonne_svg(
     for tile in tiles:
         x, y, rotation = int(tile["x"]), int(tile["y"]), int(tile.get("rotation", 0)) % 360
         left, top = frame.corner(x, y)
-        art, tile_anchors = _shape_of(tile)
+        art, tile_anchors = shape_of(tile)
         anchors[(x, y)] = (rotation, tile_anchors)
         is_last = bool(last) and (last.get("x"), last.get("y")) == (x, y)
         turn = f" rotate({rotation} {_fmt(TILE / 2)} {_fmt(TILE / 2)})" if rotation else ""
@@ -749,7 +741,7 @@ def carcassonne_svg(
         spot = _turn(tile_anchors.get(meeple.get("feature"), CENTRE), rotation)
         at = ((x - min_x + spot[0]) * TILE, (y - min_y + spot[1]) * TILE)
         label = tr("%(player)s's %(figure)s") % {"player": _player(seat, names, tr), "figure": _figure_words(meeple, tr)}
-        drawn[figure_key(dict(meeple, kind=meeple.get("kind") or "meeple"))] = _meeple(
+        drawn[figure_key(dict(meeple, kind=meeple.get("kind") or "meeple"))] = draw_meeple(
             meeple, at, colours.get(seat) or seat_colour(seat), label)
     parts += drawn.values()
     parts += final_features(frame, position.get("awards", []), show, drawn)

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from html import escape
 from typing import Any
 
-from .board_svg import seat_colour
+from ...tile_frame import seat_colour
 
 Translate = Callable[[str], str]
 

@@ -1,0 +1,88 @@
+"""Carcassonne Maps – Benelux with the Map-Chips mini-expansion on the pages: the printed map
+under Carcassonne's board, the chips and islands in words, its set-up questions (start squares
+and tiles) and the table recorder's islands and chips."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext, gettext_lazy as _
+
+from games.registry import get_engine
+
+from ...setup_choices import SetupChoices
+from .. import ReplayHints, WebGame
+from ..carcassonne import FINAL_HINT, SETUP_WORDS, SOURCE_LABELS
+from ..carcassonne.narration import final_scoring
+from ..carcassonne.recorder import carcassonne_recorder
+from ..carcassonne.setup import expansion_fields, expansions_setup
+from .drawing import carcassonne_maps_svg
+from .narration import narrate_action
+
+
+def board(position: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], *, title: str,
+          show: str | None = None, free_cells: bool = False) -> str:
+    """The map itself shows where a tile may go: ``free_cells`` draws nothing more."""
+    engine: Any = get_engine("carcassonne-maps")
+    return carcassonne_maps_svg(position, seats, title=title, show=show, translate=gettext,
+                                drawing=engine.map_drawing(position["map"]), records=engine.tile_records())
+
+
+def setup_fields() -> dict[str, forms.Field]:
+    fields = expansion_fields()
+    fields["expansions"].initial = ["inns_cathedrals", "traders_builders"]
+    fields["tiles_only"].initial = True
+    return {
+        "start_squares": forms.MultipleChoiceField(
+            label=_("Start squares (two)"), required=False, widget=forms.CheckboxSelectMultiple,
+            choices=[("Meppel", "Meppel"), ("Eindhoven", "Eindhoven"), ("Charleroi", "Charleroi")],
+            help_text=_("Leave them unticked and Ludolog draws two. Ludolog lays out the chips and the island "
+                        "stacks; the map is approximate.")),
+        **fields,
+    }
+
+
+def to_setup(answers: Mapping[str, Any]) -> dict[str, Any]:
+    setup = expansions_setup(answers)
+    if answers.get("start_squares"):
+        setup["start_squares"] = list(answers["start_squares"])
+    return setup
+
+
+def recorder_words() -> dict[str, str]:
+    """The islands' face-up tiles a chip pays for, and the chips a tile covers."""
+    return {
+        "islands": gettext("Or pay a chip for an island's face-up tile:"),
+        "island_choice": gettext("%(colour)s island, stack %(stack)s: %(tile)s"),
+        "island_tile": gettext("Island tile, paid with a %(colour)s chip"),
+        "draw_instead": gettext("Draw face down instead"),
+        "island_paid": gettext("%(action)s, paid with a %(colour)s chip"),
+        "colour:violet": gettext("violet"), "colour:light_blue": gettext("light blue"),
+        "colour:orange": gettext("orange"),
+        "which_chip": gettext("The tile covers a chip: what does it show, turned over?"),
+        "chip_face": gettext("%(colour)s, %(points)s"),
+        "which_reveal": gettext("Which tile does the island's stack turn up?"),
+    }
+
+
+WEB_GAME = WebGame(
+    slug="carcassonne-maps",
+    name=_("Carcassonne Maps – Benelux (Map-Chips)"),
+    board=board,
+    hints=ReplayHints(
+        start=_("Start of the game: the two start squares' tiles, the chips face down, the islands' stacks."),
+        board=_("The tile laid last is outlined in orange. Grey discs are chips face down; each island shows its "
+                "stacks' face-up tiles. The map is approximate."),
+        end=_("Unfinished cities, roads and cloisters, and the farmers, score at the end; chips and island tiles "
+              "left count for nothing."),
+        final=FINAL_HINT,
+    ),
+    narrate_action=narrate_action,
+    final_scoring=final_scoring,
+    recorder=carcassonne_recorder("carcassonne-maps", more_words=recorder_words),
+    setup_choices=SetupChoices(_("Map, start squares and tiles"), setup_fields, to_setup, deals=True),
+    source_labels={**SOURCE_LABELS, "chips": _("Map-Chips")},
+    setup_words={**SETUP_WORDS, "Start squares": _("Start squares"), "Map": _("Map")},
+)
