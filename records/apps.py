@@ -5,3 +5,8 @@ from django.utils.translation import gettext_lazy as _
 class RecordsConfig(AppConfig):
     name = "records"
     verbose_name = _("Game records")
+
+    def ready(self) -> None:
+        from .store import event_store
+
+        event_store()  # chosen once, when the process starts

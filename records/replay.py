@@ -59,16 +59,22 @@ def snapshot_every() -> int:
 
 def ruleset_of(record: GameRecord) -> str:
     """The ruleset the record is judged by now: its latest :class:`RulesetMove`'s, else the one it
-    pinned at its start. Read once per record object (the append path's record query brings it
-    along, see ``records.permissions.record_for_append``)."""
+    pinned at its start. Read once per record object (the append path reads it with the record:
+    ``records.selectors.AppendTarget.ruleset_version``)."""
     if not hasattr(record, "moved_ruleset"):
         record.moved_ruleset = (  # type: ignore[attr-defined]
             RulesetMove.objects.filter(record=record).order_by("-id").values_list("to_version", flat=True).first()
         )
-    moved = record.moved_ruleset  # type: ignore[attr-defined]
+    return judged_by(record, record.moved_ruleset)  # type: ignore[attr-defined]
+
+
+def judged_by(record: GameRecord, moved: str | None) -> str:
+    """The ruleset a record is judged by when its latest move went to ``moved`` (None: never
+    moved): that one, else the one it pinned, else (a record from before rulesets, or a result)
+    its engine's."""
     if moved:
         return str(moved)
-    if record.ruleset_version:
+    if record.ruleset_version or record.result_only:
         return record.ruleset_version
     return engine_for(record).ruleset_version
 
@@ -82,8 +88,11 @@ def setup_of(record: GameRecord) -> dict[str, Any]:
     return dict(move if move is not None else record.setup)
 
 
-def initial_state(record: GameRecord, engine: EngineAdapter) -> Any:
-    return engine.new_state(record.seats.count(), record.seed, setup_of(record), ruleset_of(record))
+def initial_state(record: GameRecord, engine: EngineAdapter, ruleset: str | None = None) -> Any:
+    """The position before the first event (``ruleset``: the one the record is judged by, when
+    the caller knows it)."""
+    ruleset = ruleset_of(record) if ruleset is None else ruleset
+    return engine.new_state(record.seats.count(), record.seed, setup_of(record), ruleset)
 
 
 def apply_events(engine: EngineAdapter, state: Any, events: Iterable[Event]) -> Any:
@@ -159,7 +168,8 @@ def _restore(record: GameRecord, engine: EngineAdapter, snapshot: Snapshot | Non
     return _restore_data(record, engine, None if snapshot is None else (snapshot.seq, snapshot.state))
 
 
-def _restore_data(record: GameRecord, engine: EngineAdapter, snapshot: tuple[int, Any] | None) -> tuple[Any, int]:
+def _restore_data(record: GameRecord, engine: EngineAdapter, snapshot: tuple[int, Any] | None,
+                  ruleset: str | None = None) -> tuple[Any, int]:
     if snapshot is not None:
         seq, data = snapshot
         try:
@@ -167,7 +177,7 @@ def _restore_data(record: GameRecord, engine: EngineAdapter, snapshot: tuple[int
         except ValueError:
             # An unreadable cache entry (an older snapshot layout) costs a replay, never an answer.
             logger.warning("ignoring unreadable snapshot %s of record %s", seq, record.pk)
-    return initial_state(record, engine), 0
+    return initial_state(record, engine, ruleset), 0
 
 
 def _apply_rows(engine: EngineAdapter, state: Any, rows: Iterable[tuple[Any, ...]]) -> None:
@@ -199,13 +209,13 @@ def current_state(
     snapshot give both without a separate ``MAX(seq)`` query. Rows are read as tuples, not
     model instances: nothing else of them is needed.
     """
-    state, seq, _head = current_state_and_head(record, cached=cached, last=last)
+    state, seq, _head = current_state_and_head(record, engine_for(record), ruleset_of(record), cached=cached, last=last)
     return state, seq
 
 
 def current_state_and_head(
-    record: GameRecord, *, cached: tuple[int, Any] | None = None, last: int | None = None,
-    after: tuple[int, list[tuple[int, str, Any, str]]] | None = None,
+    record: GameRecord, engine: EngineAdapter, ruleset: str, *, cached: tuple[int, Any] | None = None,
+    last: int | None = None, after: tuple[int, Sequence[tuple[int, str, Any, str]]] | None = None,
 ) -> tuple[Any, int, str | None]:
     """:func:`current_state`, and the hash of that last event when the events read bring it
     (``None`` when none was read: a cached state already current, or no event after the
@@ -214,9 +224,9 @@ def current_state_and_head(
     for it.
 
     ``after`` is ``(seq, rows)``: the events after ``seq`` as the request's first query read
-    them, with ``last`` (``records.permissions.record_for_append``'s ``events_after_cached``).
-    When they are exactly the events from the cached state's seq to ``last``, nothing is read."""
-    engine = engine_for(record)
+    them, with ``last`` (``records.selectors.AppendTarget.events_after``). When they are exactly
+    the events from the cached state's seq to ``last``, nothing is read. ``ruleset`` is the one
+    the record is judged by (its snapshots are that ruleset's)."""
     if cached is not None:
         seq, state = cached
         if last is not None and last == seq:
@@ -236,10 +246,10 @@ def current_state_and_head(
                 return (state, rows[-1][0], rows[-1][3] or None) if rows else (state, seq, None)
         # Too far behind: the latest snapshot plus a few events is cheaper than this catch-up.
     snapshot = (
-        Snapshot.objects.filter(record=record, ruleset_version=ruleset_of(record))
+        Snapshot.objects.filter(record=record, ruleset_version=ruleset)
         .order_by("-seq").values_list("seq", "state").first()
     )
-    state, start = _restore_data(record, engine, snapshot)
+    state, start = _restore_data(record, engine, snapshot, ruleset)
     rows = list(
         Event.objects.filter(record=record, seq__gt=start).order_by("seq")
         .values_list("seq", "type", "payload", "hash")

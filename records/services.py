@@ -1,4 +1,31 @@
-"""Writes to the event store. Every event goes through :func:`append_event`."""
+"""Writes to the event store. Every event goes through :func:`append_event`.
+
+The append
+----------
+Optimistic concurrency: the caller says which seq it last saw. If another writer took the next
+place first, :class:`SeqConflict` carries the current last seq. A retry with the same
+idempotency key returns the event already stored instead of writing it twice.
+
+For a game with a rules engine the position is rebuilt and the engine must accept the action
+(it raises ``IllegalAction``, a 422, and nothing is stored). When the engine says the game is
+over the record is finished and, once committed, ``record_finished`` is sent. A result-only
+record takes one ``result`` event with a score for every seat, and is then finished.
+
+**One round trip** when this process holds the record's state at ``expected_seq``
+(:mod:`records.state_cache`, left there by this process's previous append of the record):
+nothing is read first. The event is chained to the cached head hash and the store writes it,
+with the snapshot and the finished status when due, in one statement (:mod:`records.store`). If
+another process appended meanwhile, the database's ``unique(record, seq)`` refuses the insert
+and nothing is stored: the answer is then read (a retry's stored event, or the record's last seq
+for a :class:`SeqConflict`). Events are numbered without gaps and a cached state is only ever
+one of a committed seq, so an insert at ``expected_seq + 1`` that succeeds proves
+``expected_seq`` was the last event. Otherwise (no cached state, or a client that saw events
+this process did not) the position is caught up first: from the events the request's first
+query brought (:class:`records.selectors.AppendTarget`), else from the latest snapshot.
+
+A record holds at most :func:`max_events_per_record` events: the append past it is refused
+(:class:`RecordFull`, 409 ``record_full``) and stores nothing.
+"""
 
 from __future__ import annotations
 
@@ -8,15 +35,17 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
-from django.db import IntegrityError, connection, transaction
+from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
 from games.registry import RESULT, PayloadError, get_engine, validate_payload
 
-from . import integrity, players, replay, state_cache, store
+from . import integrity, players, replay, state_cache
 from .errors import IdempotencyKeyReused, InvalidSetup, RecordClosed, RecordError, SeqConflict
 from .models import Event, GameRecord, Seat
+from .selectors import AppendTarget
+from .store import PlaceTaken, event_store
 from .signals import record_finished
 
 
@@ -126,134 +155,83 @@ def start_game(
     return record
 
 
-def append_event(
-    record: GameRecord,
-    expected_seq: int,
-    type: str,
-    payload: dict[str, Any],
-    *,
-    recorded_by: AbstractBaseUser | None = None,
-    idempotency_key: str | None = None,
-    known_last_seq: int | None = None,
-) -> Event:
-    """Append one event at ``expected_seq + 1``; never overwrite, never leave a gap.
-
-    Optimistic concurrency: the caller says which seq it last saw. If another writer took the
-    next place first, :class:`SeqConflict` carries the current last seq. A retry with the same
-    idempotency key returns the event already stored instead of writing it twice.
-
-    For a game with a rules engine the position is rebuilt and the engine must accept the
-    action (it raises ``IllegalAction``, a 422, and nothing is stored). When the engine says the
-    game is over the record is finished and, once committed, ``record_finished`` is sent.
-
-    **One round trip** when this process holds the record's state at ``expected_seq``
-    (:mod:`records.state_cache`: left there by this process's previous append of the record):
-    nothing is read first. The engine checks the action against the cached state, the event is
-    chained to the cached head hash, and one statement stores it (:mod:`records.store`, with the
-    snapshot and the finished status when due). If another process appended meanwhile, the
-    database's ``unique(record, seq)`` refuses the insert and nothing is stored: the answer is
-    then read (a retry's stored event, or the record's last seq for a :class:`SeqConflict`).
-    Events are numbered without gaps and a cached state is only ever one of a committed seq, so
-    an insert at ``expected_seq + 1`` that succeeds proves ``expected_seq`` was the last event.
-
-    Otherwise (no cached state, or a client that saw events this process did not) the position
-    is caught up from the database first, as a catch-up must be. ``known_last_seq`` is the
-    record's last seq when the caller read it from the database in this request (the API
-    reads it with the record).
-
-    A record holds at most :func:`max_events_per_record` events: the append past it is refused
-    (:class:`RecordFull`, 409 ``record_full``) and stores nothing.
-    """
-    in_progress = record.status == GameRecord.Status.IN_PROGRESS
-    engine = None if record.result_only else replay.engine_for(record)
-    cached = None
-    if engine is not None and in_progress:
-        # This request owns the cached state from here on: it goes back to the cache only when
-        # it is known to be the state after a committed seq (below); any other exit drops it.
-        cached = state_cache.take_with_head(record, replay.ruleset_of(record))
-    head: str | None = None  # the hash of event ``current``, when the cache brings it
-    if (cached is not None and cached[0] == expected_seq and cached[2] is not None
-            and known_last_seq in (None, expected_seq)):
-        current, state, head = cached
-    else:
-        if idempotency_key:
-            existing = _find_retry(record, idempotency_key, type, payload)
-            if existing is not None:
-                if cached is not None:
-                    state_cache.put_on_commit(record, replay.ruleset_of(record), cached[0], cached[1], head=cached[2])
-                return existing
-        if not in_progress:
-            raise RecordClosed(f"the record is {record.status}: no more events", status=record.status)
-        if engine is not None:
-            state, current, head = replay.current_state_and_head(
-                record, cached=None if cached is None else cached[:2], last=known_last_seq,
-                after=getattr(record, "events_after_cached", None),
-            )
-            if head is None and cached is not None and cached[0] == current:
-                head = cached[2]  # not caught up: the cached head is still the last event's hash
+def append_event(target: GameRecord | AppendTarget, expected_seq: int, type: str, payload: dict[str, Any], *,
+                 recorded_by: AbstractBaseUser | None = None, idempotency_key: str | None = None) -> Event:
+    """Append one event at ``expected_seq + 1`` to the record ``target`` (as
+    :func:`records.selectors.append_target` read it, or a record the code itself hands over);
+    never overwrite, never leave a gap. See "The append" above for what is checked and read."""
+    target = target if isinstance(target, AppendTarget) else AppendTarget.of(target)
+    if target.record.result_only:
+        return _append_result(target, expected_seq, type, payload, recorded_by, idempotency_key)
+    record, engine = target.record, replay.engine_for(target.record)
+    with state_cache.held(record, target.ruleset_version) as held:
+        if not (record.status == GameRecord.Status.IN_PROGRESS and held.seq == expected_seq
+                and held.head is not None and target.last_seq in (None, expected_seq)):
+            retry = _find_retry(record, idempotency_key, type, payload)
+            if retry is not None:
+                return retry
+            _check_open(record)
+            held.caught_up(*replay.current_state_and_head(record, engine, target.ruleset_version, cached=held.taken(),
+                                                          last=target.last_seq, after=target.events_after))
+            _check_place(expected_seq, held.seq)
+        held.forget()  # the state is about to stand for an event not stored yet
+        payload = engine.apply(held.state, type, payload)  # a refusal raises and stores nothing
+        event = new_event(record, expected_seq + 1, type, payload, recorded_by, idempotency_key or None)
+        event.chain_to(held.head if held.head is not None else stored_hash(record, held.seq))
+        finished = engine.is_over(held.state)
+        snapshot = (target.ruleset_version, engine.snapshot(held.state)) if event.seq % replay.snapshot_every() == 0 else None
+        try:
+            event_store().insert(event, snapshot=snapshot, finish=finished)
+        except PlaceTaken:
+            return _lost_race(record, event, type, payload)
+        if finished:
+            _finished(record)  # a finished record takes no more events: its state is not kept
         else:
-            state, current = None, last_seq(record) if known_last_seq is None else known_last_seq
-        if expected_seq != current:
-            if engine is not None:
-                state_cache.put_on_commit(record, replay.ruleset_of(record), current, state, head=head)
-            raise SeqConflict(
-                f"expected_seq is {expected_seq} but the last event is {current}", current_seq=current
-            )
+            held.keep(event.seq, held.state, event.hash)
+    return event
+
+
+def _check_open(record: GameRecord) -> None:
+    if record.status != GameRecord.Status.IN_PROGRESS:
+        raise RecordClosed(f"the record is {record.status}: no more events", status=record.status)
+
+
+def _check_place(expected_seq: int, current: int) -> None:
+    """The client saw the last event, and the record has room for one more."""
+    if expected_seq != current:
+        raise SeqConflict(f"expected_seq is {expected_seq} but the last event is {current}", current_seq=current)
     limit = max_events_per_record()
     if current >= limit:
-        if engine is not None:
-            state_cache.put_on_commit(record, replay.ruleset_of(record), current, state, head=head)
         raise RecordFull(f"the record already holds {limit} events, the most a record may hold", limit=limit)
-    if engine is not None:
-        try:
-            payload = engine.apply(state, type, payload)
-        except getattr(engine, "refusals", ()):
-            # A refused action leaves the state as it was (the engine guarantees it).
-            state_cache.put_on_commit(record, replay.ruleset_of(record), current, state, head=head)
-            raise
-        finished = engine.is_over(state)
-    else:
-        check_result(record.seats.values_list("seat_order", flat=True), type, payload)
-        finished = True
+
+
+def _lost_race(record: GameRecord, event: Event, type: str, payload: dict[str, Any]) -> Event:
+    """Another writer stored an event at this one's place first: it was this client's own retry
+    (its stored event is the answer), or the client is told where the record stands now."""
+    retry = _find_retry(record, event.idempotency_key, type, payload)
+    if retry is not None:
+        return retry
+    current = last_seq(record)
+    raise SeqConflict(f"another event took seq {event.seq}; the last event is now {current}", current_seq=current)
+
+
+def _append_result(target: AppendTarget, expected_seq: int, type: str, payload: dict[str, Any],
+                   recorded_by: AbstractBaseUser | None, idempotency_key: str | None) -> Event:
+    """A result-only record takes one result event, every seat's final score; it is then finished."""
+    record = target.record
+    retry = _find_retry(record, idempotency_key, type, payload)
+    if retry is not None:
+        return retry
+    _check_open(record)
+    _check_place(expected_seq, last_seq(record) if target.last_seq is None else target.last_seq)
+    check_result(record.seats.values_list("seat_order", flat=True), type, payload)
     event = new_event(record, expected_seq + 1, type, payload, recorded_by, idempotency_key or None)
-    event.chain_to(head if head is not None else stored_hash(record, current))
-    snapshot_due = engine is not None and event.seq % replay.snapshot_every() == 0
+    event.chain_to(stored_hash(record, expected_seq))
     try:
-        if store.supported():
-            snapshot = (replay.ruleset_of(record), engine.snapshot(state)) if snapshot_due else None
-            if connection.in_atomic_block:
-                # A savepoint: a refused insert must not doom the caller's transaction.
-                with transaction.atomic():
-                    store.insert_event(event, snapshot=snapshot, finish=finished)
-            else:
-                store.insert_event(event, snapshot=snapshot, finish=finished)
-            if finished:
-                _finished(record)
-        elif snapshot_due or finished or connection.in_atomic_block:
-            with transaction.atomic():
-                event.save()
-                if snapshot_due:
-                    replay.save_snapshot(record, engine, state, event.seq)
-                if finished:
-                    finish(record)
-        else:
-            event.save()
-    except IntegrityError:
-        # Another writer committed first: either it took the seq, or it was the same client
-        # retrying with the same key. Nothing was stored; the state applied here is dropped.
-        if idempotency_key:
-            existing = _find_retry(record, idempotency_key, type, payload)
-            if existing is not None:
-                return existing
-        current = last_seq(record)
-        raise SeqConflict(
-            f"another event took seq {expected_seq + 1}; the last event is now {current}",
-            current_seq=current,
-        ) from None
-    if engine is not None and not finished:
-        # Cached only once the event is committed (at once in autocommit); a finished record
-        # takes no more events, so its state is not worth keeping.
-        state_cache.put_on_commit(record, replay.ruleset_of(record), event.seq, state, head=event.hash)
+        event_store().insert(event, finish=True)
+    except PlaceTaken:
+        return _lost_race(record, event, type, payload)
+    _finished(record)
     return event
 
 
@@ -309,7 +287,9 @@ def _finished(record: GameRecord) -> None:
     transaction.on_commit(lambda: record_finished.send(sender=GameRecord, record_id=record_id))
 
 
-def _find_retry(record: GameRecord, key: str, type: str, payload: dict[str, Any]) -> Event | None:
+def _find_retry(record: GameRecord, key: str | None, type: str, payload: dict[str, Any]) -> Event | None:
+    if not key:
+        return None
     existing = Event.objects.filter(record=record, idempotency_key=key).first()
     if existing is not None and (existing.type != type or existing.payload != payload):
         raise IdempotencyKeyReused(

@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.conf import settings
@@ -96,6 +98,47 @@ def _put(record_id: int, identity: tuple[Any, ...], seq: int, state: Any, head: 
             _entries.popitem(last=False)
 
 
+class Held:
+    """A record's cached state while a request holds it (see :func:`held`): ``seq``, ``state``
+    and ``head`` as taken (``None`` when the cache had none), and what goes back."""
+
+    def __init__(self, entry: tuple[int, Any, str | None] | None) -> None:
+        self.seq, self.state, self.head = entry if entry is not None else (None, None, None)
+        self._back: tuple[int, Any, str | None] | None = entry
+
+    def keep(self, seq: int, state: Any, head: str | None) -> None:
+        """``state`` is the state after the committed event ``seq`` (whose hash is ``head``, when
+        known): it goes back to the cache when the block ends."""
+        self.seq, self.state, self.head = seq, state, head
+        self._back = (seq, state, head)
+
+    def taken(self) -> tuple[int, Any] | None:
+        """``(seq, state)`` as taken from the cache, or ``None``."""
+        return None if self.seq is None else (self.seq, self.state)
+
+    def caught_up(self, state: Any, seq: int, head: str | None) -> None:
+        """:meth:`keep` the state brought up to the record's last event ``seq`` (``head``:
+        ``None`` when no event was read, the cached state being current: its head stands)."""
+        self.keep(seq, state, head if head is not None or seq != self.seq else self.head)
+
+    def forget(self) -> None:
+        """The state is about to stand for something not stored yet: nothing goes back unless
+        :meth:`keep` is called again."""
+        self._back = None
+
+
+@contextmanager
+def held(record: GameRecord, ruleset_version: str, *, using: str = "default") -> Iterator[Held]:
+    """The record's cached state, taken for the block (no other request of this process uses it
+    meanwhile): what the block keeps (:meth:`Held.keep`; at first, what was taken) goes back once
+    the current transaction commits; on any error, nothing goes back."""
+    holder = Held(take_with_head(record, ruleset_version, using=using))
+    yield holder
+    if holder._back is not None:
+        seq, state, head = holder._back
+        put_on_commit(record, ruleset_version, seq, state, using=using, head=head)
+
+
 def clear() -> None:
     with _lock:
         _entries.clear()
@@ -103,7 +146,7 @@ def clear() -> None:
 
 def cached_seq(record_id: int) -> int | None:
     """The seq the cached state of ``record_id`` stands at: an append asks it before its first
-    query, which then also reads the events after it (``records.permissions.record_for_append``)."""
+    query, which then also reads the events after it (``records.selectors.append_target``)."""
     with _lock:
         entry = _entries.get(record_id)
     return None if entry is None else entry[1]

@@ -1,16 +1,22 @@
-"""The append's write, in one statement and one round trip on PostgreSQL.
+"""The event store's write side: one interface (:class:`EventStore`), one implementation per
+database, chosen once when the process starts (:func:`event_store`), and one contract test
+suite run against each (``tests/records/test_event_store_contract.py``), as the eventsourcing
+library tests its recorders.
 
 ``append_event`` (records.services) has checked the action against the position and chained
-the event to the one before it; what is left is to store it. The statement is written once,
-prepared once per connection, and sent with its values bound server-side (no client-side
-quoting of the payload): ``INSERT … RETURNING id``, with, when due, the snapshot of the new
-position and the record's ``finished`` status in the same statement (data-modifying ``WITH``
-clauses), so that the event, its snapshot and the status change are stored together or not at
-all without a ``BEGIN``/``COMMIT`` of their own.
+the event to the one before it; what is left is to store it, with, when due, the snapshot of
+the new position and the record's ``finished`` status: all of it or nothing.
+
+* :class:`PostgresEventStore`: one statement and one round trip. The statement is written once,
+  prepared once per connection, and sent with its values bound server-side (no client-side
+  quoting of the payload): ``INSERT … RETURNING id``, with the snapshot and the status change in
+  data-modifying ``WITH`` clauses, so that no ``BEGIN``/``COMMIT`` of their own is needed.
+* :class:`OrmEventStore`: the ORM in a transaction (SQLite for ``make run``; any database).
 
 The database decides the race: ``unique(record, seq)`` (and ``unique(record, idempotency key)``)
-refuse a second event at a taken place, and the statement then stores nothing; the caller
-answers that with a conflict. Other databases (SQLite for ``make run``) take the ORM's path.
+refuse a second event at a taken place, and the store then stores nothing and raises
+:class:`PlaceTaken`; the caller answers that with a conflict. Both hold on the events table as
+migrations create it and hash-partitioned by record (``ludolog/deploy/partition_events.sql``).
 
 ``LUDOLOG_PREPARED_APPENDS=0`` keeps the statement unprepared (for a connection pooler in
 transaction mode that does not track prepared statements).
@@ -19,12 +25,32 @@ transaction mode that does not track prepared statements).
 from __future__ import annotations
 
 import functools
-from typing import Any
+from contextlib import nullcontext
+from typing import Any, Protocol
 
 from django.conf import settings
-from django.db import connections
+from django.db import IntegrityError, connections, transaction
 
 from .models import Event, GameRecord, Snapshot
+
+SnapshotRow = tuple[str, dict[str, Any]]
+"""A snapshot to store with its event: ``(ruleset_version, engine.snapshot(state))``."""
+
+
+class PlaceTaken(Exception):
+    """The event's place (its record and seq) or its idempotency key was taken first: nothing
+    was stored."""
+
+
+class EventStore(Protocol):
+    """Where events are stored: appended once, never changed."""
+
+    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False) -> None:
+        """Store ``event`` (hash set), and with it ``snapshot`` (the position after it) and the
+        record's finished status, all or nothing; sets ``event.pk``. Raises :class:`PlaceTaken`
+        (nothing stored) when its place or its idempotency key is taken. In a transaction, a
+        refused insert leaves the transaction usable."""
+        ...
 
 _PREPARE_NONE = 1 << 30
 """A prepare threshold no other query reaches: only the statements below are prepared."""
@@ -91,25 +117,73 @@ def insert_sql(with_snapshot: bool, finishing: bool) -> str:
     return sql + f" SELECT {_q('id')} FROM new_event"
 
 
-def insert_event(
-    event: Event, *, snapshot: tuple[str, dict[str, Any]] | None = None, finish: bool = False,
-    using: str = "default",
-) -> None:
-    """Store ``event`` (hash set), and with it ``snapshot`` (``(ruleset_version, state)`` after the
-    event) and the record's finished status, in one statement; sets ``event.pk``. Raises
-    ``IntegrityError`` (nothing stored) when the place or the idempotency key is taken."""
-    from psycopg.types.json import Json, Jsonb
+class PostgresEventStore:
+    """The append in one prepared statement (PostgreSQL)."""
 
-    params: list[Any] = [
-        event.record_id, event.seq, event.type, Jsonb(event.payload), event.recorded_by_id, event.recorded_at,
-        event.idempotency_key, event.hash,
-    ]
-    if snapshot is not None:
-        params += [event.record_id, event.seq, snapshot[0], Json(snapshot[1]), event.recorded_at]
-    if finish:
-        params += [GameRecord.Status.FINISHED.value, event.record_id]
-    with cursor(using) as db:
-        db.execute(insert_sql(snapshot is not None, finish), params)
-        event.pk = db.fetchone()[0]
-    event._state.adding = False
-    event._state.db = using
+    def __init__(self, using: str = "default") -> None:
+        self.using = using
+
+    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False) -> None:
+        from psycopg.types.json import Json, Jsonb
+
+        params: list[Any] = [
+            event.record_id, event.seq, event.type, Jsonb(event.payload), event.recorded_by_id, event.recorded_at,
+            event.idempotency_key, event.hash,
+        ]
+        if snapshot is not None:
+            params += [event.record_id, event.seq, snapshot[0], Json(snapshot[1]), event.recorded_at]
+        if finish:
+            params += [GameRecord.Status.FINISHED.value, event.record_id]
+        try:
+            # A savepoint inside a transaction: a refused insert must not doom the caller's.
+            with _savepoint(self.using), cursor(self.using) as db:
+                db.execute(insert_sql(snapshot is not None, finish), params)
+                event.pk = db.fetchone()[0]
+        except IntegrityError as taken:
+            raise PlaceTaken(str(taken)) from taken
+        event._state.adding = False
+        event._state.db = self.using
+
+
+class OrmEventStore:
+    """The append through the ORM, in a transaction (any database Django supports)."""
+
+    def __init__(self, using: str = "default") -> None:
+        self.using = using
+
+    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False) -> None:
+        # One INSERT is atomic by itself; with more to store, or inside a transaction (whose
+        # savepoint keeps it usable when the insert is refused), a transaction holds them.
+        alone = snapshot is None and not finish and not connections[self.using].in_atomic_block
+        try:
+            with nullcontext() if alone else transaction.atomic(using=self.using):
+                event.save(using=self.using)
+                if snapshot is not None:
+                    # INSERT … ON CONFLICT DO NOTHING: a snapshot already stored for this place is kept.
+                    Snapshot.objects.using(self.using).bulk_create([Snapshot(
+                        record_id=event.record_id, seq=event.seq, ruleset_version=snapshot[0], state=snapshot[1],
+                    )], ignore_conflicts=True)
+                if finish:
+                    GameRecord.objects.using(self.using).filter(pk=event.record_id).update(
+                        status=GameRecord.Status.FINISHED)
+        except IntegrityError as taken:
+            event.pk = None
+            event._state.adding = True
+            raise PlaceTaken(str(taken)) from taken
+
+
+def _savepoint(using: str) -> Any:
+    """A savepoint when a transaction is open; nothing (autocommit: the statement is its own)."""
+    return transaction.atomic(using=using) if connections[using].in_atomic_block else nullcontext()
+
+
+_chosen: dict[str, EventStore] = {}
+
+
+def event_store(using: str = "default") -> EventStore:
+    """The store of ``using``'s database, chosen once per process by its vendor (the records
+    app asks when Django starts)."""
+    found = _chosen.get(using)
+    if found is None:
+        found = _chosen[using] = PostgresEventStore(using) if supported(using) else OrmEventStore(using)
+    return found

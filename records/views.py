@@ -3,13 +3,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from django.db.models import Max, Q
+from django.db.models import Max
 from django.http import Http404
-from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import ValidationError
+from rest_framework.exceptions import AuthenticationFailed, ValidationError
 from rest_framework.fields import DateTimeField
 from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -21,9 +21,10 @@ from drf_spectacular.utils import OpenApiParameter
 
 from games.registry import PayloadError
 
-from . import files, replay, services, state_cache
+from . import files, replay, selectors, services, state_cache
 from .models import Event, GameRecord
-from .permissions import RecordAccess, can_read, record_and_token_user, record_for_append
+from .permissions import RecordAccess, token_key
+from .selectors import AppendTarget
 from .serializers import (
     EVENT_TYPE, MAX_EXPECTED_SEQ, MAX_IDEMPOTENCY_KEY, AppendEventSerializer, GameRecordSerializer,
     HistoryLineSerializer,
@@ -51,17 +52,26 @@ class GameRecordViewSet(
     filterset_fields = ["game_slug", "status", "played_on", "catalogue_record"]
 
     READ_WITH_TOKEN = ("append_event", "state")
-    """Actions whose record is read in the query that authenticates an API token (one query for
-    the token's user, the record, its last seq and the user's access: ``ludolog.api_auth``)."""
+    """Actions whose record is read in the query that authenticates an API token: the token's
+    user, the record, its last seq and the user's access, in one query
+    (``records.selectors.append_target_with_token``)."""
 
-    def token_and_record(self, key: str):
-        if getattr(self, "action", None) not in self.READ_WITH_TOKEN or "pk" not in self.kwargs:
-            return NotImplemented
-        found = record_and_token_user(self.kwargs["pk"], key, catch_up_from=self.cached_seq())
-        if found is None:
-            return None
-        user, self._record_with_token = found
-        return user
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """Before DRF authenticates: an append or a state read presented with an API token reads
+        the token's user with the record it is about; the request then has its user, and DRF's
+        authentication has nothing left to read."""
+        self.token_read, self.target = False, None
+        if self.action in self.READ_WITH_TOKEN and "pk" in kwargs:
+            key = token_key(request)
+            if key is not None:
+                found = selectors.append_target_with_token(kwargs["pk"], key, catch_up_from=self.cached_seq())
+                if found is None:
+                    raise AuthenticationFailed(_("Invalid token."))
+                user, self.target = found
+                if not user.is_active:
+                    raise AuthenticationFailed(_("User inactive or deleted."))
+                request.user, request.auth, self.token_read = user, key, True
+        super().initial(request, *args, **kwargs)
 
     def cached_seq(self) -> int | None:
         """For an append, where this process's cached state of the record stands: the record's
@@ -70,35 +80,28 @@ class GameRecordViewSet(
             return None
         return state_cache.cached_seq(int(self.kwargs["pk"]))
 
-    def record_read_with_token(self) -> GameRecord | None:
-        """The record the token's query read (raises 404 when it found none), or None when the
-        request was not authenticated that way."""
-        if not hasattr(self, "_record_with_token"):
-            return None
-        if self._record_with_token is None:
+    def append_target(self) -> AppendTarget:
+        """The record an append or a state read is about, as the token's query read it, else
+        read now with the session's user; :class:`Http404` when there is none or the user may not
+        read it."""
+        if self.token_read:
+            target = self.target
+        else:
+            target = selectors.append_target(self.kwargs["pk"], self.request.user, catch_up_from=self.cached_seq())
+        if target is None or not target.may_read:
             raise Http404
-        return self._record_with_token
+        return target
 
     def get_object(self) -> GameRecord:
-        # One record by key: the visibility filter of the list is a join-heavy query; here a
-        # record the user may not read is simply not found.
-        record = self.record_read_with_token() or get_object_or_404(GameRecord, pk=self.kwargs["pk"])
-        if not can_read(self.request.user, record):
-            raise Http404
+        # One record by key: a record the user may not read is simply not found.
+        record = selectors.readable_record(self.request.user, self.kwargs["pk"])
         self.check_object_permissions(self.request, record)
         return record
 
     def get_queryset(self):
         records = (GameRecord.objects.annotate(last_seq=Max("events__seq")).prefetch_related("seats__player")
                    .order_by("-played_on", "-id"))  # the aggregate's GROUP BY drops the model's ordering
-        user = self.request.user
-        if user.is_authenticated and user.is_staff:
-            return records
-        if user.is_authenticated:
-            return records.filter(
-                Q(is_private=False) | Q(scorekeepers=user) | Q(seats__player__user=user)
-            ).distinct()
-        return records.filter(is_private=False)
+        return selectors.only_visible(records, self.request.user)
 
     def perform_create(self, serializer: GameRecordSerializer) -> None:
         data = dict(serializer.validated_data)
@@ -113,8 +116,7 @@ class GameRecordViewSet(
     def events(self, request: Request, pk: str | None = None) -> Response:
         """The record's events in order, a page at a time (``?page=N``, ``?page_size=`` up to 1,000)."""
         record = self.get_object()
-        events = Event.objects.filter(record=record).order_by("seq").select_related("recorded_by")
-        page = self.paginate_queryset(events)
+        page = self.paginate_queryset(selectors.events(record))
         assert page is not None
         return self.get_paginated_response(HistoryLineSerializer(replay.history_page(record, page), many=True).data)
 
@@ -124,12 +126,15 @@ class GameRecordViewSet(
     )
     @action(detail=True, methods=["get"], url_path="state")
     def state(self, request: Request, pk: str | None = None) -> Response:
-        record = self.get_object()
         at = request.query_params.get("at")
+        if self.token_read:
+            # The token's query brought the record and its last seq: the position is one more query away.
+            target = self.append_target()
+            record, last = target.record, target.last_seq
+        else:
+            record, last = self.get_object(), None
         if at is not None and not EVENT_NUMBER.fullmatch(at):
             raise ValidationError({"at": ["at must be an event number (an integer)"]})
-        # The token's query brought the last seq along: the position is one more query away.
-        last = (record.last_seq or 0) if hasattr(record, "append_access") else None
         return Response(services.position(record, None if at is None else int(at), last=last))
 
     @extend_schema(
@@ -182,23 +187,17 @@ class GameRecordViewSet(
     def append_event(self, request: Request, pk: str | None = None) -> Response:
         # One query: the record, its last seq (the concurrency check, and the check that this
         # process's cached state of the record is current) and whether this user may append.
-        record = self.record_read_with_token() or record_for_append(pk, request.user, catch_up_from=self.cached_seq())
-        self.check_object_permissions(request, record)
+        target = self.append_target()
+        if not target.may_append:
+            self.permission_denied(request, message=RecordAccess.message)
         data = plain_append_body(request.data)
         if data is None:  # anything unusual: the serializer decides, and names the error
             body = AppendEventSerializer(data=request.data)
             body.is_valid(raise_exception=True)
             data = body.validated_data
-        event = services.append_event(
-            record,
-            data["expected_seq"],
-            data["type"],
-            data["payload"],
-            recorded_by=request.user,
-            idempotency_key=data.get("idempotency_key"),
-            known_last_seq=record.last_seq or 0,
-        )
-        return Response(history_line(event, services.notation(record, event)), status=status.HTTP_201_CREATED)
+        event = services.append_event(target, data["expected_seq"], data["type"], data["payload"],
+                                      recorded_by=request.user, idempotency_key=data.get("idempotency_key"))
+        return Response(history_line(event, services.notation(target.record, event)), status=status.HTTP_201_CREATED)
 
 
 APPEND_TYPE = re.compile(EVENT_TYPE)

@@ -1,8 +1,8 @@
 """Reads of the scoring projections, for the API, the pages and the admin.
 
-Who may read what lives here and nowhere else. A record is visible to a user when it is public,
-or they keep it, sit at it (a player linked to their login), or are staff (:func:`visible_records`).
-Every read model follows the records:
+Who may read a record is defined once, in ``records.selectors`` (:func:`visible_records`: public
+records, and private ones the user keeps, sits at or, as staff, reads them all). Every read
+model here follows the records:
 
 - A row that comes from one record (a seat's result, a rating change, a line of a player's
   results) is shown only with a visible record.
@@ -28,6 +28,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
 from records.models import GameRecord, Player, Seat
+from records.selectors import PUBLIC, hidden_records, only_visible, public_sql, sees_everything, visible_records
 
 from . import ratings as rating_scopes
 from . import standings as league_tables
@@ -43,70 +44,26 @@ User = AbstractBaseUser | AnonymousUser
 # --- Records, results, players ------------------------------------------------------------------------
 
 
-def sees_everything(user: User) -> bool:
-    return bool(user.is_authenticated and user.is_staff)
-
-
-def visible_records(user: User) -> QuerySet[GameRecord]:
-    """Records whose results the user may read: public ones, and private ones they keep or sit at
-    (staff read them all)."""
-    records = GameRecord.objects.all()
-    if sees_everything(user):
-        return records
-    if user.is_authenticated:
-        return records.filter(Q(is_private=False) | Q(scorekeepers=user) | Q(seats__player__user=user)).distinct()
-    return records.filter(is_private=False)
-
-
-def only_visible(records: QuerySet[GameRecord], user: User) -> QuerySet[GameRecord]:
-    """``records`` narrowed to those :func:`visible_records` gives the user, as a condition on
-    the records themselves: ``pk__in=visible_records(user)`` makes the database match them
-    against every visible record (a league page's recent games cost 25 ms at 10 million events)."""
-    if sees_everything(user):
-        return records
-    public = Q(is_private=False)
-    if not user.is_authenticated:
-        return records.filter(public)
-    return records.filter(public | _keeps_or_sits_at(user))
-
-
-def _keeps_or_sits_at(user: AbstractBaseUser) -> Q:
-    """A condition on a record: ``user`` keeps it or sits at it (correlated, index-backed)."""
-    keepers = GameRecord.scorekeepers.through.objects.filter(gamerecord=OuterRef("pk"), user=user)
-    seated = Seat.objects.filter(record=OuterRef("pk"), player__user=user)
-    return Q(Exists(keepers)) | Q(Exists(seated))
-
-
 def visible_game_slugs(user: User) -> list[str]:
     """The games the user may see records of, sorted: each found by one step down the index on
     ``game_slug`` (a recursive query) rather than by a DISTINCT over every record, which grows
     with the store (25 ms at 10 million events); the private records the user may see add theirs."""
     from django.db import connection
 
-    table, slug, private = (connection.ops.quote_name(name) for name in (
-        GameRecord._meta.db_table, GameRecord._meta.get_field("game_slug").column, "is_private"))
-    public_only = "" if sees_everything(user) else f" AND NOT {private}"
+    table, slug = (connection.ops.quote_name(name) for name in (
+        GameRecord._meta.db_table, GameRecord._meta.get_field("game_slug").column))
+    # The public records' condition, compiled from records.selectors' (the one definition).
+    public, params = ("", ()) if sees_everything(user) else public_sql()
+    public_only = f" AND {public}" if public else ""
     sql = (f"WITH RECURSIVE slugs(slug) AS (SELECT min({slug}) FROM {table} WHERE 1 = 1{public_only}"
            f" UNION ALL SELECT (SELECT min({slug}) FROM {table} WHERE {slug} > slugs.slug{public_only})"
            f" FROM slugs WHERE slugs.slug IS NOT NULL) SELECT slug FROM slugs WHERE slug IS NOT NULL")
     with connection.cursor() as cursor:
-        cursor.execute(sql)
+        cursor.execute(sql, [*params, *params])
         slugs = {row[0] for row in cursor.fetchall()}
     if user.is_authenticated and not sees_everything(user):
-        slugs.update(visible_records(user).filter(is_private=True).order_by().values_list("game_slug", flat=True))
+        slugs.update(visible_records(user).exclude(PUBLIC).order_by().values_list("game_slug", flat=True))
     return sorted(slugs)
-
-
-def hidden_records(user: User) -> QuerySet[GameRecord]:
-    """The records :func:`visible_records` leaves out for this user: private ones they neither
-    keep nor sit at. Read from the private records (a few, indexed), not as everything but the
-    visible ones: at 10 million events that complement cost a pass over every record, twice."""
-    if sees_everything(user):
-        return GameRecord.objects.none()
-    private = GameRecord.objects.filter(is_private=True)
-    if not user.is_authenticated:
-        return private
-    return private.exclude(_keeps_or_sits_at(user))
 
 
 def visible_results(user: User) -> QuerySet[SeatResult]:

@@ -3,7 +3,7 @@
 * the per-process state cache (records.state_cache): a stale entry is never used, a refused
   action leaves it consistent, a rolled-back or failed append never leaves its state behind,
   and the cached state always equals an uncached replay of the stored events;
-* the record + last seq + permission query of the API (records.permissions.record_for_append);
+* the record + last seq + permission query of the API (records.selectors.append_target);
 * token authentication answers as DRF documents it.
 
 The cache is filled on commit, so these tests run with real transactions.
@@ -23,6 +23,7 @@ from games.registry import get_engine
 from records import replay, state_cache
 from records.errors import SeqConflict
 from records.models import Event, GameRecord, Player
+from records.selectors import AppendTarget, append_target, append_target_with_token
 from records.services import append_event
 from tests.factories import HG, event, seeded_record
 
@@ -83,7 +84,7 @@ def test_events_stored_by_another_process_are_caught_up_never_skipped():
     assert cached_state_equals_replay(record)
 
 
-def test_a_stale_known_last_seq_cannot_make_a_stale_entry_current():
+def test_a_stale_last_seq_cannot_make_a_stale_entry_current():
     """The API reads the last seq with the record; an event stored after that read makes the
     insert fail, which is a conflict, and the applied-but-unstored state is dropped."""
     record = seeded_record()
@@ -91,14 +92,17 @@ def test_a_stale_known_last_seq_cannot_make_a_stale_entry_current():
         append_nth(record, index)
     stored_by_another_process(record, 3)
     kind, payload = event(3)
+    read_before = AppendTarget(record, 3, record.ruleset_version, may_append=True, may_read=True)
     with pytest.raises(SeqConflict):
-        append_event(record, 3, kind, payload, known_last_seq=3)
+        append_event(read_before, 3, kind, payload)
     assert state_cache.cached_seq(record.pk) is None
     assert append_nth(record, 4).seq == 5
     assert cached_state_equals_replay(record)
 
 
-def test_a_refused_action_leaves_the_cache_consistent():
+def test_a_refused_action_leaves_nothing_in_the_cache_and_the_next_append_is_judged_right():
+    """The cache is given back in one place, on commit, and dropped on any error: a refused
+    action (the engine's, or a payload's) leaves no entry; the next append rebuilds the position."""
     record = seeded_record()
     for index in range(4):
         append_nth(record, index)
@@ -106,11 +110,11 @@ def test_a_refused_action_leaves_the_cache_consistent():
     with pytest.raises(Exception) as refused:
         append_event(record, 4, kind, dict(OCCUPIED))
     assert getattr(refused.value, "reason", None) == "occupied"
+    assert state_cache.cached_seq(record.pk) is None
     with pytest.raises(Exception) as invalid:
         append_event(record, 4, kind, {"x": "far"})
     assert getattr(invalid.value, "reason", None) == "invalid_payload"
-    assert state_cache.cached_seq(record.pk) == 4
-    assert cached_state_equals_replay(record)
+    assert state_cache.cached_seq(record.pk) is None
     assert append_nth(record, 4).seq == 5
     assert cached_state_equals_replay(record)
 
@@ -183,7 +187,7 @@ def keeper_api_after_two_appends() -> tuple[APIClient, GameRecord]:
 def test_a_warm_append_over_the_api_takes_two_queries(django_assert_num_queries):
     api, record = keeper_api_after_two_appends()
     kind, payload = event(2)
-    # token, user, record, last seq and permission in one query (ludolog.api_auth); the insert
+    # token, user, record, last seq and permission in one query (records.selectors); the insert
     with django_assert_num_queries(2):
         response = api.post(f"/api/records/{record.pk}/events/", {"expected_seq": 2, "type": kind, "payload": payload}, format="json")
     assert response.status_code == 201 and response.data["seq"] == 3
@@ -211,27 +215,25 @@ def test_an_append_a_few_events_behind_over_the_api_takes_two_queries(django_ass
 
 
 def test_the_records_read_brings_the_events_after_a_cached_seq_as_the_orm_reads_them():
-    from records.permissions import record_and_token_user, record_for_append
-
     keeper = User.objects.create_user("keeper", password="pw")
     token = Token.objects.create(user=keeper)
     record = seeded_record(created_by=keeper)
     for index in range(5):
         append_nth(record, index)
     stored = list(Event.objects.filter(record=record).order_by("seq").values_list("seq", "type", "payload", "hash"))
-    assert record_for_append(record.pk, keeper).events_after_cached is None
+    assert append_target(record.pk, keeper).events_after is None
     for since in (0, 2, 5):
-        expected = (since, [tuple(row) for row in stored[since:]])
-        assert record_for_append(record.pk, keeper, catch_up_from=since).events_after_cached == expected
-        _user, read = record_and_token_user(record.pk, token.key, catch_up_from=since)
-        assert read.events_after_cached == expected and read.last_seq == 5
+        expected = (since, tuple(tuple(row) for row in stored[since:]))
+        assert append_target(record.pk, keeper, catch_up_from=since).events_after == expected
+        _user, read = append_target_with_token(record.pk, token.key, catch_up_from=since)
+        assert read.events_after == expected and read.last_seq == 5
     # Never more than a catch-up's worth: further behind, the snapshot path is the cheaper one.
     with override_settings(LUDOLOG_SNAPSHOT_EVERY=1):
         assert replay.catch_up_limit() == 2
-        assert [row[0] for row in record_for_append(record.pk, keeper, catch_up_from=1).events_after_cached[1]] == [2, 3]
+        assert [row[0] for row in append_target(record.pk, keeper, catch_up_from=1).events_after[1]] == [2, 3]
 
 
-def test_record_for_append_answers_as_before():
+def test_the_append_answers_each_kind_of_user_as_before():
     keeper = User.objects.create_user("keeper", password="pw")
     seated = User.objects.create_user("ada", password="pw")
     stranger = User.objects.create_user("stranger", password="pw")
@@ -268,16 +270,15 @@ def test_token_authentication_answers_as_drf_does():
 
 
 def test_the_token_path_reads_the_record_and_user_as_the_orm_does():
-    """The one query of ``record_and_token_user`` gives the same field values as the ORM (a
+    """The one query of ``append_target_with_token`` gives the same field values as the ORM (a
     JSON set-up a dict, not its text; dates and flags converted), so an API client's first
     append to a record with a set-up is judged, not a 500."""
-    from records.permissions import record_and_token_user
-
     user = User.objects.create_user("keeper", password="pw")
     token = Token.objects.create(user=user)
     record = seeded_record(created_by=user)
     GameRecord.objects.filter(pk=record.pk).update(setup={"variants": []})
-    read_user, read_record = record_and_token_user(record.pk, token.key)
+    read_user, read = append_target_with_token(record.pk, token.key)
+    read_record = read.record
     orm_record, orm_user = GameRecord.objects.get(pk=record.pk), User.objects.get(pk=user.pk)
     fields = [field.attname for field in GameRecord._meta.concrete_fields]
     assert {name: getattr(read_record, name) for name in fields} == {name: getattr(orm_record, name) for name in fields}

@@ -36,6 +36,7 @@ from records.files import import_document
 from records.immutability import TRIGGERS
 from records.integrity import GENESIS, StoredEvent, canonical_event, canonical_json, event_hash
 from records.models import Event, EventVerification, GameRecord
+from records.selectors import AppendTarget
 from records.services import RecordFull, append_event
 from tests.factories import event, keeper_api, post_event, seeded_record, simulated_document
 from tests.test_event_store import (  # noqa: F401 (fixtures)
@@ -417,8 +418,9 @@ def test_a_warm_append_still_reads_no_hash_from_the_database(django_assert_num_q
     state_cache.clear()
     record = seeded_record()
     append_game(record, 2)
+    target = AppendTarget(record, 2, record.ruleset_version, may_append=True, may_read=True)
     with django_assert_num_queries(1):
-        append_event(record, 2, *event(2), known_last_seq=2)
+        append_event(target, 2, *event(2))
     state_cache.clear()
     assert integrity.verify_store(record.pk).ok
 

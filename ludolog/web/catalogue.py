@@ -44,7 +44,7 @@ from games.unimarc import UnimarcError
 from games.registry import get_engine
 from records.models import GameRecord, Seat
 from scoring.models import ScoredRecord
-from scoring.selectors import hidden_records, visible_records
+from records.selectors import hidden_records, visible_records
 
 from .rules import rules_offered
 from .games import game_name

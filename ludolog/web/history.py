@@ -9,7 +9,7 @@ from django import forms
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, QuerySet
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -17,8 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from games.registry import get_engine
 from records import replay
-from records.models import Event, GameRecord, Player, Seat
-from records.permissions import can_append
+from records.models import GameRecord, Player, Seat
+from records.selectors import can_append, events, readable_record, visible_records
 from scoring import selectors, standings
 from scoring.models import League, SeatResult
 
@@ -135,7 +135,7 @@ def with_seats_and_results(records: QuerySet[GameRecord]) -> QuerySet[GameRecord
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
-    visible = selectors.visible_records(request.user)
+    visible = visible_records(request.user)
     slugs = selectors.visible_game_slugs(request.user)
     form = HistoryFilter(request.GET or None, slugs=slugs, players=selectors.visible_players(request.user))
     status = 200
@@ -169,7 +169,7 @@ def by_rank(seats: list[Seat], results: dict[int, SeatResult]) -> list[Seat]:
 
 
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    record = get_object_or_404(with_seats_and_results(selectors.visible_records(request.user)), pk=pk)
+    record = readable_record(request.user, pk, with_seats_and_results(GameRecord.objects.all()))
     results = {result.seat_id: result for result in record.results.all()}
     sources = sources_in_order(record.game_slug, [result.breakdown for result in results.values()])
     seats = [
@@ -182,8 +182,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         for seat in by_rank(list(record.seats.all()), results)
     ]
     # A long record's events come a page at a time: the page costs what a short record's does.
-    events = Event.objects.filter(record=record).order_by("seq").select_related("recorded_by")
-    events_page = Paginator(events, EVENTS_PER_PAGE).get_page(request.GET.get("page"))
+    events_page = Paginator(events(record), EVENTS_PER_PAGE).get_page(request.GET.get("page"))
     context = {
         "record": record,
         "game": game_name(record.game_slug),

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from games.models import CatalogueRecord
 from records.models import GameRecord, Player
+from records.selectors import visible_records
 from scoring import selectors
 
 from .games import game_name
@@ -30,7 +31,7 @@ def recent_games(user) -> list[dict]:
     """The last finished games the reader may see: each one's winners (ties share rank 1) and
     the others' scores in rank order."""
     records = with_seats_and_results(
-        selectors.visible_records(user).filter(status=GameRecord.Status.FINISHED)
+        visible_records(user).filter(status=GameRecord.Status.FINISHED)
     ).order_by("-played_on", "-pk")[:RECENT_GAMES]
     games = []
     for record in records:

@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext
 
+from records.selectors import only_visible
 from scoring import selectors, standings
 
 from .games import game_name
@@ -48,7 +49,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         ],
     }
     games = with_seats_and_results(
-        selectors.only_visible(standings.league_records(league), request.user)
+        only_visible(standings.league_records(league), request.user)
     ).order_by("-played_on", "-pk")[:RECENT_GAMES]
     context = {
         "league": league,

@@ -20,7 +20,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.utils.cache import patch_vary_headers
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language, gettext
@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET
 from games.registry import get_engine
 from records import replay, services
 from records.models import Event, GameRecord
-from scoring import selectors
+from records import selectors
 
 from .games import WebGame, game_name, source_label, web_game
 from .history import thinned
@@ -59,9 +59,8 @@ def parse_at(value: str | None, last: int) -> int:
 
 
 def _replayable(request: HttpRequest, pk: int) -> tuple[GameRecord, int]:
-    record = get_object_or_404(selectors.visible_records(request.user), pk=pk)
-    last = Event.objects.filter(record=record).order_by("-seq").values_list("seq", flat=True).first() or 0
-    return record, last
+    record = selectors.readable_record(request.user, pk)
+    return record, selectors.last_seq(record)
 
 
 def board_for(document: dict[str, Any], record: GameRecord, **options: Any) -> str:
@@ -95,29 +94,6 @@ def game_hints(slug: str) -> dict[str, str]:
 def replayable(record: GameRecord) -> bool:
     """A record of moves whose game has an engine and a web module to show them."""
     return not record.result_only and get_engine(record.game_slug) is not None and web_game(record.game_slug) is not None
-
-
-def score_progression(record: GameRecord, last: int) -> list[list[int]]:
-    """Each seat's score after every event (index = event number), replaying the record once.
-
-    Cached under the record's last event and ruleset: an append changes the key, nothing else
-    can change the answer.
-    """
-    engine = replay.engine_for(record)
-    created = record.created_at.timestamp() if record.created_at else ""
-    key = f"ludolog:replay-scores:{record.pk}:{created}:{last}:{replay.ruleset_of(record)}"
-    cached = cache.get(key)
-    if cached is not None:
-        return cached
-    state = replay.initial_state(record, engine)
-    totals = [engine.totals(state)]
-    events = Event.objects.filter(record=record).order_by("seq").only("seq", "type", "payload")
-    for event in events.iterator(chunk_size=2000):
-        replay.apply_events(engine, state, [event])
-        totals.append(engine.totals(state))
-    series = [list(column) for column in zip(*totals)]
-    cache.set(key, series, 24 * 3600)
-    return series
 
 
 EVENT_WINDOW = 150
@@ -295,8 +271,7 @@ def event_window(record: GameRecord, at: int, last: int) -> tuple[list[replay.Hi
     events go to (None when the list already starts or ends there)."""
     first = max(1, min(at - EVENT_WINDOW, last - 2 * EVENT_WINDOW))
     final = min(last, first + 2 * EVENT_WINDOW)
-    events = list(Event.objects.filter(record=record, seq__gte=first, seq__lte=final).order_by("seq")
-                  .select_related("recorded_by"))
+    events = selectors.events_between(record, first, final)
     lines = replay.history(record, events) if first == 1 and final == last else replay.history_page(record, events)
     return lines, (max(0, first - 1 - EVENT_WINDOW) if first > 1 else None), (
         min(last, final + 1 + EVENT_WINDOW) if final < last else None)
@@ -345,7 +320,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "marker": at,
         "series": [
             {"label": seat["player"], "colour": seat["colour"], "points": chart_points(totals)}
-            for seat, totals in zip(seats, score_progression(record, last))
+            for seat, totals in zip(seats, selectors.score_progression(record, last))
         ],
     }
     context = {

@@ -15,7 +15,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -27,7 +27,7 @@ from records import players, services
 from records.errors import RecordError
 from records.models import GameRecord, Player
 from records.players import name_key, tidy_name
-from scoring import selectors
+from records.selectors import appendable_records
 from scoring.models import Club
 
 from .games import game_name
@@ -185,11 +185,8 @@ def setup_choices(slugs: list[str]) -> dict[str, SetupChoices]:
     return found
 
 
-def _keepable(request: HttpRequest):
-    records = selectors.visible_records(request.user).filter(status=GameRecord.Status.IN_PROGRESS, result_only=False)
-    if request.user.is_staff:
-        return records
-    return records.filter(Q(scorekeepers=request.user) | Q(seats__player__user=request.user)).distinct()
+def _keepable(request: HttpRequest) -> QuerySet[GameRecord]:
+    return appendable_records(request.user).filter(status=GameRecord.Status.IN_PROGRESS, result_only=False)
 
 
 KNOWN_PLAYERS_OFFERED = 500

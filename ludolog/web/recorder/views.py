@@ -19,17 +19,16 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 
 from games.registry import UNDO, get_engine
 from records import replay, services, state_cache
-from records.models import Event, GameRecord
-from records.permissions import can_append
+from records.models import GameRecord
 from records.serializers import AppendEventSerializer
-from scoring import selectors
+from records import selectors
 
 from ..games import WebGame, game_name, web_game
 from ..replay import board_for, narrations
@@ -75,8 +74,8 @@ def _append_notation(request: HttpRequest, record: GameRecord, form: ActionForm)
 
 
 def _recordable(request: HttpRequest, pk: int) -> tuple[GameRecord, HttpResponse | None]:
-    record = get_object_or_404(selectors.visible_records(request.user), pk=pk)
-    if not can_append(request.user, record):
+    record = selectors.readable_record(request.user, pk)
+    if not selectors.can_append(request.user, record):
         return record, render(request, "scorekeeping/forbidden.html", {"record": record}, status=403)
     if record.result_only or get_engine(record.game_slug) is None or web_game(record.game_slug) is None:
         return record, render(request, "scorekeeping/forbidden.html", {"record": record, "no_engine": True}, status=409)
@@ -157,8 +156,7 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
         return _record_action(request, record)
     known = request.GET.get("known", "")
     if known.isascii() and known.isdigit():
-        last = Event.objects.filter(record=record).order_by("-seq").values_list("seq", flat=True).first() or 0
-        if last == int(known):
+        if selectors.last_seq(record) == int(known):
             return HttpResponse(status=204)
     return JsonResponse(table_state(record))
 
@@ -241,12 +239,10 @@ def _state_and_lines(record: GameRecord, seats: list[dict[str, Any]],
                      cached: tuple[int, Any] | None = None) -> tuple[Any, int, list[dict[str, Any]]]:
     """The state after the last event (from ``cached``, this process's state of the record, when
     it has one), and the last few events in words (the replay viewer's words, said once and kept)."""
-    events = list(Event.objects.filter(record=record).order_by("-seq")
-                  .select_related("recorded_by").only("seq", "type", "payload", "recorded_by__username")[:RECENT_LINES])
-    events.reverse()
+    events = selectors.latest_events(record, RECENT_LINES)
     said = narrations(record, events, seats)
     state, seq = replay.current_state(record, cached=cached) if cached is not None else replay.state_at(record)
-    retracted = replay.retractions(Event.objects.filter(record=record).order_by("seq").values_list("seq", "type"))
+    retracted = selectors.retracted(record)
     lines = []
     for event in events:
         line = dict(said[event.seq])
