@@ -35,8 +35,10 @@ run: demo
 lint: install
 	$(BIN)/lint-imports
 
-test: install lint
-	$(BIN)/python -m pytest
+# The import-linter contracts, then the suite on every core; the wall time is printed at the end.
+test: install
+	@start=$$(date +%s); $(BIN)/lint-imports && $(BIN)/python -m pytest; status=$$?; \
+	echo "make test: wall time $$(( $$(date +%s) - start )) s"; exit $$status
 
 # Started again whenever it exits (ludolog/supervise.py); in production systemd does that.
 worker: install

@@ -27,6 +27,42 @@ NEEDS_POSTGRES = (
 NEEDS_REDIS = "needs Redis and a Celery worker: set CELERY_BROKER_URL=redis://127.0.0.1:6379/0 (see docs/operations.md)"
 
 
+def worker_index() -> int:
+    """Which pytest-xdist worker this process is (``gw0`` is 0); 0 without xdist."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0")
+    return int(worker[2:]) if worker[2:].isdigit() else 0
+
+
+def broker_of_worker(url: str, index: int) -> str:
+    """The Redis database of worker ``index``: the one ``url`` names for the first, the ones
+    below it for the others, so that workers never share a queue's database.
+
+    >>> broker_of_worker("redis://127.0.0.1:6379/14", 2)
+    'redis://127.0.0.1:6379/12'
+    """
+    base, _slash, number = url.rpartition("/")
+    first = int(number) if number.isdigit() else 0
+    return f"{base}/{(first - index) % 16}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Each pytest-xdist worker has its own test database (pytest-django names it after the
+    worker), its own live server on a port of its own (port 0), and here its own Redis database:
+    the workers' Celery tasks, queues and results never meet."""
+    if not BROKER_URL.startswith("redis://") or "PYTEST_XDIST_WORKER" not in os.environ:
+        return
+    from django.conf import settings
+
+    from ludolog.celery import app
+
+    url = broker_of_worker(BROKER_URL, worker_index())
+    os.environ["CELERY_BROKER_URL"] = url  # the Celery workers the tests start read it
+    settings.CELERY_BROKER_URL = url
+    if "CELERY_RESULT_BACKEND" not in os.environ:  # the results follow the broker, as in settings.py
+        settings.CELERY_RESULT_BACKEND = url
+    app.conf.update(broker_url=url, result_backend=settings.CELERY_RESULT_BACKEND)
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     on_postgres = DATABASE_URL.startswith(("postgres://", "postgresql://"))
     on_redis = BROKER_URL.startswith("redis://")

@@ -9,7 +9,7 @@ engine's own legal actions: the recorder offers nothing the engine would refuse.
 >>> engine = get_engine("carcassonne")
 >>> options = engine.options(engine.new_state(2, seed=3))
 >>> options["tile"], options["discard"], options["spots"][0]["rotations"][0]["rotation"]
-('N', False, 0)
+('N', False, 180)
 """
 
 from __future__ import annotations

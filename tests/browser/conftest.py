@@ -26,6 +26,10 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "artifacts"
 NEEDS_CHROMIUM = f"needs Chromium at {CHROMIUM}: apt-get install -y chromium (see .ci/run)"
 
 
+_launched: list["object"] = []
+"""The session's browser, once a test started it."""
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator["object"]:
     if not Path(CHROMIUM).exists():
@@ -36,10 +40,25 @@ def browser() -> Iterator["object"]:
 
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        _launched.append(browser)
         try:
             yield browser
         finally:
+            _launched.clear()
             browser.close()
+
+
+@pytest.fixture(autouse=True)
+def pages_closed_before_the_database() -> Iterator[None]:
+    """Every page a test opened is closed when the test ends, before its database is emptied
+    and closed to it: a page left open (the recorder asks every few seconds whether another
+    phone recorded) would otherwise reach the live server after the test, whose request then
+    fails on the database. Set up after pytest-django's database (a plugin's autouse fixture
+    comes first), so torn down before it."""
+    yield
+    for browser in _launched:
+        for context in list(browser.contexts):
+            context.close()
 
 
 @pytest.fixture(scope="session", autouse=True)
