@@ -46,12 +46,18 @@ def broker_of_worker(url: str, index: int) -> str:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Each pytest-xdist worker has its own test database (pytest-django names it after the
-    worker), its own live server on a port of its own (port 0), and here its own Redis database:
-    the workers' Celery tasks, queues and results never meet."""
+    """Passwords hashed the quick way, and each pytest-xdist worker with its own Redis database.
+
+    Django's PBKDF2 takes 0.23 s a password here, by design: every test user with a password and
+    every login tried paid it (about a minute and a half of the suite's processor time); the
+    tests check who may do what, not the hasher. Each worker has its own test database
+    (pytest-django names it after the worker), its own live server on a port of its own (port 0),
+    and here its own Redis database: the workers' Celery tasks, queues and results never meet."""
+    from django.conf import settings
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     if not BROKER_URL.startswith("redis://") or "PYTEST_XDIST_WORKER" not in os.environ:
         return
-    from django.conf import settings
 
     from ludolog.celery import app
 
@@ -63,7 +69,13 @@ def pytest_configure(config: pytest.Config) -> None:
     app.conf.update(broker_url=url, result_backend=settings.CELERY_RESULT_BACKEND)
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Skip what needs a service that is not configured (a failure in CI). And the tests marked
+    ``slow`` (tens of seconds each, mostly waiting on a browser, a worker or a server) start the
+    run, so that none of them is still running alone at its end. (They flush the database when
+    they end, as every test with real transactions does; the tests after them create what they
+    read, and the migrations leave no rows they would need.)"""
     on_postgres = DATABASE_URL.startswith(("postgres://", "postgresql://"))
     on_redis = BROKER_URL.startswith("redis://")
     if REQUIRE_SERVICES and not (on_postgres and on_redis):
@@ -76,6 +88,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=NEEDS_POSTGRES))
         if "redis" in item.keywords and not on_redis:
             item.add_marker(pytest.mark.skip(reason=NEEDS_REDIS))
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    items[:] = slow + [item for item in items if not item.get_closest_marker("slow")]
 
 
 @pytest.fixture(scope="session")

@@ -1,7 +1,9 @@
 """The API probed as an attacker would (issue 11): Schemathesis generates requests from the
 OpenAPI schema, valid and not, and sends them to a live server on PostgreSQL as a logged-in
 user. No answer may be a server error, and none may contradict the schema (status codes,
-content types, bodies). Bounded: a few examples per operation, one worker."""
+content types, bodies). Bounded: a few examples per operation. Four workers send them: the run
+waits on the server's answers far more than it works (95 s with one worker, 47 s with four, the
+same 1,607 cases)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
 
 
+@pytest.mark.slow
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_api_never_fails_and_never_contradicts_its_schema(live_server, django_user_model, celery_eager):
@@ -35,7 +38,7 @@ def test_the_api_never_fails_and_never_contradicts_its_schema(live_server, djang
     run = subprocess.run(
         [str(SCHEMATHESIS), "run", f"{live_server.url}/api/schema/?format=json", "--url", live_server.url,
          "-H", f"Authorization: Token {token}", "--checks", CHECKS, "--phases", "examples,coverage,fuzzing",
-         "--max-examples", "5", "--workers", "1", "--no-color", "--seed", "20261201"],
+         "--max-examples", "5", "--workers", "4", "--no-color", "--seed", "20261201"],
         capture_output=True, text=True, timeout=600,
     )
     report = run.stdout[-6000:] + run.stderr[-2000:]

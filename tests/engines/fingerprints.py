@@ -4,10 +4,11 @@ by this module before the engines were made faster, and ``test_engine_fingerprin
 
 A game is walked action by action. After each action the walk reads the position (the snapshot,
 ``to_dict`` and ``snapshot`` where the engine has one, the view and the notation of every legal
-action), tries a fixed set of actions the rules refuse (their reason and message are part of the
-fingerprint, and the position must come out of each refusal unchanged), takes the action back with
-``undo`` (the snapshot must be the one before it), applies it again and reads on. At the end it
-undoes every action back to the start, each position's snapshot as it was. Everything read goes
+action); at every fourth position and the last (:data:`PROBE_EVERY`) it also tries a fixed set of
+actions the rules refuse (their reason and message are part of the fingerprint, and the position
+must come out of each refusal unchanged), takes the action back with ``undo`` (the snapshot must be
+the one before it) and applies it again. At the end it undoes every action back to the start, each
+position's snapshot as it was. Everything read goes
 into one SHA-256 chain. A plain replay (``apply`` only, then the snapshot as stored, nothing else
 asked) gives a second chain: what is asked between actions must leave no trace in a stored
 snapshot (the tile core stores each union–find parent as its root and open contacts at roots
@@ -15,7 +16,10 @@ only, however finds halved paths and in which order a tile closed contacts).
 
 The data were recorded before the engines were made faster, and recorded again once when the
 tile core began to store its state that way: both checkouts then gave the same chains with every
-state read as roots, for the games here and twelve more.
+state read as roots, for the games here and twelve more. They were recorded again on 2026-12-04
+when the walk began to probe every fourth position instead of every one (the refusals tried at
+every position were most of the suite's time): the same engines first gave the chains recorded
+with every position probed, for every game, then these.
 
     python -m tests.engines.fingerprints     # re-record (only when a rule change is meant)
 """
@@ -55,15 +59,23 @@ class Walk:
     all the same is taken back)."""
 
 
-def _chain_walk(walk: Walk, params: dict[str, Any], texts: list[str]) -> tuple[str, str]:
+PROBE_EVERY = 4
+"""Which positions the walk probes (the refusals tried, the action taken back and applied again):
+every fourth and the last. Every position is read in full (snapshot, view, legal actions, scores)
+and every one is undone to at the end, whatever it is."""
+
+
+def _chain_walk(walk: Walk, params: dict[str, Any], texts: list[str], probe_every: int = PROBE_EVERY) -> tuple[str, str]:
     game = walk.new(params)
     chain = hashlib.sha256()
     states: list[str] = []
 
-    def read(game: Any) -> None:
+    def read(game: Any, probe: bool) -> None:
         state = _dumps(walk.state(game))
         states.append(state)
         chain.update(state.encode() + b"\n" + _dumps(walk.position(game)).encode() + b"\n")
+        if not probe:
+            return
         legal = {_dumps(a) for a in _legal_keys(game)}
         for action in walk.refused(game):
             if _dumps(_key(action)) in legal:
@@ -78,16 +90,18 @@ def _chain_walk(walk: Walk, params: dict[str, Any], texts: list[str]) -> tuple[s
             after = _dumps(walk.state(game))
             assert after == state, f"the refusal of {_key(action)} changed the game"
 
-    read(game)
-    for text in texts:
+    read(game, True)
+    for index, text in enumerate(texts, start=1):
         action = walk.parse(text)
         game.apply(action)
-        after = _dumps(walk.state(game))
-        game.undo()
-        assert _dumps(walk.state(game)) == states[-1], f"undo of {text} is not the position before it"
-        game.apply(action)
-        assert _dumps(walk.state(game)) == after, f"{text} applied again after undo differs"
-        read(game)
+        probe = index % probe_every == 0 or index == len(texts)
+        if probe:
+            after = _dumps(walk.state(game))
+            game.undo()
+            assert _dumps(walk.state(game)) == states[-1], f"undo of {text} is not the position before it"
+            game.apply(action)
+            assert _dumps(walk.state(game)) == after, f"{text} applied again after undo differs"
+        read(game, probe)
     assert game.is_over
     for index in range(len(states) - 2, -1, -1):
         game.undo()
@@ -241,9 +255,10 @@ WALKS: dict[str, Callable[[], Walk]] = {
 }
 
 
-def fingerprint(engine: str, params: dict[str, Any], texts: list[str]) -> tuple[str, str]:
-    """The chain digest of the walk and that of the plain replay."""
-    return _chain_walk(WALKS[engine](), params, texts)
+def fingerprint(engine: str, params: dict[str, Any], texts: list[str], probe_every: int = PROBE_EVERY) -> tuple[str, str]:
+    """The chain digest of the walk (probing every ``probe_every``-th position) and that of the
+    plain replay."""
+    return _chain_walk(WALKS[engine](), params, texts, probe_every)
 
 
 def _games() -> list[tuple[str, str, dict[str, Any], list[str]]]:

@@ -172,9 +172,13 @@ def test_private_games_are_left_out_of_everything_an_outsider_reads(club):
     assert "Ed" not in text(section(html, "recent-games"))
 
 
-@pytest.mark.parametrize("viewer", ["anonymous", "member", "staff"])
-def test_a_handful_of_queries_whatever_the_clubs_size(club, viewer):
-    def count() -> int:
+VIEWERS = ("anonymous", "member", "staff")
+
+
+def test_a_handful_of_queries_whatever_the_clubs_size(club):
+    """For every kind of reader, the same few queries for a club of 4 games as of 64 (the club
+    grown once, every reader counted before and after)."""
+    def count(viewer: str) -> int:
         client = Client()
         if club.users[viewer] is not None:
             client.force_login(club.users[viewer])
@@ -182,13 +186,13 @@ def test_a_handful_of_queries_whatever_the_clubs_size(club, viewer):
             assert client.get("/").status_code == 200
         return len(queries)
 
-    small = count()
+    small = {viewer: count(viewer) for viewer in VIEWERS}
     for day in range(30):
         scored({"Ada": 100 + day, "Bo": 120, "Cy": 90, "Ed": 80 + day}, days_ago(day + 1))
         scored({f"Guest {day}": 10, "Bo": 20}, days_ago(day + 1), game="carcassonne", is_private=day % 2 == 0,
                created_by=club.users["keeper"])
     for number in range(20):
         CatalogueRecord.objects.create(title=f"More {number}")
-    large = count()
+    large = {viewer: count(viewer) for viewer in VIEWERS}
     assert large == small, f"{small} queries for 4 games, {large} for 64"
-    assert large <= 16
+    assert max(large.values()) <= 16

@@ -19,7 +19,7 @@ from django.test import Client
 
 from ludolog.web.history import engine_sources, sources_in_order
 from records.models import Player
-from scoring import tasks
+from scoring import projections, tasks
 from scoring.models import PlayerStatistics
 from tests.scoring.conftest import result_game
 
@@ -151,7 +151,8 @@ def test_a_long_history_is_a_page_of_results_at_a_time_and_a_thinned_chart(keepe
     games = 2 * SERIES_POINTS + 5
     for n in range(games):
         day = date(2020, 1, 1).toordinal() + n
-        tasks.score_record(result_game({"Ada": 10 + n % 7, "Bo": 12}, date.fromordinal(day), game="carcassonne").pk)
+        result_game({"Ada": 10 + n % 7, "Bo": 12}, date.fromordinal(day), game="carcassonne")
+    projections.rebuild_all()  # every game scored in one pass, as rebuild_projections does
     ada = Player.objects.get(display_name="Ada")
     html = get(f"/players/{ada.pk}/")
     results = html.split('<table id="player-results"')[1].split("</table>")[0]
