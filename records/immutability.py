@@ -18,7 +18,7 @@ removing one) by rebuilding the table, which drops the table's triggers with the
 rebuilding ``records_event`` fails while the records table's guards name it ("error in trigger
 records_gamerecord_keeps_events: no such table"). A migration that changes either table wraps
 its operations in :func:`around_sqlite_table_rebuild`, which lifts every trigger first and puts
-them all back after (a no-op elsewhere). ``tests/test_event_integrity.py`` checks that every
+them all back after (a no-op elsewhere). ``tests/records/test_event_integrity.py`` checks that every
 trigger named in :data:`TRIGGERS` is installed after the migrations.
 
 The test suite's flush between transactional tests is the one place that empties the table: it

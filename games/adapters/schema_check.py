@@ -2,7 +2,7 @@
 append, at a few microseconds instead of the tens that ``jsonschema``'s validator takes.
 
 A compiled check answers only *valid or not*, exactly as ``jsonschema``'s Draft 2020-12
-validator would (a differential test holds it to that, ``tests/test_schema_check.py``); the
+validator would (a differential test holds it to that, ``tests/games/test_schema_check.py``); the
 error a client reads is still worked out by ``jsonschema`` (``best_match``) when a check fails,
 so the messages stay the same. A schema using a keyword this module does not know is not
 compiled: :func:`compile_schema` returns ``None`` and the caller asks ``jsonschema``.

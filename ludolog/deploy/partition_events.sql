@@ -8,7 +8,7 @@
 --
 -- The events stay where the application looks for them: the same table name, columns, constraint
 -- names and append-only guards, so no code changes. The old table is kept, renamed
--- records_event_unpartitioned, until you drop it. tests/test_event_partitioning.py runs this file
+-- records_event_unpartitioned, until you drop it. tests/records/test_event_partitioning.py runs this file
 -- on the test database and appends, replays, verifies and tries to change events on the result.
 --
 -- PostgreSQL asks that every unique constraint of a partitioned table include the partition key.

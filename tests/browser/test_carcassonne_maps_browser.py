@@ -1,4 +1,4 @@
-"""Carcassonne Maps – Benelux with the Map-Chips in the browser (issue 13): a seeded record recorded
+"""Carcassonne Maps – Benelux with the Map-Chips in the browser: a seeded record recorded
 by taps on a phone, taking chips and paying one for an island's face-up tile, and its replay
 stepped through with the map under the tiles, on a phone and a laptop."""
 

@@ -1,5 +1,5 @@
 """No page scrolls sideways, on a laptop (1280×800) or a phone (390×844), on the demo data; the
-screenshots a reviewer looks at are saved in tests/artifacts/ (issue 12)."""
+screenshots a reviewer looks at are saved in tests/artifacts/."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The replay viewer in a real browser (issue 12): the events in words in a list that scrolls
+"""The replay viewer in a real browser: the events in words in a list that scrolls
 itself, Back stepping back through the replay, the end of each game explained with its features
 outlined on the board, and no sideways scrolling on a laptop or a phone.
 

@@ -1,4 +1,4 @@
-"""The engines' simple players (issue 12): their games are legal, the same seed plays the same
+"""The engines' simple players: their games are legal, the same seed plays the same
 game, and they score like people who play, where the random player does not (no Django).
 
 A Carcassonne game of two scores 50 or more at the median; no Stone Age tribe starves and the

@@ -54,7 +54,7 @@ def expected(viewer: str, kind: str) -> tuple[bool, bool]:
     return (tied or "private" not in kind), tied
 
 
-@pytest.mark.parametrize(("viewer", "kind"), itertools.product(VIEWERS, RECORDS))
+@pytest.mark.parametrize(("viewer", "kind"), list(itertools.product(VIEWERS, RECORDS)))
 def test_the_orm_and_the_sql_forms_agree_with_the_rule(world, viewer, kind):
     viewers, records = world
     user, record = viewers[viewer], records[kind]

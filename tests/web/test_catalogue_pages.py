@@ -648,7 +648,7 @@ def test_the_admin_list_reads_empty_fields_as_not_stated(admin_client, sparse):
 
 def test_results_and_record_page_show_the_thumbnail_or_a_drawn_placeholder(client, shelf):
     dobble = shelf["Dobble"]
-    CatalogueRecord.objects.filter(pk=dobble.pk).update(cover="covers/abc.png")  # files: tests/test_covers.py
+    CatalogueRecord.objects.filter(pk=dobble.pk).update(cover="covers/abc.png")  # files: tests/games/test_covers.py
     html = get(client, f"{SEARCH}?sort=title")
     by_title = {title: tag for tag, title in re.findall(
         r'<article class="hit"[^>]*>\s*(<img[^>]*>|<svg[^>]*>).*?<h3 id="record-\d+-title"><a [^>]*>([^<]+)</a>', html, re.S)}

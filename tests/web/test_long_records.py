@@ -1,4 +1,4 @@
-"""Long records cost what short ones do (issue 11, finding 8): the replay page lists a window
+"""Long records cost what short ones do: the replay page lists a window
 of events around the step shown, its chart is thinned, the events API is paginated, and a record
 file longer than the cap is refused."""
 

@@ -24,10 +24,10 @@ from games.engines.stone_age.components import load as stone_age_data
 from games.registry import get_engine
 from ludolog.web.narration import Narration, narrate
 
-from ..engines.test_hunters_gatherers_rulebook import (
+from ..engines.hunters_gatherers.test_hunters_gatherers_rulebook import (
     forest_end, forest_straight, lake_east, lake_west, meadow, new_game as hunters_gatherers_game, river_straight,
 )
-from ..engines.test_stone_age_rulebook import lay_cards, new_game as stone_age_game, start_actions
+from ..engines.stone_age.test_stone_age_rulebook import lay_cards, new_game as stone_age_game, start_actions
 
 NAMES = ("Bastien", "Chloé", "Elif", "Dana", "Yusuf")
 

@@ -1,4 +1,4 @@
-"""The replay viewer in words (issue 12): every event of the list is a sentence naming its player,
+"""The replay viewer in words: every event of the list is a sentence naming its player,
 with the points it made, and the last step explains the final scoring feature by feature (player
 by player for Stone Age), its lines and sums those of the engine, the figures that scored drawn
 where they stood.

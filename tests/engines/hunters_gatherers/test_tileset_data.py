@@ -17,7 +17,7 @@ from typing import Any
 import jsonschema
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DATA_DIR = REPO_ROOT / "games" / "engines" / "hunters_gatherers" / "data"
 DATA_FILE = DATA_DIR / "tileset_first_edition_v1.json"
 SCHEMA_FILE = DATA_DIR / "tileset.schema.json"

@@ -1,4 +1,4 @@
-"""Moving records to another ruleset (issue 15): Stone Age's ruleset 2 feeds as published, a club
+"""Moving records to another ruleset: Stone Age's ruleset 2 feeds as published, a club
 may adopt a variant, and ``migrate_ruleset`` replays every record under the new rules, reports each
 as identical, changed or illegal, and moves only the first two, as append-only entries."""
 

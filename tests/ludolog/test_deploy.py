@@ -17,7 +17,7 @@ from records.files import import_document
 from records.models import Event
 from tests.factories import simulated_document
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "ludolog" / "deploy"
 
 

@@ -1,5 +1,5 @@
-"""Bad input is a 4xx with the API's error shape and changes nothing (issue 11, findings 2 and 7,
-and the smaller ones of 9): no input a client can send answers 500."""
+"""Bad input is a 4xx with the API's error shape and changes nothing: no input a client can send
+answers 500."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def refusal(response, status: int, reason: str | None = None) -> dict:
     return body
 
 
-# -- finding 7: 500 instead of 4xx --------------------------------------------------------------
+# -- a 4xx, never a 500 --------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("path", ["/api/records/abc/", "/api/records/abc/events/", "/api/records/abc/export/",
@@ -136,7 +136,7 @@ def test_duplicate_player_names_in_a_file_are_refused(api: APIClient):
     assert GameRecord.objects.count() == 0
 
 
-# -- finding 2: every number bounded to what the projections store --------------------------------
+# -- every number bounded to what the projections store ------------------------------------------
 
 
 @pytest.mark.parametrize("line, field", [
@@ -242,7 +242,7 @@ def test_a_reader_gets_a_503_page_while_the_database_is_down(database_down):
     assert answer.status_code == 503 and "back in a moment" in answer.content.decode()
 
 
-# -- finding 9, the smaller ones -----------------------------------------------------------------
+# -- dropped connections, security headers, guessed passwords -------------------------------------
 
 
 @pytest.mark.postgres

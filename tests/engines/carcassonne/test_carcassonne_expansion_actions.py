@@ -21,7 +21,7 @@ from games.engines.carcassonne import (
 )
 from games.engines.carcassonne.game import SNAPSHOT_VERSION
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BOTH = Options.with_expansions(INNS_CATHEDRALS, TRADERS_BUILDERS)
 
 

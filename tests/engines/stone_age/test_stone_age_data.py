@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DATA_DIR = REPO_ROOT / "games" / "engines" / "stone_age" / "data"
 DATA_FILE = DATA_DIR / "stone_age_v1.json"
 BUILD_SCRIPT = DATA_DIR / "build_data.py"

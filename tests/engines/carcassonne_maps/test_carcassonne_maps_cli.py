@@ -16,7 +16,7 @@ from games.engines.carcassonne_maps.__main__ import main
 
 from .carcassonne_maps_tables import table
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run(*arguments: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:

@@ -22,7 +22,7 @@ from records.models import Event, GameRecord, ImmutableEventError
 from records.services import append_event
 from tests.factories import event, seeded_record
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture

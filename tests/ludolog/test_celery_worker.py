@@ -12,7 +12,7 @@ import pytest
 
 from scoring.tasks import ping
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.redis

@@ -17,7 +17,7 @@ from records.models import Event
 from records.services import append_event
 from tests.factories import event, seeded_record
 
-SCRIPT = Path(__file__).resolve().parent.parent / "ludolog" / "deploy" / "partition_events.sql"
+SCRIPT = Path(__file__).resolve().parents[2] / "ludolog" / "deploy" / "partition_events.sql"
 
 pytestmark = [pytest.mark.postgres, pytest.mark.django_db]
 

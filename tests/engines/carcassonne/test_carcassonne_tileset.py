@@ -17,7 +17,7 @@ import pytest
 from games.engines.carcassonne import TILESET_VERSION, load_tileset
 from games.engines.tiles import SIDES
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DATA_DIR = REPO_ROOT / "games" / "engines" / "carcassonne" / "data"
 DATA_FILE = DATA_DIR / "base_tiles_v1.json"
 BUILD_SCRIPT = DATA_DIR / "build_tileset.py"

@@ -1,4 +1,4 @@
-"""The API probed as an attacker would (issue 11): Schemathesis generates requests from the
+"""The API probed as an attacker would: Schemathesis generates requests from the
 OpenAPI schema, valid and not, and sends them to a live server on PostgreSQL as a logged-in
 user. No answer may be a server error, and none may contradict the schema (status codes,
 content types, bodies). Bounded: a few examples per operation. Four workers send them: the run

@@ -20,7 +20,7 @@ from games.engines.carcassonne import Game, Options, parse_action
 from games.engines.carcassonne.heuristic import heuristic_game
 from games.engines.carcassonne.simulate import random_game
 
-RECORDED = json.loads((Path(__file__).parent / "data" / "carcassonne_recorded_games.json").read_text("utf-8"))
+RECORDED = json.loads((Path(__file__).parents[1] / "data" / "carcassonne_recorded_games.json").read_text("utf-8"))
 GAMES: dict[str, dict[str, Any]] = RECORDED["games"]
 
 

@@ -2,7 +2,7 @@
 
 The test starts a PostgreSQL primary of its own and a hot standby streaming from it (initdb,
 pg_basebackup, streaming replication), on ports of their own, and runs
-``tests/replica_scenario.py`` in a process configured with both. The scenario pauses the
+``tests/ludolog/replica_scenario.py`` in a process configured with both. The scenario pauses the
 standby's replay, so the replica lags while readers of each kind ask; the assertions here are
 what each of them must see. The machine's own PostgreSQL is not touched.
 """
@@ -91,7 +91,7 @@ def seen(primary_and_standby: tuple[int, int]) -> dict:
     env.update(DATABASE_URL=f"postgres://postgres@127.0.0.1:{primary_port}/ludolog",
                DATABASE_REPLICA_URL=f"postgres://postgres@127.0.0.1:{standby_port}/ludolog",
                LUDOLOG_REPLICA_STICKY_SECONDS="30")
-    done = subprocess.run([sys.executable, str(ROOT / "tests" / "replica_scenario.py")], env=env, cwd=ROOT,
+    done = subprocess.run([sys.executable, str(ROOT / "tests" / "ludolog" / "replica_scenario.py")], env=env, cwd=ROOT,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-4000:]
     print(done.stderr[-2000:])

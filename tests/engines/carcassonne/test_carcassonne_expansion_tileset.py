@@ -21,7 +21,7 @@ from games.engines.carcassonne import INNS_CATHEDRALS, TRADERS_BUILDERS, load_ti
 from games.engines.carcassonne.tileset import load_expansion_tiles
 from games.engines.tiles import SIDES
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
+REPO_ROOT = Path(__file__).resolve().parents[3]
 DATA_DIR = REPO_ROOT / "games" / "engines" / "carcassonne" / "data"
 BUILD_SCRIPT = DATA_DIR / "build_tileset.py"
 REFERENCE_DIR = (REPO_ROOT / ".." / "shared" / "reference" / "carcassonne").resolve()

@@ -1,5 +1,5 @@
 """`make run` loads the demo on every start: loading it again must change nothing. The demo's
-games are played by the engines' simple players, and look played (issue 12)."""
+games are played by the engines' simple players, and look played."""
 
 from __future__ import annotations
 

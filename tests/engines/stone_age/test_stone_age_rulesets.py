@@ -26,7 +26,7 @@ from games.engines.stone_age.simulate import random_game
 
 from .test_stone_age_rulebook import lay_cards, play, refusal, start_actions, to_feeding
 
-RECORDED = json.loads((Path(__file__).parent / "data" / "stone_age_recorded_games.json").read_text())
+RECORDED = json.loads((Path(__file__).parents[1] / "data" / "stone_age_recorded_games.json").read_text())
 GAMES = {f"{g['player']}-{g['players']}p-seed{g['seed']}": g for g in RECORDED["games"]}
 ROW = ("C09", "C10", "C20", "C29")
 NEWBORN, HUNTING = "newborn_eats_next_round", "hunting_grounds_again"

@@ -1,4 +1,4 @@
-"""Carcassonne Maps – Benelux with the Map-Chips on the platform (issue 13): a record pins its
+"""Carcassonne Maps – Benelux with the Map-Chips on the platform: a record pins its
 whole set-up (the approximate map's name and version, the start squares and their tiles, the
 chips, the island stacks), is recorded through the API (paying a chip for an island tile), scored,
 replayed with the map drawn under the tiles and said in words; a table without a seed names what

@@ -37,7 +37,7 @@ from games.engines.hunters_gatherers.sketch import sketch_tile, sketch_tileset
 
 RED, BLUE = 0, 1
 FRENCH = "figures_home_at_end_of_turn"
-RECORDED = json.loads((Path(__file__).parent / "data" / "hunters_gatherers_recorded_games.json").read_text())
+RECORDED = json.loads((Path(__file__).parents[1] / "data" / "hunters_gatherers_recorded_games.json").read_text())
 GAMES = {f"{g['player']}-{g['players']}p-seed{g['seed']}": g for g in RECORDED["games"]}
 
 START = sketch_tile("S", "start", N="m0", E="m0", S="m0", W="m0")

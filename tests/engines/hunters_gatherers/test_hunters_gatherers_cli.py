@@ -13,7 +13,7 @@ from games.engines.hunters_gatherers import (
     ENGINE_SLUG, TILESET_NAME, TILESET_VERSION, Game, IllegalAction, parse_action)
 from games.engines.hunters_gatherers.__main__ import main, random_game
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
