@@ -88,8 +88,34 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(pytest.mark.skip(reason=NEEDS_POSTGRES))
         if "redis" in item.keywords and not on_redis:
             item.add_marker(pytest.mark.skip(reason=NEEDS_REDIS))
-    slow = [item for item in items if item.get_closest_marker("slow")]
-    items[:] = slow + [item for item in items if not item.get_closest_marker("slow")]
+    workers = int(getattr(config, "workerinput", {}).get("workercount", 1))
+    items[:] = slow_first(items, workers)
+
+
+def slow_first(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """``items`` with the slow ones at the start of each worker's first share.
+
+    pytest-xdist's ``worksteal`` gives each worker a contiguous share of the list to start with
+    (the first ``len // workers`` items to the first, and so on) and moves work from the busiest
+    later. The slow tests are dealt out to the shares longest first, each to the share with the
+    least of them so far (by the seconds their marker says, ``slow(seconds=…)``)."""
+    slow = sorted((item for item in items if item.get_closest_marker("slow")), key=_seconds, reverse=True)
+    others = iter([item for item in items if not item.get_closest_marker("slow")])
+    shares: list[list[pytest.Item]] = [[] for _ in range(max(1, workers))]
+    for item in slow:
+        min(shares, key=lambda share: sum(map(_seconds, share))).append(item)
+    ordered: list[pytest.Item] = []
+    remaining = len(items)
+    for index, share in enumerate(shares):
+        size = remaining // (len(shares) - index)
+        ordered += share + [next(others) for _ in range(max(0, size - len(share)))]
+        remaining -= size
+    return ordered + list(others)
+
+
+def _seconds(item: pytest.Item) -> float:
+    marker = item.get_closest_marker("slow")
+    return float(marker.kwargs.get("seconds", 20)) if marker else 0.0
 
 
 @pytest.fixture(scope="session")
@@ -127,6 +153,24 @@ def django_db_setup(django_db_setup, django_db_blocker) -> None:
 
     sql_flush.lifts_event_triggers = True  # type: ignore[attr-defined]
     DatabaseOperations.sql_flush = sql_flush  # type: ignore[method-assign]
+
+
+@pytest.fixture(scope="module")
+def module_transaction(django_db_setup, django_db_blocker) -> Iterator[None]:
+    """A transaction around a module's tests, rolled back after the last: what a module-scoped
+    fixture makes in it (a world of games and readers that takes a second to build) is there for
+    each of the module's tests, whose own changes are rolled back at the end of each (pytest-django
+    opens each test's transaction inside this one, as a savepoint)."""
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            yield
+        finally:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
 
 
 @pytest.fixture

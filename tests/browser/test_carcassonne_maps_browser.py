@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 MAPS = "carcassonne-maps"
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=20)
 def test_recording_a_map_chips_game_by_taps_and_paying_a_chip(browser, live_server, artifacts: Path):
     keeper = get_user_model().objects.create_user("keeper")
     engine = get_engine(MAPS)

@@ -47,7 +47,7 @@ SCREENSHOTS = {"home", "catalogue-record", "player", "replay-end-hunters-gathere
                "replay-end-stone-age", "replay-end-carcassonne-maps", "scorekeeping"}
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=16)
 @pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
 def test_no_page_scrolls_sideways(browser, live_server, demo, viewport, artifacts: Path):
     page = logged_in_page(browser, live_server, demo, viewport=viewport)

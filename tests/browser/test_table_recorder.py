@@ -72,7 +72,7 @@ def expected_payloads(engine, events, seed):
     return [(kind, engine.apply(state, kind, payload)) for kind, payload in events]
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=19)
 def test_a_seeded_carcassonne_game_recorded_by_taps_in_french(browser, live_server, keeper, artifacts: Path):
     record = new_record("carcassonne", keeper, seed=41)
     engine = get_engine("carcassonne")
@@ -94,7 +94,7 @@ def test_a_seeded_carcassonne_game_recorded_by_taps_in_french(browser, live_serv
     page.screenshot(path=str(artifacts / "recorder-carcassonne-end-390.png"), full_page=True)
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=23)
 def test_an_unseeded_carcassonne_game_recorded_through_the_tile_picker(browser, live_server, keeper, artifacts: Path):
     record = new_record("carcassonne", keeper, players=3)
     engine = get_engine("carcassonne")
@@ -123,7 +123,7 @@ def test_an_unseeded_carcassonne_game_recorded_through_the_tile_picker(browser, 
     assert page.script_errors == []
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=25)
 def test_a_hunters_and_gatherers_game_recorded_by_taps_with_its_bonus_tiles(browser, live_server, keeper, artifacts: Path):
     record = new_record("hunters-gatherers", keeper, players=2)
     engine = get_engine("hunters-gatherers")
@@ -147,7 +147,7 @@ def test_a_hunters_and_gatherers_game_recorded_by_taps_with_its_bonus_tiles(brow
     assert sorted(taps)[len(taps) // 2] <= 4
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=70)
 def test_a_stone_age_game_recorded_by_taps(browser, live_server, keeper, artifacts: Path):
     record = new_record("stone-age", keeper, seed=3)
     engine = get_engine("stone-age")
@@ -350,7 +350,7 @@ def unseeded_stone_age_action(engine, state, rng) -> tuple[str, dict]:
     return action.kind, payload
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=14)
 def test_an_unseeded_stone_age_game_names_what_is_turned_up_from_lists_of_what_is_left(browser, live_server, keeper,
                                                                                        artifacts: Path):
     import random

@@ -23,7 +23,7 @@ SCHEMATHESIS = Path(sys.executable).parent / "schemathesis"
 CHECKS = "not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance"
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=45)
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_the_api_never_fails_and_never_contradicts_its_schema(live_server, django_user_model, celery_eager):

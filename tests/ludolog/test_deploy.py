@@ -74,7 +74,7 @@ def database_url(name: str) -> str:
     return f"postgres://{settings['USER']}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{name}"
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=15)
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_a_backup_restores_into_an_empty_database_and_its_events_check_out(tmp_path: Path):

@@ -294,7 +294,7 @@ def insert_legacy_events(db, mark: str) -> None:
         )
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=18)
 @pytest.mark.postgres
 def test_migration_0006_chains_the_events_already_stored_on_postgresql():
     """In a throwaway database: the update trigger is lifted for the migration only."""

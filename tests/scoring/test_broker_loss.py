@@ -133,7 +133,7 @@ def scored(record) -> bool:
     return ScoredRecord.objects.filter(pk=record.pk).exists()
 
 
-@pytest.mark.slow
+@pytest.mark.slow(seconds=20)
 def test_a_worker_holding_a_task_outlives_its_broker_killed_and_restarted(own_redis, supervised_worker):
     """The default pool (prefork), as ``make worker`` runs it: Celery 5.7.0 alone exits here with
     "Unrecoverable error: AttributeError('NoneType' object has no attribute 'hostname')"."""

@@ -71,9 +71,11 @@ def build_world() -> World:
     return World(league, public, *private, people)
 
 
-@pytest.fixture
-def world() -> World:
-    return build_world()
+@pytest.fixture(scope="module")
+def world(module_transaction, django_db_blocker) -> World:
+    """Built once for the module's tests (each test's own changes are rolled back)."""
+    with django_db_blocker.unblock():
+        return build_world()
 
 
 def api(world: World, viewer: str) -> APIClient:

@@ -26,9 +26,11 @@ P1_DAY = "April 15, 2026"
 P2_DAY = "June 20, 2026"
 
 
-@pytest.fixture
-def world() -> World:
-    return build_world()
+@pytest.fixture(scope="module")
+def world(module_transaction, django_db_blocker) -> World:
+    """Built once for the module's tests (each test's own changes are rolled back)."""
+    with django_db_blocker.unblock():
+        return build_world()
 
 
 def page(world: World, viewer: str, url: str, status: int = 200) -> str:
