@@ -88,11 +88,12 @@ def setup_of(record: GameRecord) -> dict[str, Any]:
     return dict(move if move is not None else record.setup)
 
 
-def initial_state(record: GameRecord, engine: EngineAdapter, ruleset: str | None = None) -> Any:
-    """The position before the first event (``ruleset``: the one the record is judged by, when
-    the caller knows it)."""
+def initial_state(record: GameRecord, engine: EngineAdapter, ruleset: str | None = None,
+                  setup: dict[str, Any] | None = None) -> Any:
+    """The position before the first event (``ruleset`` and ``setup``: those the record is judged
+    by and played with now, when the caller knows them)."""
     ruleset = ruleset_of(record) if ruleset is None else ruleset
-    return engine.new_state(record.seats.count(), record.seed, setup_of(record), ruleset)
+    return engine.new_state(record.seats.count(), record.seed, setup_of(record) if setup is None else setup, ruleset)
 
 
 def apply_events(engine: EngineAdapter, state: Any, events: Iterable[Event]) -> Any:
@@ -169,7 +170,7 @@ def _restore(record: GameRecord, engine: EngineAdapter, snapshot: Snapshot | Non
 
 
 def _restore_data(record: GameRecord, engine: EngineAdapter, snapshot: tuple[int, Any] | None,
-                  ruleset: str | None = None) -> tuple[Any, int]:
+                  ruleset: str | None = None, setup: dict[str, Any] | None = None) -> tuple[Any, int]:
     if snapshot is not None:
         seq, data = snapshot
         try:
@@ -177,7 +178,7 @@ def _restore_data(record: GameRecord, engine: EngineAdapter, snapshot: tuple[int
         except ValueError:
             # An unreadable cache entry (an older snapshot layout) costs a replay, never an answer.
             logger.warning("ignoring unreadable snapshot %s of record %s", seq, record.pk)
-    return initial_state(record, engine, ruleset), 0
+    return initial_state(record, engine, ruleset, setup), 0
 
 
 def _apply_rows(engine: EngineAdapter, state: Any, rows: Iterable[tuple[Any, ...]]) -> None:
@@ -214,8 +215,9 @@ def current_state(
 
 
 def current_state_and_head(
-    record: GameRecord, engine: EngineAdapter, ruleset: str, *, cached: tuple[int, Any] | None = None,
-    last: int | None = None, after: tuple[int, Sequence[tuple[int, str, Any, str]]] | None = None,
+    record: GameRecord, engine: EngineAdapter, ruleset: str, *, setup: dict[str, Any] | None = None,
+    cached: tuple[int, Any] | None = None, last: int | None = None,
+    after: tuple[int, Sequence[tuple[int, str, Any, str]]] | None = None,
 ) -> tuple[Any, int, str | None]:
     """:func:`current_state`, and the hash of that last event when the events read bring it
     (``None`` when none was read: a cached state already current, or no event after the
@@ -226,7 +228,8 @@ def current_state_and_head(
     ``after`` is ``(seq, rows)``: the events after ``seq`` as the request's first query read
     them, with ``last`` (``records.selectors.AppendTarget.events_after``). When they are exactly
     the events from the cached state's seq to ``last``, nothing is read. ``ruleset`` is the one
-    the record is judged by (its snapshots are that ruleset's)."""
+    the record is judged by (its snapshots are that ruleset's), ``setup`` the set-up it is played
+    with now (read when None and the game has to start from its first position)."""
     if cached is not None:
         seq, state = cached
         if last is not None and last == seq:
@@ -249,7 +252,7 @@ def current_state_and_head(
         Snapshot.objects.filter(record=record, ruleset_version=ruleset)
         .order_by("-seq").values_list("seq", "state").first()
     )
-    state, start = _restore_data(record, engine, snapshot, ruleset)
+    state, start = _restore_data(record, engine, snapshot, ruleset, setup)
     rows = list(
         Event.objects.filter(record=record, seq__gt=start).order_by("seq")
         .values_list("seq", "type", "payload", "hash")

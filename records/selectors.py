@@ -238,6 +238,9 @@ class AppendTarget:
     record: GameRecord
     last_seq: int | None
     ruleset_version: str
+    """The ruleset the record is judged by now: its latest move's, else the one it pinned."""
+    setup: dict[str, Any]
+    """The set-up it is played with now: its latest move's, else the one it pinned."""
     may_append: bool
     may_read: bool
     events_after: tuple[int, tuple[EventRow, ...]] | None = None
@@ -246,7 +249,7 @@ class AppendTarget:
     def of(cls, record: GameRecord) -> AppendTarget:
         """A record handed to the append by the code itself (an import, the demo, a test): the
         caller decided it may append."""
-        return cls(record, None, replay.ruleset_of(record), may_append=True, may_read=True)
+        return cls(record, None, replay.ruleset_of(record), replay.setup_of(record), may_append=True, may_read=True)
 
 
 def append_target(pk: Any, user: User, *, catch_up_from: int | None = None) -> AppendTarget:
@@ -294,10 +297,12 @@ def append_target_with_token(pk: Any, key: str, *, catch_up_from: int | None = N
 
 
 def _target(record: GameRecord, extras: Sequence[Any], user: User, catch_up_from: int | None) -> AppendTarget:
-    last, moved, tied_to, after = extras
+    last, moved, moved_setup, tied_to, after = extras
     may_append = bool(user.is_authenticated and (user.is_staff or tied_to))
-    version = replay.judged_by(record, moved)
-    return AppendTarget(record, last or 0, version, may_append=may_append,
+    if isinstance(moved_setup, str):  # SQLite gives a JSON column's text
+        moved_setup = json.loads(moved_setup)
+    return AppendTarget(record, last or 0, replay.judged_by(record, moved),
+                        dict(record.setup if moved_setup is None else moved_setup), may_append=may_append,
                         may_read=not record.is_private or may_append,
                         events_after=None if catch_up_from is None else (catch_up_from, tuple(_rows(after))))
 
@@ -319,7 +324,7 @@ def _rows(after: Any) -> Iterator[EventRow]:
 
 def _extras(user_sql: str) -> str:
     """The columns both hot-path reads add to the record: its last seq, the ruleset it was last
-    moved to, whether the user (``user_sql``) is tied to it (:func:`tied_sql`), and the events in
+    moved to and the set-up it took with it, whether the user (``user_sql``) is tied to it (:func:`tied_sql`), and the events in
     a window of seqs (two parameters, see :func:`_catch_up_window`) as JSON."""
     event, move = Event._meta, RulesetMove._meta
     record = qn(GameRecord._meta.db_table) + "." + qn("id")
@@ -328,6 +333,8 @@ def _extras(user_sql: str) -> str:
         f" ORDER BY e.{qn('seq')} DESC LIMIT 1) AS last_seq,"
         f" (SELECT m.{qn('to_version')} FROM {qn(move.db_table)} m WHERE m.{qn('record_id')} = {record}"
         f" ORDER BY m.{qn('id')} DESC LIMIT 1) AS moved_ruleset,"
+        f" (SELECT m.{qn('to_setup')} FROM {qn(move.db_table)} m WHERE m.{qn('record_id')} = {record}"
+        f" ORDER BY m.{qn('id')} DESC LIMIT 1) AS moved_setup,"
         f" ({tied_sql(user_sql)[0]}) AS tied,"
         f" (SELECT {_json_rows('c')} FROM {qn(event.db_table)} c WHERE c.{qn('record_id')} = {record}"
         f" AND c.{qn('seq')} > {_integer('%s')} AND c.{qn('seq')} <= {_integer('%s')}) AS events_after"

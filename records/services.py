@@ -171,8 +171,9 @@ def append_event(target: GameRecord | AppendTarget, expected_seq: int, type: str
             if retry is not None:
                 return retry
             _check_open(record)
-            held.caught_up(*replay.current_state_and_head(record, engine, target.ruleset_version, cached=held.taken(),
-                                                          last=target.last_seq, after=target.events_after))
+            held.caught_up(*replay.current_state_and_head(
+                record, engine, target.ruleset_version, setup=target.setup, cached=held.taken(), last=target.last_seq,
+                after=target.events_after))
             _check_place(expected_seq, held.seq)
         held.forget()  # the state is about to stand for an event not stored yet
         payload = engine.apply(held.state, type, payload)  # a refusal raises and stores nothing

@@ -92,7 +92,7 @@ def test_a_stale_last_seq_cannot_make_a_stale_entry_current():
         append_nth(record, index)
     stored_by_another_process(record, 3)
     kind, payload = event(3)
-    read_before = AppendTarget(record, 3, record.ruleset_version, may_append=True, may_read=True)
+    read_before = AppendTarget(record, 3, record.ruleset_version, dict(record.setup), may_append=True, may_read=True)
     with pytest.raises(SeqConflict):
         append_event(read_before, 3, kind, payload)
     assert state_cache.cached_seq(record.pk) is None

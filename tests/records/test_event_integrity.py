@@ -423,7 +423,7 @@ def test_a_warm_append_still_reads_no_hash_from_the_database(django_assert_num_q
     state_cache.clear()
     record = seeded_record()
     append_game(record, 2)
-    target = AppendTarget(record, 2, record.ruleset_version, may_append=True, may_read=True)
+    target = AppendTarget(record, 2, record.ruleset_version, dict(record.setup), may_append=True, may_read=True)
     with django_assert_num_queries(1):
         append_event(target, 2, *event(2))
     state_cache.clear()

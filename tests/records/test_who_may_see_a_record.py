@@ -70,6 +70,7 @@ def test_the_orm_and_the_sql_forms_agree_with_the_rule(world, viewer, kind):
     target = selectors.append_target(record.pk, user)
     assert (target.may_read, target.may_append) == (may_read, may_append)
     assert target.record == record and target.last_seq == 0 and target.ruleset_version == record.ruleset_version
+    assert target.setup == record.setup
     # …and with an API token, read together with the token's user.
     if user.is_authenticated:
         token = Token.objects.create(user=user)
