@@ -8,6 +8,7 @@ except in CI (``LUDOLOG_REQUIRE_SERVICES=1``), where a missing browser is a fail
 from __future__ import annotations
 
 import os
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,16 +50,24 @@ def browser() -> Iterator["object"]:
 
 
 @pytest.fixture(autouse=True)
-def pages_closed_before_the_database() -> Iterator[None]:
+def pages_closed_before_the_database(request: pytest.FixtureRequest) -> Iterator[None]:
     """Every page a test opened is closed when the test ends, before its database is emptied
     and closed to it: a page left open (the recorder asks every few seconds whether another
     phone recorded) would otherwise reach the live server after the test, whose request then
     fails on the database. Set up after pytest-django's database (a plugin's autouse fixture
-    comes first), so torn down before it."""
+    comes first), so torn down before it.
+
+    Then the live server is asked for a static file and answered: on SQLite it answers one
+    request at a time, so a request a closed page had already sent is over (it would hold the
+    shared in-memory database while the flush wants it)."""
     yield
     for browser in _launched:
         for context in list(browser.contexts):
             context.close()
+    if "live_server" in request.fixturenames:
+        server = request.getfixturevalue("live_server")
+        with urllib.request.urlopen(f"{server.url}/static/ludolog/site.css", timeout=30) as answer:
+            answer.read()
 
 
 @pytest.fixture(scope="session", autouse=True)
