@@ -150,8 +150,9 @@ def start_game(
     if engine is not None and not record.result_only:
         # The first append of this process finds the position ready (seq 0, the chain's start).
         record.moved_ruleset = None  # type: ignore[attr-defined]  (a new record has no move)
-        state = engine.new_state(len(seats), record.seed, dict(record.setup), record.ruleset_version)
-        state_cache.put_on_commit(record, record.ruleset_version, 0, state, head=integrity.GENESIS)
+        with state_cache.held(record, record.ruleset_version) as held:
+            held.keep(0, engine.new_state(len(seats), record.seed, dict(record.setup), record.ruleset_version),
+                      integrity.GENESIS)
     return record
 
 

@@ -195,15 +195,13 @@ def table_state(record: GameRecord) -> dict[str, Any]:
     ]
     version = replay.ruleset_of(record)
     # The append this table usually follows left its state in this process's cache: read it from
-    # there (caught up if another process recorded since) instead of rebuilding the position.
-    cached = state_cache.take_with_head(record, version)
-    state, seq, lines = _state_and_lines(record, seats, None if cached is None else cached[:2])
-    try:
+    # there (caught up if another process recorded since) instead of rebuilding the position, and
+    # give it back for the next append.
+    with state_cache.held(record, version) as held:
+        state, seq, lines = _state_and_lines(record, seats, held.taken())
+        if held.seq is not None or record.status == GameRecord.Status.IN_PROGRESS:
+            held.keep(seq, state, held.head if held.seq == seq else None)
         return _table(record, engine, _web_game(record), seats, state, seq, lines, version)
-    finally:
-        if cached is not None or record.status == GameRecord.Status.IN_PROGRESS:
-            head = cached[2] if cached is not None and cached[0] == seq else None
-            state_cache.put_on_commit(record, version, seq, state, head=head)
 
 
 def _web_game(record: GameRecord) -> WebGame:
