@@ -207,6 +207,17 @@ class Event(models.Model):
     )
     recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
     idempotency_key = models.CharField(_("idempotency key"), max_length=100, null=True, blank=True)
+    request_digest = models.CharField(
+        _("request digest"), max_length=64, null=True, blank=True, editable=False,
+        help_text=_("With an idempotency key: SHA-256 of the request's type and payload as the client sent "
+                    "them. A retry is compared with it, not with the stored payload, which the rules engine "
+                    "may have completed (a seeded game's drawn tile)."),
+    )
+    recorded_by_per_file = models.CharField(
+        _("recorded by (per file)"), max_length=150, blank=True, null=True, editable=False,
+        help_text=_("An imported event: the name its record file gave as its author, kept as text. The "
+                    "account credited (recorded by) is the user who imported the file."),
+    )
     hash = models.CharField(
         _("hash"), max_length=64, editable=False,
         help_text=_("SHA-256 of the event's content and of the previous event's hash (records.integrity)."),

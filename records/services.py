@@ -29,6 +29,7 @@ A record holds at most :func:`max_events_per_record` events: the append past it 
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -160,15 +161,49 @@ def append_event(target: GameRecord | AppendTarget, expected_seq: int, type: str
                  recorded_by: AbstractBaseUser | None = None, idempotency_key: str | None = None) -> Event:
     """Append one event at ``expected_seq + 1`` to the record ``target`` (as
     :func:`records.selectors.append_target` read it, or a record the code itself hands over);
-    never overwrite, never leave a gap. See "The append" above for what is checked and read."""
+    never overwrite, never leave a gap. See "The append" above for what is checked and read.
+
+    A retry (the same idempotency key and request) gets the event its first try stored, in every
+    interleaving: its first try may commit between the look for it and the check of the place,
+    which then finds the place taken — by the retry's own event, looked for once more."""
     target = target if isinstance(target, AppendTarget) else AppendTarget.of(target)
-    if target.record.result_only:
-        return _append_result(target, expected_seq, type, payload, recorded_by, idempotency_key)
+    request = Request.of(type, payload, idempotency_key or None)
+    try:
+        if target.record.result_only:
+            return _append_result(target, expected_seq, request, recorded_by)
+        return _append_move(target, expected_seq, request, recorded_by)
+    except SeqConflict:
+        retry = _find_retry(target.record, request)
+        if retry is None:
+            raise
+        return retry
+
+
+@dataclass(frozen=True)
+class Request:
+    """An append as the client asked for it, before the rules engine completes its payload."""
+
+    type: str
+    payload: dict[str, Any]
+    idempotency_key: str | None
+    digest: str | None
+    """What a retry's request is compared with, stored with the event when it has a key."""
+
+    @classmethod
+    def of(cls, type: str, payload: dict[str, Any], idempotency_key: str | None) -> Request:
+        digest = None if idempotency_key is None else hashlib.sha256(
+            integrity.canonical_json({"type": type, "payload": payload}).encode("ascii")).hexdigest()
+        return cls(type, payload, idempotency_key, digest)
+
+
+def _append_move(target: AppendTarget, expected_seq: int, request: Request,
+                 recorded_by: AbstractBaseUser | None) -> Event:
+    """An action of a game with a rules engine, checked against the position."""
     record, engine = target.record, replay.engine_for(target.record)
     with state_cache.held(record, target.ruleset_version) as held:
         if not (record.status == GameRecord.Status.IN_PROGRESS and held.seq == expected_seq
                 and held.head is not None and target.last_seq in (None, expected_seq)):
-            retry = _find_retry(record, idempotency_key, type, payload)
+            retry = _find_retry(record, request)
             if retry is not None:
                 return retry
             _check_open(record)
@@ -177,15 +212,16 @@ def append_event(target: GameRecord | AppendTarget, expected_seq: int, type: str
                 after=target.events_after))
             _check_place(expected_seq, held.seq)
         held.forget()  # the state is about to stand for an event not stored yet
-        payload = engine.apply(held.state, type, payload)  # a refusal raises and stores nothing
-        event = new_event(record, expected_seq + 1, type, payload, recorded_by, idempotency_key or None)
+        # A refusal raises and stores nothing; the payload stored is the engine's, completed.
+        payload = engine.apply(held.state, request.type, request.payload)
+        event = new_event(record, expected_seq + 1, request.type, payload, recorded_by, request)
         event.chain_to(held.head if held.head is not None else stored_hash(record, held.seq))
         finished = engine.is_over(held.state)
         snapshot = (target.ruleset_version, engine.snapshot(held.state)) if event.seq % replay.snapshot_every() == 0 else None
         try:
             event_store().insert(event, snapshot=snapshot, finish=finished)
         except PlaceTaken:
-            return _lost_race(record, event, type, payload)
+            return _lost_race(record, event, request)
         if finished:
             _finished(record)  # a finished record takes no more events: its state is not kept
         else:
@@ -207,43 +243,44 @@ def _check_place(expected_seq: int, current: int) -> None:
         raise RecordFull(f"the record already holds {limit} events, the most a record may hold", limit=limit)
 
 
-def _lost_race(record: GameRecord, event: Event, type: str, payload: dict[str, Any]) -> Event:
-    """Another writer stored an event at this one's place first: it was this client's own retry
-    (its stored event is the answer), or the client is told where the record stands now."""
-    retry = _find_retry(record, event.idempotency_key, type, payload)
+def _lost_race(record: GameRecord, event: Event, request: Request) -> Event:
+    """Another writer stored an event at this one's place first: it was this client's own first
+    try (its stored event is the answer), or the client is told where the record stands now."""
+    retry = _find_retry(record, request)
     if retry is not None:
         return retry
     current = last_seq(record)
     raise SeqConflict(f"another event took seq {event.seq}; the last event is now {current}", current_seq=current)
 
 
-def _append_result(target: AppendTarget, expected_seq: int, type: str, payload: dict[str, Any],
-                   recorded_by: AbstractBaseUser | None, idempotency_key: str | None) -> Event:
+def _append_result(target: AppendTarget, expected_seq: int, request: Request,
+                   recorded_by: AbstractBaseUser | None) -> Event:
     """A result-only record takes one result event, every seat's final score; it is then finished."""
     record = target.record
-    retry = _find_retry(record, idempotency_key, type, payload)
+    retry = _find_retry(record, request)
     if retry is not None:
         return retry
     _check_open(record)
     _check_place(expected_seq, last_seq(record) if target.last_seq is None else target.last_seq)
-    check_result(record.seats.values_list("seat_order", flat=True), type, payload)
-    event = new_event(record, expected_seq + 1, type, payload, recorded_by, idempotency_key or None)
+    check_result(record.seats.values_list("seat_order", flat=True), request.type, request.payload)
+    event = new_event(record, expected_seq + 1, request.type, request.payload, recorded_by, request)
     event.chain_to(stored_hash(record, expected_seq))
     try:
         event_store().insert(event, finish=True)
     except PlaceTaken:
-        return _lost_race(record, event, type, payload)
+        return _lost_race(record, event, request)
     _finished(record)
     return event
 
 
 def new_event(record: GameRecord, seq: int, type: str, payload: dict[str, Any],
-              recorded_by: AbstractBaseUser | None, idempotency_key: str | None) -> Event:
+              recorded_by: AbstractBaseUser | None, request: Request) -> Event:
     """An unsaved event, built as ``Model.from_db`` builds one (positional values: a fraction of
     what keyword arguments cost), its record and author already in place (no query to read them)."""
     values = {"id": None, "record_id": record.pk, "seq": seq, "type": type, "payload": payload,
               "recorded_by_id": None if recorded_by is None else recorded_by.pk,
-              "recorded_at": timezone.now(), "idempotency_key": idempotency_key, "hash": ""}
+              "recorded_at": timezone.now(), "idempotency_key": request.idempotency_key,
+              "request_digest": request.digest, "recorded_by_per_file": None, "hash": ""}
     event = Event(*(values[name] for name in _EVENT_ATTNAMES))
     event._state.fields_cache["record"] = record
     if recorded_by is not None:
@@ -289,11 +326,20 @@ def _finished(record: GameRecord) -> None:
     transaction.on_commit(lambda: record_finished.send(sender=GameRecord, record_id=record_id))
 
 
-def _find_retry(record: GameRecord, key: str | None, type: str, payload: dict[str, Any]) -> Event | None:
+def _find_retry(record: GameRecord, request: Request) -> Event | None:
+    """The event stored under the request's idempotency key, when the request is the same as
+    the one that stored it; :class:`IdempotencyKeyReused` when the key came with another."""
+    key = request.idempotency_key
     if not key:
         return None
     existing = Event.objects.filter(record=record, idempotency_key=key).first()
-    if existing is not None and (existing.type != type or existing.payload != payload):
+    if existing is None:
+        return None
+    if existing.request_digest is not None:
+        same = existing.request_digest == request.digest
+    else:  # stored before requests were kept (or imported): the stored event is the request
+        same = existing.type == request.type and existing.payload == request.payload
+    if not same:
         raise IdempotencyKeyReused(
             f"idempotency key {key!r} was already used for a different event (seq {existing.seq})",
             seq=existing.seq,

@@ -101,8 +101,9 @@ def _q(name: str) -> str:
 @functools.cache
 def insert_sql(with_snapshot: bool, finishing: bool) -> str:
     event, snapshot, record = Event._meta, Snapshot._meta, GameRecord._meta
-    columns = ("record_id", "seq", "type", "payload", "recorded_by_id", "recorded_at", "idempotency_key", "hash")
-    casts = ("bigint", "integer", "varchar", "jsonb", "integer", "timestamptz", "varchar", "varchar")
+    columns = ("record_id", "seq", "type", "payload", "recorded_by_id", "recorded_at", "idempotency_key",
+               "request_digest", "hash")
+    casts = ("bigint", "integer", "varchar", "jsonb", "integer", "timestamptz", "varchar", "varchar", "varchar")
     values = ", ".join(f"%s::{cast}" for cast in casts)
     sql = (f"WITH new_event AS (INSERT INTO {_q(event.db_table)} ({', '.join(_q(c) for c in columns)})"
            f" VALUES ({values}) RETURNING {_q('id')})")
@@ -128,7 +129,7 @@ class PostgresEventStore:
 
         params: list[Any] = [
             event.record_id, event.seq, event.type, Jsonb(event.payload), event.recorded_by_id, event.recorded_at,
-            event.idempotency_key, event.hash,
+            event.idempotency_key, event.request_digest, event.hash,
         ]
         if snapshot is not None:
             params += [event.record_id, event.seq, snapshot[0], Json(snapshot[1]), event.recorded_at]

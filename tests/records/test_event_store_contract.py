@@ -18,7 +18,7 @@ from django.db import DatabaseError, connection, transaction
 
 from records.integrity import GENESIS
 from records.models import Event, GameRecord, Snapshot
-from records.services import new_event
+from records.services import Request, new_event
 from records.store import EventStore, OrmEventStore, PlaceTaken, PostgresEventStore, event_store
 from tests.factories import seeded_record
 
@@ -54,7 +54,8 @@ def _rows(sql: str, params: list | None = None) -> list[tuple]:
 
 def event_at(record: GameRecord, seq: int, payload: dict | None = None, key: str | None = None,
              previous: str = GENESIS) -> Event:
-    event = new_event(record, seq, "undo" if payload is None else "place_tile", payload or {}, None, key)
+    kind = "undo" if payload is None else "place_tile"
+    event = new_event(record, seq, kind, payload or {}, None, Request.of(kind, payload or {}, key))
     event.chain_to(previous)
     return event
 
