@@ -27,7 +27,7 @@ class ReadOnlyEventMixin:
 
 class EventInline(ReadOnlyEventMixin, admin.TabularInline):
     model = Event
-    fields = ["seq", "type", "payload", "recorded_by", "recorded_at"]
+    fields = ["seq", "type", "payload", "recorded_by", "recorded_by_per_file", "recorded_at"]
     readonly_fields = fields
     extra = 0
     can_delete = False
@@ -148,7 +148,8 @@ class RulesetMoveAdmin(ReadOnlyEventMixin, admin.ModelAdmin):
 class EventAdmin(ReadOnlyEventMixin, admin.ModelAdmin):
     list_display = ["record", "seq", "type", "recorded_by", "recorded_at"]
     list_filter = ["type"]
-    readonly_fields = ["record", "seq", "type", "payload", "recorded_by", "recorded_at", "idempotency_key", "hash"]
+    readonly_fields = ["record", "seq", "type", "payload", "recorded_by", "recorded_by_per_file", "recorded_at",
+                       "idempotency_key", "request_digest", "hash"]
 
     def get_actions(self, request):
         # No bulk "delete selected" either.

@@ -16,7 +16,6 @@ from typing import Any
 
 import jsonschema
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
@@ -205,6 +204,9 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
     """Validate every event through the engine, then store the record whole, or nothing.
 
     ``fields`` are record fields the file does not carry (the catalogue record and copy used).
+    Every event is recorded by ``imported_by`` (no account for a command-line import); the name
+    a file gives as an event's author is kept as ``recorded_by_per_file``, never matched to an
+    account (a file could name anyone, an administrator included).
     """
     validate_document(document)
     engine = _engine(document)
@@ -234,8 +236,6 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
         finished = engine.is_over(state)
     recorded_at = {number: _recorded_at(event, number) for number, event in enumerate(document["events"], start=1)
                    if event.get("recorded_at")}
-    usernames = {e.get("recorded_by") for e in document["events"] if e.get("recorded_by")}
-    users = {u.username: u for u in get_user_model().objects.filter(username__in=usernames)}
     with transaction.atomic():
         record = start_game(
             game_slug=document["game"],
@@ -256,7 +256,9 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
                     seq=event["seq"],
                     type=event["type"],
                     payload=event["payload"],
-                    recorded_by=users.get(event.get("recorded_by") or "") or imported_by,
+                    # The account is the importer's: a file names whoever it likes. Its name is kept as text.
+                    recorded_by=imported_by,
+                    recorded_by_per_file=event.get("recorded_by") or None,
                     **({"recorded_at": recorded_at[number]} if number in recorded_at else {}),
                 )
                 for number, event in enumerate(document["events"], start=1)
