@@ -86,7 +86,10 @@ class GameRecord(models.Model):
         help_text=_("Played without recording moves: one result event holds the final scores."),
     )
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        # Empty only for a record the operator made at the command line (an import, the demo):
+        # a league trusts that. A deleted account must not turn its records into the operator's.
+        help_text=_("Who started or imported the record; empty: the operator, at the command line."),
     )
     scorekeepers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="kept_records", verbose_name=_("scorekeepers")

@@ -177,7 +177,11 @@ class League(models.Model):
     """A club's season: which games count, when, who plays, and how standings are scored.
 
     A finished record counts for the league when its game is allowed, it was played within the
-    dates and every seated player is a member: nobody files games into a league by hand.
+    dates, every seated player is a member, and the league trusts who recorded it: the account
+    of one of the players seated, one of its organisers or trusted scorekeepers, staff, or the
+    operator (a record made at the command line, with no account). A record anyone else made is
+    a friendly game until an organiser approves it (:class:`LeagueRuling`); an organiser may
+    also rule a trusted record out. Nobody files games into a league by hand.
     """
 
     class ScoringSystem(models.TextChoices):
@@ -201,6 +205,15 @@ class League(models.Model):
     min_games = models.PositiveSmallIntegerField(_("games needed to be ranked"), default=0)
     tie_breakers = models.JSONField(default=list, blank=True, help_text=_('In order, e.g. ["wins", "average_score"].'))
     members = models.ManyToManyField(Player, through="LeagueMembership", related_name="leagues")
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_leagues", verbose_name=_("organisers"),
+        help_text=_("May approve the games anyone else recorded, or rule a game out; what they record counts."),
+    )
+    trusted_scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="trusted_by_leagues",
+        verbose_name=_("trusted scorekeepers"),
+        help_text=_("The games they record count for the league without an organiser's approval."),
+    )
 
     class Meta:
         ordering = ["club", "-starts_on", "name"]
@@ -225,6 +238,51 @@ class LeagueMembership(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} in {self.league}"
+
+
+class LeagueRulingQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise ImmutableRulingError("a ruling is never changed: rule again instead")
+
+    def delete(self):
+        raise ImmutableRulingError("a ruling is never deleted: rule again instead")
+
+
+class ImmutableRulingError(Exception):
+    """Raised on any attempt to change or delete a league ruling (they are its history)."""
+
+
+class LeagueRuling(models.Model):
+    """An organiser's word on whether a record counts for a league: append-only, the latest wins.
+
+    ``counts`` true approves a game the league would not count by itself (recorded by someone it
+    does not trust); false rules a game out. Without a ruling, who recorded it decides.
+    """
+
+    objects = LeagueRulingQuerySet.as_manager()
+
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rulings")
+    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="league_rulings")
+    counts = models.BooleanField(_("counts for the league"))
+    reason = models.CharField(_("reason"), max_length=500, blank=True)
+    ruled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    ruled_at = models.DateTimeField(_("ruled at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["league", "record", "id"]
+        verbose_name = _("league ruling")
+        indexes = [models.Index(fields=["league", "record", "-id"], name="ruling_latest")]
+
+    def __str__(self) -> str:
+        return f"{self.league}: #{self.record_id} {'counts' if self.counts else 'ruled out'}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise ImmutableRulingError("a ruling is never changed: rule again instead")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableRulingError("a ruling is never deleted: rule again instead")
 
 
 class Standing(models.Model):

@@ -5,12 +5,12 @@ from __future__ import annotations
 import logging
 
 from django.db import transaction
-from django.db.models.signals import post_delete, post_save
+from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from records import after_response
 from records.signals import players_merging, record_finished, ruleset_moved
 
-from .models import League, LeagueMembership
+from .models import League, LeagueMembership, LeagueRuling
 
 logger = logging.getLogger(__name__)
 
@@ -78,6 +78,26 @@ def membership_changed(sender, instance: LeagueMembership, **kwargs) -> None:
         queue_league_refresh(*league)
 
 
+def ruling_made(sender, instance: LeagueRuling, created: bool, **kwargs) -> None:
+    league = League.objects.filter(pk=instance.league_id).values_list("pk", "club_id").first()
+    if league is not None:
+        queue_league_refresh(*league)
+
+
+def trust_changed(sender, instance: League, action: str, reverse: bool, pk_set: set | None, **kwargs) -> None:
+    """Organisers or trusted scorekeepers added or removed: the games they recorded count, or no
+    longer do, for the leagues concerned."""
+    if not action.startswith("post_"):
+        return
+    if not reverse:
+        queue_league_refresh(instance.pk, instance.club_id)
+        return
+    # From the user's side (user.organised_leagues.add(league)): pk_set holds the leagues.
+    leagues = League.objects.filter(pk__in=pk_set) if pk_set else League.objects.none()
+    for league_id, club_id in leagues.values_list("pk", "club_id"):
+        queue_league_refresh(league_id, club_id)
+
+
 def players_merged(sender, keep_id: int, duplicate_id: int, record_ids: list[int], **kwargs) -> None:
     """Inside the merge: what scoring holds of the duplicate becomes the kept player's; once
     committed, the kept player's statistics, standings and ratings are worked out again."""
@@ -105,6 +125,9 @@ def connect() -> None:
     record_finished.connect(queue_scoring, dispatch_uid="scoring.queue_scoring")
     # A record judged by other rules scores again: its results, standings and ratings follow.
     ruleset_moved.connect(queue_scoring, dispatch_uid="scoring.queue_scoring_after_ruleset_move")
+    post_save.connect(ruling_made, sender=LeagueRuling, dispatch_uid="scoring.ruling_made")
+    for through in (League.organisers.through, League.trusted_scorekeepers.through):
+        m2m_changed.connect(trust_changed, sender=through, dispatch_uid=f"scoring.trust_changed.{through.__name__}")
     for signal in (post_save, post_delete):
         signal.connect(league_changed, sender=League, dispatch_uid=f"scoring.league_changed.{signal is post_save}")
         signal.connect(

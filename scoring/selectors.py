@@ -34,8 +34,8 @@ from . import ratings as rating_scopes
 from . import standings as league_tables
 from . import statistics
 from .models import (
-    Club, GameStatistics, League, PlayerStatistics, Rating, RatingChange, RecomputeRun, ScoredRecord, SeatResult,
-    Standing,
+    Club, GameStatistics, League, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeRun, ScoredRecord,
+    SeatResult, Standing,
 )
 
 User = AbstractBaseUser | AnonymousUser
@@ -182,6 +182,18 @@ def game_statistics_seen_by(user: User, rows: Iterable[GameStatistics]) -> list[
 
 
 # --- League standings ---------------------------------------------------------------------------------
+
+
+def league_rulings(user: User, league: League) -> QuerySet[LeagueRuling]:
+    """The league's rulings on the games ``user`` may see, oldest first."""
+    return (LeagueRuling.objects.filter(league=league, record__in=visible_records(user).values("pk"))
+            .select_related("ruled_by").order_by("id"))
+
+
+def awaiting_approval(user: User, league: League) -> QuerySet[GameRecord]:
+    """The league's friendly games awaiting an organiser, those ``user`` may see, newest first."""
+    return only_visible(league_tables.awaiting_approval(league), user).prefetch_related("seats__player").order_by(
+        "-played_on", "-id")
 
 
 def league_standings(user: User, league: League) -> Sequence[Standing]:

@@ -5,7 +5,8 @@ from rest_framework import serializers
 from records.models import GameRecord
 
 from .models import (
-    Club, GameStatistics, League, PlayerStatistics, Rating, RatingChange, RecomputeRun, SeatResult, Standing,
+    Club, GameStatistics, League, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeRun, SeatResult,
+    Standing,
 )
 
 
@@ -33,6 +34,21 @@ class LeagueSerializer(serializers.ModelSerializer):
             "id", "club", "name", "game_slugs", "starts_on", "ends_on", "scoring_system", "points_table",
             "min_games", "tie_breakers", "members",
         ]
+
+
+class LeagueRulingSerializer(serializers.ModelSerializer):
+    ruled_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+
+    class Meta:
+        model = LeagueRuling
+        fields = ["id", "record", "counts", "reason", "ruled_by", "ruled_at"]
+        read_only_fields = ["id", "ruled_by", "ruled_at"]
+
+
+class LeagueRulingRequestSerializer(serializers.Serializer):
+    record = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
+    counts = serializers.BooleanField(help_text="true: the game counts for the league; false: it is ruled out")
+    reason = serializers.CharField(max_length=500, required=False, allow_blank=True, default="")
 
 
 class StandingSerializer(serializers.ModelSerializer):

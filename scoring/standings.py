@@ -1,7 +1,9 @@
 """League standings: a projection of the league's games' results, recomputed per league.
 
 A finished record counts for a league when its game is allowed, it was played within the
-league's dates and every seated player is a member.
+league's dates, every seated player is a member, and either an organiser's latest ruling on it
+says it counts, or there is no ruling and the league trusts who recorded it (:func:`trusted`):
+anything else is a friendly game until approved (:func:`awaiting_approval`).
 """
 
 from __future__ import annotations
@@ -9,18 +11,73 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
-from django.db.models import Exists, OuterRef, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
 from records.models import GameRecord, Seat
 
 from . import locks
-from .models import League, SeatResult, Standing
+from .models import League, LeagueRuling, SeatResult, Standing
 
 DEFAULT_TIE_BREAKERS = [League.TieBreaker.WINS, League.TieBreaker.AVERAGE_SCORE]
 
 
 def league_records(league: League) -> QuerySet[GameRecord]:
+    """The finished records that count for ``league``."""
+    candidates = league_candidates(league)
+    ruling = _latest_ruling(league)
+    return candidates.annotate(ruling=ruling).filter(Q(ruling=True) | Q(ruling__isnull=True) & _trusted_q(league))
+
+
+def awaiting_approval(league: League) -> QuerySet[GameRecord]:
+    """The league's friendly games an organiser may approve: everything else about them fits,
+    the league does not trust who recorded them, and nobody has ruled on them yet."""
+    candidates = league_candidates(league).annotate(ruling=_latest_ruling(league))
+    return candidates.filter(ruling__isnull=True).exclude(_trusted_q(league))
+
+
+def ruled_out(league: League) -> QuerySet[GameRecord]:
+    """The league's games whose latest ruling says they do not count."""
+    return league_candidates(league).annotate(ruling=_latest_ruling(league)).filter(ruling=False)
+
+
+def _latest_ruling(league: League) -> Subquery:
+    return Subquery(LeagueRuling.objects.filter(league=league, record=OuterRef("pk")).order_by("-id").values("counts")[:1])
+
+
+def trusted_accounts(league: League) -> set[int]:
+    """The accounts whose records the league counts whoever sits at them: organisers, trusted
+    scorekeepers (staff besides, see :func:`trusted`)."""
+    return set(league.organisers.values_list("pk", flat=True)) | set(
+        league.trusted_scorekeepers.values_list("pk", flat=True))
+
+
+def _trusted_q(league: League) -> Q:
+    seated_author = Seat.objects.filter(record=OuterRef("pk"), player__user_id=OuterRef("created_by_id"))
+    return (Q(created_by__isnull=True) | Q(created_by__is_staff=True) | Q(created_by__in=trusted_accounts(league))
+            | Exists(seated_author))
+
+
+def trusted(league: League, record: GameRecord, seated_accounts: set[int | None]) -> bool:
+    """Whether ``league`` counts ``record`` without a ruling, by who recorded it: the operator
+    (no account: the command line), staff, an organiser or trusted scorekeeper, or the account
+    of a player seated (``seated_accounts``, the seated players' user ids)."""
+    author = record.created_by
+    return (author is None or author.is_staff or author.pk in trusted_accounts(league)
+            or author.pk in seated_accounts)
+
+
+def may_rule(user: AbstractBaseUser | AnonymousUser, league: League) -> bool:
+    """Organisers and staff approve games or rule them out."""
+    if not user.is_authenticated:
+        return False
+    return bool(user.is_staff) or league.organisers.filter(pk=user.pk).exists()
+
+
+def league_candidates(league: League) -> QuerySet[GameRecord]:
+    """The finished records that fit the league whoever recorded them: its games, its dates,
+    only its members seated."""
     member_ids = list(league.memberships.values_list("player_id", flat=True))
     records = GameRecord.objects.filter(
         status=GameRecord.Status.FINISHED, played_on__gte=league.starts_on, played_on__lte=league.ends_on
@@ -39,15 +96,26 @@ def league_records(league: League) -> QuerySet[GameRecord]:
 
 def leagues_of(record: GameRecord) -> list[League]:
     """The leagues a finished record counts for."""
-    seated = {seat.player_id for seat in record.seats.all()}
+    seated_accounts = set(record.seats.exclude(player__user=None).values_list("player__user_id", flat=True))
+    rulings: dict[int, bool] = {}
+    for league_id, counts in LeagueRuling.objects.filter(record=record).order_by("id").values_list("league_id", "counts"):
+        rulings[league_id] = counts  # the latest wins
+    return [
+        league for league in leagues_fitting(record)
+        if rulings.get(league.pk, None) is True
+        or (league.pk not in rulings and trusted(league, record, seated_accounts))
+    ]
+
+
+def leagues_fitting(record: GameRecord) -> list[League]:
+    """The leagues whose games, dates and members ``record`` fits, counted or not."""
+    seated = set(record.seats.values_list("player_id", flat=True))
     leagues = League.objects.filter(starts_on__lte=record.played_on, ends_on__gte=record.played_on)
-    found = []
-    for league in leagues.prefetch_related("memberships"):
-        if league.game_slugs and record.game_slug not in league.game_slugs:
-            continue
-        if seated and seated <= {m.player_id for m in league.memberships.all()}:
-            found.append(league)
-    return found
+    return [
+        league for league in leagues.prefetch_related("memberships")
+        if not (league.game_slugs and record.game_slug not in league.game_slugs)
+        and seated and seated <= {m.player_id for m in league.memberships.all()}
+    ]
 
 
 def league_points(league: League, players: int, rank: int) -> float:

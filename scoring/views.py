@@ -16,10 +16,13 @@ from rest_framework.response import Response
 
 from records.models import Player
 
-from . import recompute, selectors, tasks
+from records.serializers import GameRecordSerializer
+
+from . import recompute, rulings, selectors, tasks
 from .models import Club, PlayerStatistics, Rating, RatingChange, RecomputeRun
 from .serializers import (
-    ClubSerializer, GameStatisticsSerializer, LeagueSerializer, PlayerStatisticsSerializer,
+    ClubSerializer, GameStatisticsSerializer, LeagueRulingRequestSerializer, LeagueRulingSerializer,
+    LeagueSerializer, PlayerStatisticsSerializer,
     RatingChangeSerializer, RatingSerializer, RecomputeRequestSerializer, RecomputeRunSerializer,
     SeatResultSerializer, StandingSerializer,
 )
@@ -69,6 +72,43 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
         league = self.get_object()
         page = self.paginate_queryset(selectors.league_standings(request.user, league))
         return self.get_paginated_response(StandingSerializer(page, many=True).data)
+
+    @extend_schema(responses=LeagueRulingSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path="rulings")
+    def rulings(self, request: Request, pk: str | None = None) -> Response:
+        """The organisers' rulings on the league's games, oldest first (the latest on a game
+        stands), on the games the reader may see."""
+        league = self.get_object()
+        page = self.paginate_queryset(selectors.league_rulings(request.user, league))
+        return self.get_paginated_response(LeagueRulingSerializer(page, many=True).data)
+
+    @rulings.mapping.post
+    @extend_schema(
+        request=LeagueRulingRequestSerializer, responses={201: LeagueRulingSerializer},
+        description="An organiser (or staff) approves a friendly game for the league (`counts`: true) or "
+        "rules a game out (false), with a reason; the standings and ratings follow. 403 `not_an_organiser`; "
+        "404 for a record the organiser may not see; 422 `not_a_league_game` for a game that does not fit "
+        "the league (its games, dates, members).",
+    )
+    def rule(self, request: Request, pk: str | None = None) -> Response:
+        league = self.get_object()
+        body = LeagueRulingRequestSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        record = selectors.visible_records(request.user).filter(pk=body.validated_data["record"]).first()
+        if record is None:
+            raise NotFound(f"there is no record {body.validated_data['record']} you may see")
+        ruling = rulings.rule(league, record, counts=body.validated_data["counts"],
+                              reason=body.validated_data["reason"], by=request.user)
+        return Response(LeagueRulingSerializer(ruling).data, status=status.HTTP_201_CREATED)
+
+    @extend_schema(responses=GameRecordSerializer(many=True))
+    @action(detail=True, methods=["get"], url_path="awaiting-approval")
+    def awaiting_approval(self, request: Request, pk: str | None = None) -> Response:
+        """The friendly games that fit the league, recorded by someone it does not trust, that no
+        organiser has ruled on yet (the ones the reader may see), newest first."""
+        league = self.get_object()
+        page = self.paginate_queryset(selectors.awaiting_approval(request.user, league))
+        return self.get_paginated_response(GameRecordSerializer(page, many=True).data)
 
 
 class PlayerStatisticsFilter(django_filters.FilterSet):

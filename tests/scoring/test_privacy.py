@@ -1,7 +1,7 @@
 """Private games stay private in every read model of the API.
 
 The spring league of ``test_leagues`` (six public Stone Age games) plus two private games kept by
-one scorekeeper:
+one scorekeeper the league trusts:
 
 - P1, 15 April 2026, Cy 99 and Ed 3: it counts for the league (both are members) and moves the
   overall and the club ratings; Ed, whose login is linked to his player, sits at it.
@@ -63,6 +63,7 @@ def build_world() -> World:
     league = make_league()
     public = play_and_score(LEAGUE_GAMES)
     Player.objects.filter(display_name="Ed").update(user=people["seated"])
+    league.trusted_scorekeepers.add(people["scorekeeper"])  # P1 counts for the league: the keeper is trusted
     private = []
     for day, scores in (P1, P2):
         record = result_game(scores, day, is_private=True, created_by=people["scorekeeper"])
