@@ -192,8 +192,7 @@ def league_rulings(user: User, league: League) -> QuerySet[LeagueRuling]:
 
 def awaiting_approval(user: User, league: League) -> QuerySet[GameRecord]:
     """The league's friendly games awaiting an organiser, those ``user`` may see, newest first."""
-    return only_visible(league_tables.awaiting_approval(league), user).prefetch_related("seats__player").order_by(
-        "-played_on", "-id")
+    return only_visible(league_tables.awaiting_approval(league), user).order_by("-played_on", "-id")
 
 
 def league_standings(user: User, league: League) -> Sequence[Standing]:

@@ -38,8 +38,9 @@ def awaiting_approval(league: League) -> QuerySet[GameRecord]:
 
 
 def ruled_out(league: League) -> QuerySet[GameRecord]:
-    """The league's games whose latest ruling says they do not count."""
-    return league_candidates(league).annotate(ruling=_latest_ruling(league)).filter(ruling=False)
+    """The league's games whose latest ruling says they do not count, with its ``ruling_reason``."""
+    reason = Subquery(LeagueRuling.objects.filter(league=league, record=OuterRef("pk")).order_by("-id").values("reason")[:1])
+    return league_candidates(league).annotate(ruling=_latest_ruling(league), ruling_reason=reason).filter(ruling=False)
 
 
 def _latest_ruling(league: League) -> Subquery:

@@ -107,7 +107,7 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
         """The friendly games that fit the league, recorded by someone it does not trust, that no
         organiser has ruled on yet (the ones the reader may see), newest first."""
         league = self.get_object()
-        page = self.paginate_queryset(selectors.awaiting_approval(request.user, league))
+        page = self.paginate_queryset(selectors.awaiting_approval(request.user, league).prefetch_related("seats__player"))
         return self.get_paginated_response(GameRecordSerializer(page, many=True).data)
 
 

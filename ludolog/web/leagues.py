@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
+from django.views.decorators.http import require_POST
 
-from records.selectors import only_visible
-from scoring import selectors, standings
+from records.selectors import only_visible, visible_records
+from scoring import rulings, selectors, standings
 
 from .games import game_name
 from .history import CHART_COLOURS, thinned, with_seats_and_results
@@ -51,14 +55,47 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     games = with_seats_and_results(
         only_visible(standings.league_records(league), request.user)
     ).order_by("-played_on", "-pk")[:RECENT_GAMES]
+    awaiting = with_seats_and_results(selectors.awaiting_approval(request.user, league))[:RECENT_GAMES]
+    ruled_out = with_seats_and_results(only_visible(standings.ruled_out(league), request.user)).order_by(
+        "-played_on", "-pk")[:RECENT_GAMES]
     context = {
         "league": league,
+        "may_rule": standings.may_rule(request.user, league),
+        "awaiting": [_game_line(record) for record in awaiting],
+        "ruled_out": [_game_line(record) for record in ruled_out],
         "games_allowed": [game_name(slug) for slug in league.game_slugs],
         "table": table,
         "chart": chart,
-        "games": [
-            {"record": record, "game": game_name(record.game_slug), "results": list(record.results.all())}
-            for record in games
-        ],
+        "games": [_game_line(record) for record in games],
     }
     return render(request, "leagues/detail.html", context)
+
+
+def _game_line(record) -> dict:
+    return {"record": record, "game": game_name(record.game_slug), "results": list(record.results.all()),
+            "seats": [seat.player.display_name for seat in record.seats.all()]}
+
+
+@login_required
+@require_POST
+def league_rule(request: HttpRequest, pk: int) -> HttpResponse:
+    """An organiser's button on the league page: count a friendly game, or rule a game out."""
+    league = get_object_or_404(selectors.leagues(), pk=pk)
+    if not standings.may_rule(request.user, league):
+        raise PermissionDenied
+    record_id = request.POST.get("record", "")
+    record = None
+    if record_id.isascii() and record_id.isdigit() and len(record_id) < 19:
+        record = visible_records(request.user).filter(pk=int(record_id)).first()
+    if record is None:
+        raise Http404
+    counts = request.POST.get("counts") == "1"
+    try:
+        rulings.rule(league, record, counts=counts, reason=request.POST.get("reason", "")[:500], by=request.user)
+    except rulings.NotALeagueGame:
+        messages.error(request, gettext("Game #%(id)s does not fit this league: no ruling changes that.")
+                       % {"id": record.pk})
+    else:
+        messages.success(request, (gettext("Game #%(id)s now counts for the league.") if counts
+                                   else gettext("Game #%(id)s no longer counts for the league.")) % {"id": record.pk})
+    return redirect("league-detail", pk=league.pk)

@@ -18,6 +18,7 @@ urlpatterns = [
     path("players/<int:pk>/", players.player_detail, name="player-detail"),
     path("leagues/", leagues.league_list, name="league-list"),
     path("leagues/<int:pk>/", leagues.league_detail, name="league-detail"),
+    path("leagues/<int:pk>/rulings/", leagues.league_rule, name="league-rule"),
     path("scorekeeping/", scorekeeping.start, name="scorekeeping"),
     path("scorekeeping/<int:pk>/", recorder.record_page, name="scorekeeping-record"),
     path("scorekeeping/<int:pk>/table/", recorder.table, name="scorekeeping-table"),

@@ -4,7 +4,7 @@ own latest results; a private game only for those who may see it, in a few queri
 
 The world: a Stone Age league running today (Ada, Bo, Cy and Ed; 4-2-1 points for three players,
 3-1 for two) with two public games, a public Carcassonne game outside the league, and a private
-league game that Cy won against Ed, kept by a scorekeeper. Ed's login is linked to his player.
+league game that Cy won against Ed, kept by a scorekeeper the league trusts. Ed's login is linked to his player.
 """
 
 from __future__ import annotations
@@ -64,6 +64,7 @@ def club() -> Club_:
     for name in ("Ada", "Bo", "Cy", "Ed"):
         LeagueMembership.objects.create(league=league, player=Player.objects.get_or_create(display_name=name)[0])
     Player.objects.filter(display_name="Ed").update(user=people["member"])
+    league.trusted_scorekeepers.add(people["keeper"])
     public = [
         scored({"Ada": 140, "Bo": 135, "Cy": 130}, days_ago(20)),
         scored({"Bo": 150, "Cy": 145, "Ada": 110}, days_ago(10)),
