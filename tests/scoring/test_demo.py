@@ -12,7 +12,8 @@ from django.core.management import call_command
 
 from games.models import CatalogueRecord, Copy
 from records.models import Event, GameRecord
-from scoring.models import SeatResult
+from scoring import standings
+from scoring.models import League, SeatResult
 
 pytestmark = pytest.mark.django_db
 
@@ -34,8 +35,13 @@ def test_loading_the_demo_twice_duplicates_nothing(celery_eager, django_capture_
         call_command("load_demo", "--games", "3", "--stone-age-games", "2", "--carcassonne-games", "2", "--maps-games", "1",
                      stdout=loaded)
     first = counts()
-    assert first[:4] == (4, 6, 1, 8)
-    assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED).count() == 8
+    assert first[:4] == (4, 6, 2, 9)  # the admin and a visitor; 8 demo games and a friendly one
+    # The demo games and one friendly game a visitor recorded, awaiting the organiser's approval.
+    assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED).count() == 9
+    league = League.objects.get()
+    friendly = GameRecord.objects.get(location="Chez Elif")
+    assert list(standings.awaiting_approval(league)) == [friendly]
+    assert list(league.organisers.values_list("username", flat=True)) == ["admin"]
     maps = CatalogueRecord.objects.get(engine_slug="carcassonne-maps")
     assert maps.title == "Jetons de Carte – Benelux" and maps.usage.times_played == 1
     game = GameRecord.objects.get(game_slug="carcassonne-maps")

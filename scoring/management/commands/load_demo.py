@@ -17,6 +17,8 @@ DEMO_ADMIN_USERNAME = "admin"
 DEMO_ADMIN_PASSWORD = "ludolog-demo"
 DEMO_LOCATION = "Ludothèque — demo club"
 DEMO_MEMBERS = ["Alice", "Bastien", "Chloé", "David", "Elif", "Fatou", "Gaspard", "Hana"]
+DEMO_VISITOR_USERNAME = "visiteur"
+DEMO_FRIENDLY_LOCATION = "Chez Elif"
 DEMO_GAMES = 36
 DEMO_STONE_AGE_GAMES = 12
 DEMO_CARCASSONNE_GAMES = 12
@@ -54,13 +56,16 @@ class Command(BaseCommand):
             admin.save()
             self.stdout.write(f"demo admin created: {DEMO_ADMIN_USERNAME} / {DEMO_ADMIN_PASSWORD}")
         league = self._load_league()
+        league.organisers.add(admin)
         new = self._load_games("hunters-gatherers", games, admin, players=(2, 5), first_seed=1000)
         new += self._load_games("stone-age", stone_age_games, admin, players=(2, 4), first_seed=2000)
         new += self._load_games("carcassonne", carcassonne_games, admin, players=(2, 5), first_seed=3000)
         new += self._load_games("carcassonne-maps", maps_games, admin, players=(2, 4), first_seed=4000)
         self.stdout.write(f"simulated games: {new} new")
+        self._load_friendly_game()
         standings.refresh(league)
-        self.stdout.write(f"league: {league} with {league.memberships.count()} members")
+        self.stdout.write(f"league: {league} with {league.memberships.count()} members, "
+                          f"{standings.awaiting_approval(league).count()} game awaiting approval")
         self.stdout.write(self._medians())
 
     @transaction.atomic  # one standings refresh for the league and all its members, on commit
@@ -83,6 +88,20 @@ class Command(BaseCommand):
             player, _created = Player.objects.get_or_create(display_name=name)
             LeagueMembership.objects.get_or_create(league=league, player=player)
         return league
+
+    def _load_friendly_game(self) -> None:
+        """A game two members played at home, recorded by a visitor the league does not trust:
+        a friendly game until the organiser (the demo admin) counts it on the league page."""
+        visitor, created = get_user_model().objects.get_or_create(username=DEMO_VISITOR_USERNAME)
+        if created:
+            visitor.set_unusable_password()  # an account that cannot log in: the demo's stranger
+            visitor.save()
+        if GameRecord.objects.filter(created_by=visitor).exists():
+            return
+        document = simulate_document("hunters-gatherers", 2, 1999, DEMO_MEMBERS[3:5], player="heuristic")
+        document["played_on"] = "2026-11-21"
+        document["location"] = DEMO_FRIENDLY_LOCATION
+        import_document(document, imported_by=visitor)
 
     def _load_games(self, game: str, count: int, admin, *, players: tuple[int, int], first_seed: int) -> int:
         """Simulated games spread over the last months, each identified by its seed."""
