@@ -8,7 +8,7 @@ from django.utils.html import format_html, format_html_join
 
 from . import recompute, tasks
 from .models import (
-    Club, GameStatistics, League, LeagueMembership, PlayerStatistics, Rating, RatingChange, RecomputeChange,
+    Club, GameStatistics, League, LeagueMembership, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeChange,
     RecomputeRun, ScoredRecord, SeatResult, Standing, UnscorableRecord,
 )
 
@@ -98,6 +98,25 @@ class LeagueAdmin(admin.ModelAdmin):
     list_filter = ["club", "scoring_system"]
     inlines = [MembershipInline]
     actions = [recompute_leagues]
+    filter_horizontal = ["organisers", "trusted_scorekeepers"]
+
+
+@admin.register(LeagueRuling)
+class LeagueRulingAdmin(admin.ModelAdmin):
+    """The rulings are the league's history: read here, made on the league page or the API."""
+
+    list_display = ["league", "record", "counts", "reason", "ruled_by", "ruled_at"]
+    list_filter = ["league", "counts"]
+    readonly_fields = ["league", "record", "counts", "reason", "ruled_by", "ruled_at"]
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Standing)
