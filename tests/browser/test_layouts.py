@@ -44,7 +44,7 @@ def pages() -> dict[str, str]:
 
 
 SCREENSHOTS = {"home", "catalogue-record", "player", "replay-end-hunters-gatherers", "replay-end-carcassonne",
-               "replay-end-stone-age", "replay-end-carcassonne-maps", "scorekeeping"}
+               "replay-end-stone-age", "replay-end-carcassonne-maps", "scorekeeping", "league"}
 
 
 @pytest.mark.slow(seconds=16)
