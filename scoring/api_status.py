@@ -16,8 +16,9 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from records.models import GameRecord
+from records.selectors import readable_record
 
-from . import recompute, selectors
+from . import recompute
 from .models import RecomputeRun, ScoredRecord, UnscorableRecord
 
 
@@ -48,9 +49,8 @@ class RecordScoringView(APIView):
 
     @extend_schema(responses=RecordScoringSerializer)
     def get(self, request: Request, record_id: int) -> Response:
-        record = selectors.visible_records(request.user).filter(pk=record_id).first()
-        if record is None:
-            raise NotFound(f"there is no record {record_id} you may see")
+        # A private record answers as a missing one: the same 404, the same words.
+        record = readable_record(request.user, record_id)
         scored = ScoredRecord.objects.filter(pk=record.pk).values_list("scored_at", flat=True).first()
         mark = UnscorableRecord.objects.filter(pk=record.pk).first()
         if mark is not None:

@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from records.models import Player
+from records.selectors import readable_record
 
 from records.serializers import GameRecordSerializer
 
@@ -46,10 +47,8 @@ class RecordResultsView(ListAPIView):
     filter_backends: list = []
 
     def get_queryset(self):
-        record = selectors.visible_records(self.request.user).filter(pk=self.kwargs["record_id"]).first()
-        if record is None:
-            raise NotFound(f"there is no record {self.kwargs['record_id']} you may see")
-        return selectors.record_results(record)
+        # A private record answers as a missing one (``readable_record``): the same 404, the same words.
+        return selectors.record_results(readable_record(self.request.user, self.kwargs["record_id"]))
 
 
 class ClubViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
