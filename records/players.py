@@ -3,6 +3,12 @@
 Names typed at the table find the player already known ("alice", "ALICE " and "Alíce" are Alice),
 so a record only creates a player for a name nobody has yet; merging mends the duplicates a typo
 or a nickname made all the same.
+
+A name is looked for among the players the typist may already see (``selectors.visible_players``):
+for someone else, a player known only from games they may not see is nobody yet, and their name
+makes a new player named as typed. Display names are unique, so a spelling that *is* such a
+player's name, character for character, seats that player: the answer shows what was typed and
+nothing more.
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from collections.abc import Iterable, Sequence
 
 from django.db import transaction
 
+from . import selectors
 from .errors import PlayersCannotMerge, RecordError
 from .models import Player, Seat
 from .signals import players_merging
@@ -45,22 +52,25 @@ def name_key(name: str) -> str:
     return tidy_name("".join(char for char in decomposed if not unicodedata.combining(char)))
 
 
-def known_players(names: Iterable[str]) -> dict[str, Player]:
-    """The player each name's key already belongs to, by key; the oldest where near-duplicates
-    share a key (the one other games most likely name)."""
+def known_players(names: Iterable[str], seen_by: selectors.User | None = None) -> dict[str, Player]:
+    """The player each name's key already belongs to, by key, among the players ``seen_by`` may
+    see (all of them for the code itself, ``None``); the oldest where near-duplicates share a key
+    (the one other games most likely name)."""
     found: dict[str, Player] = {}
     keys = {name_key(name) for name in names}
-    for player in Player.objects.filter(name_key__in=keys).order_by("pk"):
+    players = Player.objects.all() if seen_by is None else selectors.visible_players(seen_by)
+    for player in players.filter(name_key__in=keys).order_by("pk"):
         found.setdefault(player.name_key, player)
     return found
 
 
-def seat_players(names: Sequence[str]) -> list[Player]:
-    """The player for each seat's name: the known one whatever its case and accents, or a new one.
+def seat_players(names: Sequence[str], seen_by: selectors.User | None = None) -> list[Player]:
+    """The player for each seat's name: the one ``seen_by`` may see whatever its case and accents,
+    or a new one (see the module's words on players known only from hidden games).
 
     Raises :class:`SamePlayerTwice` when two names are one player's: a player takes one seat.
     """
-    players = known_players(names)
+    players = known_players(names, seen_by)
     seated: list[Player] = []
     for order, name in enumerate(names):
         key = name_key(name)

@@ -114,8 +114,8 @@ def start_game(
     created_by: AbstractBaseUser | None = None,
     **fields: Any,
 ) -> GameRecord:
-    """Create a record with its seats (each name finds its player whatever its case and accents;
-    a name nobody has yet makes a new player).
+    """Create a record with its seats (each name finds the player ``created_by`` may see whatever
+    its case and accents; a name nobody they may see has yet makes a new player).
 
     A game with a rules engine pins the engine's ruleset version and the set-up the engine
     checked and completed (``setup``: expansions, a map, variants; what the seed draws is written
@@ -143,7 +143,7 @@ def start_game(
     elif fields.get("setup"):
         raise InvalidSetup("setup: a result-only record has no set-up to choose", field="setup")
     record = GameRecord.objects.create(game_slug=game_slug, created_by=created_by, **fields)
-    seated = players.seat_players([seat.player_name for seat in seats])
+    seated = players.seat_players([seat.player_name for seat in seats], seen_by=created_by)
     for order, (seat, player) in enumerate(zip(seats, seated)):
         Seat.objects.create(record=record, player=player, seat_order=order, colour=seat.colour)
     if created_by is not None:

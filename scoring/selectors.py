@@ -27,8 +27,10 @@ from dataclasses import dataclass, field
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, F, OuterRef, Q, QuerySet
 
-from records.models import GameRecord, Player, Seat
-from records.selectors import PUBLIC, hidden_records, only_visible, public_sql, sees_everything, visible_records
+from records.models import GameRecord, Player
+from records.selectors import (  # noqa: F401  (visible_players: the pages read it from here too)
+    PUBLIC, hidden_records, only_visible, public_sql, sees_everything, visible_players, visible_records,
+)
 
 from . import ratings as rating_scopes
 from . import standings as league_tables
@@ -72,22 +74,6 @@ def visible_results(user: User) -> QuerySet[SeatResult]:
     if sees_everything(user):
         return results
     return results.filter(record__in=visible_records(user).values("pk"))
-
-
-def visible_players(user: User) -> QuerySet[Player]:
-    """Players the user may know of: those seated at a game they may see, and those at no game yet
-    (a new league member). Someone known only from games the user may not see is left out: their
-    name alone would tell that such a game was played."""
-    players = Player.objects.all()
-    if sees_everything(user):
-        return players
-    # Those left out sit at a hidden record and at no other: looked for among the seats of the
-    # hidden records (private ones, few and indexed) in one subquery, rather than by asking of
-    # every player whether one of their seats is visible (15 ms at 10 million events).
-    hidden = hidden_records(user).values("pk")
-    elsewhere = Seat.objects.filter(player=OuterRef("player_id")).exclude(record__in=hidden)
-    unknown = Seat.objects.filter(record__in=hidden).exclude(Exists(elsewhere)).values("player_id")
-    return players.exclude(pk__in=unknown)  # a seat's player is never null: NOT IN is safe
 
 
 def record_results(record: GameRecord) -> QuerySet[SeatResult]:

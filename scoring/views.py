@@ -110,8 +110,14 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
         return self.get_paginated_response(GameRecordSerializer(page, many=True).data)
 
 
+def players_seen(request: Request | None):
+    """The players a filter may name: those the reader may see. A hidden player is refused as a
+    missing one is (400, not a valid choice), rather than answering an empty list."""
+    return Player.objects.none() if request is None else selectors.visible_players(request.user)
+
+
 class PlayerStatisticsFilter(django_filters.FilterSet):
-    player = django_filters.ModelChoiceFilter(queryset=Player.objects.all())
+    player = django_filters.ModelChoiceFilter(queryset=players_seen)
     game_slug = django_filters.CharFilter()
 
     class Meta:
@@ -153,7 +159,7 @@ class GameStatisticsView(SeenByReader, ListAPIView):
 
 
 class RatingScopeFilter(django_filters.FilterSet):
-    player = django_filters.ModelChoiceFilter(queryset=Player.objects.all())
+    player = django_filters.ModelChoiceFilter(queryset=players_seen)
     club = django_filters.ModelChoiceFilter(queryset=Club.objects.all())
     overall = django_filters.ChoiceFilter(
         choices=[("true", "true"), ("false", "false")], method="filter_overall",

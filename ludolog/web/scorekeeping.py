@@ -27,7 +27,7 @@ from records import players, services
 from records.errors import RecordError
 from records.models import GameRecord, Player
 from records.players import name_key, tidy_name
-from records.selectors import appendable_records
+from records.selectors import appendable_records, visible_players
 from scoring.models import Club
 
 from .games import game_name
@@ -67,9 +67,10 @@ class SeatRow:
 class StartForm(forms.Form):
     """A record's setup: the game, the players in order of play, the box used, when and where.
 
-    A name typed in a seat finds its player whatever its case and accents; a name nobody has
-    yet is a new player only once the seat's "Add … as a new player" box is ticked, so that a
-    slip of the thumb does not create a second Alice.
+    A name typed in a seat finds its player whatever its case and accents, among the players
+    the keeper may see (``keeper``); a name nobody they may see has yet is a new player only once
+    the seat's "Add … as a new player" box is ticked, so that a slip of the thumb does not create
+    a second Alice.
     """
 
     game = forms.ChoiceField(label=_("Game"), widget=forms.RadioSelect)
@@ -88,8 +89,9 @@ class StartForm(forms.Form):
                     "draw and each roll."),
     )
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args, keeper: AbstractBaseUser | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        self.keeper = keeper
         slugs = engine_slugs()
         self.fields["game"].choices = [(slug, game_name(slug)) for slug in slugs]
         self.fields["game"].initial = slugs[0] if slugs else None
@@ -132,7 +134,7 @@ class StartForm(forms.Form):
         data = super().clean()
         seated = [(n, tidy_name(data.get(f"seat_{n}") or "")) for n in range(1, MAX_SEATS + 1)]
         seated = [(number, name) for number, name in seated if name]
-        known = players.known_players(name for _number, name in seated)
+        known = players.known_players((name for _number, name in seated), seen_by=self.keeper)
         seat_of_key: dict[str, int] = {}
         for number, name in seated:
             key = name_key(name)
@@ -194,18 +196,20 @@ KNOWN_PLAYERS_OFFERED = 500
 
 
 def _club_members(user: AbstractBaseUser) -> QuerySet[Player]:
-    """The members of the clubs the user plays in (every club's when they play in none)."""
+    """The members of the clubs the user plays in (every club's when they play in none) whom the
+    user may see."""
     clubs = Club.objects.filter(leagues__memberships__player__user=user)
     if not clubs.exists():
         clubs = Club.objects.all()
-    return Player.objects.filter(league_memberships__league__club__in=clubs).distinct().order_by("display_name")
+    return (visible_players(user).filter(league_memberships__league__club__in=clubs).distinct()
+            .order_by("display_name"))
 
 
 @login_required
 def start(request: HttpRequest) -> HttpResponse:
     # Reached from a catalogue record ("record a game with this box"): that game chosen.
     initial = {"game": request.GET["game"]} if request.GET.get("game") in engine_slugs() else {}
-    form = StartForm(request.POST or None, initial=initial)
+    form = StartForm(request.POST or None, initial=initial, keeper=request.user)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -232,6 +236,8 @@ def start(request: HttpRequest) -> HttpResponse:
         status = 400
     in_progress = _keepable(request).prefetch_related("seats__player").order_by("-played_on", "-pk")[:50]
     members = list(_club_members(request.user))
-    others = Player.objects.exclude(pk__in=[member.pk for member in members])[:KNOWN_PLAYERS_OFFERED]
+    # Suggested names are names the keeper may already see: a list of every player would name
+    # those known only from private games.
+    others = visible_players(request.user).exclude(pk__in=[member.pk for member in members])[:KNOWN_PLAYERS_OFFERED]
     context = {"form": form, "records": in_progress, "members": members, "other_players": others}
     return render(request, "scorekeeping/start.html", context, status=status)
