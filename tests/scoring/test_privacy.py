@@ -158,8 +158,8 @@ def test_a_player_known_only_from_a_private_game_has_no_rating_for_others(world,
     if viewer in SEES_P2:
         assert [(line["games"], line["last_played"]) for line in ratings["results"]] == [(1, "2026-06-20")]
         assert [line["rank"] for line in history["results"]] == [1]
-    else:
-        assert ratings["results"] == [] and history["results"] == []
+    else:  # no such player, for them: refused as a player id never used is
+        assert ratings["fields"] == history["fields"] == ["player"]
 
 
 # --- Statistics ---------------------------------------------------------------------------------------
@@ -183,7 +183,10 @@ def test_player_statistics_count_only_the_games_the_viewer_may_see(world, viewer
     # Over every game, only counts: no score averaged across games.
     assert (every["average_score"], every["best_score"], every["average_by_source"]) == (None, None, {})
     pia = api(world, viewer).get("/api/statistics/players/", {"player": world.player("Pia").pk}).json()
-    assert [line["best_score"] for line in pia["results"]] == ([None, 88] if viewer in SEES_P2 else [])
+    if viewer in SEES_P2:
+        assert [line["best_score"] for line in pia["results"]] == [None, 88]
+    else:  # no such player, for them: refused as a player id never used is
+        assert pia["reason"] == "invalid" and pia["fields"] == ["player"]
 
 
 @pytest.mark.parametrize("viewer", VIEWERS)
