@@ -1,5 +1,8 @@
 from __future__ import annotations
 
+import re
+from typing import Any
+
 from rest_framework import serializers
 
 from records.models import GameRecord
@@ -8,6 +11,32 @@ from .models import (
     Club, GameStatistics, League, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeRun, SeatResult,
     Standing,
 )
+
+
+LEADING_NUMBER = re.compile(r"-?[0-9]+")
+
+
+def _key_order(key: str) -> tuple[int, int, str]:
+    """Keys that start with a number (a score band "10-19", a player count, a seat) by that
+    number, the others (a source of points) by name."""
+    number = LEADING_NUMBER.match(key)
+    return (0, int(number.group()), key) if number else (1, 0, key)
+
+
+def in_key_order(value: Any) -> Any:
+    """``value`` with every object's keys in :func:`_key_order`."""
+    if isinstance(value, dict):
+        return {key: in_key_order(value[key]) for key in sorted(value, key=lambda key: _key_order(str(key)))}
+    return value
+
+
+class FiguresField(serializers.JSONField):
+    """An object of figures written in one order of keys, however the row came: PostgreSQL keeps a
+    stored object's keys by length, a row worked out for a reader keeps them as built. The bytes a
+    reader is shown must not tell which (it would tell that a game they may not see exists)."""
+
+    def to_representation(self, value: Any) -> Any:
+        return in_key_order(value)
 
 
 class SeatResultSerializer(serializers.ModelSerializer):
@@ -79,6 +108,7 @@ class StandingSerializer(serializers.ModelSerializer):
 class PlayerStatisticsSerializer(serializers.ModelSerializer):
     player = serializers.CharField(source="player.display_name")
     player_id = serializers.IntegerField()
+    average_by_source = FiguresField(help_text="Average points per game by source.")
 
     class Meta:
         model = PlayerStatistics
@@ -89,6 +119,9 @@ class PlayerStatisticsSerializer(serializers.ModelSerializer):
 
 
 class GameStatisticsSerializer(serializers.ModelSerializer):
+    score_distribution = FiguresField(help_text="Seats per score band of ten points.")
+    seat_advantage = FiguresField(help_text="Per player count, the win rate of each seat order (0 = first player).")
+
     class Meta:
         model = GameStatistics
         fields = [
