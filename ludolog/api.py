@@ -19,7 +19,7 @@ ENDPOINTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("records", "record-list", {}),
     ("catalogue", "catalogue-record-list", {}),
     ("clubs", "club-list", {}),
-    ("leagues", "league-list", {}),
+    ("leagues", "api-league-list", {}),
     ("player_statistics", "player-statistics", {}),
     ("game_statistics", "game-statistics", {}),
     ("ratings", "ratings", {}),

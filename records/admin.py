@@ -165,6 +165,14 @@ class PlayerAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).annotate(seat_count=Count("seats"))
 
+    def changeform_view(self, request, *args, **kwargs):
+        # A refused name (one that shows nothing) is a 400, as it is everywhere else a name is typed.
+        response = super().changeform_view(request, *args, **kwargs)
+        form = getattr(response, "context_data", {}).get("adminform")
+        if request.method == "POST" and form is not None and form.form.errors:
+            response.status_code = 400
+        return response
+
     @admin.display(description="games", ordering="seat_count")
     def games(self, player: Player) -> int:
         return player.seat_count

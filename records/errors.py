@@ -28,6 +28,13 @@ class InvalidSetup(RecordError):
     status_code = 400
 
 
+class TooManySeats(RecordError):
+    """More seats than the record can give a result to."""
+
+    reason = "too_many_seats"
+    status_code = 400
+
+
 class RecordClosed(RecordError):
     reason = "record_closed"
     status_code = 409

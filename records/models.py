@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import F, Q
 from django.utils import timezone
@@ -44,6 +45,15 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return self.display_name
+
+    def clean(self) -> None:
+        """A name typed in a form (the admin's) is tidied as a seat's is, and must show something."""
+        from .players import shows, tidy_name  # players.py builds on these models
+
+        self.display_name = tidy_name(self.display_name or "")
+        if not shows(self.display_name):
+            raise ValidationError({"display_name": ValidationError(
+                _("A name needs at least one visible character."), code="invisible_name")})
 
     def save(self, *args, **kwargs) -> None:
         from .players import name_key  # players.py builds on these models

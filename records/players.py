@@ -31,13 +31,61 @@ class SamePlayerTwice(RecordError):
     status_code = 400
 
 
+class InvisibleName(RecordError):
+    """A name that shows nothing (spaces, zero-width characters…): it names nobody."""
+
+    reason = "invalid_player_name"
+    status_code = 400
+
+
+UNSEEN_AT_THE_ENDS = frozenset({"Cc", "Cf", "Zs", "Zl", "Zp"})
+"""Unicode categories trimmed from a name's ends: controls, format characters (zero-width
+spaces and joiners, the byte order mark, direction marks, the soft hyphen) and spaces. Inside a
+name a joiner stays: it is part of an emoji or of a Persian or Indic word."""
+
+UNSEEN = UNSEEN_AT_THE_ENDS | {"Cn", "Co", "Cs", "Mn", "Me"}
+"""Categories that show nothing by themselves: besides those above, unassigned and private-use
+code points, surrogates, and accents with no letter to sit on."""
+
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+"""Letters drawn as nothing: the Hangul fillers and the blank Braille cell."""
+
+
+def _unseen_at_an_end(char: str) -> bool:
+    return unicodedata.category(char) in UNSEEN_AT_THE_ENDS or char in BLANK_LETTERS
+
+
 def tidy_name(name: str) -> str:
-    """The name as a new player gets it: spaces collapsed, ends trimmed.
+    """The name as a new player gets it: spaces collapsed, ends trimmed of whatever does not show.
 
     >>> tidy_name("  Jean   Paul ")
     'Jean Paul'
+    >>> tidy_name("\u200bAlice\ufeff")
+    'Alice'
     """
-    return " ".join(name.split())
+    start, end = 0, len(name)
+    while start < end and _unseen_at_an_end(name[start]):
+        start += 1
+    while end > start and _unseen_at_an_end(name[end - 1]):
+        end -= 1
+    return " ".join(name[start:end].split())
+
+
+def shows(name: str) -> bool:
+    """Whether the name has a character that shows.
+
+    >>> shows("Zoé"), shows("\u200b\u2060"), shows("\u0301"), shows("\u3164")
+    (True, False, False, False)
+    """
+    return any(unicodedata.category(char) not in UNSEEN and char not in BLANK_LETTERS for char in name)
+
+
+def check_names(names: Sequence[str]) -> None:
+    """Refuse the seats whose name shows nothing once tidied (:class:`InvisibleName`)."""
+    for seat, name in enumerate(names):
+        if not shows(tidy_name(name)):
+            raise InvisibleName(f"the name of seat {seat} shows nothing: a name needs at least one visible character",
+                                field="seats", seat=seat)
 
 
 def name_key(name: str) -> str:
@@ -68,8 +116,10 @@ def seat_players(names: Sequence[str], seen_by: selectors.User | None = None) ->
     """The player for each seat's name: the one ``seen_by`` may see whatever its case and accents,
     or a new one (see the module's words on players known only from hidden games).
 
-    Raises :class:`SamePlayerTwice` when two names are one player's: a player takes one seat.
+    Raises :class:`InvisibleName` for a name that shows nothing, and :class:`SamePlayerTwice`
+    when two names are one player's: a player takes one seat.
     """
+    check_names(names)
     players = known_players(names, seen_by)
     seated: list[Player] = []
     for order, name in enumerate(names):

@@ -43,7 +43,7 @@ from django.utils import timezone
 from games.registry import RESULT, PayloadError, get_engine, validate_payload
 
 from . import integrity, players, replay, state_cache
-from .errors import IdempotencyKeyReused, InvalidSetup, RecordClosed, RecordError, SeqConflict
+from .errors import IdempotencyKeyReused, InvalidSetup, RecordClosed, RecordError, SeqConflict, TooManySeats
 from .models import Event, GameRecord, Seat
 from .selectors import AppendTarget
 from .store import PlaceTaken, event_store
@@ -142,6 +142,10 @@ def start_game(
             raise InvalidSetup(error.message, field=error.field) from None
     elif fields.get("setup"):
         raise InvalidSetup("setup: a result-only record has no set-up to choose", field="setup")
+    most = RESULT_SCHEMA["properties"]["scores"]["maxItems"]
+    if fields.get("result_only") and len(seats) > most:
+        raise TooManySeats(f"a result lists at most {most} scores: a result-only record has at most {most} seats, "
+                           f"not {len(seats)}", field="seats", limit=most)
     record = GameRecord.objects.create(game_slug=game_slug, created_by=created_by, **fields)
     seated = players.seat_players([seat.player_name for seat in seats], seen_by=created_by)
     for order, (seat, player) in enumerate(zip(seats, seated)):

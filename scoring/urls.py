@@ -5,7 +5,8 @@ from . import api_status, views
 
 router = SimpleRouter()
 router.register("clubs", views.ClubViewSet, basename="club")
-router.register("leagues", views.LeagueViewSet, basename="league")
+# "api-league": the pages' "league-list" and "league-detail" name the leagues' HTML pages.
+router.register("leagues", views.LeagueViewSet, basename="api-league")
 router.register("recompute", views.RecomputeViewSet, basename="recompute")
 
 urlpatterns = [

@@ -133,7 +133,11 @@ class StartForm(forms.Form):
     def clean(self) -> dict:
         data = super().clean()
         seated = [(n, tidy_name(data.get(f"seat_{n}") or "")) for n in range(1, MAX_SEATS + 1)]
-        seated = [(number, name) for number, name in seated if name]
+        for number, name in seated:
+            if data.get(f"seat_{number}") and not players.shows(name):
+                self.add_error(f"seat_{number}", forms.ValidationError(
+                    _("A name needs at least one visible character."), code="invisible_name"))
+        seated = [(number, name) for number, name in seated if players.shows(name)]
         known = players.known_players((name for _number, name in seated), seen_by=self.keeper)
         seat_of_key: dict[str, int] = {}
         for number, name in seated:

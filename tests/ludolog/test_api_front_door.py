@@ -23,6 +23,18 @@ def test_the_api_root_lists_every_endpoint():
             assert APIClient().get(url).status_code == 200, name
 
 
+def test_the_api_root_links_the_apis_own_lists():
+    """Each link of /api/ is an API endpoint: the leagues link named the leagues' HTML page."""
+    listed = APIClient().get("/api/").json()
+    assert listed["leagues"] == "http://testserver/api/leagues/"
+    assert listed["clubs"] == "http://testserver/api/clubs/"
+    for name, url in listed.items():
+        if name not in ("health", "schema_ui"):  # the load balancer's probe, and the schema's page
+            assert url.startswith("http://testserver/api/"), name
+    answer = APIClient().get(listed["leagues"])
+    assert answer["Content-Type"] == "application/json" and "results" in answer.json()
+
+
 def test_a_token_for_a_username_and_password_and_a_brake_on_guesses():
     cache.clear()
     user = get_user_model().objects.create_user("ada", password="ada-password-1234")
