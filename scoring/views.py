@@ -93,9 +93,8 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
         league = self.get_object()
         body = LeagueRulingRequestSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        record = selectors.visible_records(request.user).filter(pk=body.validated_data["record"]).first()
-        if record is None:
-            raise NotFound(f"there is no record {body.validated_data['record']} you may see")
+        # A private record answers as a missing one (``readable_record``): the same 404, the same words.
+        record = readable_record(request.user, body.validated_data["record"])
         ruling = rulings.rule(league, record, counts=body.validated_data["counts"],
                               reason=body.validated_data["reason"], by=request.user)
         return Response(LeagueRulingSerializer(ruling).data, status=status.HTTP_201_CREATED)

@@ -9,6 +9,7 @@ record, an unrelated user) is still told 403, with the reason.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 
 import pytest
@@ -18,6 +19,7 @@ from rest_framework.test import APIClient
 
 from records.models import GameRecord
 from records.services import SeatSpec, start_game
+from scoring.models import Club, League
 from tests.factories import HG, event
 
 APPEND = {"expected_seq": 0, "type": "place", "payload": {}}
@@ -42,6 +44,7 @@ ROUTES = [
     ("POST", "/scorekeeping/{id}/"),
     ("GET", "/scorekeeping/{id}/table/"),
     ("POST", "/scorekeeping/{id}/table/"),
+    ("POST", "/api/leagues/{league}/rulings/"),  # the record named in the body
 ]
 
 VIEWERS = ["anonymous", "unrelated_session", "unrelated_token"]
@@ -56,6 +59,8 @@ def private_record(db) -> GameRecord:
 
     kind, payload = event(0)
     append_event(record, 0, kind, payload, recorded_by=keeper)
+    League.objects.create(club=Club.objects.create(name="Club"), name="Season", starts_on=dt.date(2026, 1, 1),
+                          ends_on=dt.date(2026, 12, 31))
     return record
 
 
@@ -72,11 +77,14 @@ def client_for(viewer: str) -> APIClient:
 
 
 def answer(client: APIClient, method: str, route: str, pk: int) -> tuple[int, str, bytes]:
-    path = route.format(id=pk)
+    league = League.objects.values_list("pk", flat=True).first()
+    path = route.format(id=pk, league=league)
     if method != "POST":
         response = client.generic(method, path)
     elif route.startswith("/scorekeeping/{id}/") and not route.endswith("table/"):
         response = client.post(path, {"action": "undo", "expected_seq": "1"})
+    elif "{league}" in route:
+        response = client.post(path, {"record": pk, "counts": True}, format="json")
     else:
         response = client.post(path, json.dumps(APPEND), content_type="application/json")
     # The id the asker typed is theirs to see again (a login redirect's "next", a 404 page's path);
