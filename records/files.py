@@ -271,18 +271,30 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
     return record
 
 
+EARLIEST_RECORDED_AT = dt.datetime(1900, 1, 1, tzinfo=dt.timezone.utc)
+"""No event of a record file was recorded before this. With the latest time (tomorrow: a clock may
+run ahead), every stored time stays one that UTC and any time zone can show (years 1 to 9999)."""
+
+
 def _recorded_at(event: dict[str, Any], number: int) -> dt.datetime:
-    """An event's time, or a refusal naming the event (the schema's date-time format is not
-    checked by every jsonschema installation, and ``2026-02-30`` has the right shape)."""
+    """An event's time (UTC when the file gives no offset), or a refusal naming the event (the
+    schema's date-time format is not checked by every jsonschema installation, and
+    ``2026-02-30`` has the right shape)."""
+    text = event["recorded_at"]
     try:
-        when = parse_datetime(event["recorded_at"])
+        when = parse_datetime(text)
     except ValueError:
         when = None
     if when is None:
-        raise RecordFileError(f"event {number}: recorded_at {event['recorded_at']!r} is not a date and time",
+        raise RecordFileError(f"event {number}: recorded_at {text!r} is not a date and time",
                               event=number, field=f"events.{number - 1}.recorded_at")
     if when.tzinfo is None:
         when = when.replace(tzinfo=dt.timezone.utc)
+    # Compared without converting: "9999-12-31T23:59:59-14:00" has no UTC time to convert to.
+    if not EARLIEST_RECORDED_AT <= when <= dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1):
+        raise RecordFileError(f"event {number}: recorded_at {text!r} is not between "
+                              f"{EARLIEST_RECORDED_AT.date().isoformat()} and tomorrow",
+                              event=number, field=f"events.{number - 1}.recorded_at")
     return when
 
 
