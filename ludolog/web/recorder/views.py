@@ -11,7 +11,7 @@ parses one action in the engine's notation and appends it like the API does.
 
 from __future__ import annotations
 
-import json
+import io
 from typing import Any
 
 from django import forms
@@ -23,6 +23,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext, gettext_lazy as _
 from django.views.decorators.http import require_http_methods
+from rest_framework.exceptions import ParseError
 
 from games.registry import UNDO, get_engine
 from records import replay, services, state_cache
@@ -30,6 +31,7 @@ from records.models import GameRecord
 from records.serializers import AppendEventSerializer
 from records import selectors
 
+from ...api_parsers import BoundedJSONParser
 from ..games import WebGame, game_name, web_game
 from ..replay import board_for, narrations
 from ..tile_frame import seat_colour
@@ -163,9 +165,12 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _record_action(request: HttpRequest, record: GameRecord) -> HttpResponse:
     try:
-        body = AppendEventSerializer(data=json.loads(request.body or b"{}"))
-    except ValueError:
-        return JsonResponse({"reason": "parse_error", "detail": "the body is not JSON"}, status=400)
+        # The API's parser, so that what it refuses (a body nested too deep for Python's parser
+        # among others) is refused here in the same words rather than crashing.
+        data = BoundedJSONParser().parse(io.BytesIO(request.body or b"{}"))
+    except ParseError as error:
+        return JsonResponse({"reason": "parse_error", "detail": str(error.detail)}, status=400)
+    body = AppendEventSerializer(data=data)
     if not body.is_valid():
         return JsonResponse({"reason": "invalid", "detail": "invalid field(s): " + ", ".join(body.errors),
                              "fields": list(body.errors)}, status=400)
