@@ -173,13 +173,13 @@ class CatalogueRecordAdmin(admin.ModelAdmin):
         cover = obj.cover.name
         super().delete_model(request, obj)
         if cover:
-            covers.delete_cover_files(cover)
+            covers.delete_cover_files_on_commit(cover)
 
     def delete_queryset(self, request: HttpRequest, queryset) -> None:
         names = [name for name in queryset.values_list("cover", flat=True) if name]
         super().delete_queryset(request, queryset)
         for name in names:
-            covers.delete_cover_files(name)
+            covers.delete_cover_files_on_commit(name)
 
     @admin.display(description=_("cover"))
     def cover_thumbnail(self, obj: CatalogueRecord) -> str:

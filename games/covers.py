@@ -5,8 +5,9 @@ The librarian uploads a photo or scan in the admin; it is checked here (a real J
 image, at most ``MAX_BYTES`` and ``MAX_SIDE`` pixels a side) and kept under ``MEDIA_ROOT`` as
 ``covers/<random>.<format>``, with a thumbnail per size in ``THUMBNAIL_SIZES`` beside it
 (``covers/<random>.160.webp``): the hit list shows the small one, the record page the large
-one. ``record_cover_changed`` makes the thumbnails and removes the files of a cover replaced or
-cleared; the admin calls it after each save.
+one. An upload is decoded whole before it is accepted. ``record_cover_changed`` makes the
+thumbnails and, once the save commits, removes the files of a cover replaced or cleared; the
+admin calls it after each save.
 
 The UNIMARC exchange does not carry covers (``games.unimarc`` knows nothing of them).
 """
@@ -21,6 +22,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.core.files.base import ContentFile
 from django.core.files.storage import Storage, default_storage
+from django.db import transaction
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 from PIL import Image, ImageOps, UnidentifiedImageError
@@ -76,6 +78,25 @@ def validate_cover(value: Any) -> None:
             _("The cover measures %(width)s × %(height)s pixels; at most 4000 × 4000 is accepted."),
             code="too_large", params={"width": width, "height": height},
         )
+    _decode_whole(file)
+
+
+def _decode_whole(file: Any) -> None:
+    """Decode every pixel (bounded by ``MAX_SIDE``), so that a file whose header reads well but
+    whose image data is cut short or damaged is refused before it replaces anything: the
+    thumbnails, made after the save, would fail on it."""
+    file.seek(0)
+    try:
+        with Image.open(file) as image:
+            image.load()
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError) as error:
+        raise ValidationError(
+            _("The cover could not be read whole (the file is cut short or damaged); "
+              "upload it again or choose another image."),
+            code="damaged",
+        ) from error
+    finally:
+        file.seek(0)
 
 
 def cover_upload_to(record: Any, filename: str) -> str:
@@ -136,11 +157,23 @@ def delete_cover_files(cover_name: str, storage: Storage = default_storage) -> N
             storage.delete(name)
 
 
+def delete_cover_files_on_commit(cover_name: str, storage: Storage = default_storage) -> None:
+    """Remove a cover's files once the database no longer points at them: if the change is rolled
+    back, the record still shows that cover, so its files must still be there."""
+    transaction.on_commit(lambda: delete_cover_files(cover_name, storage))
+
+
 def record_cover_changed(record: Any, previous_name: str | None) -> None:
     """After a record was saved with a new cover, or without the one it had: thumbnails for the
-    new one, and the old one's files removed (no other record points to a cover's random name)."""
+    new one, then the old one's files removed when the save commits (no other record points to a
+    cover's random name). If the thumbnails cannot be made, the new cover's files go and the
+    error stands: the save is rolled back and the old cover stays whole."""
     current = record.cover.name if record.cover else ""
+    if current and current != previous_name:
+        try:
+            make_thumbnails(current, record.cover.storage)
+        except Exception:
+            delete_cover_files(current, record.cover.storage)
+            raise
     if previous_name and previous_name != current:
-        delete_cover_files(previous_name, record.cover.storage)
-    if current:
-        make_thumbnails(current, record.cover.storage)
+        delete_cover_files_on_commit(previous_name, record.cover.storage)

@@ -99,6 +99,7 @@ def test_a_jpeg_a_webp_and_a_transparent_png_are_accepted(admin_client, media):
     assert CatalogueRecord.objects.get(title="Web").cover.name.endswith(".webp")
 
 
+@pytest.mark.django_db(transaction=True)  # the old files go when the change commits
 def test_replacing_or_clearing_a_cover_removes_the_old_files(admin_client, media):
     upload(admin_client, "Azul", image_file())
     record = CatalogueRecord.objects.get(title="Azul")
@@ -117,6 +118,7 @@ def test_replacing_or_clearing_a_cover_removes_the_old_files(admin_client, media
     assert "data-cover=\"placeholder\"" in admin_client.get(f"/catalogue/{record.pk}/").content.decode()
 
 
+@pytest.mark.django_db(transaction=True)  # the old files go when the change commits
 def test_deleting_a_record_removes_its_cover(admin_client, media):
     upload(admin_client, "Azul", image_file())
     record = CatalogueRecord.objects.get(title="Azul")
@@ -143,6 +145,10 @@ def test_the_checks_name_the_problem_in_french_too():
         with pytest.raises(ValidationError) as refused:
             covers.validate_cover(image_file("heavy.png", (1300, 1400), noise=True))
         assert refused.value.messages == ["La couverture pèse 5,2 Mo ; 5 Mo au plus sont acceptés."]
+        with pytest.raises(ValidationError) as refused:
+            covers.validate_cover(truncated_jpeg())
+        assert refused.value.messages == ["La couverture n’a pas pu être lue en entier (le fichier est tronqué ou "
+                                          "abîmé) ; envoyez-le à nouveau ou choisissez une autre image."]
 
 
 def test_a_stored_cover_is_not_checked_again_when_its_record_is_validated(admin_client, media):
@@ -162,3 +168,71 @@ def test_covers_leave_the_unimarc_exchange_unchanged(admin_client, media):
     record.refresh_from_db()
     assert record.cover
     assert export_unimarc(CatalogueRecord.objects.all(), "marcxml") == before
+
+
+def truncated_jpeg(name: str = "cut.jpg") -> SimpleUploadedFile:
+    """A JPEG cut off just after its header: its format and size read well, its pixels do not."""
+    whole = image_file(name, (400, 300), "JPEG", noise=True).read()
+    start_of_scan = whole.index(b"\xff\xda")
+    return SimpleUploadedFile(name, whole[: start_of_scan + 20], content_type="image/jpeg")
+
+
+def cover_files(name: str) -> list[str]:
+    return sorted([name, *(covers.thumbnail_name(name, size) for size in covers.THUMBNAIL_SIZES)])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_truncated_jpeg_is_refused_and_the_cover_it_would_replace_is_kept(admin_client, media):
+    """Decoded whole before anything is replaced: a form error, the old cover and its thumbnails
+    where they were and still the record's, no trace of the broken file."""
+    assert upload(admin_client, "Azul", image_file("first.jpg", format="JPEG")).status_code == 302
+    record = CatalogueRecord.objects.get(title="Azul")
+    old, before = record.cover.name, stored(media)
+    assert before == cover_files(old)
+    contents = {name: (media / name).read_bytes() for name in before}
+
+    admin_client.raise_request_exception = False
+    response = upload(admin_client, "Azul", truncated_jpeg(), record)
+    record.refresh_from_db()
+    assert record.cover.name == old and record.title == "Azul"
+    assert stored(media) == before, "no broken file left behind, no old file removed"
+    assert {name: (media / name).read_bytes() for name in before} == contents
+    assert response.status_code == 200
+    assert errors(response) == ["The cover could not be read whole (the file is cut short or damaged); "
+                                "upload it again or choose another image."]
+    assert admin_client.get(f"/catalogue/{record.pk}/").status_code == 200
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_truncated_jpeg_is_refused_for_a_new_record_too(admin_client, media):
+    response = upload(admin_client, "Cut", truncated_jpeg())
+    assert response.status_code == 200 and len(errors(response)) == 1
+    assert not CatalogueRecord.objects.filter(title="Cut").exists() and stored(media) == []
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_good_jpeg_replaces_the_cover_and_the_old_files_go_once_the_record_points_at_the_new(admin_client, media):
+    assert upload(admin_client, "Azul", image_file("first.jpg", format="JPEG")).status_code == 302
+    record = CatalogueRecord.objects.get(title="Azul")
+    old = record.cover.name
+    assert upload(admin_client, "Azul", image_file("second.jpg", (300, 300), "JPEG"), record).status_code == 302
+    record.refresh_from_db()
+    assert record.cover.name != old
+    assert stored(media) == cover_files(record.cover.name)
+    with Image.open(media / record.cover.name) as image:
+        assert image.size == (300, 300)
+
+
+def test_the_old_cover_stays_until_the_change_is_committed(admin_client, media, django_capture_on_commit_callbacks):
+    """Inside the save's transaction both covers' files exist; the old ones go on commit."""
+    with django_capture_on_commit_callbacks(execute=True):
+        upload(admin_client, "Azul", image_file())
+    record = CatalogueRecord.objects.get(title="Azul")
+    old = record.cover.name
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        assert upload(admin_client, "Azul", image_file("other.png", (300, 300)), record).status_code == 302
+    record.refresh_from_db()
+    assert stored(media) == sorted(cover_files(old) + cover_files(record.cover.name)), "both, before the commit"
+    for callback in callbacks:
+        callback()
+    assert stored(media) == cover_files(record.cover.name)
