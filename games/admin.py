@@ -1,5 +1,5 @@
 from django import forms
-from django.contrib import admin, messages
+from django.contrib import admin
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -7,7 +7,6 @@ from django.shortcuts import redirect, render
 from django.urls import path
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
 
 from .models import (
     CatalogueRecord,
@@ -20,10 +19,12 @@ from .models import (
     OtherTitle,
     Person,
     Publisher,
+    UnimarcImport,
 )
 from . import covers
-from .services import export_unimarc, import_unimarc
-from .unimarc import UnimarcError
+from .jobs_admin import ImportJobAdmin
+from .services import export_unimarc, start_unimarc_import
+from .tasks import queue_unimarc_import
 
 
 class PlayerCountFilter(admin.SimpleListFilter):
@@ -136,20 +137,16 @@ class CatalogueRecordAdmin(admin.ModelAdmin):
         ]
 
     def import_unimarc_view(self, request: HttpRequest) -> HttpResponse:
-        """Upload a UNIMARC file (ISO 2709 or MARCXML, e.g. from PMB): all its records, or none."""
+        """Upload a UNIMARC file (ISO 2709 or MARCXML, e.g. from PMB): kept with a job that a Celery
+        task imports (all its records, or none if one cannot be taken), and followed on the job's
+        page. Thousands of records take minutes: longer than a web request may last."""
         if not self.has_add_permission(request):
             raise PermissionDenied
         form = UnimarcImportForm(request.POST or None, request.FILES or None)
         if request.method == "POST" and form.is_valid():
-            try:
-                records = import_unimarc(form.cleaned_data["file"].read())
-            except UnimarcError as error:
-                form.add_error("file", _("%(reason)s — nothing was imported.") % {"reason": error.message})
-            else:
-                self.message_user(request, ngettext(
-                    "%(count)s record imported or updated.", "%(count)s records imported or updated.", len(records),
-                ) % {"count": len(records)}, messages.SUCCESS)
-                return redirect("admin:games_cataloguerecord_changelist")
+            job = start_unimarc_import(form.cleaned_data["file"], started_by=request.user)
+            queue_unimarc_import(job)
+            return redirect("admin:games_unimarcimport_change", job.pk)
         context = {
             **self.admin_site.each_context(request), "opts": self.model._meta, "form": form,
             "title": _("Import a UNIMARC file"),
@@ -304,3 +301,9 @@ class MapFileAdmin(admin.ModelAdmin):
     def save_model(self, request, obj, form, change) -> None:
         obj.uploaded_by = request.user
         super().save_model(request, obj, form, change)
+
+
+@admin.register(UnimarcImport)
+class UnimarcImportAdmin(ImportJobAdmin):
+    report_template = "admin/games/unimarcimport/report.html"
+    upload_permission = "games.add_cataloguerecord"

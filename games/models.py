@@ -15,6 +15,7 @@ from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
 from .covers import cover_upload_to, validate_cover
+from .jobs import ImportJob
 
 
 class Language(models.Model):
@@ -271,3 +272,15 @@ class MapFile(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} ({self.version})"
+
+
+class UnimarcImport(ImportJob):
+    """A UNIMARC file uploaded in the admin, imported by a Celery task (``games.tasks``): checked
+    whole first (one record that cannot be taken refuses the file, nothing imported), then
+    stored in chunks. Its report counts the records new to the catalogue and those updated."""
+
+    class Meta(ImportJob.Meta):
+        verbose_name = _("UNIMARC import")
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.get_status_display()})"

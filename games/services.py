@@ -25,6 +25,7 @@ from .models import (
     OtherTitle,
     Person,
     Publisher,
+    UnimarcImport,
 )
 
 
@@ -39,6 +40,11 @@ def load_catalogue(data: dict[str, Any]) -> list[CatalogueRecord]:
     Records are matched by title, copies by barcode, so a rerun updates in place instead of
     duplicating (``make run`` loads the demo on every start).
     """
+    return [record for record, _created in _load(data)]
+
+
+def _load(data: dict[str, Any]) -> list[tuple[CatalogueRecord, bool]]:
+    """:func:`load_catalogue`'s work: each record, and whether it is new to the catalogue."""
     for language in data.get("languages", []):
         Language.objects.update_or_create(code=language["code"], defaults={"name": language["name"]})
     records = []
@@ -46,7 +52,7 @@ def load_catalogue(data: dict[str, Any]) -> list[CatalogueRecord]:
         publisher = (
             Publisher.objects.get_or_create(name=item["publisher"])[0] if item.get("publisher") else None
         )
-        record, _created = CatalogueRecord.objects.update_or_create(
+        record, created = CatalogueRecord.objects.update_or_create(
             title=item["title"],
             defaults={
                 field: item.get(field)
@@ -90,7 +96,7 @@ def load_catalogue(data: dict[str, Any]) -> list[CatalogueRecord]:
             Copy.objects.update_or_create(
                 barcode=copy["barcode"], defaults={k: v for k, v in copy.items() if k != "barcode"} | {"record": record}
             )
-        records.append(record)
+        records.append((record, created))
     return records
 
 
@@ -161,11 +167,16 @@ def import_unimarc(data: bytes) -> list[CatalogueRecord]:
     importing an exported file again changes nothing. :class:`games.unimarc.UnimarcError` names
     the first record that cannot be taken and why.
     """
+    return [record for record, _created in store_unimarc_items(checked_unimarc_items(data))]
+
+
+def checked_unimarc_items(data: bytes) -> list[dict[str, Any]]:
+    """The records of a UNIMARC file as plain catalogue data, each checked as the catalogue will
+    store it; :class:`games.unimarc.UnimarcError` names the first that cannot be taken and why.
+    Nothing is written: :func:`store_unimarc_items` stores them (a long file in chunks)."""
     items = [unimarc.from_marc(record, number) for number, record in enumerate(unimarc.read(data), start=1)]
     if not items:
         raise unimarc.UnimarcError("the file holds no record")
-    known = dict(Language.objects.values_list("code", "name"))
-    records = []
     for number, item in enumerate(items, start=1):
         def refuse(message: str) -> unimarc.UnimarcError:
             return unimarc.UnimarcError(f"record {number} ({item['title']}): {message}", record=number)
@@ -173,8 +184,7 @@ def import_unimarc(data: bytes) -> list[CatalogueRecord]:
         problem = _unstorable_text(item)
         if problem:
             raise refuse(problem)
-        codes = item["languages"] + [o["language"] for o in item["other_titles"] if o["language"]]
-        for code in codes:
+        for code in _language_codes(item):
             if not LANGUAGE_CODE.fullmatch(code):
                 raise refuse(f"{code!r} is not an ISO 639-2 language code")
         for copy in item["copies"]:
@@ -190,10 +200,24 @@ def import_unimarc(data: bytes) -> list[CatalogueRecord]:
         except ValidationError as error:
             raise refuse("; ".join(f"{field}: {' '.join(messages)}" for field, messages in
                                    error.message_dict.items())) from None
-        new_languages = [{"code": code, "name": code} for code in dict.fromkeys(codes) if code not in known]
-        known.update({language["code"]: language["name"] for language in new_languages})
-        records += load_catalogue({"languages": new_languages, "records": [item]})
-    return records
+    return items
+
+
+def store_unimarc_items(items: list[dict[str, Any]]) -> list[tuple[CatalogueRecord, bool]]:
+    """Store records checked by :func:`checked_unimarc_items` (a language the catalogue does not
+    know yet is added under its code): each record, and whether it is new to the catalogue."""
+    known = set(Language.objects.values_list("code", flat=True))
+    stored = []
+    for item in items:
+        new_languages = [{"code": code, "name": code} for code in dict.fromkeys(_language_codes(item))
+                         if code not in known]
+        known.update(language["code"] for language in new_languages)
+        stored += _load({"languages": new_languages, "records": [item]})
+    return stored
+
+
+def _language_codes(item: dict[str, Any]) -> list[str]:
+    return item["languages"] + [o["language"] for o in item["other_titles"] if o["language"]]
 
 
 CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
@@ -238,3 +262,36 @@ def _is_date(value: str) -> bool:
         return parse_date(value) is not None
     except ValueError:
         return False
+
+
+def start_unimarc_import(upload: Any, started_by: Any = None) -> UnimarcImport:
+    """Keep an uploaded UNIMARC file with a new job; :func:`games.tasks.queue_unimarc_import`
+    has it imported."""
+    return UnimarcImport.objects.create(file=upload, file_name=getattr(upload, "name", "") or "",
+                                        started_by=started_by)
+
+
+def run_unimarc_import(job: UnimarcImport, chunk: int) -> None:
+    """Import a job's file: checked whole first (a record that cannot be taken refuses the file,
+    nothing stored), then stored ``chunk`` records a transaction, each with the progress that
+    counts it. A job taken up again (its worker was lost) goes on after its last chunk stored;
+    one finished is left as it is."""
+    if job.finished:
+        return
+    job.begin()
+    with job.file.open("rb") as file:
+        data = file.read()
+    try:
+        items = checked_unimarc_items(data)
+    except unimarc.UnimarcError as error:
+        job.refuse(error.message)
+        return
+    job.importing(len(items))
+    report = {"new": 0, "updated": 0, **job.report}
+    for start in range(job.done, len(items), chunk):
+        with transaction.atomic():
+            stored = store_unimarc_items(items[start:start + chunk])
+            new = sum(created for _record, created in stored)
+            report = {"new": report["new"] + new, "updated": report["updated"] + len(stored) - new}
+            job.advance(start + len(stored), report)
+    job.finish(report)

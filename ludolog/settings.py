@@ -288,3 +288,13 @@ LUDOLOG_RECOMPUTE_TEST_PAUSE_SECONDS = float(os.environ.get("LUDOLOG_RECOMPUTE_T
 # MEDIA_ROOT at MEDIA_URL (ludolog/deploy/nginx/ludolog.conf, docs/operations.md "Uploaded files").
 MEDIA_ROOT = Path(os.environ.get("MEDIA_ROOT", BASE_DIR / "media"))
 MEDIA_URL = "/media/"
+
+# Long admin imports (games.jobs): the uploaded file is kept beside its job for the Celery task
+# that imports it, under LUDOLOG_IMPORTS_ROOT, a folder no web server serves (a record file may
+# hold private games); the web processes and the workers must share it. Their tasks go to
+# LUDOLOG_IMPORT_QUEUE (empty: Celery's default queue).
+LUDOLOG_IMPORTS_ROOT = Path(os.environ.get("LUDOLOG_IMPORTS_ROOT", BASE_DIR / "imports"))
+STORAGES["imports"] = {"BACKEND": "django.core.files.storage.FileSystemStorage",
+                       "OPTIONS": {"location": LUDOLOG_IMPORTS_ROOT, "base_url": None}}
+LUDOLOG_IMPORT_QUEUE = os.environ.get("LUDOLOG_IMPORT_QUEUE", "")
+LUDOLOG_IMPORT_CHUNK = int(os.environ.get("LUDOLOG_IMPORT_CHUNK", "100"))

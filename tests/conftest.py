@@ -238,3 +238,19 @@ def celery_eager() -> Iterator[None]:
         yield
     finally:
         app.conf.task_always_eager = before
+
+
+@pytest.fixture
+def imports_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Uploaded import files (games.jobs) kept in a folder of the test's own, which the Celery
+    workers it starts are told of too. (A file field takes its storage once, when its model is
+    made: the field of each import's job model is given one there.)"""
+    from django.core.files.storage import FileSystemStorage
+
+    from games.jobs import ImportJob
+
+    root = tmp_path / "imports"
+    for model in ImportJob.__subclasses__():
+        monkeypatch.setattr(model._meta.get_field("file"), "storage", FileSystemStorage(root))
+    monkeypatch.setenv("LUDOLOG_IMPORTS_ROOT", str(root))
+    return root

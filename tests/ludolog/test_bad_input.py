@@ -199,13 +199,15 @@ def test_a_unimarc_file_with_texts_the_catalogue_cannot_hold_is_refused_whole(da
     assert not CatalogueRecord.objects.exists() and not Person.objects.exists() and not Copy.objects.exists()
 
 
-def test_the_admin_upload_of_such_a_file_says_why(client: Client):
+@pytest.mark.django_db(transaction=True)  # the import is queued when the upload commits
+def test_the_admin_upload_of_such_a_file_says_why(client: Client, celery_eager, imports_root):
     from django.core.files.uploadedfile import SimpleUploadedFile
 
     client.force_login(get_user_model().objects.create_superuser("librarian", password="pw"))
     upload = SimpleUploadedFile("long.mrc", iso_record(author="A" * 300), content_type="application/marc")
-    answer = client.post("/admin/games/cataloguerecord/import-unimarc/", {"file": upload})
-    assert answer.status_code == 400 and "longer than 200" in answer.content.decode()
+    answer = client.post("/admin/games/cataloguerecord/import-unimarc/", {"file": upload}, follow=True)
+    assert answer.status_code == 200 and "longer than 200" in answer.content.decode()
+    assert "Refused: nothing imported" in answer.content.decode() and not CatalogueRecord.objects.exists()
 
 
 # -- the database does not answer: 503, JSON for the API -----------------------------------------

@@ -1,0 +1,102 @@
+"""Imports too long for a web request: the uploaded file is stored with a job, a Celery task does
+the work in chunks and writes its progress and its report on the job, and an admin page
+(:mod:`games.jobs_admin`) shows them while it runs. Without a broker (``make run``) the task runs
+in the request itself.
+
+:class:`ImportJob` is what every such job keeps; each app that owns an import has its model on
+it (the catalogue's UNIMARC imports here, the record files in ``records``). A chunk's writes and
+the progress that counts them are committed together, so that a task delivered again after its
+worker was lost goes on from the first chunk not done.
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from django.conf import settings
+from django.core.files.storage import Storage, storages
+from django.db import models
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+def import_queue() -> str | None:
+    """The queue import tasks go to (None: Celery's default queue, the one ``make worker`` reads)."""
+    return getattr(settings, "LUDOLOG_IMPORT_QUEUE", "") or None
+
+
+def import_storage() -> Storage:
+    """Where uploaded import files are kept: ``LUDOLOG_IMPORTS_ROOT``, never served."""
+    return storages["imports"]
+
+
+def stored_name(job: ImportJob, filename: str) -> str:
+    """A name of our own (the uploader's is kept in ``file_name``)."""
+    return f"{job._meta.model_name}/{uuid.uuid4().hex}"
+
+
+class ImportJob(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", _("queued")
+        CHECKING = "checking", _("checking the file")
+        IMPORTING = "importing", _("importing")
+        DONE = "done", _("done")
+        REFUSED = "refused", _("refused: nothing imported")
+        FAILED = "failed", _("failed")
+
+    FINISHED = (Status.DONE, Status.REFUSED, Status.FAILED)
+
+    file = models.FileField(_("file"), storage=import_storage, upload_to=stored_name)
+    file_name = models.CharField(_("file name"), max_length=255, help_text=_("As it was uploaded."))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.QUEUED)
+    total = models.PositiveIntegerField(_("total"), default=0)
+    done = models.PositiveIntegerField(_("done"), default=0)
+    report = models.JSONField(_("report"), default=dict, blank=True)
+    error = models.TextField(_("why it stopped"), blank=True)
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                   related_name="+", verbose_name=_("started by"))
+    created_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
+    started_at = models.DateTimeField(_("started at"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("finished at"), null=True, blank=True)
+
+    class Meta:
+        abstract = True
+        ordering = ["-created_at"]
+
+    @property
+    def finished(self) -> bool:
+        return self.status in self.FINISHED
+
+    @property
+    def percent(self) -> int:
+        if self.status == self.Status.DONE:
+            return 100
+        return 100 * self.done // self.total if self.total else 0
+
+    def _set(self, **fields: Any) -> None:
+        for name, value in fields.items():
+            setattr(self, name, value)
+        self.save(update_fields=list(fields))
+
+    def begin(self) -> None:
+        """The task took the job: the file is being read and checked."""
+        self._set(status=self.Status.CHECKING, started_at=self.started_at or timezone.now())
+
+    def importing(self, total: int) -> None:
+        """The file was checked whole: ``total`` items to import."""
+        self._set(status=self.Status.IMPORTING, total=total)
+
+    def advance(self, done: int, report: dict[str, Any]) -> None:
+        """Save the progress: call it in the transaction of the chunk it counts."""
+        self._set(done=done, report=report)
+
+    def refuse(self, reason: str) -> None:
+        self._set(status=self.Status.REFUSED, error=reason, finished_at=timezone.now())
+
+    def fail(self, reason: str) -> None:
+        self._set(status=self.Status.FAILED, error=reason, finished_at=timezone.now())
+
+    def finish(self, report: dict[str, Any]) -> None:
+        self._set(status=self.Status.DONE, report=report, done=self.total, finished_at=timezone.now())
+

@@ -1,0 +1,35 @@
+"""The catalogue's Celery task: a UNIMARC import too long for a web request (games.jobs)."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+from django.conf import settings
+from django.db import transaction
+
+from . import services
+from .jobs import import_queue
+from .models import UnimarcImport
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(name="games.import_unimarc", ignore_result=True, acks_late=True)
+def import_unimarc(job_id: int) -> None:
+    job = UnimarcImport.objects.filter(pk=job_id).first()
+    if job is None:
+        return
+    try:
+        services.run_unimarc_import(job, settings.LUDOLOG_IMPORT_CHUNK)
+    except Exception as error:
+        # Said on the job's page rather than retried: the chunks stored so far stay, and the
+        # same file imported again finishes the work (records are matched by title).
+        logger.exception("UNIMARC import #%s failed", job_id)
+        job.fail(f"{type(error).__name__}: {error}")
+
+
+def queue_unimarc_import(job: UnimarcImport) -> None:
+    """Have the job imported once the transaction that made it commits (in-process and at once
+    without a broker)."""
+    transaction.on_commit(lambda: import_unimarc.apply_async((job.pk,), queue=import_queue()))

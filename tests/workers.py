@@ -1,0 +1,55 @@
+"""Real Celery worker processes on the test database, for the tests of long imports."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_database_url() -> str:
+    """The test database as a URL another process can open (PostgreSQL: SQLite's in-memory test
+    database cannot be shared)."""
+    from django.db import connection
+
+    settings = connection.settings_dict
+    auth = settings["USER"] + (f":{settings['PASSWORD']}" if settings.get("PASSWORD") else "")
+    return f"postgres://{auth}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{settings['NAME']}"
+
+
+test_database_url.__test__ = False  # a helper, not a test
+
+
+@contextmanager
+def celery_worker(queue: str, log: Path, **env: str) -> Iterator[subprocess.Popen]:
+    """A worker process listening on ``queue`` alone, on the test database, until the block ends."""
+    with open(log, "w") as output:
+        worker = subprocess.Popen(
+            [sys.executable, "-m", "celery", "-A", "ludolog", "worker", "--pool=solo", "-Q", queue,
+             "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
+            cwd=ROOT, stdout=output, stderr=subprocess.STDOUT,
+            env={**os.environ, "DATABASE_URL": test_database_url(), **env},
+        )
+        try:
+            yield worker
+        finally:
+            worker.terminate()
+            try:
+                worker.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 120, what: str = "condition") -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+        time.sleep(0.1)
