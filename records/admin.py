@@ -1,15 +1,22 @@
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.template.response import TemplateResponse
+from django.urls import path
+from django.utils.translation import gettext_lazy as _
 
+from games.jobs_admin import ImportJobAdmin
 from games.registry import get_engine
 
 from .errors import PlayersCannotMerge, RecordError
-from .models import Event, EventVerification, GameRecord, Player, RulesetMove, Seat
+from .file_imports import start_record_file_import
+from .models import Event, EventVerification, GameRecord, Player, RecordFileImport, RulesetMove, Seat
 from .players import merge_players
 from .rulesets import migrate_ruleset
+from .tasks import queue_record_file_import
 
 
 class ReadOnlyEventMixin:
@@ -78,6 +85,29 @@ class GameRecordAdmin(admin.ModelAdmin):
         return REPLAY_FIELDS if has_events(obj) else ["setup"]
 
     actions = ["abandon", "move_to_ruleset"]
+    change_list_template = "admin/records/gamerecord/change_list.html"
+
+    def get_urls(self):
+        return [
+            path("import-files/", self.admin_site.admin_view(self.import_files_view),
+                 name="records_gamerecord_import_files"),
+            *super().get_urls(),
+        ]
+
+    def import_files_view(self, request: HttpRequest) -> HttpResponse:
+        """Upload a record file or a ZIP archive of them: kept with a job that a Celery task
+        imports file by file, followed on the job's page (a club's history takes minutes)."""
+        if not self.has_add_permission(request):
+            raise PermissionDenied
+        form = RecordFileImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            job = start_record_file_import(form.cleaned_data["file"], started_by=request.user)
+            queue_record_file_import(job)
+            return redirect("admin:records_recordfileimport_change", job.pk)
+        context = {**self.admin_site.each_context(request), "opts": self.model._meta, "form": form,
+                   "title": _("Import record files")}
+        return render(request, "admin/records/gamerecord/import_files.html", context,
+                      status=400 if form.errors else 200)
 
     @admin.action(description="Move the selected games to another ruleset (with a report first)")
     def move_to_ruleset(self, request, queryset):
@@ -116,6 +146,10 @@ class GameRecordAdmin(admin.ModelAdmin):
     def abandon(self, request, queryset) -> None:
         count = queryset.filter(status=GameRecord.Status.IN_PROGRESS).update(status=GameRecord.Status.ABANDONED)
         self.message_user(request, f"{count} game(s) abandoned.")
+
+
+class RecordFileImportForm(forms.Form):
+    file = forms.FileField(label=_("Record file (ludolog-record/1, .json) or a ZIP archive of them"))
 
 
 class RulesetMoveForm(forms.Form):
@@ -207,3 +241,9 @@ class EventVerificationAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None) -> bool:
         return False
+
+
+@admin.register(RecordFileImport)
+class RecordFileImportAdmin(ImportJobAdmin):
+    report_template = "admin/records/recordfileimport/report.html"
+    upload_permission = "records.add_gamerecord"

@@ -18,6 +18,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.jobs import ImportJob
+
 from . import integrity
 
 
@@ -373,3 +375,16 @@ class EventVerification(models.Model):
 
     def __str__(self) -> str:
         return f"verification {self.finished_at:%Y-%m-%d %H:%M}: {self.mismatch_count} mismatches"
+
+
+class RecordFileImport(ImportJob):
+    """Record files uploaded in the admin (one ``ludolog-record/1`` file, or a ZIP archive of
+    them, as ``export_records`` writes a club's history), imported by a Celery task
+    (``records.tasks``): each file stored whole or refused with its reason, as
+    ``import_records`` does. Its report lists the records made and the files refused."""
+
+    class Meta(ImportJob.Meta):
+        verbose_name = _("record file import")
+
+    def __str__(self) -> str:
+        return f"{self.file_name} ({self.get_status_display()})"
