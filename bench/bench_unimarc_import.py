@@ -148,9 +148,9 @@ def main() -> None:
              "from games.models import CatalogueRecord as R; print(R.objects.count())"],
             cwd=ROOT, env=env, capture_output=True, text=True, check=True).stdout.split()[-1]
         assert int(imported) == args.records, imported
-        report = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+        report = re.search(r"\d+ records? new to the catalogue,\s+\d+ updated", page)[0]
         print(f"import done in {elapsed:.1f} s: {args.records / elapsed:.0f} records/s; "
-              f"{imported} records in the catalogue; report: {report[report.find('record'):][:120]}")
+              f"{imported} records in the catalogue; the job's report: {' '.join(report.split())}")
     finally:
         for process in (worker, server):
             if process is not None:

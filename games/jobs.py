@@ -51,7 +51,7 @@ class ImportJob(models.Model):
     file_name = models.CharField(_("file name"), max_length=255, help_text=_("As it was uploaded."))
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.QUEUED)
     total = models.PositiveIntegerField(_("total"), default=0)
-    done = models.PositiveIntegerField(_("done"), default=0)
+    done = models.PositiveIntegerField(_("done so far"), default=0)
     report = models.JSONField(_("report"), default=dict, blank=True)
     error = models.TextField(_("why it stopped"), blank=True)
     started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,

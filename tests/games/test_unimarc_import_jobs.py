@@ -90,6 +90,9 @@ def test_without_a_broker_the_upload_imports_in_chunks_and_shows_the_report(
     page = job_page(librarian_client, job)
     assert 'data-status="done"' in page and "130 of 130" in page and "130 records new to the catalogue" in page
     assert "hx-trigger" not in page, "a finished job's page stops asking"
+    french = librarian_client.get(f"/admin/games/unimarcimport/{job.pk}/change/", headers={"Accept-Language": "fr"})
+    assert "<strong>Terminé</strong>: 130 sur 130" in " ".join(french.content.decode().split())
+    assert "130 notices nouvelles au catalogue" in french.content.decode()
 
     upload(librarian_client, unimarc_file(130), "ludo.mrc")
     again = UnimarcImport.objects.order_by("pk").last()
