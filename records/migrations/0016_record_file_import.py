@@ -9,7 +9,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('records', '0013_snapshot_state_as_json'),
+        ('records', '0015_record_author_protected'),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
