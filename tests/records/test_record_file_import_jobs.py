@@ -85,6 +85,7 @@ def test_without_a_broker_an_archive_is_imported_file_by_file_with_a_report(keep
     assert [r.pk for r in records] == [line["record"] for line in job.report["imported"]]
     assert [r.game_slug for r in records] == ["carcassonne", "hunters-gatherers", "stone-age"]
     assert all(r.created_by == archivist for r in records), "imported by the one who uploaded"
+    assert set(Event.objects.values_list("recorded_by", flat=True)) == {archivist.pk}
     assert Event.objects.count() == sum(len(simulated_document(g, 2, s)["events"])
                                         for g, s in (("carcassonne", 3), ("hunters-gatherers", 4), ("stone-age", 5)))
     assert (imports_root / job.file.name).read_bytes() == uploaded
