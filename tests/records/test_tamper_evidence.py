@@ -17,6 +17,7 @@ rolled back with the test.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import sqlite3
 import subprocess
@@ -429,10 +430,8 @@ def test_the_records_stored_before_the_migration_are_checkpointed_by_it(migrated
         " result_only, created_at, seed, setup) VALUES ('azul', '', '2026-01-01', '', 'finished', 0, 1,"
         " '2026-01-01 10:00:00', NULL, '{}')")
     record_id = db.execute("SELECT max(id) FROM records_gamerecord").fetchone()[0]
-    import datetime as dt
-
     payload = {"scores": [{"seat": 0, "score": 3}]}
-    at = dt.datetime(2026, 1, 1, 10, 0, 1)
+    at = dt.datetime(2026, 1, 1, 10, 0, 1, tzinfo=dt.timezone.utc)
     digest = event_hash(record_id=record_id, seq=1, type="result", payload=payload, recorded_at=at, recorded_by_id=None,
                         idempotency_key=None, previous=GENESIS)
     db.execute("INSERT INTO records_event (record_id, seq, type, payload, recorded_at, hash) VALUES (?, 1, 'result', ?, ?, ?)",
