@@ -267,6 +267,10 @@ LOGGING = {
 # event's hash chain this often (seconds; records.integrity) and keeps the result for /health/.
 LUDOLOG_MAX_EVENTS_PER_RECORD = int(os.environ.get("LUDOLOG_MAX_EVENTS_PER_RECORD", "5000"))
 LUDOLOG_VERIFY_EVENTS_SECONDS = float(os.environ.get("LUDOLOG_VERIFY_EVENTS_SECONDS", "86400"))
+# The key of the HMAC that signs checkpoint files (verify_events --export / --against;
+# records.checkpoint_file). Empty: one derived from SECRET_KEY. Set it before ever rotating
+# SECRET_KEY, or the files kept so far can no longer be checked.
+LUDOLOG_CHECKPOINT_KEY = os.environ.get("LUDOLOG_CHECKPOINT_KEY", "")
 CELERY_BEAT_SCHEDULE["records-verify-events"] = {
     "task": "records.verify_events",
     "schedule": LUDOLOG_VERIFY_EVENTS_SECONDS,

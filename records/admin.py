@@ -13,8 +13,10 @@ from games.registry import get_engine
 
 from .errors import PlayersCannotMerge, RecordError
 from .file_imports import start_record_file_import
-from .models import Event, EventVerification, GameRecord, Player, RecordFileImport, RulesetMove, Seat
-from .players import merge_players
+from .models import (
+    Event, EventVerification, GameRecord, Player, RecordCheckpoint, RecordFileImport, RulesetMove, Seat, SeatMove,
+)
+from .players import merge_players, seat_corrected
 from .rulesets import migrate_ruleset
 from .tasks import queue_record_file_import
 
@@ -108,6 +110,19 @@ class GameRecordAdmin(admin.ModelAdmin):
                    "title": _("Import record files")}
         return render(request, "admin/records/gamerecord/import_files.html", context,
                       status=400 if form.errors else 200)
+
+    def save_formset(self, request, form, formset, change) -> None:
+        # A seated player corrected is kept as a seat move: verify_events tells it from a swap.
+        corrected = [
+            (seat_form.instance, seat_form.initial["player"]) for seat_form in formset.forms
+            if isinstance(seat_form.instance, Seat) and seat_form.instance.pk is not None
+            and "player" in seat_form.changed_data and seat_form.initial.get("player") is not None
+            and not formset._should_delete_form(seat_form)
+        ]
+        super().save_formset(request, form, formset, change)
+        for seat, before in corrected:
+            if seat.player_id != before:
+                seat_corrected(seat, before, moved_by=request.user)
 
     @admin.action(description="Move the selected games to another ruleset (with a report first)")
     def move_to_ruleset(self, request, queryset):
@@ -247,3 +262,25 @@ class EventVerificationAdmin(admin.ModelAdmin):
 class RecordFileImportAdmin(ImportJobAdmin):
     report_template = "admin/records/recordfileimport/report.html"
     upload_permission = "records.add_gamerecord"
+
+
+@admin.register(SeatMove)
+class SeatMoveAdmin(ReadOnlyEventMixin, admin.ModelAdmin):
+    """Append-only: players merged and seats corrected after a record started."""
+
+    list_display = ["record", "seat_order", "from_player", "to_player", "reason", "moved_by", "moved_at"]
+    list_filter = ["reason"]
+
+    def get_actions(self, request):
+        return {}
+
+
+@admin.register(RecordCheckpoint)
+class RecordCheckpointAdmin(ReadOnlyEventMixin, admin.ModelAdmin):
+    """What the last verification found intact of each record; those that failed, with why."""
+
+    list_display = ["record_id", "last_seq", "ruleset_moves", "seat_moves", "checked_at", "failed_at"]
+    list_filter = [("failed_at", admin.EmptyFieldListFilter)]
+
+    def get_actions(self, request):
+        return {}

@@ -3,8 +3,11 @@
 A ``GameRecord`` is one stream; its ``Event`` rows are numbered 1, 2, 3… with no gaps, and the
 database refuses a second event at a taken number (``unique(record, seq)``) as well as any
 ``UPDATE`` or ``DELETE`` of a stored event (triggers installed by migrations 0002, 0004 and 0007).
-Each event's ``hash`` chains it to the event before it (:mod:`records.integrity`), so an edit
-that gets past the triggers is found by ``verify_events``.
+Each event's ``hash`` chains it to the event before it, the first to the record's header (its
+game, ruleset, seed, set-up and seats); what the application changes after that is kept as
+append-only moves (:class:`RulesetMove`, :class:`SeatMove`), chained too, and each record's head
+is checkpointed (:class:`RecordCheckpoint`): an edit that gets past the triggers, or a plain
+``UPDATE`` of a seed or a seat, is found by ``verify_events`` (:mod:`records.integrity`).
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
-from django.db import models
+from django.db import models, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
@@ -158,6 +161,10 @@ class RulesetMove(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
     )
     moved_at = models.DateTimeField(_("moved at"), default=timezone.now)
+    hash = models.CharField(
+        _("hash"), max_length=64, editable=False,
+        help_text=_("SHA-256 of the move and of the record's previous ruleset move's hash (records.integrity)."),
+    )
 
     class Meta:
         ordering = ["record", "id"]
@@ -169,7 +176,14 @@ class RulesetMove(models.Model):
     def save(self, *args, **kwargs) -> None:
         if self.pk is not None:
             raise ImmutableEventError("a ruleset move is never changed: move the record again instead")
-        super().save(*args, **kwargs)
+        chain_and_save(self, super().save, *args, **kwargs)
+
+    def content(self) -> dict[str, Any]:
+        return integrity.ruleset_move_content(
+            record_id=self.record_id, from_version=self.from_version, to_version=self.to_version,
+            from_setup=self.from_setup, to_setup=self.to_setup, outcome=self.outcome,
+            scores_before=self.scores_before, scores_after=self.scores_after, moved_by_id=self.moved_by_id,
+            moved_at=self.moved_at)
 
     def delete(self, *args, **kwargs):
         raise ImmutableEventError("a ruleset move is never deleted: move the record again instead")
@@ -191,6 +205,108 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.seat_order}: {self.player}"
+
+
+class SeatMoveQuerySet(models.QuerySet):
+    def update(self, **kwargs):
+        raise ImmutableEventError("a seat move is never changed: move the seat again instead")
+
+    def delete(self):
+        raise ImmutableEventError("a seat move is never deleted: move the seat again instead")
+
+
+class SeatMove(models.Model):
+    """Seat ``seat_order`` of the record went from one player to another after the record was
+    started: two players merged (``records.players.merge_players``) or the seat corrected in the
+    admin. An append-only entry, chained to the record's previous seat move (records.integrity):
+    what lets ``verify_events`` tell these changes from a seat swapped behind the application's back.
+    """
+
+    class Reason(models.TextChoices):
+        MERGE = "merge", _("players merged")
+        CORRECTION = "correction", _("seat corrected")
+
+    objects = SeatMoveQuerySet.as_manager()
+
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="seat_moves")
+    seat_order = models.PositiveSmallIntegerField(_("seat order"))
+    # Ids, not foreign keys: a merge deletes the player the seat leaves.
+    from_player = models.BigIntegerField(_("from player (id)"))
+    to_player = models.BigIntegerField(_("to player (id)"))
+    reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
+    moved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    moved_at = models.DateTimeField(_("moved at"), default=timezone.now)
+    hash = models.CharField(
+        _("hash"), max_length=64, editable=False,
+        help_text=_("SHA-256 of the move and of the record's previous seat move's hash (records.integrity)."),
+    )
+
+    class Meta:
+        ordering = ["record", "id"]
+        verbose_name = _("seat move")
+
+    def __str__(self) -> str:
+        return f"#{self.record_id} seat {self.seat_order}: player {self.from_player} → {self.to_player}"
+
+    def save(self, *args, **kwargs) -> None:
+        if self.pk is not None:
+            raise ImmutableEventError("a seat move is never changed: move the seat again instead")
+        chain_and_save(self, super().save, *args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableEventError("a seat move is never deleted: move the seat again instead")
+
+    def content(self) -> dict[str, Any]:
+        return integrity.seat_move_content(
+            record_id=self.record_id, seat=self.seat_order, from_player_id=self.from_player,
+            to_player_id=self.to_player, reason=self.reason, moved_by_id=self.moved_by_id, moved_at=self.moved_at)
+
+
+def chain_and_save(move: RulesetMove | SeatMove, save: Any, *args: Any, **kwargs: Any) -> None:
+    """Hash a new move, chained to its record's latest move of its kind, and store it. The
+    record's row stays locked until the transaction ends: two moves never chain to the same one."""
+    using = kwargs.get("using") or move._state.db or "default"
+    if settings.USE_TZ and timezone.is_naive(move.moved_at):
+        move.moved_at = timezone.make_aware(move.moved_at, timezone.get_default_timezone())
+    with transaction.atomic(using=using):
+        list(GameRecord.objects.using(using).select_for_update().filter(pk=move.record_id).values_list("pk"))
+        previous = (type(move).objects.using(using).filter(record_id=move.record_id).order_by("-id")
+                    .values_list("hash", flat=True).first())
+        move.hash = integrity.move_hash(move.content(), previous or integrity.GENESIS)
+        save(*args, **kwargs)
+
+
+class RecordCheckpoint(models.Model):
+    """What the last verification of a record found intact (records.integrity, "Checkpoints"):
+    its header digest, its last seq and that event's hash, and the count and last hash of its
+    ruleset and seat moves; the next verification checks the store still holds all of it. A
+    record that failed keeps its last good checkpoint, with ``failed_at`` and the ``problems``
+    found: its pages and API answer 409 ``record_tampered``.
+    """
+
+    # Not a constraint: the checkpoint is evidence, and outlives a record row deleted behind the
+    # application's back ("the record itself is missing").
+    record = models.OneToOneField(GameRecord, primary_key=True, on_delete=models.DO_NOTHING, db_constraint=False,
+                                  related_name="checkpoint")
+    header = models.CharField(_("header digest"), max_length=64, blank=True)
+    last_seq = models.PositiveIntegerField(_("last seq"), default=0)
+    head = models.CharField(_("last event's hash"), max_length=64, blank=True)
+    ruleset_moves = models.PositiveIntegerField(_("ruleset moves"), default=0)
+    ruleset_moves_head = models.CharField(_("last ruleset move's hash"), max_length=64, blank=True)
+    seat_moves = models.PositiveIntegerField(_("seat moves"), default=0)
+    seat_moves_head = models.CharField(_("last seat move's hash"), max_length=64, blank=True)
+    checked_at = models.DateTimeField(_("found intact at"), null=True, blank=True)
+    failed_at = models.DateTimeField(_("failed verification at"), null=True, blank=True)
+    problems = models.JSONField(_("problems"), default=list, blank=True,
+                                help_text=_("What its last verification found wrong, as sentences."))
+
+    class Meta:
+        verbose_name = _("record checkpoint")
+
+    def __str__(self) -> str:
+        return f"checkpoint #{self.record_id}@{self.last_seq}" + (" (failed)" if self.failed_at else "")
 
 
 class EventQuerySet(models.QuerySet):
@@ -280,7 +396,7 @@ class Event(models.Model):
 def chain_unhashed(events: list[Event], *, using: str = "default") -> None:
     """Chain the events without a hash yet, in seq order per record, each to the one before it:
     in the same list, or else stored (one query for all the records that need it); a first
-    event chains to :data:`records.integrity.GENESIS`."""
+    event chains to its record's header digest (two queries for all the records that need it)."""
     unhashed = sorted((e for e in events if not e.hash), key=lambda e: (e.record_id, e.seq))
     if not unhashed:
         return
@@ -297,6 +413,9 @@ def chain_unhashed(events: list[Event], *, using: str = "default") -> None:
             for record_id, seq, digest in Event.objects.using(using).filter(match).values_list("record_id", "seq", "hash")
         }
     heads = {key: e.hash for key, e in known.items()} | stored
+    starting = {e.record_id for e in unhashed if e.seq == 1}
+    if starting:
+        heads |= {(record_id, 0): digest for record_id, digest in integrity.header_digests(starting, using=using).items()}
     for event in unhashed:
         # A missing previous event leaves a gap that verify_events reports; the link says so too.
         event.chain_to(heads.get((event.record_id, event.seq - 1), integrity.GENESIS))

@@ -16,11 +16,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Sequence
 
+from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 
 from . import selectors
 from .errors import PlayersCannotMerge, RecordError
-from .models import Player, Seat
+from .models import Player, Seat, SeatMove
 from .signals import players_merging
 
 
@@ -141,7 +142,8 @@ def seat_players(names: Sequence[str], seen_by: selectors.User | None = None) ->
 def merge_players(keep: Player, duplicate: Player) -> list[int]:
     """Make ``duplicate``'s seats ``keep``'s, then delete ``duplicate``; returns the records moved.
 
-    The events are untouched (they name seats, not people). ``keep`` takes the duplicate's login
+    The events are untouched (they name seats, not people); each seat moved is kept as a
+    :class:`~records.models.SeatMove`, which ``verify_events`` consults. ``keep`` takes the duplicate's login
     when it has none. Refused (nothing changes) when both sat at one record, or when both have a
     login: then they are two people.
     """
@@ -160,8 +162,12 @@ def merge_players(keep: Player, duplicate: Player) -> list[int]:
         )
     if keep.user_id and duplicate.user_id:
         raise PlayersCannotMerge(f"{keep} and {duplicate} each have their own login: they are two people")
-    record_ids = sorted(set(Seat.objects.filter(player=duplicate).values_list("record_id", flat=True)))
+    moved = list(Seat.objects.filter(player=duplicate).order_by("record_id").values_list("record_id", "seat_order"))
+    record_ids = sorted({record_id for record_id, _order in moved})
     Seat.objects.filter(player=duplicate).update(player=keep)
+    for record_id, order in moved:
+        SeatMove.objects.create(record_id=record_id, seat_order=order, from_player=duplicate.pk, to_player=keep.pk,
+                                reason=SeatMove.Reason.MERGE)
     if duplicate.user_id and not keep.user_id:
         user_id = duplicate.user_id
         Player.objects.filter(pk=duplicate.pk).update(user=None)
@@ -169,3 +175,10 @@ def merge_players(keep: Player, duplicate: Player) -> list[int]:
     players_merging.send(sender=Player, keep_id=keep.pk, duplicate_id=duplicate.pk, record_ids=record_ids)
     duplicate.delete()
     return record_ids
+
+
+def seat_corrected(seat: Seat, from_player_id: int, moved_by: AbstractBaseUser | None = None) -> SeatMove:
+    """Keep that ``seat`` (already saved with its new player) was corrected from the player
+    ``from_player_id``: a :class:`~records.models.SeatMove`, which ``verify_events`` consults."""
+    return SeatMove.objects.create(record_id=seat.record_id, seat_order=seat.seat_order, from_player=from_player_id,
+                                   to_player=seat.player_id, reason=SeatMove.Reason.CORRECTION, moved_by=moved_by)

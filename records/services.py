@@ -153,11 +153,13 @@ def start_game(
     if created_by is not None:
         record.scorekeepers.add(created_by)
     if engine is not None and not record.result_only:
-        # The first append of this process finds the position ready (seq 0, the chain's start).
+        # The first append of this process finds the position ready (seq 0), and the chain's
+        # start: the record's header digest.
         record.moved_ruleset = None  # type: ignore[attr-defined]  (a new record has no move)
+        header = integrity.RecordHeader.of(record, ((order, player.pk) for order, player in enumerate(seated)))
         with state_cache.held(record, record.ruleset_version) as held:
             held.keep(0, engine.new_state(len(seats), record.seed, dict(record.setup), record.ruleset_version),
-                      integrity.GENESIS)
+                      header.digest())
     return record
 
 
@@ -266,9 +268,10 @@ def _append_result(target: AppendTarget, expected_seq: int, request: Request,
         return retry
     _check_open(record)
     _check_place(expected_seq, last_seq(record) if target.last_seq is None else target.last_seq)
-    check_result(record.seats.values_list("seat_order", flat=True), request.type, request.payload)
+    seats = list(record.seats.values_list("seat_order", "player_id"))
+    check_result((order for order, _player in seats), request.type, request.payload)
     event = new_event(record, expected_seq + 1, request.type, request.payload, recorded_by, request)
-    event.chain_to(stored_hash(record, expected_seq))
+    event.chain_to(stored_hash(record, expected_seq, seats=seats))
     try:
         event_store().insert(event, finish=True)
     except PlaceTaken:
@@ -295,10 +298,13 @@ def new_event(record: GameRecord, seq: int, type: str, payload: dict[str, Any],
 _EVENT_ATTNAMES = tuple(field.attname for field in Event._meta.concrete_fields)
 
 
-def stored_hash(record: GameRecord, seq: int) -> str:
-    """The hash of the record's event ``seq`` (no query for seq 0: the chain's start)."""
+def stored_hash(record: GameRecord, seq: int, *, seats: Iterable[tuple[int, int]] | None = None) -> str:
+    """The hash of the record's event ``seq``; for seq 0 the chain's start, the record's header
+    digest (with ``seats``, its ``(seat order, player id)`` pairs, when the caller read them)."""
     if seq == 0:
-        return integrity.GENESIS
+        if seats is None:
+            seats = Seat.objects.filter(record=record).values_list("seat_order", "player_id")
+        return integrity.RecordHeader.of(record, seats).digest()
     stored = Event.objects.filter(record=record, seq=seq).values_list("hash", flat=True).first()
     # No event there would be a gap in the stream: the link says so, verify_events reports it.
     return stored or integrity.GENESIS
