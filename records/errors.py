@@ -50,3 +50,18 @@ class PlayersCannotMerge(RecordError):
 
     reason = "players_cannot_merge"
     status_code = 409
+
+
+class RecordTampered(RecordError):
+    """The record failed verification (``verify_events``, records.integrity): its stored events,
+    header or moves no longer match what was recorded. It is neither replayed nor shown until
+    someone who runs the site has looked at it; ``problems`` says what was found."""
+
+    reason = "record_tampered"
+    status_code = 409
+
+    @classmethod
+    def of(cls, record_id: int, problems: list[str]) -> RecordTampered:
+        return cls(f"record {record_id} failed its integrity check: its stored events, header or moves no longer "
+                   "match what was recorded; it is not shown until the site's operators have repaired it",
+                   problems=problems)

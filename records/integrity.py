@@ -718,9 +718,25 @@ def known_tampering(record_id: int) -> list[str] | None:
 
 def tampering_found_now(record_id: int) -> list[str] | None:
     """Verify the record now (a page that could not replay it asks) and store the verdict; what
-    is wrong with it, or None when it is intact."""
-    result = checkpoint_records([record_id])
+    is wrong with it, or None when it is intact, or when it cannot be verified now (the page's
+    own error then stands)."""
+    import logging
+
+    try:
+        result = checkpoint_records([record_id])
+    except Exception:  # the database is gone, the request's transaction is broken: the first error stands
+        logging.getLogger(__name__).exception("record %s could not be verified", record_id)
+        return None
     return [str(mismatch) for mismatch in result.mismatches] or None
+
+
+def refuse_tampered(record_id: int) -> None:
+    """Raise :class:`~records.errors.RecordTampered` when the record's last verification failed."""
+    from .errors import RecordTampered
+
+    problems = known_tampering(record_id)
+    if problems is not None:
+        raise RecordTampered.of(record_id, problems)
 
 
 def checkpoint_finished_record(sender: Any = None, *, record_id: int, **kwargs: Any) -> None:

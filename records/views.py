@@ -9,10 +9,10 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
-from rest_framework.exceptions import AuthenticationFailed, ValidationError
+from rest_framework.exceptions import APIException, AuthenticationFailed, ValidationError
 from rest_framework.fields import DateTimeField
 from rest_framework.pagination import PageNumberPagination
-from rest_framework.permissions import IsAuthenticatedOrReadOnly
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -21,7 +21,8 @@ from drf_spectacular.utils import OpenApiParameter
 
 from games.registry import PayloadError
 
-from . import files, replay, selectors, services, state_cache
+from . import files, integrity, replay, selectors, services, state_cache
+from .errors import RecordTampered
 from .models import Event, GameRecord
 from .permissions import RecordAccess, token_key
 from .selectors import AppendTarget
@@ -96,7 +97,30 @@ class GameRecordViewSet(
         # One record by key: a record the user may not read is simply not found.
         record = selectors.readable_record(self.request.user, self.kwargs["pk"])
         self.check_object_permissions(self.request, record)
+        integrity.refuse_tampered(record.pk)
         return record
+
+    def handle_exception(self, exc: Exception) -> Response:
+        # A record whose events or header were changed behind the application's back may fail
+        # to replay in any way: verified now, it answers 409 record_tampered rather than a 500.
+        if self._may_be_tampered(exc):
+            problems = integrity.tampering_found_now(int(self.kwargs["pk"]))
+            if problems:
+                exc = RecordTampered.of(int(self.kwargs["pk"]), problems)
+        return super().handle_exception(exc)
+
+    def _may_be_tampered(self, exc: Exception) -> bool:
+        """An error replaying a record the user may read: one no request should meet, or an
+        engine's refusal of what a read replays (a refused append is the client's own)."""
+        if "pk" not in getattr(self, "kwargs", {}) or isinstance(exc, (APIException, Http404, RecordTampered)):
+            return False
+        if getattr(exc, "reason", None) and self.request.method not in SAFE_METHODS:
+            return False
+        try:
+            selectors.readable_record(self.request.user, self.kwargs["pk"])
+        except Exception:  # not found, hidden, or the database is the trouble: the error stands
+            return False
+        return True
 
     def get_queryset(self):
         records = (GameRecord.objects.annotate(last_seq=Max("events__seq")).prefetch_related("seats__player")
@@ -131,6 +155,7 @@ class GameRecordViewSet(
             # The token's query brought the record and its last seq: the position is one more query away.
             target = self.append_target()
             record, last = target.record, target.last_seq
+            integrity.refuse_tampered(record.pk)
         else:
             record, last = self.get_object(), None
         if at is not None and not EVENT_NUMBER.fullmatch(at):

@@ -24,6 +24,7 @@ from scoring.models import League, SeatResult
 
 from .games import game_name, source_label, web_game
 from .rules import rules_played
+from .tampered import refuses_tampered_records
 from .tile_frame import seat_colour
 
 PAGE_SIZE = 25
@@ -168,6 +169,7 @@ def by_rank(seats: list[Seat], results: dict[int, SeatResult]) -> list[Seat]:
     return sorted(seats, key=lambda seat: (results[seat.pk].rank if seat.pk in results else 0, seat.seat_order))
 
 
+@refuses_tampered_records()
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     record = readable_record(request.user, pk, with_seats_and_results(GameRecord.objects.all()))
     results = {result.seat_id: result for result in record.results.all()}

@@ -36,6 +36,7 @@ from .history import thinned
 from .narration import narrate, signed
 from .narration.final import explain_end
 from .rules import rules_played
+from .tampered import refuses_tampered_records
 from .tile_frame import seat_colour
 
 BOARD_MAX_AGE = 3600
@@ -283,6 +284,7 @@ def chart_points(totals: list[int]) -> list[tuple[int, int]]:
 
 
 @require_GET
+@refuses_tampered_records()
 def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     record, last = _replayable(request, pk)
     if not replayable(record):
@@ -369,6 +371,7 @@ def events_part(request: HttpRequest, record: GameRecord, at: int, last: int) ->
 
 
 @require_GET
+@refuses_tampered_records(as_text=True)
 def board(request: HttpRequest, pk: int) -> HttpResponse:
     """The board after event ``at`` as an SVG document: what the viewer swaps in on each step."""
     record, last = _replayable(request, pk)

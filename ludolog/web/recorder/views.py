@@ -34,6 +34,7 @@ from records import selectors
 from ...api_parsers import BoundedJSONParser
 from ..games import WebGame, game_name, web_game
 from ..replay import board_for, narrations
+from ..tampered import refuses_tampered_records
 from ..tile_frame import seat_colour
 from .words import common_words
 
@@ -85,6 +86,7 @@ def _recordable(request: HttpRequest, pk: int) -> tuple[GameRecord, HttpResponse
 
 
 @login_required
+@refuses_tampered_records()
 def record_page(request: HttpRequest, pk: int) -> HttpResponse:
     record, refused = _recordable(request, pk)
     if refused is not None:
