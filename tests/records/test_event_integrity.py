@@ -136,9 +136,11 @@ class TestVerification:
 @pytest.mark.django_db
 class TestChainedWrites:
     def test_appended_events_are_chained_from_the_start(self):
+        """The first to the record's header (its game, ruleset, seed, set-up and seats)."""
         record = seeded_record()
         stored = append_game(record, 5, idempotency_key=None)
-        previous = GENESIS
+        previous = integrity.header_digests([record.pk])[record.pk]
+        assert previous != GENESIS
         for stored_event in Event.objects.filter(record=record).order_by("seq"):
             assert stored_event.hash == StoredEvent(
                 record.pk, stored_event.seq, stored_event.type, stored_event.payload, stored_event.recorded_at,
