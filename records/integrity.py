@@ -198,9 +198,11 @@ class RecordHeader:
 
     @classmethod
     def of(cls, record: Any, seats: Iterable[tuple[int, int]]) -> RecordHeader:
-        """The header of ``record`` (a :class:`~records.models.GameRecord`) seated as ``seats`` say."""
-        return cls(record.pk, record.game_slug, record.ruleset_version, record.seed, record.setup,
-                   record.result_only, tuple(sorted(seats)))
+        """The header of ``record`` (a :class:`~records.models.GameRecord`) seated as ``seats`` say,
+        each value as the database gives it back (a seed given as ``"7"`` is stored as 7)."""
+        return cls(int(record.pk), str(record.game_slug), str(record.ruleset_version),
+                   None if record.seed is None else int(record.seed), record.setup, bool(record.result_only),
+                   tuple(sorted((int(order), int(player)) for order, player in seats)))
 
     def canonical(self) -> str:
         return canonical_json({
@@ -213,7 +215,7 @@ class RecordHeader:
         """The link of the record's first event.
 
         >>> RecordHeader(1, "carcassonne", "carcassonne@1", 7, {}, False, ((0, 3), (1, 4))).digest()[:16]
-        'c1cf2f7a4d7a7d07'
+        '888a434e7731e1b5'
         """
         return hashlib.sha256(self.canonical().encode("ascii")).hexdigest()
 

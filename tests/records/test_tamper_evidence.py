@@ -18,6 +18,7 @@ rolled back with the test.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import sqlite3
 import subprocess
@@ -448,3 +449,27 @@ def test_the_records_stored_before_the_migration_are_checkpointed_by_it(migrated
     db.close()
     tampered = run_manage(migrated_sqlite, "verify_events")
     assert tampered.returncode == 1 and f"record {record_id}" in tampered.stdout
+
+
+class TestCanonicalForms:
+    """Changing either form changes every stored link: it needs a new format name and a migration."""
+
+    def test_the_documented_header_form_and_its_digest_are_pinned(self):
+        header = integrity.RecordHeader(7, "carcassonne", "carcassonne@1", 12, {"variants": ["river"], "n": 2.0},
+                                        False, ((0, 31), (1, 40)))
+        text = ('{"format":"ludolog-record/1","game":"carcassonne","record":7,"result_only":false,'
+                '"ruleset":"carcassonne@1","seats":[[0,31],[1,40]],"seed":12,"setup":{"n":2,"variants":["river"]}}')
+        assert header.canonical() == text
+        assert header.digest() == hashlib.sha256(text.encode("ascii")).hexdigest()
+        record = GameRecord(pk=7, game_slug="carcassonne", ruleset_version="carcassonne@1", seed="12",
+                            setup={"variants": ["river"], "n": 2})
+        assert integrity.RecordHeader.of(record, [(1, 40), (0, 31)]).digest() == header.digest(), (
+            "as the database gives it back: the seed an integer, the seats by seat order")
+
+    def test_the_documented_seat_move_form_is_pinned(self):
+        content = integrity.seat_move_content(record_id=7, seat=1, from_player_id=40, to_player_id=31, reason="merge",
+                                              moved_by_id=None,
+                                              moved_at=dt.datetime(2026, 3, 1, 20, 0, tzinfo=dt.timezone.utc))
+        text = ('{"format":"ludolog-seat-move/1","from_player":40,"moved_at":"2026-03-01T20:00:00.000000Z",'
+                '"moved_by":null,"previous":"' + GENESIS + '","reason":"merge","record":7,"seat":1,"to_player":31}')
+        assert integrity.move_hash(content, GENESIS) == hashlib.sha256(text.encode("ascii")).hexdigest()
