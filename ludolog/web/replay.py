@@ -371,7 +371,7 @@ def events_part(request: HttpRequest, record: GameRecord, at: int, last: int) ->
 
 
 @require_GET
-@refuses_tampered_records(as_text=True)
+@refuses_tampered_records(answer="text")
 def board(request: HttpRequest, pk: int) -> HttpResponse:
     """The board after event ``at`` as an SVG document: what the viewer swaps in on each step."""
     record, last = _replayable(request, pk)

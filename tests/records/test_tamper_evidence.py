@@ -377,6 +377,10 @@ class TestPagesOfATamperedRecord:
         assert_refused(client.get(f"/games/{record.pk}/replay/?at=10"), api=False)
         assert_refused(client.get(f"/games/{record.pk}/replay/board/?at=10"), api=False)
         assert_refused(client.get(f"/api/records/{record.pk}/state/?at=10"), api=True)
+        keeper = get_user_model().objects.create_user("keeper")
+        record.scorekeepers.add(keeper)
+        client.force_login(keeper)
+        assert_refused(client.get(f"/scorekeeping/{record.pk}/table/"), api=True)
 
     @pytest.mark.parametrize("kind", ["seed", "seats swapped", "last event deleted", "event moved in"])
     def test_once_verified_every_page_and_api_of_the_record_answer_409(self, client, kind):

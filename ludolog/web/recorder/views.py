@@ -144,6 +144,7 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
 
 @login_required
 @require_http_methods(["GET", "POST"])
+@refuses_tampered_records(answer="json", ask_first=False)
 def table(request: HttpRequest, pk: int) -> HttpResponse:
     """The table's state as JSON; ``?known=N`` answers 204 while event N is still the last, so
     that a phone can ask every few seconds whether another one recorded meanwhile.
