@@ -38,7 +38,7 @@ Its SHA-256, the *header digest*, is what the record's first event is chained to
 colour, the date, the place, privacy and the catalogue entry are not part of it: they may be
 corrected at any time.) Records whose first event was stored before headers were chained link it
 to 64 zeros (:data:`GENESIS`); their header is kept by their checkpoint instead, written by
-migration 0014 (see below). A record cannot be passed off as one of those: its first event, which
+migration 0017 (see below). A record cannot be passed off as one of those: its first event, which
 nobody may update, says which kind it is.
 
 What the application changes after the first event
@@ -75,7 +75,7 @@ HMAC (:mod:`records.checkpoint_file`) that the club keeps elsewhere, and
 
 What stays out of reach: events or moves *added* after the last checkpoint with correctly
 computed hashes look like the application's own; a record whose header was changed before its
-first checkpoint (one chained before headers were, changed before migration 0014) has nothing to
+first checkpoint (one chained before headers were, changed before migration 0017) has nothing to
 be compared with.
 
 Changing any of these forms changes every hash: it would need a new format name and a migration.

@@ -425,9 +425,9 @@ def run_manage(database: Path, *args: str) -> subprocess.CompletedProcess:
 
 
 def test_the_records_stored_before_the_migration_are_checkpointed_by_it(migrated_sqlite):
-    """Back to 0013: a record and its events as they were stored then (the first chained to 64
+    """Back to 0016: a record and its events as they were stored then (the first chained to 64
     zeros), forwards again: it verifies, and its seed changed afterwards is found."""
-    back = run_manage(migrated_sqlite, "migrate", "records", "0013", "-v0")
+    back = run_manage(migrated_sqlite, "migrate", "records", "0016", "-v0")
     assert back.returncode == 0, back.stderr
     db = sqlite3.connect(migrated_sqlite)
     db.execute(
