@@ -486,7 +486,7 @@ def verify_record(stored: StoredRecord, against: Iterable[tuple[str, Checkpoint]
         seen = next((source for source, header in pinned if first.hash == first.expected_hash(header)), None)
         if seen is not None:
             found = [m for m in found if (m.seq, m.problem) != (1, FIRST_ALTERED)]
-            found.append(Mismatch(record_id, None, f"{HEADER} changed after its first event, which {seen} saw"))
+            found.append(Mismatch(record_id, None, f"{HEADER} changed: its first event is chained to the header {seen} saw"))
     header = ""
     if first_link == GENESIS:
         # Chained before headers were: its checkpoints keep its header.

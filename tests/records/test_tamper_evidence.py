@@ -86,7 +86,7 @@ def attacker() -> Iterator:
     with connection.cursor() as cursor:
         if connection.vendor == "sqlite":
             for trigger in ("records_event_no_update", "records_event_no_delete", "records_event_no_replace"):
-                cursor.execute(f"DROP TRIGGER {trigger}")
+                cursor.execute(f"DROP TRIGGER IF EXISTS {trigger}")
         else:
             cursor.execute("SET LOCAL session_replication_role = replica")
         yield cursor
