@@ -3,6 +3,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError
 from django.db.models import Max
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
@@ -111,10 +113,12 @@ class GameRecordViewSet(
 
     def _may_be_tampered(self, exc: Exception) -> bool:
         """An error replaying a record the user may read: one no request should meet, or an
-        engine's refusal of what a read replays (a refused append is the client's own)."""
-        if "pk" not in getattr(self, "kwargs", {}) or isinstance(exc, (APIException, Http404, RecordTampered)):
+        engine's refusal of what a read replays. Not a refusal the request earns itself (a bad
+        step or payload, an illegal action appended), nor the database's own trouble."""
+        if "pk" not in getattr(self, "kwargs", {}) or isinstance(
+                exc, (APIException, Http404, PermissionDenied, RecordTampered, DatabaseError)):
             return False
-        if getattr(exc, "reason", None) and self.request.method not in SAFE_METHODS:
+        if hasattr(exc, "status_code") or (getattr(exc, "reason", None) and self.request.method not in SAFE_METHODS):
             return False
         try:
             selectors.readable_record(self.request.user, self.kwargs["pk"])

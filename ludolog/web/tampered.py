@@ -14,6 +14,7 @@ from functools import wraps
 from typing import Literal
 
 from django.core.exceptions import PermissionDenied
+from django.db import DatabaseError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext
@@ -41,7 +42,7 @@ def refuses_tampered_records(*, answer: Answer = "page", ask_first: bool = True)
             if problems is None:
                 try:
                     return view(request, pk, *args, **kwargs)
-                except (Http404, PermissionDenied):
+                except (Http404, PermissionDenied, DatabaseError):
                     raise
                 except Exception:
                     problems = integrity.tampering_found_now(pk)

@@ -37,7 +37,7 @@ from django.test import override_settings
 from records import integrity, state_cache
 from records.files import import_document, simulate_document
 from records.integrity import GENESIS, event_hash
-from records.models import Event, GameRecord, Player, Seat
+from records.models import Event, GameRecord, Player, RecordCheckpoint, Seat
 from records.players import merge_players
 from records.rulesets import migrate_ruleset
 from records.services import SeatSpec, append_event, start_game
@@ -397,6 +397,12 @@ class TestPagesOfATamperedRecord:
         for path in ("", "state/", "events/", "options/", "export/"):
             assert_refused(client.get(f"/api/records/{record.pk}/{path}"), api=True)
         assert client.get(f"/games/{other.pk}/replay/").status_code == 200 or kind == "event moved in"
+
+    def test_a_request_s_own_error_is_answered_as_before_and_verifies_nothing(self, client):
+        record = append_game(seeded_record(), 4)
+        answer = client.get(f"/api/records/{record.pk}/state/?at=99")
+        assert answer.status_code == 400 and answer.json()["reason"] == "at_out_of_range"
+        assert not RecordCheckpoint.objects.exists(), "no verification ran"
 
     def test_a_tampered_private_record_stays_not_found_to_those_who_may_not_read_it(self, client):
         record = append_game(seeded_record(is_private=True), 6)
