@@ -37,7 +37,7 @@ from django.test import override_settings
 from records import integrity, state_cache
 from records.files import import_document, simulate_document
 from records.integrity import GENESIS, event_hash
-from records.models import Event, GameRecord, Player, RecordCheckpoint, Seat
+from records.models import Event, GameRecord, Player, Seat
 from records.players import merge_players
 from records.rulesets import migrate_ruleset
 from records.services import SeatSpec, append_event, start_game
@@ -399,6 +399,8 @@ class TestPagesOfATamperedRecord:
         assert client.get(f"/games/{other.pk}/replay/").status_code == 200 or kind == "event moved in"
 
     def test_a_request_s_own_error_is_answered_as_before_and_verifies_nothing(self, client):
+        from records.models import RecordCheckpoint
+
         record = append_game(seeded_record(), 4)
         answer = client.get(f"/api/records/{record.pk}/state/?at=99")
         assert answer.status_code == 400 and answer.json()["reason"] == "at_out_of_range"
