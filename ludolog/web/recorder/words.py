@@ -6,24 +6,35 @@ game's web module adds its own (``RecorderParts.words``)."""
 
 from __future__ import annotations
 
-from django.utils.translation import gettext
+from typing import Any
+
+from django.utils.translation import gettext, ngettext
 
 
-def common_words() -> dict[str, str]:
+def counted(singular: str, plural: str, by: str = "count") -> dict[str, str]:
+    """A counted phrase for the script, in the reader's language: its form for 0, for 1 and for
+    more (``by`` names the placeholder that counts). English and French tell only these apart;
+    the script's ``fill`` picks the form."""
+    return {"by": by, "0": ngettext(singular, plural, 0), "1": ngettext(singular, plural, 1),
+            "other": ngettext(singular, plural, 2)}
+
+
+def common_words() -> dict[str, Any]:
     return {
         "to_play": gettext("%(player)s to play"),
         "game_over": gettext("The game is over."),
         "see_replay": gettext("See the whole game, move by move"),
         "table_turn": gettext("The table says what was turned up"),
-        "pending": gettext("%(count)s waiting to be sent"),
-        "pending_one": gettext("1 waiting to be sent"),
+        "pending": counted("%(count)s move waiting to be sent", "%(count)s moves waiting to be sent"),
+        "pending_one": ngettext("%(count)s move waiting to be sent", "%(count)s moves waiting to be sent", 1) % {"count": 1},
         "offline": gettext("No connection: what you record is kept on this phone and sent, in order, as soon as "
                            "the connection returns."),
         "sending": gettext("Sending…"),
         "saved": gettext("Saved."),
         "conflict": gettext("Another phone recorded a move meanwhile: “%(action)s” was not stored. The board "
                             "now shows the game as recorded; record your move again if it still applies."),
-        "conflict_more": gettext("%(count)s more move(s) recorded on this phone were not sent either."),
+        "conflict_more": counted("%(count)s more move recorded on this phone was not sent either.",
+                                 "%(count)s more moves recorded on this phone were not sent either."),
         "refused": gettext("Ludolog refused “%(action)s”: %(reason)s Nothing was stored."),
         "closed": gettext("This game is over: nothing more can be recorded."),
         "forbidden": gettext("You may not record this game any more (logged out?)."),
@@ -45,7 +56,7 @@ def common_words() -> dict[str, str]:
     }
 
 
-def tile_words() -> dict[str, str]:
+def tile_words() -> dict[str, Any]:
     """What the recorder of any tile game says (``recorder-tiles.js``)."""
     return {
         "rotate": gettext("Rotate"),
@@ -59,8 +70,8 @@ def tile_words() -> dict[str, str]:
         "tap_spot": gettext("Tap a highlighted square to lay the tile there."),
         "tap_figure": gettext("Tap a spot to put a figure there, or confirm without one."),
         "no_spot": gettext("This tile fits nowhere on the board."),
-        "tiles_left": gettext("%(count)s tiles left"),
-        "left": gettext("%(count)s left"),
+        "tiles_left": counted("%(count)s tile left", "%(count)s tiles left"),
+        "left": counted("%(count)s left", "%(count)s left"),
         "waiting_draw": gettext("Ludolog draws the next tile when the connection returns."),
         "filter": gettext("Filter by what is on the tile"),
         "all_tiles": gettext("All"),

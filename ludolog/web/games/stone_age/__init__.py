@@ -6,18 +6,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _, ngettext
 
 from ...setup_choices import SetupChoices, rules_and_variants, variants_setup
 from .. import ReplayHints, WebGame
-from .drawing import stone_age_svg
-from .narration import final_scoring, narrate_action
+from .drawing import Words, stone_age_svg
+from .narration import bottom_words, cost_words, final_scoring, narrate_action, top_words
 from .recorder import RECORDER
 
 
 def board(position: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], *, title: str,
           show: str | None = None, free_cells: bool = False) -> str:
-    return stone_age_svg(position, seats, title=title, translate=gettext, show=show)
+    words = Words(translate=gettext, plural=ngettext,
+                  card=lambda slot: (top_words(slot.get("top", {})), bottom_words(slot.get("bottom", {}))),
+                  building=lambda stack: cost_words(stack.get("cost", {})))
+    return stone_age_svg(position, seats, title=title, words=words, show=show)
 
 
 WEB_GAME = WebGame(

@@ -7,11 +7,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from games.engines.stone_age.components import load
 
 from ...games import RecorderParts
+from ...recorder.words import counted
 from . import drawing
 from .narration import bottom_words, cost_words, top_words
 
@@ -42,13 +43,13 @@ def catalogue() -> dict[str, Any]:
     return {"cards": cards, "buildings": buildings, "card_kinds": kinds}
 
 
-def recorder_words() -> dict[str, str]:
+def recorder_words() -> dict[str, Any]:
     """What Stone Age's recorder says (``recorder-stone-age.js``)."""
     words = {
         "place_people": gettext("%(player)s places people: tap a place."),
         "how_many": gettext("How many people?"),
         "resolve": gettext("%(player)s resolves a place: tap it."),
-        "dice_needed": gettext("Tap the %(count)s dice rolled."),
+        "dice_needed": counted("Tap the die rolled.", "Tap the %(count)s dice rolled."),
         "roll_for_me": gettext("Let Ludolog roll"),
         "rolled_by_ludolog": gettext("Ludolog rolls the dice."),
         "clear_dice": gettext("Clear the dice"),
@@ -58,15 +59,17 @@ def recorder_words() -> dict[str, str]:
         "gain": gettext("%(total)s ÷ %(value)s → %(gained)s %(resource)s"),
         "decline": gettext("Don't buy"),
         "pay": gettext("Pay %(what)s"),
-        "pay_rule_count": gettext("Pay %(count)s resources."),
+        "pay_rule_count": counted("Pay %(count)s resource.", "Pay %(count)s resources."),
         "pay_rule_range": gettext("Pay %(min)s to %(max)s resources."),
-        "pay_rule_kinds": gettext("Pay %(count)s resources of exactly %(kinds)s kind(s)."),
+        "pay_rule_kinds": counted("Pay %(count)s resources of exactly %(kinds)s kind.",
+                                  "Pay %(count)s resources of exactly %(kinds)s kinds.", "kinds"),
         "pay_rule_fixed": gettext("Pay exactly %(what)s."),
         "cannot_pay": gettext("Not enough resources to pay."),
         "you_have": gettext("In stock: %(what)s"),
         "starve": gettext("Take the penalty (−10 points)"),
-        "lacks_food": gettext("%(player)s lacks %(count)s food: pay as many resources, or take the penalty."),
-        "choose": gettext("Choose %(count)s resources to take."),
+        "lacks_food": counted("%(player)s lacks %(count)s food: pay a resource, or take the penalty.",
+                              "%(player)s lacks %(count)s food: pay as many resources, or take the penalty."),
+        "choose": counted("Choose %(count)s resource to take.", "Choose %(count)s resources to take."),
         "picks": gettext("Each player takes one die, from the buyer on: which die does %(player)s take?"),
         "drawn": gettext("Which card was drawn from the pile?"),
         "picks_again": gettext("Pick again"),
@@ -74,8 +77,8 @@ def recorder_words() -> dict[str, str]:
         "reveal_stack": gettext("Which building is now on top of stack %(stack)s?"),
         "all_cards": gettext("All"),
         "cost": gettext("cost %(cost)s"),
-        "people": gettext("%(count)s people"),
-        "card_on": gettext("Card on the %(cost)s-resource space"),
+        "people": counted("%(count)s person", "%(count)s people"),
+        "card_on": counted("Card on the %(cost)s-resource space", "Card on the %(cost)s-resource space", "cost"),
         "building_on": gettext("Building stack %(stack)s"),
         "resource:food": gettext("food"),
     }

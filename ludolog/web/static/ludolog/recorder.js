@@ -36,7 +36,13 @@
     paintedSeq: null
   };
 
+  /* A counted phrase comes as its forms ({by: "count", "0": …, "1": …, other: …}, made by
+     words.counted on the server): the form for the number it counts is filled in. */
   function fill(template, values) {
+    if (template && typeof template === "object") {
+      var n = String(values[template.by]);
+      template = template[n] !== undefined ? template[n] : template.other;
+    }
     return String(template).replace(/%\((\w+)\)s/g, function (_, key) {
       return values[key] === undefined ? "" : values[key];
     });
