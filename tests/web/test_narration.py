@@ -537,10 +537,10 @@ def test_the_same_sentences_in_french():
         assert table.play("resolve forest dice=3,5,6 tools=0").text == \
             "Alice lance 3, 5, 6 + 2 (outil) dans la forêt : 5 bois"
         assert buying("C07", slot=2, wood=1, clay=1).play("resolve card2 pay=wood:1,clay:1").text == \
-            "Alice achète la carte de coût 2 (C07 : 7 nourriture ; vert : poterie) pour 1 bois et 1 argile"
+            "Alice achète la carte de coût 2 (C07 : 7 nourriture ; vert : poterie) pour 1 bois et 1 glaise"
         assert buying("C06", slot=1, wood=1).play("resolve card1 pay=wood:1 dice=2,6 picks=6,2").text == (
             "Alice achète la carte de coût 1 (C06 : dés pour tous ; vert : écriture) pour 1 bois ; "
-            "les dés montrent 2, 6 : Alice prend le 6 (agriculture), Bo le 2 (argile)")
+            "les dés montrent 2, 6 : Alice prend le 6 (agriculture), Bo le 2 (glaise)")
         game = stone_age_game(2)
         game.stacks[0] = ["B03", "B28"]
         game.tribes[0].resources.update(wood=2, gold=1)

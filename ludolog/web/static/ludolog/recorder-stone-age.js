@@ -454,22 +454,8 @@
     });
   }
 
-  /* The village board shrinks to the screen; the buttons enlarge it (it then scrolls inside its frame). */
-  var zoom = 1;
-  document.querySelectorAll("[data-zoom]").forEach(function (button) {
-    button.addEventListener("click", function () {
-      zoom = button.dataset.zoom === "in" ? Math.min(3, zoom * 1.4) : button.dataset.zoom === "out" ? Math.max(1, zoom / 1.4) : 1;
-      applyZoom();
-    });
-  });
-  function applyZoom() {
-    var svgNode = document.querySelector("#board svg");
-    if (svgNode) svgNode.style.width = zoom === 1 ? "" : Math.round(zoom * 100) + "%";
-  }
-
   function render() {
     renderTribes();
-    applyZoom();
     tray.textContent = "";
     pendingAction = null;
     var opts = options();
