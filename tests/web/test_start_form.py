@@ -8,6 +8,7 @@ import re
 import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
+from django.utils import timezone
 
 from games.models import Copy
 from games.services import demo_catalogue_data, load_catalogue
@@ -234,3 +235,119 @@ def test_a_hunters_and_gatherers_variant_is_pinned(keeper_client: Client):
     status, _html = start(keeper_client, seat_1="Alice", seat_2="Bastien",
                           **{"setup-hunters-gatherers-variants": ["figures_home_at_end_of_turn"]})
     assert status == 302 and GameRecord.objects.get().setup == {"variants": ["figures_home_at_end_of_turn"]}
+
+
+def test_the_games_in_progress_name_the_game_the_players_and_the_moves(keeper_client: Client):
+    from games.registry import UNDO
+    from records.services import append_event
+    from tests.factories import event
+
+    assert start(keeper_client, seat_1="Alice", seat_2="Bastien", seed="", ludolog_draws="on")[0] == 302
+    assert start(keeper_client, game="stone-age", seat_1="Chloé", seat_2="David")[0] == 302
+    tiles = GameRecord.objects.get(game_slug=HG)
+    for seq in range(3):
+        kind, payload = event(seq, seed=tiles.seed)
+        append_event(tiles, seq, kind, payload)
+    append_event(tiles, 3, UNDO, {})  # takes back the third move
+    html = keeper_client.get("/scorekeeping/").content.decode()
+    lines = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", line)).strip()
+             for line in re.findall(r"<li class=\"in-progress-game\">(.*?)</li>", html, re.S)]
+    assert len(lines) == 2
+    assert "Stone Age" in lines[0] and "Chloé, David" in lines[0] and "no moves yet" in lines[0]
+    assert "Carcassonne: Hunters and Gatherers" in lines[1] and "Alice, Bastien" in lines[1]
+    assert "2 moves" in lines[1]
+
+
+def test_ludolog_draws_and_rolls_is_a_toggle_with_a_seed_picked_and_editable(keeper_client: Client):
+    html = keeper_client.get("/scorekeeping/").content.decode()
+    assert re.search(r'<input type="checkbox" name="ludolog_draws"[^>]*>\s*Ludolog draws and rolls', html)
+    offered = int(re.search(r'<input type="number" name="seed" value="(\d+)"', html)[1])
+    assert offered >= 0, "a seed is picked for the experts to see or change"
+
+    assert start(keeper_client, seat_1="Alice", seat_2="Bastien", ludolog_draws="on", seed="")[0] == 302
+    assert GameRecord.objects.get().seed is not None, "the toggle alone seeds the record"
+    assert start(keeper_client, seat_1="Alice", seat_2="Bastien", ludolog_draws="on", seed="7")[0] == 302
+    assert GameRecord.objects.order_by("-pk").first().seed == 7
+    assert start(keeper_client, seat_1="Alice", seat_2="Bastien", seed=str(offered))[0] == 302
+    assert GameRecord.objects.order_by("-pk").first().seed is None, "toggled off: every draw is recorded"
+    status, html = start(keeper_client, seat_1="Alice", seat_2="Bastien", ludolog_draws="on", seed="-1")
+    assert status == 400 and GameRecord.objects.count() == 3
+
+
+def test_each_seat_takes_one_of_the_game_s_own_colours(keeper_client: Client):
+    html = keeper_client.get("/scorekeeping/").content.decode()
+    assert html.count('name="colour_') == 6
+    stone_age = re.findall(r'<option value="([a-z]+)" data-games="[^"]*stone-age[^"]*"', html.split('name="colour_1"')[1].split("</select>")[0])
+    assert stone_age == ["red", "yellow", "green", "blue"]
+    status, _html = start(keeper_client, game="stone-age", seat_1="Alice", seat_2="Bastien", seat_3="Chloé",
+                          colour_1="blue", colour_3="red")
+    assert status == 302
+    record = GameRecord.objects.get()
+    assert [seat.colour for seat in record.seats.order_by("seat_order")] == ["blue", "yellow", "red"], \
+        "a seat left to the default takes the game's first colour nobody chose"
+
+    status, html = start(keeper_client, game="stone-age", seat_1="Alice", seat_2="Bastien", colour_2="grey")
+    assert status == 400 and "not a colour of Stone Age" in html
+    status, html = start(keeper_client, game="stone-age", seat_1="Alice", seat_2="Bastien", colour_1="red",
+                         colour_2="red")
+    assert status == 400 and "Each colour can be taken only once." in html
+    assert GameRecord.objects.count() == 1
+
+
+def test_a_random_first_player_shuffles_the_seats_with_their_colours(keeper_client: Client):
+    names = ["Alice", "Bastien", "Chloé", "David"]
+    colours = ["red", "yellow", "green", "blue"]
+    orders = set()
+    for _attempt in range(12):
+        fields = {f"seat_{n}": name for n, name in enumerate(names, start=1)}
+        fields |= {f"colour_{n}": colour for n, colour in enumerate(colours, start=1)}
+        assert start(keeper_client, game="stone-age", shuffle_seats="on", **fields)[0] == 302
+        record = GameRecord.objects.order_by("-pk").first()
+        seats = list(record.seats.order_by("seat_order"))
+        assert sorted(seat.player.display_name for seat in seats) == sorted(names)
+        assert all(seat.colour == colours[names.index(seat.player.display_name)] for seat in seats)
+        orders.add(tuple(seat.player.display_name for seat in seats))
+    assert len(orders) > 1, "12 shuffles of 4 players all alike: the seats were not shuffled"
+    start(keeper_client, game="stone-age", seat_1="Alice", seat_2="Bastien")
+    assert seated(GameRecord.objects.order_by("-pk").first()) == ["Alice", "Bastien"], "unticked: the order typed"
+
+
+def test_the_play_times_are_kept_and_edited_on_the_game_page(keeper_client: Client):
+    status, _html = start(keeper_client, seat_1="Alice", seat_2="Bastien", play_started_at="2026-11-28T20:15")
+    assert status == 302
+    record = GameRecord.objects.get()
+    assert timezone.localtime(record.play_started_at).strftime("%Y-%m-%d %H:%M") == "2026-11-28 20:15"
+    assert record.play_ended_at is None
+    page = keeper_client.get(f"/games/{record.pk}/").content.decode()
+    assert 'name="play_started_at" value="2026-11-28T20:15"' in page and 'name="play_ended_at"' in page
+    answer = keeper_client.post(f"/games/{record.pk}/times/",
+                                {"play_started_at": "2026-11-28T20:10", "play_ended_at": "2026-11-28T21:40"})
+    assert answer.status_code == 302
+    record.refresh_from_db()
+    assert timezone.localtime(record.play_ended_at).strftime("%H:%M") == "21:40"
+    assert timezone.localtime(record.play_started_at).strftime("%H:%M") == "20:10"
+    answer = keeper_client.post(f"/games/{record.pk}/times/",
+                                {"play_started_at": "2026-11-28T22:00", "play_ended_at": "2026-11-28T21:40"})
+    assert answer.status_code == 400 and "Play cannot end before it started." in answer.content.decode()
+    record.refresh_from_db()
+    assert timezone.localtime(record.play_started_at).strftime("%H:%M") == "20:10"
+
+
+def test_the_play_times_are_edited_only_by_the_record_s_keepers(keeper_client: Client):
+    assert start(keeper_client, seat_1="Alice", seat_2="Bastien")[0] == 302
+    record = GameRecord.objects.get()
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("stranger"))
+    assert 'name="play_ended_at"' not in stranger.get(f"/games/{record.pk}/").content.decode()
+    assert stranger.post(f"/games/{record.pk}/times/", {"play_ended_at": "2026-11-28T21:40"}).status_code == 403
+    record.refresh_from_db()
+    assert record.play_ended_at is None
+
+
+def test_a_friendly_game_is_started_as_such_and_shown_so(keeper_client: Client):
+    assert start(keeper_client, seat_1="Alice", seat_2="Bastien", is_friendly="on")[0] == 302
+    record = GameRecord.objects.get()
+    assert record.is_friendly
+    assert "Friendly game (not in the league)" in keeper_client.get(f"/games/{record.pk}/").content.decode()
+    assert start(keeper_client, seat_1="Alice", seat_2="Bastien")[0] == 302
+    assert not GameRecord.objects.order_by("-pk").first().is_friendly
