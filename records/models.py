@@ -100,6 +100,14 @@ class GameRecord(models.Model):
         _("result only"), default=False,
         help_text=_("Played without recording moves: one result event holds the final scores."),
     )
+    is_friendly = models.BooleanField(
+        _("friendly game (not in the league)"), default=False,
+        help_text=_("Played for fun: counts for no league, whoever recorded it and whoever is seated."),
+    )
+    play_started_at = models.DateTimeField(
+        _("play started"), null=True, blank=True, help_text=_("When play started at the table (editable)."))
+    play_ended_at = models.DateTimeField(
+        _("play ended"), null=True, blank=True, help_text=_("When play ended at the table (editable)."))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
         # Empty only for a record the operator made at the command line (an import, the demo):

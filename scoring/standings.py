@@ -78,10 +78,11 @@ def may_rule(user: AbstractBaseUser | AnonymousUser, league: League) -> bool:
 
 def league_candidates(league: League) -> QuerySet[GameRecord]:
     """The finished records that fit the league whoever recorded them: its games, its dates,
-    only its members seated."""
+    only its members seated; never a game its players called friendly (``is_friendly``)."""
     member_ids = list(league.memberships.values_list("player_id", flat=True))
     records = GameRecord.objects.filter(
-        status=GameRecord.Status.FINISHED, played_on__gte=league.starts_on, played_on__lte=league.ends_on
+        status=GameRecord.Status.FINISHED, is_friendly=False, played_on__gte=league.starts_on,
+        played_on__lte=league.ends_on,
     )
     if league.game_slugs:
         records = records.filter(game_slug__in=league.game_slugs)
@@ -109,7 +110,10 @@ def leagues_of(record: GameRecord) -> list[League]:
 
 
 def leagues_fitting(record: GameRecord) -> list[League]:
-    """The leagues whose games, dates and members ``record`` fits, counted or not."""
+    """The leagues whose games, dates and members ``record`` fits, counted or not (none for a
+    friendly game)."""
+    if record.is_friendly:
+        return []
     seated = set(record.seats.values_list("player_id", flat=True))
     leagues = League.objects.filter(starts_on__lte=record.played_on, ends_on__gte=record.played_on)
     return [
