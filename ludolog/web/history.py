@@ -8,12 +8,14 @@ from typing import TypeVar
 from django import forms
 from django.core.paginator import Paginator
 from django.db.models import Prefetch, QuerySet
+from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 
 from games.registry import get_engine
 from records import replay
@@ -169,9 +171,54 @@ def by_rank(seats: list[Seat], results: dict[int, SeatResult]) -> list[Seat]:
     return sorted(seats, key=lambda seat: (results[seat.pk].rank if seat.pk in results else 0, seat.seat_order))
 
 
+class PlayTimesForm(forms.ModelForm):
+    """When play started and ended at the table, as the record's keepers correct them."""
+
+    class Meta:
+        model = GameRecord
+        fields = ["play_started_at", "play_ended_at"]
+        widgets = {name: forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+                   for name in fields}
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for field in self.fields.values():
+            field.input_formats = ["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"]
+
+    def clean(self) -> dict:
+        data = super().clean()
+        started, ended = data.get("play_started_at"), data.get("play_ended_at")
+        if started is not None and ended is not None and ended < started:
+            self.add_error("play_ended_at", forms.ValidationError(
+                _("Play cannot end before it started."), code="ended_before_started"))
+        return data
+
+
 @refuses_tampered_records()
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     record = readable_record(request.user, pk, with_seats_and_results(GameRecord.objects.all()))
+    return render(request, "games/detail.html", _detail_context(request, record))
+
+
+@require_POST
+@refuses_tampered_records()
+def game_times(request: HttpRequest, pk: int) -> HttpResponse:
+    """The play times corrected by one of the record's keepers; a refusal shows on the game page
+    and changes nothing."""
+    record = readable_record(request.user, pk, with_seats_and_results(GameRecord.objects.all()))
+    if not can_append(request.user, record):
+        return HttpResponse(gettext("Only the record's scorekeepers and players change its play times."),
+                            status=403, content_type="text/plain; charset=utf-8")
+    form = PlayTimesForm(request.POST, instance=GameRecord.objects.get(pk=record.pk))
+    if not form.is_valid():
+        record.refresh_from_db(fields=["play_started_at", "play_ended_at"])
+        return render(request, "games/detail.html", _detail_context(request, record, form), status=400)
+    form.save(commit=False).save(update_fields=["play_started_at", "play_ended_at"])
+    messages.success(request, gettext("Play times saved."))
+    return redirect("game-detail", pk=record.pk)
+
+
+def _detail_context(request: HttpRequest, record: GameRecord, times_form: PlayTimesForm | None = None) -> dict:
     results = {result.seat_id: result for result in record.results.all()}
     sources = sources_in_order(record.game_slug, [result.breakdown for result in results.values()])
     seats = [
@@ -197,4 +244,6 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "can_record": record.status == GameRecord.Status.IN_PROGRESS and can_append(request.user, record),
         "rules": rules_played(record),
     }
-    return render(request, "games/detail.html", context)
+    if can_append(request.user, record):
+        context["times_form"] = times_form or PlayTimesForm(instance=record)
+    return context

@@ -8,6 +8,7 @@ spelling of a name; a refusal shows next to the form and creates nothing.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,14 +16,14 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
-from django.db.models import QuerySet
+from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
 from games.models import Copy
-from games.registry import engine_slugs, get_engine
+from games.registry import UNDO, engine_slugs, get_engine
 from records import players, services
 from records.errors import RecordError
 from records.models import GameRecord, Player
@@ -32,7 +33,7 @@ from scoring.models import Club
 
 from .games import game_name
 from .games import web_game
-from .setup_choices import SetupChoices, field_name
+from .setup_choices import SetupChoices, colour_name, field_name
 
 MAX_SEATS = 6
 """Carcassonne with Inns & Cathedrals seats six."""
@@ -54,12 +55,53 @@ class CopySelect(forms.Select):
         return option
 
 
+class ColourSelect(forms.Select):
+    """Each colour names the games whose pieces come in it (``data-games``), so the page can
+    offer only the chosen game's."""
+
+    def __init__(self, games_of: dict[str, list[str]], *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.games_of = games_of
+
+    def create_option(self, name, value, *args, **kwargs) -> dict:
+        option = super().create_option(name, value, *args, **kwargs)
+        if value:
+            option["attrs"]["data-games"] = " ".join(self.games_of.get(str(value), []))
+        return option
+
+
+def game_colours(slug: str) -> Sequence[str]:
+    """The colours of the game's own pieces (none for a game without a web module)."""
+    game = web_game(slug)
+    return game.seat_colours if game is not None else ()
+
+
+def colour_fields(slugs: Sequence[str]) -> tuple[list[tuple[str, str]], dict[str, list[str]]]:
+    """The colours of every game ``slugs`` names, in first-seen order, and the games of each colour."""
+    games_of: dict[str, list[str]] = {}
+    for slug in slugs:
+        for colour in game_colours(slug):
+            games_of.setdefault(colour, []).append(slug)
+    return [(colour, colour_name(colour)) for colour in games_of], games_of
+
+
+def default_colours(chosen: Sequence[str], colours: Sequence[str]) -> list[str]:
+    """Each seat's colour: the one chosen, else the game's first colour nobody chose.
+
+    >>> default_colours(["blue", "", "red"], ["red", "yellow", "green", "blue"])
+    ['blue', 'yellow', 'red']
+    """
+    free = [colour for colour in colours if colour not in chosen]
+    return [colour or (free.pop(0) if free else "") for colour in chosen]
+
+
 @dataclass(frozen=True)
 class SeatRow:
     """One seat on the form; ``new_name`` is set when the name typed is nobody's yet."""
 
     number: int
     field: forms.BoundField
+    colour: forms.BoundField
     new_name: str = ""
     new_confirmed: bool = False
 
@@ -83,10 +125,26 @@ class StartForm(forms.Form):
     played_on = forms.DateField(label=_("Date played"), initial=timezone.localdate,
                                 widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     location = forms.CharField(label=_("Location"), required=False, max_length=200)
+    ludolog_draws = forms.BooleanField(
+        label=_("Ludolog draws and rolls"), required=False,
+        help_text=_("Ludolog deals the tiles or cards and rolls the dice; off: record each draw and each roll "
+                    "made at the table."),
+    )
     seed = forms.IntegerField(
-        label=_("Seed (optional)"), required=False, min_value=0, max_value=2**62,
-        help_text=_("With a seed Ludolog deals the tiles or cards and rolls the dice; without one, record each "
-                    "draw and each roll."),
+        label=_("Seed"), required=False, min_value=0, max_value=2**62,
+        help_text=_("Picked for you. The same seed deals the same game: change it only to replay a known deal."),
+    )
+    shuffle_seats = forms.BooleanField(
+        label=_("Random first player"), required=False,
+        help_text=_("The seats are shuffled when the record starts: the new seat 1 plays first."),
+    )
+    play_started_at = forms.DateTimeField(
+        label=_("Play started"), required=False, input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"],
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+    )
+    is_friendly = forms.BooleanField(
+        label=_("Friendly game (not in the league)"), required=False,
+        help_text=_("Counts for no league, whoever plays."),
     )
 
     def __init__(self, *args, keeper: AbstractBaseUser | None = None, **kwargs) -> None:
@@ -95,6 +153,10 @@ class StartForm(forms.Form):
         slugs = engine_slugs()
         self.fields["game"].choices = [(slug, game_name(slug)) for slug in slugs]
         self.fields["game"].initial = slugs[0] if slugs else None
+        # Offered for the experts to see or change; read only when Ludolog draws.
+        self.fields["seed"].initial = secrets.randbelow(2**31)
+        self.fields["play_started_at"].initial = timezone.localtime().replace(second=0, microsecond=0)
+        colours, games_of = colour_fields(slugs)
         self.fields["copy"].queryset = (
             Copy.objects.filter(record__engine_slug__in=slugs).exclude(status=Copy.Status.WITHDRAWN)
             .select_related("record").order_by("record__title", "barcode")
@@ -108,6 +170,10 @@ class StartForm(forms.Form):
             )
             # The name the player ticked "add as a new player" for: a tick for another name does not count.
             self.fields[f"new_{number}"] = forms.CharField(required=False)
+            self.fields[f"colour_{number}"] = forms.ChoiceField(
+                label=gettext("Colour in seat %(number)s") % {"number": number}, required=False,
+                choices=[("", _("The game's next colour")), *colours],
+                widget=ColourSelect(games_of, attrs={"class": "seat-colour"}))
         self.new_names: dict[int, str] = {}
         for game, choices in setup_choices(slugs).items():
             for name, field in choices.fields().items():
@@ -127,7 +193,7 @@ class StartForm(forms.Form):
         for number in range(1, MAX_SEATS + 1):
             new_name = self.new_names.get(number, "")
             confirmed = bool(new_name) and name_key(self.data.get(f"new_{number}", "")) == name_key(new_name)
-            rows.append(SeatRow(number, self[f"seat_{number}"], new_name, confirmed))
+            rows.append(SeatRow(number, self[f"seat_{number}"], self[f"colour_{number}"], new_name, confirmed))
         return rows
 
     def clean(self) -> dict:
@@ -153,6 +219,7 @@ class StartForm(forms.Form):
                     self.add_error(f"seat_{number}", forms.ValidationError(
                         _("No player called “%(name)s” yet."), code="new_player", params={"name": name}))
         data["players"] = [name for _number, name in seated]
+        data["colours"] = self._seat_colours(data, [number for number, _name in seated])
         self._check_player_count(data)
         self._check_copy(data)
         choices = setup_choices([data.get("game", "")]).get(data.get("game", ""))
@@ -160,9 +227,28 @@ class StartForm(forms.Form):
             name: data.get(field_name(data["game"], name)) for name in choices.fields()}
         data["setup"] = {} if choices is None else choices.to_setup(answers)
         data["ruleset_version"] = None if choices is None else choices.to_ruleset(answers)
+        if not data.get("ludolog_draws"):
+            data["seed"] = None
+        elif data.get("seed") is None:
+            data["seed"] = secrets.randbelow(2**31)
         if choices is not None and choices.deals and data.get("seed") is None:
             data["seed"] = secrets.randbelow(2**31)
         return data
+
+    def _seat_colours(self, data: dict, numbers: list[int]) -> list[str]:
+        """The seated players' colours, in seat order: each one the game has, none taken twice."""
+        game = data.get("game", "")
+        colours = game_colours(game)
+        chosen = [data.get(f"colour_{number}") or "" for number in numbers]
+        for number, colour in zip(numbers, chosen):
+            if colour and colour not in colours:
+                self.add_error(f"colour_{number}", forms.ValidationError(
+                    _("%(colour)s is not a colour of %(game)s."), code="colour_of_another_game",
+                    params={"colour": colour_name(colour).capitalize(), "game": game_name(game)}))
+            elif colour and chosen.count(colour) > 1:
+                self.add_error(f"colour_{number}", forms.ValidationError(
+                    _("Each colour can be taken only once."), code="duplicate_colour"))
+        return default_colours(chosen, colours)
 
     def _check_player_count(self, data: dict) -> None:
         engine = get_engine(data.get("game", ""))
@@ -195,6 +281,17 @@ def _keepable(request: HttpRequest) -> QuerySet[GameRecord]:
     return appendable_records(request.user).filter(status=GameRecord.Status.IN_PROGRESS, result_only=False)
 
 
+def _in_progress(request: HttpRequest) -> list[dict[str, Any]]:
+    """The keeper's games in progress, newest first: the game, its players and its moves
+    standing (each undo takes one back)."""
+    records = (_keepable(request).prefetch_related("seats__player")
+               .annotate(events_done=Count("events", filter=~Q(events__type=UNDO)),
+                         undos=Count("events", filter=Q(events__type=UNDO)))
+               .order_by("-played_on", "-pk")[:50])
+    return [{"record": record, "game": game_name(record.game_slug), "seats": list(record.seats.all()),
+             "moves": max(0, record.events_done - record.undos)} for record in records]
+
+
 KNOWN_PLAYERS_OFFERED = 500
 """Names suggested beyond the club's members: enough for a club's regulars, not a directory."""
 
@@ -218,15 +315,20 @@ def start(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
+            seats = [services.SeatSpec(name, colour) for name, colour in zip(data["players"], data["colours"])]
+            if data["shuffle_seats"]:
+                secrets.SystemRandom().shuffle(seats)
             try:
                 record = services.start_game(
                     game_slug=data["game"],
-                    seats=[services.SeatSpec(name) for name in data["players"]],
+                    seats=seats,
                     created_by=request.user,
                     seed=data["seed"],
                     played_on=data["played_on"],
                     location=data["location"],
                     copy=data["copy"],
+                    is_friendly=data["is_friendly"],
+                    play_started_at=data["play_started_at"],
                     catalogue_record=data["catalogue_record"],
                     setup=data["setup"],
                     **({"ruleset_version": data["ruleset_version"]} if data["ruleset_version"] else {}),
@@ -235,10 +337,11 @@ def start(request: HttpRequest) -> HttpResponse:
                 form.add_error(error.details.get("field") if error.details.get("field") in form.fields else None,
                                error.message)
             else:
-                messages.success(request, gettext("Record #%(id)s started.") % {"id": record.pk})
+                messages.success(request, gettext("Record #%(id)s started: %(player)s plays first.") % {
+                    "id": record.pk, "player": record.seats.get(seat_order=0).player})
                 return redirect("scorekeeping-record", pk=record.pk)
         status = 400
-    in_progress = _keepable(request).prefetch_related("seats__player").order_by("-played_on", "-pk")[:50]
+    in_progress = _in_progress(request)
     members = list(_club_members(request.user))
     # Suggested names are names the keeper may already see: a list of every player would name
     # those known only from private games.

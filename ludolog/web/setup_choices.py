@@ -62,3 +62,14 @@ def variants_setup(answers: Mapping[str, Any]) -> dict[str, Any]:
 
 def field_name(game: str, name: str) -> str:
     return f"setup-{game}-{name}"
+
+
+COLOUR_NAMES = {
+    "red": _("red"), "yellow": _("yellow"), "green": _("green"), "blue": _("blue"), "black": _("black"),
+    "grey": _("grey"), "purple": _("purple"), "white": _("white"), "orange": _("orange"), "pink": _("pink"),
+}
+"""A piece's colour, as the start page names it."""
+
+
+def colour_name(colour: str) -> str:
+    return str(COLOUR_NAMES.get(colour, colour))

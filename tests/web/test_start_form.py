@@ -72,11 +72,11 @@ def test_the_game_is_a_radio_button_per_game_with_the_first_chosen(keeper_client
     assert "<span>Carcassonne: Hunters and Gatherers</span>" in html
 
 
-def test_the_seed_is_folded_away_until_it_is_used(keeper_client: Client):
-    html = keeper_client.get("/scorekeeping/").content.decode()
-    assert '<details class="seed">' in html and "<summary>Let Ludolog draw and roll (seed)</summary>" in html
-    status, html = start(keeper_client, seat_1="Alice", seat_2="Bastien", seed="-1")
-    assert status == 400 and '<details class="seed" open>' in html, "a refused seed is shown"
+def test_a_refused_seed_is_shown_with_its_reason(keeper_client: Client):
+    status, html = start(keeper_client, seat_1="Alice", seat_2="Bastien", ludolog_draws="on", seed="-1")
+    assert status == 400
+    assert re.search(r'id="seed-field">.*<span class="error" role="alert">[^<]+</span>', html, re.S), \
+        "a refused seed is shown"
 
 
 @pytest.mark.parametrize("typed", ["alice", "ALICE ", "Alíce"])
@@ -168,7 +168,7 @@ def test_no_copy_is_a_record_without_one(keeper_client: Client, copies):
 def test_the_page_speaks_french(keeper_client: Client):
     keeper_client.cookies["django_language"] = "fr"
     html = keeper_client.get("/scorekeeping/").content.decode()
-    assert "Laisser Ludolog piocher et lancer les dés (graine)" in html
+    assert "Ludolog pioche et lance les dés" in html and "Partie amicale (hors championnat)" in html
     assert "Touchez un membre du club" in html and "joue en premier" in html
     status, html = start(keeper_client, seat_1="Alice", seat_2="Zoé")
     assert status == 400
@@ -278,7 +278,7 @@ def test_each_seat_takes_one_of_the_game_s_own_colours(keeper_client: Client):
     html = keeper_client.get("/scorekeeping/").content.decode()
     assert html.count('name="colour_') == 6
     stone_age = re.findall(r'<option value="([a-z]+)" data-games="[^"]*stone-age[^"]*"', html.split('name="colour_1"')[1].split("</select>")[0])
-    assert stone_age == ["red", "yellow", "green", "blue"]
+    assert sorted(stone_age) == ["blue", "green", "red", "yellow"]
     status, _html = start(keeper_client, game="stone-age", seat_1="Alice", seat_2="Bastien", seat_3="Chloé",
                           colour_1="blue", colour_3="red")
     assert status == 302

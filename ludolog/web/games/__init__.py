@@ -133,6 +133,9 @@ class WebGame:
     """The final scoring reads player by player (Stone Age) rather than feature by feature."""
     setup_choices: SetupChoices | None = None
     """What the start page asks of a new record's set-up besides the seed."""
+    seat_colours: Sequence[str] = ()
+    """The colours of the game's own pieces, as :data:`ludolog.web.tile_frame.NAMED_COLOURS`
+    names them, in the order the start page gives them to seats left to the default."""
     source_labels: Mapping[str, Words] = field(default_factory=dict)
     """A score source as the engine names it → its label (``river`` → Rivers)."""
     ruleset_names: Mapping[str, Words] = field(default_factory=dict)

@@ -47,6 +47,7 @@ WEB_GAME = WebGame(
     narrate_action=narrate_action,
     final_scoring=final_scoring,
     recorder=carcassonne_recorder("carcassonne"),
+    seat_colours=("yellow", "red", "green", "blue", "black", "grey"),
     setup_choices=SetupChoices(_("Expansions and meeples"), expansion_fields, expansions_setup),
     source_labels=SOURCE_LABELS,
     setup_words=SETUP_WORDS,

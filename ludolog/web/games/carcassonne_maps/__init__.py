@@ -82,6 +82,7 @@ WEB_GAME = WebGame(
     narrate_action=narrate_action,
     final_scoring=final_scoring,
     recorder=carcassonne_recorder("carcassonne-maps", more_words=recorder_words),
+    seat_colours=("yellow", "red", "green", "blue", "black", "grey"),
     setup_choices=SetupChoices(_("Map, start squares and tiles"), setup_fields, to_setup, deals=True),
     source_labels={**SOURCE_LABELS, "chips": _("Map-Chips")},
     setup_words={**SETUP_WORDS, "Start squares": _("Start squares"), "Map": _("Map")},

@@ -34,6 +34,7 @@ WEB_GAME = WebGame(
     narrate_action=narrate_action,
     final_scoring=final_scoring,
     recorder=RECORDER,
+    seat_colours=("red", "yellow", "green", "blue", "black"),
     setup_choices=SetupChoices(_("Variants"), rules_and_variants("hunters-gatherers"), variants_setup),
     source_labels={"river": _("Rivers"), "forest": _("Forests"), "hut": _("Huts"), "hunter": _("Hunters")},
     variant_names={

@@ -37,6 +37,7 @@ WEB_GAME = WebGame(
     final_scoring=final_scoring,
     final_by_player=True,
     recorder=RECORDER,
+    seat_colours=("red", "yellow", "green", "blue"),
     setup_choices=SetupChoices(_("Rules and variants"), rules_and_variants("stone-age"), variants_setup,
                                lambda answers: answers.get("ruleset") or None),
     source_labels={
