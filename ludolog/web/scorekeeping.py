@@ -34,6 +34,7 @@ from scoring.models import Club
 from .games import game_name
 from .games import web_game
 from .setup_choices import SetupChoices, colour_name, field_name
+from .tile_frame import seat_colour
 
 MAX_SEATS = 6
 """Carcassonne with Inns & Cathedrals seats six."""
@@ -67,6 +68,7 @@ class ColourSelect(forms.Select):
         option = super().create_option(name, value, *args, **kwargs)
         if value:
             option["attrs"]["data-games"] = " ".join(self.games_of.get(str(value), []))
+            option["attrs"]["data-hex"] = seat_colour(0, str(value))
         return option
 
 
@@ -180,6 +182,10 @@ class StartForm(forms.Form):
                 # Only the chosen game's questions must be answered (see clean()).
                 field.required = False
                 self.fields[field_name(game, name)] = field
+
+    def colours_by_game(self) -> dict[str, list[str]]:
+        """Each game's colours in the order seats left to the default take them (for start.js)."""
+        return {slug: list(game_colours(slug)) for slug in engine_slugs()}
 
     def setup_groups(self) -> list[tuple[str, Any, list[forms.BoundField]]]:
         """Each game's set-up questions: (game, legend, bound fields), for the page to show the

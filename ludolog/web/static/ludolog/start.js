@@ -41,6 +41,7 @@
 
   function refresh() {
     seatInputs.forEach(showSeatNotes);
+    showColours();
     const seatFree = seatInputs.some((input) => input.value.trim() === "");
     chips.forEach((chip) => {
       const seated = seatHolding(chip.dataset.name) !== undefined;
@@ -95,9 +96,79 @@
     setups.forEach((fieldset) => { fieldset.hidden = fieldset.dataset.game !== game; });
   }
 
+  // Each seat's colour among the chosen game's own; a seat left to the default shows the
+  // colour it will get (the game's first colour nobody chose), as the server gives it.
+  const colourSelects = Array.from(form.querySelectorAll("select.seat-colour"));
+  const coloursNode = document.getElementById("game-colours");
+  const gameColours = coloursNode ? JSON.parse(coloursNode.textContent) : {};
+  let chosenGame = null;
+
+  function hexOf(select, colour) {
+    const option = Array.from(select.options).find((o) => o.value === colour);
+    return option ? option.dataset.hex : "transparent";
+  }
+
+  function showColours() {
+    const colours = gameColours[chosenGame] || [];
+    const taken = colourSelects.map((select) => select.value).filter((value) => value !== "");
+    const free = colours.filter((colour) => !taken.includes(colour));
+    colourSelects.forEach((select, index) => {
+      const seated = seatInputs[index] && seatInputs[index].value.trim() !== "";
+      const colour = select.value || (seated ? free.shift() : "");
+      const swatch = select.parentElement.querySelector(".seat-colour-swatch");
+      if (swatch) swatch.style.background = colour ? hexOf(select, colour) : "transparent";
+    });
+  }
+
+  function offerColoursOf(game) {
+    chosenGame = game;
+    colourSelects.forEach((select) => {
+      Array.from(select.options).forEach((option) => {
+        if (option.value === "") return;
+        const ofGame = (option.dataset.games || "").split(" ").includes(game);
+        option.hidden = !ofGame;
+        option.disabled = !ofGame;
+        if (!ofGame && option.selected) select.value = "";
+      });
+      select.hidden = (gameColours[game] || []).length === 0;
+    });
+    showColours();
+  }
+
+  colourSelects.forEach((select) => select.addEventListener("change", showColours));
+
   function choose(game) {
     offerCopiesOf(game);
     askSetupOf(game);
+    offerColoursOf(game);
+  }
+
+  // "Ludolog draws and rolls": the seed (picked by the server, editable) only while it is on.
+  const draws = form.querySelector("input[name=ludolog_draws]");
+  const seedField = document.getElementById("seed-field");
+  function showSeed() {
+    if (draws && seedField) seedField.hidden = !draws.checked;
+  }
+  if (draws) draws.addEventListener("change", showSeed);
+  showSeed();
+
+  // A random first player before the start: the filled seats (names and colours) shuffled in place.
+  const shuffleNow = document.getElementById("shuffle-now");
+  if (shuffleNow) {
+    shuffleNow.hidden = false;
+    shuffleNow.addEventListener("click", () => {
+      const filled = seatInputs.map((input, index) => index).filter((index) => seatInputs[index].value.trim() !== "");
+      const pairs = filled.map((index) => [seatInputs[index].value, colourSelects[index] ? colourSelects[index].value : ""]);
+      for (let i = pairs.length - 1; i > 0; i -= 1) {
+        const j = Math.floor(Math.random() * (i + 1));
+        [pairs[i], pairs[j]] = [pairs[j], pairs[i]];
+      }
+      filled.forEach((index, k) => {
+        seatInputs[index].value = pairs[k][0];
+        if (colourSelects[index]) colourSelects[index].value = pairs[k][1];
+      });
+      refresh();
+    });
   }
 
   form.querySelectorAll("input[name=game]").forEach((radio) => {
