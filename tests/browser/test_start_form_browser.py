@@ -34,8 +34,8 @@ def phone(browser, transactional_db, live_server) -> Iterator[Callable[[str], ob
     get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
     contexts = []
 
-    def open_page(locale: str = "en-US"):
-        context = browser.new_context(viewport=PHONE, locale=locale)
+    def open_page(locale: str = "en-US", viewport: dict[str, int] = PHONE):
+        context = browser.new_context(viewport=viewport, locale=locale)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)
@@ -118,8 +118,8 @@ def test_the_start_page_in_french_on_a_phone(phone, club, artifacts: Path):
     page.get_by_label("Joueur à la place 2").fill("hana")
     assert page.get_by_role("button", name="Hana").get_attribute("aria-pressed") == "true", "one Hana, any case"
     page.get_by_label("Joueur à la place 2").fill("Élodie")
-    page.get_by_text("Laisser Ludolog piocher et lancer les dés (graine)").click()
-    page.get_by_label("Graine (facultative)").fill("7")
+    page.get_by_text("Ludolog pioche et lance les dés").click()
+    page.get_by_label("Graine", exact=True).fill("7")
     page.get_by_role("button", name="Commencer la partie").click()
     page.get_by_label("Ajouter Élodie comme nouveau joueur").check()
     fits_the_phone(page)
@@ -152,3 +152,53 @@ def test_carcassonne_s_expansions_are_asked_only_when_it_is_chosen(phone, club, 
     page.wait_for_url(re.compile(r"/scorekeeping/\d+/$"))
     record = GameRecord.objects.get()
     assert record.setup == {"expansions": ["inns_cathedrals", "traders_builders"], "rules": [], "meeples": 9}
+
+
+LAPTOP = {"width": 1280, "height": 800}
+
+
+@pytest.mark.parametrize("locale", ["en-US", "fr-FR"])
+@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
+def test_colours_draws_first_player_and_a_friendly_game_are_chosen_at_the_start(phone, club, artifacts: Path,
+                                                                                 locale, viewport):
+    from records.services import SeatSpec, start_game
+
+    keeper = get_user_model().objects.get(username="keeper")
+    start_game(game_slug="carcassonne", seats=[SeatSpec("Alice"), SeatSpec("Bastien")], created_by=keeper)
+    page = phone(locale, viewport)
+    in_progress = page.locator("li.in-progress-game").first.inner_text()
+    assert "Carcassonne" in in_progress and "Alice, Bastien" in in_progress
+
+    page.locator("input[name=game][value=stone-age]").check()
+    for name in ("Alice", "Bastien", "Chloé"):
+        page.get_by_role("button", name=name).click()
+    colour_1 = page.locator("select[name=colour_1]")
+    offered = colour_1.locator("option:not([hidden])").evaluate_all("options => options.map(o => o.value)")
+    assert sorted(offered) == ["", "blue", "green", "red", "yellow"], "only Stone Age's colours"
+    colour_1.select_option("blue")
+    swatches = page.locator(".seat-colour-swatch").evaluate_all(
+        "spans => spans.map(s => getComputedStyle(s).backgroundColor)")
+    assert swatches[0] == "rgb(29, 78, 216)" and swatches[1] == "rgb(214, 40, 40)", "blue chosen, red the next"
+
+    seed_field = page.locator("#seed-field")
+    assert not seed_field.is_visible(), "physical draws unless Ludolog draws"
+    page.locator("input[name=ludolog_draws]").check()
+    assert seed_field.is_visible() and page.locator("input[name=seed]").input_value().isdigit()
+    page.locator("input[name=is_friendly]").check()
+    page.locator("#shuffle-now").click()
+    seats = [page.locator(f"input[name=seat_{n}]").input_value() for n in range(1, 4)]
+    assert sorted(seats) == ["Alice", "Bastien", "Chloé"]
+    colours = {seats[n]: page.locator(f"select[name=colour_{n + 1}]").input_value() for n in range(3)}
+    assert colours["Alice"] == "blue", "the colour moves with its player"
+    if viewport == PHONE:
+        fits_the_phone(page)
+    suffix = "" if locale == "en-US" else "-fr"
+    page.screenshot(path=str(artifacts / f"start-choices-{viewport['width']}{suffix}.png"), full_page=True)
+
+    page.locator("button.start-button").click()
+    page.wait_for_url(re.compile(r"/scorekeeping/\d+/$"))
+    record = GameRecord.objects.get(game_slug="stone-age")
+    assert record.seed is not None and record.is_friendly and record.play_started_at is not None
+    assert [s.player.display_name for s in record.seats.order_by("seat_order")] == seats
+    assert record.seats.get(player__display_name="Alice").colour == "blue"
+    assert len({seat.colour for seat in record.seats.all()}) == 3
