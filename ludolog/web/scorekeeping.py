@@ -174,7 +174,7 @@ class StartForm(forms.Form):
             self.fields[f"new_{number}"] = forms.CharField(required=False)
             self.fields[f"colour_{number}"] = forms.ChoiceField(
                 label=gettext("Colour in seat %(number)s") % {"number": number}, required=False,
-                choices=[("", _("The game's next colour")), *colours],
+                choices=[("", _("auto")), *colours],
                 widget=ColourSelect(games_of, attrs={"class": "seat-colour"}))
         self.new_names: dict[int, str] = {}
         for game, choices in setup_choices(slugs).items():

@@ -117,6 +117,13 @@
       const colour = select.value || (seated ? free.shift() : "");
       const swatch = select.parentElement.querySelector(".seat-colour-swatch");
       if (swatch) swatch.style.background = colour ? hexOf(select, colour) : "transparent";
+      // The default names the colour it gives, so that nobody needs the swatch to know it.
+      const automatic = select.options[0];
+      if (automatic && automatic.value === "") {
+        if (!automatic.dataset.label) automatic.dataset.label = automatic.text;
+        const named = Array.from(select.options).find((o) => o.value === colour && o.value !== "");
+        automatic.text = !select.value && named ? named.text : automatic.dataset.label;
+      }
     });
   }
 
