@@ -133,7 +133,7 @@ class StartForm(forms.Form):
                     "made at the table."),
     )
     seed = forms.IntegerField(
-        label=_("Seed"), required=False, min_value=0, max_value=2**62,
+        label=_("Seed (optional)"), required=False, min_value=0, max_value=2**62,
         help_text=_("Picked for you. The same seed deals the same game: change it only to replay a known deal."),
     )
     shuffle_seats = forms.BooleanField(
@@ -155,8 +155,9 @@ class StartForm(forms.Form):
         slugs = engine_slugs()
         self.fields["game"].choices = [(slug, game_name(slug)) for slug in slugs]
         self.fields["game"].initial = slugs[0] if slugs else None
-        # Offered for the experts to see or change; read only when Ludolog draws.
-        self.fields["seed"].initial = secrets.randbelow(2**31)
+        # Picked now, shown (and editable) once "Ludolog draws and rolls" is on; a seed typed
+        # seeds the record whatever the toggle says (the toggle alone picks one).
+        self.fields["seed"].widget.attrs["data-picked"] = str(secrets.randbelow(2**31))
         self.fields["play_started_at"].initial = timezone.localtime().replace(second=0, microsecond=0)
         colours, games_of = colour_fields(slugs)
         self.fields["copy"].queryset = (
@@ -233,11 +234,7 @@ class StartForm(forms.Form):
             name: data.get(field_name(data["game"], name)) for name in choices.fields()}
         data["setup"] = {} if choices is None else choices.to_setup(answers)
         data["ruleset_version"] = None if choices is None else choices.to_ruleset(answers)
-        if not data.get("ludolog_draws"):
-            data["seed"] = None
-        elif data.get("seed") is None:
-            data["seed"] = secrets.randbelow(2**31)
-        if choices is not None and choices.deals and data.get("seed") is None:
+        if data.get("seed") is None and (data.get("ludolog_draws") or (choices is not None and choices.deals)):
             data["seed"] = secrets.randbelow(2**31)
         return data
 

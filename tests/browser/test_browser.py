@@ -116,7 +116,7 @@ def test_an_illegal_action_on_the_scorekeeping_page_shows_the_engines_reason(pag
 
     page.get_by_label("Player in seat 1").fill("Ada")
     page.get_by_label("Player in seat 2").fill("Bo")
-    page.get_by_text("Let Ludolog draw and roll (seed)").click()
+    page.get_by_label("Ludolog draws and rolls").check()
     page.get_by_label("Seed (optional)").fill("7")
     page.get_by_role("button", name="Start the record").click()
     page.wait_for_url(re.compile(r"/scorekeeping/\d+/$"))

@@ -119,7 +119,7 @@ def test_the_start_page_in_french_on_a_phone(phone, club, artifacts: Path):
     assert page.get_by_role("button", name="Hana").get_attribute("aria-pressed") == "true", "one Hana, any case"
     page.get_by_label("Joueur à la place 2").fill("Élodie")
     page.get_by_text("Ludolog pioche et lance les dés").click()
-    page.get_by_label("Graine", exact=True).fill("7")
+    page.get_by_label("Graine (facultative)").fill("7")
     page.get_by_role("button", name="Commencer la partie").click()
     page.get_by_label("Ajouter Élodie comme nouveau joueur").check()
     fits_the_phone(page)
@@ -183,7 +183,8 @@ def test_colours_draws_first_player_and_a_friendly_game_are_chosen_at_the_start(
     seed_field = page.locator("#seed-field")
     assert not seed_field.is_visible(), "physical draws unless Ludolog draws"
     page.locator("input[name=ludolog_draws]").check()
-    assert seed_field.is_visible() and page.locator("input[name=seed]").input_value().isdigit()
+    assert seed_field.is_visible() and page.locator("input[name=seed]").input_value().isdigit(), \
+        "the seed Ludolog picked, shown and editable"
     page.locator("input[name=is_friendly]").check()
     page.locator("#shuffle-now").click()
     seats = [page.locator(f"input[name=seat_{n}]").input_value() for n in range(1, 4)]

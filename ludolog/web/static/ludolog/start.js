@@ -151,10 +151,16 @@
   }
 
   // "Ludolog draws and rolls": the seed (picked by the server, editable) only while it is on.
+  // Off, the seed is not sent (a seed sent seeds the record); on, the one the server picked.
   const draws = form.querySelector("input[name=ludolog_draws]");
   const seedField = document.getElementById("seed-field");
+  const seed = form.querySelector("input[name=seed]");
   function showSeed() {
-    if (draws && seedField) seedField.hidden = !draws.checked;
+    if (!draws || !seedField || !seed) return;
+    if (!draws.checked && seed.value !== "" && seed.defaultValue !== "") draws.checked = true;  // refused, shown again
+    seedField.hidden = !draws.checked;
+    seed.disabled = !draws.checked;
+    if (draws.checked && seed.value === "") seed.value = seed.dataset.picked || "";
   }
   if (draws) draws.addEventListener("change", showSeed);
   showSeed();
