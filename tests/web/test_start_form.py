@@ -351,3 +351,16 @@ def test_a_friendly_game_is_started_as_such_and_shown_so(keeper_client: Client):
     assert "Friendly game (not in the league)" in keeper_client.get(f"/games/{record.pk}/").content.decode()
     assert start(keeper_client, seat_1="Alice", seat_2="Bastien")[0] == 302
     assert not GameRecord.objects.order_by("-pk").first().is_friendly
+
+
+def test_a_game_without_play_times_shows_its_first_and_last_moves_times(keeper_client: Client):
+    from records.services import SeatSpec, append_event, start_game
+
+    record = start_game(game_slug="stone-age", seats=[SeatSpec("Alice"), SeatSpec("Bastien")], result_only=True)
+    result = append_event(record, 0, "result", {"scores": [{"seat": 0, "score": 50}, {"seat": 1, "score": 40}]})
+    record.refresh_from_db()
+    assert record.status == GameRecord.Status.FINISHED and record.play_ended_at is None
+    page = keeper_client.get(f"/games/{record.pk}/").content.decode()
+    shown = re.findall(r'<dt>Play (started|ended)</dt><dd><time datetime="([^"]+)"', page)
+    moment = timezone.localtime(result.recorded_at).isoformat()
+    assert shown == [("started", moment), ("ended", moment)], "the first and the last move's times"
