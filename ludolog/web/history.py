@@ -7,7 +7,7 @@ from typing import TypeVar
 
 from django import forms
 from django.core.paginator import Paginator
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Max, Min, Prefetch, QuerySet
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -244,6 +244,12 @@ def _detail_context(request: HttpRequest, record: GameRecord, times_form: PlayTi
         "can_record": record.status == GameRecord.Status.IN_PROGRESS and can_append(request.user, record),
         "rules": rules_played(record),
     }
+    # Times nobody entered are read from the moves: the first one's, and the last one's once the game is over.
+    moves = record.events.aggregate(first=Min("recorded_at"), last=Max("recorded_at"))
+    context["play_started"] = record.play_started_at or moves["first"]
+    context["play_ended"] = record.play_ended_at or (
+        moves["last"] if record.status != GameRecord.Status.IN_PROGRESS else None)
     if can_append(request.user, record):
-        context["times_form"] = times_form or PlayTimesForm(instance=record)
+        context["times_form"] = times_form or PlayTimesForm(instance=record, initial={
+            "play_started_at": context["play_started"], "play_ended_at": context["play_ended"]})
     return context
