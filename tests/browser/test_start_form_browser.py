@@ -206,6 +206,6 @@ def test_colours_draws_first_player_and_a_friendly_game_are_chosen_at_the_start(
 
     page.goto(f"{page.url.split('/scorekeeping/')[0]}/games/{record.pk}/")
     facts = page.locator("dl.facts").first.inner_text()
-    assert ("Friendly game (not in the league)" if locale == "en-US" else "Partie amicale (hors championnat)") in facts
+    assert ("Friendly game (not in the league)" if locale == "en-US" else "Partie amicale (hors ligue)") in facts
     assert page.locator("details.play-times input[name=play_started_at]").input_value()
     page.screenshot(path=str(artifacts / f"game-page-times-{viewport['width']}{suffix}.png"), full_page=True)

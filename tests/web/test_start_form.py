@@ -168,7 +168,7 @@ def test_no_copy_is_a_record_without_one(keeper_client: Client, copies):
 def test_the_page_speaks_french(keeper_client: Client):
     keeper_client.cookies["django_language"] = "fr"
     html = keeper_client.get("/scorekeeping/").content.decode()
-    assert "Ludolog pioche et lance les dés" in html and "Partie amicale (hors championnat)" in html
+    assert "Ludolog pioche et lance les dés" in html and "Partie amicale (hors ligue)" in html
     assert "Touchez un membre du club" in html and "joue en premier" in html
     status, html = start(keeper_client, seat_1="Alice", seat_2="Zoé")
     assert status == 400
