@@ -70,7 +70,7 @@ class SeatInline(admin.TabularInline):
 @admin.register(GameRecord)
 class GameRecordAdmin(admin.ModelAdmin):
     list_display = ["id", "game_slug", "played_on", "status", "catalogue_record", "location"]
-    list_filter = ["game_slug", "status", "is_private"]
+    list_filter = ["game_slug", "status", "is_private", "is_friendly"]
     search_fields = ["seats__player__display_name", "location"]
     date_hierarchy = "played_on"
     inlines = [SeatInline, EventInline]
@@ -84,7 +84,8 @@ class GameRecordAdmin(admin.ModelAdmin):
         # Changing the game, ruleset, seed or status under stored events breaks their replay. The
         # set-up is chosen where the engine checks it against the seats (the recorder's start
         # page, the API, a record file), never typed here.
-        return REPLAY_FIELDS if has_events(obj) else ["setup"]
+        # A friendly game's flag is chosen at the start too: flipped here, no league table would follow.
+        return [*REPLAY_FIELDS, "is_friendly"] if has_events(obj) else ["setup"]
 
     actions = ["abandon", "move_to_ruleset"]
     change_list_template = "admin/records/gamerecord/change_list.html"
