@@ -277,7 +277,8 @@ def test_ludolog_draws_and_rolls_is_a_toggle_with_a_seed_picked_and_editable(kee
 def test_each_seat_takes_one_of_the_game_s_own_colours(keeper_client: Client):
     html = keeper_client.get("/scorekeeping/").content.decode()
     assert html.count('name="colour_') == 6
-    stone_age = re.findall(r'<option value="([a-z]+)" data-games="[^"]*stone-age[^"]*"', html.split('name="colour_1"')[1].split("</select>")[0])
+    seat_1 = html.split('name="colour_1"')[1].split("</select>")[0]
+    stone_age = re.findall(r'<option value="([a-z]+)" data-games="[^"]*stone-age[^"]*"', seat_1)
     assert sorted(stone_age) == ["blue", "green", "red", "yellow"]
     status, _html = start(keeper_client, game="stone-age", seat_1="Alice", seat_2="Bastien", seat_3="Chloé",
                           colour_1="blue", colour_3="red")
