@@ -101,7 +101,10 @@ class GameRecord(models.Model):
         help_text=_("Played without recording moves: one result event holds the final scores."),
     )
     is_friendly = models.BooleanField(
-        _("friendly game (not in the league)"), default=False,
+        # A default the database knows too: SQLite then adds the column in place instead of
+        # rebuilding the table (which would drop the triggers that guard a record's events), and
+        # a row written by hand still gets a value.
+        _("friendly game (not in the league)"), default=False, db_default=False,
         help_text=_("Played for fun: counts for no league, whoever recorded it and whoever is seated."),
     )
     play_started_at = models.DateTimeField(

@@ -94,8 +94,10 @@ def start_form(client: Client, first: str, **fields: str):
 
 
 def page_text(response, typed: str) -> str:
-    """The page with the name typed, and the CSRF tokens (masked anew for every answer), set aside."""
-    return re.sub(r"[A-Za-z0-9]{64}", "CSRF", response.content.decode().replace(typed, "NAME"))
+    """The page with the name typed, the CSRF tokens (masked anew for every answer) and the seed
+    the page offers to draw with (picked anew for every answer), set aside."""
+    page = re.sub(r"[A-Za-z0-9]{64}", "CSRF", response.content.decode().replace(typed, "NAME"))
+    return re.sub(r'data-picked="\d+"', 'data-picked="SEED"', page)
 
 
 def test_the_start_form_takes_a_hidden_name_for_a_new_one(hidden_record, stranger):

@@ -145,7 +145,7 @@ def test_the_replay_page_draws_the_village_the_card_row_and_the_tribes(client):
     assert len(re.findall(r'<g class="card-space"', board)) == 4
     assert "Hunting grounds" in board and "Stone Age, round" in board
     french = client.get(f"/games/{record.pk}/replay/board/?at=20", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Terrain de chasse" in french
+    assert "Zone de chasse" in french
 
 
 def test_the_scorekeeping_page_takes_stone_age_notation(client):
@@ -164,7 +164,7 @@ def test_the_scorekeeping_page_takes_stone_age_notation(client):
     assert page.status_code == 302, page.content.decode()[:500]
     assert Event.objects.get(record=record).payload == {"location": "forest", "people": 3}
     french = client.get(f"/scorekeeping/{record.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "À Bo de jouer" in french and "Terrain de chasse" in french
+    assert "À Bo de jouer" in french and "Zone de chasse" in french
     places = {p["place"] for p in client.get(f"/api/records/{record.pk}/options/").json()["places"]}
     assert "clay_pit" in places and "forest" not in places, "with 2 players only one tribe uses the forest"
     refused = client.post(f"/scorekeeping/{record.pk}/", {"action": "place forest 2", "expected_seq": 1})
