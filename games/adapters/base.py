@@ -280,14 +280,16 @@ class GameStateAdapter:
             if self.is_over(state):
                 raise EndRefused("payload.reason", "payload.reason: the rules have already ended the game: "
                                  "confirm it as complete")
-            if getattr(state, "seed", None) is not None or not hasattr(state, "end_now"):
+            if not self.can_end_early(state):
                 raise EndRefused("payload.reason", "payload.reason: only a game whose tiles are drawn at the "
                                  "table can be ended for a missing tile")
             state.end_now()
         return dict(payload)
 
-    def ends_record(self, event_type: str) -> bool:
-        return event_type in RECORD_EVENT_SCHEMAS
+    def can_end_early(self, state: Any) -> bool:
+        """Whether ``end_game`` ``missing_tile`` may end the game now: a tile game whose tiles are
+        drawn at the table (a seeded bag lacks nothing), not over yet."""
+        return not self.is_over(state) and getattr(state, "seed", 0) is None and hasattr(state, "end_now")
 
     def undo(self, state: Any) -> None:
         state.undo()
