@@ -456,6 +456,7 @@
 
   function render() {
     renderTribes();
+    if (!tray) return;  // a closed record's page: its end screen stands where the choices were
     tray.textContent = "";
     pendingAction = null;
     var opts = options();
