@@ -147,3 +147,19 @@ def test_a_game_is_abandoned_from_the_recorder_with_a_reason_and_kept(browser, l
     assert page.locator('[data-testid="winners"]').count() == 0
     page.screenshot(path=str(artifacts / "end-screen-abandoned-en-390.png"), full_page=True)
     assert page.script_errors == []
+
+
+@pytest.mark.slow(seconds=12)
+@pytest.mark.parametrize("game", ["hunters-gatherers", "carcassonne", "carcassonne-maps", "stone-age"])
+def test_every_games_end_screen_runs_without_script_errors(browser, live_server, keeper, game):
+    record = new_record(game, keeper, seed=5)
+    engine = get_engine(game)
+    events = engine.random_game(2, 5, dict(record.setup))
+    for index, (kind, payload) in enumerate(events):
+        append_event(record, index, kind, dict(payload), recorded_by=keeper, hold_end=True)
+    append_event(record, len(events), "end_game", {"reason": "complete"}, recorded_by=keeper)
+    page = logged_in_page(browser, live_server, keeper)
+    page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+    assert page.locator('[data-testid="winners"]').inner_text()
+    page.wait_for_timeout(300)  # the game's script has drawn the page
+    assert page.script_errors == []
