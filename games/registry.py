@@ -13,6 +13,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from .adapters.base import (
+    ABANDON,
+    END_GAME,
+    RECORD_EVENT_SCHEMAS,
     RESULT,
     UNDO,
     EngineAdapter,
@@ -24,7 +27,7 @@ from .adapters.base import (
 )
 
 __all__ = [
-    "RESULT", "UNDO", "EngineAdapter", "FinalScore", "GameStateAdapter", "PayloadError", "UnknownEventType",
+    "ABANDON", "END_GAME", "RECORD_EVENT_SCHEMAS", "RESULT", "UNDO", "EngineAdapter", "FinalScore", "GameStateAdapter", "PayloadError", "UnknownEventType",
     "engine_slugs", "get_engine", "load_engines", "register", "registered", "unregister", "validate_payload",
 ]
 

@@ -19,7 +19,7 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
-from games.registry import UNDO, EngineAdapter, PayloadError, get_engine
+from games.registry import ABANDON, RECORD_EVENT_SCHEMAS, UNDO, EngineAdapter, PayloadError, get_engine
 
 from . import replay
 from .errors import RecordError
@@ -127,6 +127,10 @@ def replay_document(
     state = engine.new_state(len(document["players"]), document["setup"].get("seed"), document_setup(engine, document),
                              document["ruleset_version"])
     for number, event in enumerate(events[:target], start=1):
+        if number > 1 and events[number - 2]["type"] in RECORD_EVENT_SCHEMAS:
+            raise RecordFileError(f"event {number}: the game was closed by event {number - 1} "
+                                  f"({events[number - 2]['type']}): nothing follows it", event=number,
+                                  reason="record_closed", status_code=422)
         try:
             if event["type"] == UNDO:
                 engine.undo(state)
@@ -233,7 +237,7 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
                 snapshots.append((seq, engine.snapshot(state)))
 
         _engine_, state, _seq = replay_document(document, after_each=keep_snapshot)
-        finished = engine.is_over(state)
+        finished = engine.is_over(state) or bool(document["events"]) and document["events"][-1]["type"] in RECORD_EVENT_SCHEMAS
     recorded_at = {number: _recorded_at(event, number) for number, event in enumerate(document["events"], start=1)
                    if event.get("recorded_at")}
     with transaction.atomic():
@@ -267,7 +271,8 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
         if engine is not None:
             replay.store_snapshots(record, engine, snapshots)
         if finished:
-            finish(record)
+            abandoned = bool(document["events"]) and document["events"][-1]["type"] == ABANDON
+            finish(record, GameRecord.Status.ABANDONED if abandoned else GameRecord.Status.FINISHED)
     return record
 
 

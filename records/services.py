@@ -8,7 +8,15 @@ idempotency key returns the event already stored instead of writing it twice.
 
 For a game with a rules engine the position is rebuilt and the engine must accept the action
 (it raises ``IllegalAction``, a 422, and nothing is stored). When the engine says the game is
-over the record is finished and, once committed, ``record_finished`` is sent. A result-only
+over the record is finished and, once committed, ``record_finished`` is sent.
+
+Ending as a table ends: an ``end_game`` event (reason ``complete``, or ``missing_tile`` for an
+unseeded tile game whose box lacks a tile: scored now as the rules score the end) finishes the
+record; an ``abandon`` event (a reason in words) closes it as abandoned, kept and counting for
+nothing. Either is the record's last event. The table recorder appends with ``hold_end``: the
+move the rules end the game with leaves the record in progress, so that it can still be taken
+back, until the scorekeeper confirms with ``end_game`` ``complete``. The API appends without it,
+as before: the last move finishes the record (and ``end_game``/``abandon`` are open to it too). A result-only
 record takes one ``result`` event with a score for every seat, and is then finished.
 
 **One round trip** when this process holds the record's state at ``expected_seq``
@@ -40,7 +48,7 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from games.registry import RESULT, PayloadError, get_engine, validate_payload
+from games.registry import ABANDON, RECORD_EVENT_SCHEMAS, RESULT, PayloadError, get_engine, validate_payload
 
 from . import integrity, players, replay, state_cache
 from .errors import IdempotencyKeyReused, InvalidSetup, RecordClosed, RecordError, SeqConflict, TooManySeats
@@ -164,20 +172,24 @@ def start_game(
 
 
 def append_event(target: GameRecord | AppendTarget, expected_seq: int, type: str, payload: dict[str, Any], *,
-                 recorded_by: AbstractBaseUser | None = None, idempotency_key: str | None = None) -> Event:
+                 recorded_by: AbstractBaseUser | None = None, idempotency_key: str | None = None,
+                 hold_end: bool = False) -> Event:
     """Append one event at ``expected_seq + 1`` to the record ``target`` (as
     :func:`records.selectors.append_target` read it, or a record the code itself hands over);
     never overwrite, never leave a gap. See "The append" above for what is checked and read.
 
     A retry (the same idempotency key and request) gets the event its first try stored, in every
     interleaving: its first try may commit between the look for it and the check of the place,
-    which then finds the place taken — by the retry's own event, looked for once more."""
+    which then finds the place taken — by the retry's own event, looked for once more.
+
+    ``hold_end``: the move that ends the game by the rules leaves the record in progress, to be
+    confirmed (``end_game``) or taken back (see "Ending as a table ends" above)."""
     target = target if isinstance(target, AppendTarget) else AppendTarget.of(target)
     request = Request.of(type, payload, idempotency_key or None)
     try:
         if target.record.result_only:
             return _append_result(target, expected_seq, request, recorded_by)
-        return _append_move(target, expected_seq, request, recorded_by)
+        return _append_move(target, expected_seq, request, recorded_by, hold_end)
     except SeqConflict:
         retry = _find_retry(target.record, request)
         if retry is None:
@@ -203,7 +215,7 @@ class Request:
 
 
 def _append_move(target: AppendTarget, expected_seq: int, request: Request,
-                 recorded_by: AbstractBaseUser | None) -> Event:
+                 recorded_by: AbstractBaseUser | None, hold_end: bool = False) -> Event:
     """An action of a game with a rules engine, checked against the position."""
     record, engine = target.record, replay.engine_for(target.record)
     with state_cache.held(record, target.ruleset_version) as held:
@@ -222,14 +234,18 @@ def _append_move(target: AppendTarget, expected_seq: int, request: Request,
         payload = engine.apply(held.state, request.type, request.payload)
         event = new_event(record, expected_seq + 1, request.type, payload, recorded_by, request)
         event.chain_to(held.head if held.head is not None else stored_hash(record, held.seq))
-        finished = engine.is_over(held.state)
-        snapshot = (target.ruleset_version, engine.snapshot(held.state)) if event.seq % replay.snapshot_every() == 0 else None
+        closes = request.type in RECORD_EVENT_SCHEMAS
+        finished = closes or (engine.is_over(held.state) and not hold_end)
+        status = GameRecord.Status.ABANDONED if request.type == ABANDON else GameRecord.Status.FINISHED
+        # No snapshot of a closing event: it is the record's last, and nothing replays past it.
+        snapshot = (None if closes or event.seq % replay.snapshot_every() != 0
+                    else (target.ruleset_version, engine.snapshot(held.state)))
         try:
-            event_store().insert(event, snapshot=snapshot, finish=finished)
+            event_store().insert(event, snapshot=snapshot, finish=finished, status=status)
         except PlaceTaken:
             return _lost_race(record, event, request)
         if finished:
-            _finished(record)  # a finished record takes no more events: its state is not kept
+            _finished(record, status)  # a closed record takes no more events: its state is not kept
         else:
             held.keep(event.seq, held.state, event.hash)
     return event
@@ -324,14 +340,16 @@ def check_result(seat_orders: Iterable[int], type: str, payload: dict[str, Any])
         raise PayloadError("payload.scores", f"payload.scores: give one score per seat {seats}, not {given}")
 
 
-def finish(record: GameRecord) -> None:
-    GameRecord.objects.filter(pk=record.pk).update(status=GameRecord.Status.FINISHED)
-    _finished(record)
+def finish(record: GameRecord, status: str = GameRecord.Status.FINISHED) -> None:
+    GameRecord.objects.filter(pk=record.pk).update(status=status)
+    _finished(record, status)
 
 
-def _finished(record: GameRecord) -> None:
-    """The record's status is ``finished`` in the database (in this transaction): say so once committed."""
-    record.status = GameRecord.Status.FINISHED
+def _finished(record: GameRecord, status: str = GameRecord.Status.FINISHED) -> None:
+    """The record's status is ``status`` (finished, or abandoned) in the database (in this
+    transaction): say so once committed (an abandoned record is checkpointed too; scoring reads
+    finished records only)."""
+    record.status = status
     record_id = record.pk
     transaction.on_commit(lambda: record_finished.send(sender=GameRecord, record_id=record_id))
 

@@ -45,9 +45,10 @@ class PlaceTaken(Exception):
 class EventStore(Protocol):
     """Where events are stored: appended once, never changed."""
 
-    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False) -> None:
-        """Store ``event`` (hash set), and with it ``snapshot`` (the position after it) and the
-        record's finished status, all or nothing; sets ``event.pk``. Raises :class:`PlaceTaken`
+    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False,
+               status: str = GameRecord.Status.FINISHED) -> None:
+        """Store ``event`` (hash set), and with it ``snapshot`` (the position after it) and, with
+        ``finish``, the record's closed ``status`` (finished or abandoned), all or nothing; sets ``event.pk``. Raises :class:`PlaceTaken`
         (nothing stored) when its place or its idempotency key is taken. In a transaction, a
         refused insert leaves the transaction usable."""
         ...
@@ -124,7 +125,8 @@ class PostgresEventStore:
     def __init__(self, using: str = "default") -> None:
         self.using = using
 
-    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False) -> None:
+    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False,
+               status: str = GameRecord.Status.FINISHED) -> None:
         from psycopg.types.json import Json, Jsonb
 
         params: list[Any] = [
@@ -134,7 +136,7 @@ class PostgresEventStore:
         if snapshot is not None:
             params += [event.record_id, event.seq, snapshot[0], Json(snapshot[1]), event.recorded_at]
         if finish:
-            params += [GameRecord.Status.FINISHED.value, event.record_id]
+            params += [str(status), event.record_id]
         try:
             # A savepoint inside a transaction: a refused insert must not doom the caller's.
             with _savepoint(self.using), cursor(self.using) as db:
@@ -152,7 +154,8 @@ class OrmEventStore:
     def __init__(self, using: str = "default") -> None:
         self.using = using
 
-    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False) -> None:
+    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False,
+               status: str = GameRecord.Status.FINISHED) -> None:
         # One INSERT is atomic by itself; with more to store, or inside a transaction (whose
         # savepoint keeps it usable when the insert is refused), a transaction holds them.
         alone = snapshot is None and not finish and not connections[self.using].in_atomic_block
@@ -165,8 +168,7 @@ class OrmEventStore:
                         record_id=event.record_id, seq=event.seq, ruleset_version=snapshot[0], state=snapshot[1],
                     )], ignore_conflicts=True)
                 if finish:
-                    GameRecord.objects.using(self.using).filter(pk=event.record_id).update(
-                        status=GameRecord.Status.FINISHED)
+                    GameRecord.objects.using(self.using).filter(pk=event.record_id).update(status=status)
         except IntegrityError as taken:
             event.pk = None
             event._state.adding = True

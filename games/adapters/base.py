@@ -22,7 +22,6 @@ UNDO = "undo"
 RESULT = "result"
 """The one event of a result-only record: each seat's final score (no replay)."""
 
-
 NO_SETUP: Mapping[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
 """The set-up schema of a game whose record chooses nothing at its start beyond the seed."""
 
@@ -46,6 +45,46 @@ class PayloadError(ValueError):
 
 class UnknownEventType(PayloadError):
     reason = "unknown_event_type"
+
+
+END_GAME = "end_game"
+"""The scorekeeper ends the game, as a table does: ``reason`` ``complete`` confirms a game the
+rules have ended (the last tile laid); ``missing_tile`` ends an unseeded tile game whose box
+lacks a tile, now, with the final scoring the rules do at the end. Known to every engine; the
+record is finished by it and takes no more events."""
+
+ABANDON = "abandon"
+"""The scorekeeper abandons the game (``reason`` in words): the record is kept, its position
+unchanged, and it counts for nothing. Known to every engine; the record takes no more events."""
+
+END_REASONS = ("complete", "missing_tile")
+
+RECORD_EVENT_SCHEMAS: Mapping[str, Mapping[str, Any]] = {
+    END_GAME: {
+        "type": "object",
+        "properties": {
+            "reason": {"enum": list(END_REASONS)},
+            "note": {"type": "string", "maxLength": 500},
+        },
+        "required": ["reason"],
+        "additionalProperties": False,
+    },
+    ABANDON: {
+        "type": "object",
+        "properties": {"reason": {"type": "string", "minLength": 1, "maxLength": 500, "pattern": "\\S"}},
+        "required": ["reason"],
+        "additionalProperties": False,
+    },
+}
+"""The events that end a record, the same for every game."""
+
+
+class EndRefused(PayloadError):
+    """An ``end_game`` the position does not allow (the rules have not ended a game confirmed as
+    complete; a missing tile in a game that draws from a seeded bag, or has no tiles)."""
+
+    reason = "cannot_end"
+    status_code = 422
 
 
 @dataclass(frozen=True)
@@ -213,6 +252,10 @@ class GameStateAdapter:
         ``validate=False`` skips the schema check for events read back from the store, which
         were checked when they were appended; the engine still checks the rules.
         """
+        if event_type in RECORD_EVENT_SCHEMAS:
+            if validate:
+                validate_payload(RECORD_EVENT_SCHEMAS, event_type, payload)
+            return self.end(state, event_type, payload)
         if validate:
             validate_payload(self.event_schemas, event_type, payload)
         if event_type == UNDO:
@@ -223,16 +266,48 @@ class GameStateAdapter:
     def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
+    def end(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        """An ``end_game`` or ``abandon``: what the position allows, and what ending does to it
+        (a game ended for a missing tile is scored as the rules score it at the end)."""
+        if event_type == ABANDON:
+            return {"reason": payload["reason"]}
+        reason = payload["reason"]
+        if reason == "complete":
+            if not self.is_over(state):
+                raise EndRefused("payload.reason", "payload.reason: the rules have not ended the game: "
+                                 "end it for a missing tile or abandon it")
+        else:
+            if self.is_over(state):
+                raise EndRefused("payload.reason", "payload.reason: the rules have already ended the game: "
+                                 "confirm it as complete")
+            if not self.can_end_early(state):
+                raise EndRefused("payload.reason", "payload.reason: only a game whose tiles are drawn at the "
+                                 "table can be ended for a missing tile")
+            state.end_now()
+        return dict(payload)
+
+    def can_end_early(self, state: Any) -> bool:
+        """Whether ``end_game`` ``missing_tile`` may end the game now: a tile game whose tiles are
+        drawn at the table (a seeded bag lacks nothing), not over yet."""
+        return not self.is_over(state) and getattr(state, "seed", 0) is None and hasattr(state, "end_now")
+
     def undo(self, state: Any) -> None:
         state.undo()
 
     def notation(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        if event_type in RECORD_EVENT_SCHEMAS:
+            return f"{event_type} {payload.get('reason', '')}".strip()
         return "undo" if event_type == UNDO else self.action_text(event_type, payload)
 
     def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
         raise NotImplementedError
 
     def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]:
+        words = text.strip().split(None, 1)
+        if words and words[0] in RECORD_EVENT_SCHEMAS:
+            payload = {"reason": words[1] if len(words) > 1 else ""}
+            validate_payload(RECORD_EVENT_SCHEMAS, words[0], payload)
+            return words[0], payload
         return (UNDO, {}) if text.strip() == UNDO else self.read_action(text)
 
     def read_action(self, text: str) -> tuple[str, dict[str, Any]]:

@@ -57,6 +57,15 @@ def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pic
     return taps + confirm(page, payload, before_confirm)
 
 
+def end_the_game(page: Any) -> int:
+    """After the move the rules end the game with: "end the game and score it", tapped, and the
+    end screen the page then shows. The taps it took."""
+    with page.expect_navigation():
+        page.locator('[data-testid="end-confirm"]').click()
+    page.locator('[data-testid="end-screen"]').wait_for()
+    return 1
+
+
 def confirm(page: Any, payload: Mapping[str, Any], before_confirm: Any = None) -> int:
     """Tap Confirm (after ``before_confirm(page)``, if given), then what the page asks after it;
     the taps it took."""

@@ -20,7 +20,7 @@ from records.models import Event, GameRecord
 from records.services import SeatSpec, start_game
 
 from .recorder_driver import LAPTOP, assert_no_sideways_scroll, assert_tap_targets, logged_in_page, shown_totals
-from .taps import lay_tile, stone_age_action, wait_stored
+from .taps import end_the_game, lay_tile, stone_age_action, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -84,11 +84,12 @@ def test_a_seeded_carcassonne_game_recorded_by_taps_in_french(browser, live_serv
     taps = record_tile_game(page, record, events, pick=False, screenshot=artifacts / "recorder-carcassonne-seeded-390.png")
 
     assert stored(record) == expected_payloads(engine, events, 41)
+    end_the_game(page)
     record.refresh_from_db()
     assert record.status == GameRecord.Status.FINISHED
     assert shown_totals(page) == replayed_totals(record) == [s.score for s in engine.final_scores(
         replay.state_at(record, use_snapshots=False)[0])]
-    assert "La partie est terminée." in page.locator("#to-play").inner_text()
+    assert "La partie est terminée." in page.locator('[data-testid="end-screen"]').inner_text()
     assert max(taps) <= 6 and sorted(taps)[len(taps) // 2] <= 3
     assert page.script_errors == []
     page.screenshot(path=str(artifacts / "recorder-carcassonne-end-390.png"), full_page=True)
@@ -175,6 +176,7 @@ def test_a_stone_age_game_recorded_by_taps(browser, live_server, keeper, artifac
     assert shots and rolled_by_ludolog
     state = engine.new_state(2, 3)
     assert stored(record) == [(kind, engine.apply(state, kind, payload)) for kind, payload in events]
+    end_the_game(page)
     record.refresh_from_db()
     assert record.status == GameRecord.Status.FINISHED
     assert shown_totals(page) == replayed_totals(record)

@@ -38,9 +38,13 @@ def test_the_toy_game_recorded_by_taps_to_its_end(browser, live_server, artifact
             wait_stored(page, seq)
             assert page.locator("#board svg .pebble").count() == 7 - [2, 4, 6, 7][seq - 1]
         assert shown_totals(page) == [4, 6]
+        page.get_by_text("End the game and score it?").wait_for()
+        with page.expect_navigation():
+            page.locator('[data-testid="end-confirm"]').click()
         page.get_by_text("The game is over.").first.wait_for()
         assert [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")] == [
-            ("take", {"count": 2}), ("take", {"count": 2}), ("take", {"count": 2}), ("take", {"count": 1})]
+            ("take", {"count": 2}), ("take", {"count": 2}), ("take", {"count": 2}), ("take", {"count": 1}),
+            ("end_game", {"reason": "complete"})]
         assert GameRecord.objects.get(pk=record.pk).status == GameRecord.Status.FINISHED
         assert page.script_errors == []
         page.context.close()

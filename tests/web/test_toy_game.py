@@ -95,6 +95,11 @@ def test_a_finished_toy_game_is_replayed_narrated_and_explained(pebbles, keeper_
     for seq, count in enumerate((2, 2, 2, 1)):
         table = take(keeper_client, record, seq, count)
     assert table["over"] and table["options"] == {"over": True}
+    # At the table the last move waits for the scorekeeper's confirmation (it could still be taken back).
+    assert table["awaiting_end"] and table["status"] == GameRecord.Status.IN_PROGRESS
+    ended = keeper_client.post(f"/scorekeeping/{record.pk}/table/", json.dumps(
+        {"expected_seq": 4, "type": "end_game", "payload": {"reason": "complete"}}), content_type="application/json")
+    assert ended.status_code == 201 and ended.json()["table"]["ending"]["winners"] == ["Bo"]
     record.refresh_from_db()
     assert record.status == GameRecord.Status.FINISHED
     # Every step of the replay: the board drawn by the toy game's module, the step in words.

@@ -382,6 +382,20 @@ class Game:
             self._final_scoring()
             self.is_over = True
 
+    def end_now(self) -> None:
+        """End the game before the pile is empty (a tile is missing from the box): the final
+        scoring the rules do at the end, now. Not an action: it is not taken back by :meth:`undo`.
+
+        >>> game = Game.new(2, seed=None)
+        >>> game.end_now()
+        >>> game.is_over, game.final_scored, game.legal_actions()
+        (True, True, [])
+        """
+        if self.is_over:
+            raise IllegalAction("game_over", "the game is over")
+        self._final_scoring()
+        self.is_over = True
+
     def undo(self) -> None:
         """Take back the last action: the position before it, exactly (rebuilt from the last
         position kept and the actions since, see :mod:`games.engines.undo`)."""

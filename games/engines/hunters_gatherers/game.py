@@ -345,6 +345,19 @@ class Game:
             self._award(award)
         self._phase = "over"
 
+    def end_now(self) -> None:
+        """End the game before the pile is empty (a tile is missing from the box): the final
+        scoring the rules do at the end, now. Not an action: it is not taken back by :meth:`undo`.
+
+        >>> game = Game.new(players=2, seed=None)
+        >>> game.end_now()
+        >>> game.is_over, game.legal_actions()
+        (True, [])
+        """
+        if self._phase == "over":
+            raise IllegalAction("game_over", "the game is over")
+        self._finish()
+
     # -- choices --------------------------------------------------------------------------
     def legal_actions(self, tile: str | None = None) -> list[Action]:
         """Every legal action now. In an unseeded game every tile left in the pile is

@@ -9,7 +9,8 @@ sentences follow the active language (Django's gettext) and name the players, ne
 
 Each game's web module says its actions (``WebGame.narrate_action(event_type, payload, before,
 after, table)``, with the shared wording below); :func:`narrate` finds it by the game's slug and
-says the undos itself, the same way for every game.
+says the undos and the record's ending (``end_game``, ``abandon``) itself, the same way for
+every game.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ from django.utils.translation import gettext, pgettext
 from ..games import web_game
 
 UNDO = "undo"
+END_GAME = "end_game"
+ABANDON = "abandon"
 MINUS = "\u2212"
 """Negative numbers are written with a real minus sign (−5), not a hyphen."""
 
@@ -62,6 +65,8 @@ def narrate(game_slug: str, event_type: str, payload: Mapping[str, Any], before:
     table = Table(seats)
     if event_type == UNDO:
         return taken_back(before, after, table)
+    if event_type in (END_GAME, ABANDON):
+        return ended(event_type, payload, before, after)
     game = web_game(game_slug)
     if game is None:
         raise ValueError(f"no narration for the game {game_slug!r}")
@@ -77,6 +82,17 @@ def taken_back(before: Position, after: Position, table: Table) -> Narration:
     else:
         text = gettext("%(player)s takes back the last move") % {"player": table.name(seat)}
     return Narration(seat, text, (), points_made(before, after))
+
+
+def ended(event_type: str, payload: Mapping[str, Any], before: Position, after: Position) -> Narration:
+    """The scorekeeper ended the game (confirmed, or early for a missing tile) or abandoned it."""
+    if event_type == ABANDON:
+        text = gettext("The game is abandoned: %(reason)s") % {"reason": payload.get("reason", "")}
+    elif payload.get("reason") == "missing_tile":
+        text = gettext("The game is ended early, a tile being missing, and scored")
+    else:
+        text = gettext("The game is ended and scored")
+    return Narration(None, text, (), points_made(before, after))
 
 
 # -- shared wording -----------------------------------------------------------------------------

@@ -25,7 +25,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 from rest_framework.exceptions import ParseError
 
-from games.registry import UNDO, get_engine
+from games.registry import RECORD_EVENT_SCHEMAS, UNDO, get_engine
 from records import replay, services, state_cache
 from records.models import GameRecord
 from records.serializers import AppendEventSerializer
@@ -33,7 +33,8 @@ from records import selectors
 
 from ...api_parsers import BoundedJSONParser
 from ..games import WebGame, game_name, web_game
-from ..replay import board_for, narrations
+from ..narration import and_list
+from ..replay import Seating, board_for, end_of_game, narrations
 from ..tampered import refuses_tampered_records
 from ..tile_frame import seat_colour
 from .words import common_words
@@ -65,7 +66,8 @@ def _append_notation(request: HttpRequest, record: GameRecord, form: ActionForm)
     except ValueError as error:
         return {"reason": "invalid_notation", "message": str(error)}, 400
     try:
-        services.append_event(record, form.cleaned_data["expected_seq"], kind, payload, recorded_by=request.user)
+        services.append_event(record, form.cleaned_data["expected_seq"], kind, payload, recorded_by=request.user,
+                              hold_end=True)
     except Exception as error:
         # Engine refusals (IllegalAction) and store refusals carry a stable reason code;
         # anything without one is a bug and must surface as such.
@@ -131,6 +133,8 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "record": record,
         "game": game_name(record.game_slug),
+        "ending": state.get("ending"),
+        "end": end_of_game(record, state["seq"], Seating(state["seats"])) if state.get("ending") else None,
         "form": form,
         "refusal": refusal,
         "table": state,
@@ -179,8 +183,11 @@ def _record_action(request: HttpRequest, record: GameRecord) -> HttpResponse:
                              "fields": list(body.errors)}, status=400)
     data = body.validated_data
     try:
+        # At the table the move that ends the game waits for the scorekeeper's "end the game and
+        # score it?" (an end_game event), and can be taken back until then.
         event = services.append_event(record, data["expected_seq"], data["type"], data["payload"],
-                                      recorded_by=request.user, idempotency_key=data.get("idempotency_key"))
+                                      recorded_by=request.user, idempotency_key=data.get("idempotency_key"),
+                                      hold_end=True)
     except Exception as error:
         # Store refusals and engine refusals carry a stable reason; anything else is a bug.
         reason = getattr(error, "reason", None)
@@ -227,6 +234,10 @@ def _table(record: GameRecord, engine: Any, game: WebGame, seats: list[dict[str,
         "seq": seq,
         "status": record.status,
         "over": document["is_over"],
+        # The rules ended the game with the last move: the scorekeeper confirms, or takes it back.
+        "awaiting_end": record.status == GameRecord.Status.IN_PROGRESS and document["is_over"],
+        "can_end_early": in_progress and engine.can_end_early(state),
+        "ending": _ending(record, engine, state, seats),
         "board": board_for(document, record, **game.recorder.board_options),
         "options": engine.options(state) if in_progress else {"over": True},
         "seats": [
@@ -239,6 +250,36 @@ def _table(record: GameRecord, engine: Any, game: WebGame, seats: list[dict[str,
     }
     result.update(game.recorder.table(position))
     return result
+
+
+def _ending(record: GameRecord, engine: Any, state: Any, seats: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """How a closed record ended, for the end screen: abandoned (and why), or the winner or
+    winners (a shared first place names each), the ranking and why it ended early if it did."""
+    if record.status == GameRecord.Status.IN_PROGRESS:
+        return None
+    last = selectors.latest_events(record, 1)
+    closing = last[0] if last and last[0].type in RECORD_EVENT_SCHEMAS else None
+    reason = str(closing.payload.get("reason", "")) if closing is not None else "complete"
+    if record.status == GameRecord.Status.ABANDONED:
+        return {"abandoned": True, "reason": reason}
+    names = {seat["seat"]: seat["player"] for seat in seats}
+    colours = {seat["seat"]: seat_colour(seat["seat"], seat["colour"]) for seat in seats}
+    finals = sorted(engine.final_scores(state), key=lambda final: (final.rank, final.seat))
+    winners = [names[final.seat] for final in finals if final.rank == 1]
+    return {
+        "abandoned": False,
+        "missing_tile": reason == "missing_tile",
+        "winners": winners,
+        "headline": _winners_sentence(winners),
+        "ranking": [{"seat": final.seat, "player": names[final.seat], "colour": colours[final.seat],
+                     "score": final.score, "rank": final.rank} for final in finals],
+    }
+
+
+def _winners_sentence(winners: list[str]) -> str:
+    if len(winners) == 1:
+        return gettext("%(player)s wins.") % {"player": winners[0]}
+    return gettext("%(players)s share the win.") % {"players": and_list(winners)}
 
 
 def _state_and_lines(record: GameRecord, seats: list[dict[str, Any]],

@@ -22,8 +22,6 @@ def counted(singular: str, plural: str, by: str = "count") -> dict[str, str]:
 def common_words() -> dict[str, Any]:
     return {
         "to_play": gettext("%(player)s to play"),
-        "game_over": gettext("The game is over."),
-        "see_replay": gettext("See the whole game, move by move"),
         "table_turn": gettext("The table says what was turned up"),
         "pending": counted("%(count)s move waiting to be sent", "%(count)s moves waiting to be sent"),
         "pending_one": ngettext("%(count)s move waiting to be sent", "%(count)s moves waiting to be sent", 1) % {"count": 1},
@@ -53,6 +51,15 @@ def common_words() -> dict[str, Any]:
         "fit": gettext("Whole board"),
         "points": gettext("%(player)s %(points)s"),
         "nothing_yet": gettext("No move recorded yet."),
+        "awaiting_end": gettext("The last move ends the game."),
+        "end_question": gettext("End the game and score it?"),
+        "end_hint": gettext("Until you confirm, the last move can still be taken back."),
+        "end_confirm": gettext("End the game and score it"),
+        "end_label": gettext("end the game and score it"),
+        "end_missing_label": gettext("end the game now: a tile is missing"),
+        "abandon_label": gettext("abandon the game: %(reason)s"),
+        "end_choose": gettext("Choose why the game ends."),
+        "abandon_reason_needed": gettext("Say why the game is abandoned."),
     }
 
 

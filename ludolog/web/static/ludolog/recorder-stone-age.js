@@ -15,7 +15,8 @@
   var catalogue = data.catalogue;
   var RESOURCES = ["wood", "clay", "stone", "gold"];
   var tray = document.getElementById("tray");
-  var confirmButton = document.getElementById("confirm");
+  // A closed record's page has no action bar: a stand-in keeps the code below from failing on it.
+  var confirmButton = document.getElementById("confirm") || document.createElement("button");
   var sel = fresh();
 
   function fresh() {
@@ -456,6 +457,7 @@
 
   function render() {
     renderTribes();
+    if (!tray) return;  // a closed record's page: its end screen stands where the choices were
     tray.textContent = "";
     pendingAction = null;
     var opts = options();

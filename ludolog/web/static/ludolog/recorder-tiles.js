@@ -31,6 +31,10 @@
     rotate: document.getElementById("rotate"), noFigure: document.getElementById("no-figure"),
     discard: document.getElementById("discard"), confirm: document.getElementById("confirm")
   };
+  // A closed record's page has no action bar: stand-ins keep the code below from failing on it.
+  Object.keys(buttons).forEach(function (name) {
+    if (!buttons[name]) buttons[name] = document.createElement("button");
+  });
   var tilePx = null;
   var zoomBefore = null;
   var centredSeq = null;
@@ -387,6 +391,7 @@
   // -- the tray: the tile in hand, or the pile to pick it from --------------------------------
 
   function renderTray(state, options) {
+    if (!tray) return;  // a closed record's page: its end screen stands where the choices were
     tray.textContent = "";
     if (selection.asking) { tray.appendChild(asked(state)); return; }
     if (!state.known) { tray.appendChild(el("p", { "class": "hint", text: words.waiting })); return; }

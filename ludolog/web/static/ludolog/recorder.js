@@ -253,8 +253,10 @@
     if (toPlay) {
       toPlay.textContent = "";
       var seat = R.game && R.game.seatToPlay ? R.game.seatToPlay() : table.to_play;
-      if (table.over || table.status !== "in_progress") {
-        toPlay.textContent = words.game_over;
+      if (table.status !== "in_progress") {
+        // The end screen says how the game ended, once.
+      } else if (table.over) {
+        toPlay.textContent = words.awaiting_end;
       } else if (seat !== null && seat !== undefined) {
         toPlay.appendChild(el("span", { "class": "swatch", style: "background:" + R.seatColour(seat), "aria-hidden": "true" }));
         toPlay.appendChild(document.createTextNode(fill(words.to_play, { player: R.seatName(seat) })));
@@ -332,13 +334,28 @@
 
   R.isOver = function () { return Boolean(R.table.over || R.table.status !== "in_progress"); };
 
-  /* The game is over: say so where the choices were, with the way to the whole game. */
+  /* The rules ended the game with the last move: ask, where the choices were, whether to end
+   * the game and score it; until then the move can be taken back. */
   function renderEnd() {
     var tray = document.getElementById("tray");
     if (!tray) return;
     tray.textContent = "";
-    tray.appendChild(el("p", { "class": "panel-title", text: words.game_over }));
-    tray.appendChild(el("p", {}, [el("a", { href: data.urls.replay + "?at=" + R.table.seq, text: words.see_replay })]));
+    tray.appendChild(el("p", { "class": "panel-title", text: words.end_question }));
+    tray.appendChild(el("p", { "class": "hint", text: words.end_hint }));
+    tray.appendChild(el("div", { "class": "end-buttons" }, [
+      el("button", { type: "button", "class": "secondary", "data-testid": "end-take-back", text: "↶ " + words.undo_yes,
+        onclick: function () { R.takeBack(); } }),
+      el("button", { type: "button", "class": "primary", "data-testid": "end-confirm", text: "✓ " + words.end_confirm,
+        onclick: function () { R.record("end_game", { reason: "complete" }, words.end_label); } })
+    ]));
+  }
+
+  /* The record was closed (here or on another phone): the page shows its end screen. */
+  var reloading = false;
+  function showEndScreen() {
+    if (reloading) return;
+    reloading = true;
+    window.location.reload();
   }
 
   function render() {
@@ -347,11 +364,19 @@
     renderLines();
     renderScores();
     var over = R.isOver();
+    var closed = R.table.status !== "in_progress";
     root.classList.toggle("over", over);
     var bar = document.getElementById("action-bar");
-    if (bar) bar.hidden = over && !R.queue.length;
+    if (bar) bar.hidden = closed && !R.queue.length;
+    var confirmButton = document.getElementById("confirm");
+    if (confirmButton) confirmButton.hidden = over && !R.queue.length;
+    var early = document.getElementById("end-early");
+    if (early) early.hidden = over && !R.queue.length;
+    var missing = document.getElementById("end-missing-choice");
+    if (missing) missing.hidden = !R.table.can_end_early;
     if (R.game) R.game.render();
-    if (over && !R.queue.length) renderEnd();
+    if (over && !closed && !R.queue.length) renderEnd();
+    if (closed && !R.queue.length && document.getElementById("tray")) showEndScreen();
     if (window.performance && performance.mark && window.requestAnimationFrame) {
       var seq = R.table.seq;
       requestAnimationFrame(function () {
@@ -382,6 +407,26 @@
       if (dialog.returnValue === "undo") R.takeBack();
     });
   }
+  // -- ending early or abandoning, with a reason ------------------------------------------------
+
+  var endForm = document.getElementById("end-early-form");
+  if (endForm) {
+    endForm.addEventListener("submit", function (event) {
+      event.preventDefault();
+      var chosen = endForm.querySelector('input[name="end"]:checked');
+      var reason = document.getElementById("abandon-reason");
+      if (!chosen) { say(words.end_choose, "error"); return; }
+      if (chosen.value === "missing_tile") {
+        R.record("end_game", { reason: "missing_tile" }, words.end_missing_label);
+      } else {
+        var why = (reason.value || "").trim();
+        if (!why) { say(words.abandon_reason_needed, "error"); reason.focus(); return; }
+        R.record("abandon", { reason: why }, fill(words.abandon_label, { reason: why }));
+      }
+      endForm.closest("details").open = false;
+    });
+  }
+
   var expert = document.querySelector("details.expert");
   if (expert) {
     expert.addEventListener("toggle", function () {
