@@ -19,7 +19,7 @@ from ..carcassonne.narration import final_scoring
 from ..carcassonne.recorder import carcassonne_recorder
 from ..carcassonne.setup import expansion_fields, expansions_setup
 from .drawing import carcassonne_maps_svg
-from .narration import narrate_action
+from .narration import CHIPS, narrate_action
 
 
 def board(position: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], *, title: str,
@@ -56,11 +56,14 @@ def recorder_words() -> dict[str, str]:
     return {
         "islands": gettext("Or pay a chip for an island's face-up tile:"),
         "island_choice": gettext("%(colour)s island, stack %(stack)s: %(tile)s"),
-        "island_tile": gettext("Island tile, paid with a %(colour)s chip"),
+        "island_tile": gettext("Island tile, paid with %(chip)s"),
         "draw_instead": gettext("Draw face down instead"),
-        "island_paid": gettext("%(action)s, paid with a %(colour)s chip"),
+        "island_paid": gettext("%(action)s, paid with %(chip)s"),
         "colour:violet": gettext("violet"), "colour:light_blue": gettext("light blue"),
         "colour:orange": gettext("orange"),
+        # Whole phrases, not "a %(colour)s chip": English says "an orange chip".
+        "chip:violet": str(CHIPS["violet"]), "chip:light_blue": str(CHIPS["light_blue"]),
+        "chip:orange": str(CHIPS["orange"]),
         "which_chip": gettext("The tile covers a chip: what does it show, turned over?"),
         "chip_face": gettext("%(colour)s, %(points)s"),
         "which_reveal": gettext("Which tile does the island's stack turn up?"),

@@ -19,6 +19,11 @@ COMPLETED: Mapping[str, Promise] = {
 COLOURS: Mapping[str, Promise] = {
     "violet": gettext_lazy("violet"), "light_blue": gettext_lazy("light blue"), "orange": gettext_lazy("orange"),
 }
+CHIPS = {
+    "violet": gettext_lazy("a violet chip"), "light_blue": gettext_lazy("a light blue chip"),
+    "orange": gettext_lazy("an orange chip"),
+}
+"""A chip of each island's colour, with its article (English says "an orange chip")."""
 
 
 def narrate_action(event_type: str, payload: Mapping[str, Any], before: Position, after: Position,
@@ -27,8 +32,8 @@ def narrate_action(event_type: str, payload: Mapping[str, Any], before: Position
     text = said.text
     island = payload.get("island")
     if island:
-        text = gettext("%(laying)s, paying a %(colour)s chip for the island's tile") % {
-            "laying": text, "colour": COLOURS.get(str(island), island)}
+        text = gettext("%(laying)s, paying %(chip)s for the island's tile") % {
+            "laying": text, "chip": CHIPS.get(str(island), island)}
     taken = [chip for chip in after.get("chips", []) if not chip.get("face_down")
              and not any(c["x"] == chip["x"] and c["y"] == chip["y"] and not c.get("face_down")
                          for c in before.get("chips", []))]

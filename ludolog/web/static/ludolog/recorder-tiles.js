@@ -406,7 +406,7 @@
       var hand = el("div", { "class": "hand" }, [
         picture(inHand, selection.spot ? selection.spot.rotations[selection.rotation].rotation : 0, 72, "in-hand"),
         el("div", { "class": "hand-text" }, [
-          el("strong", { text: selection.island ? fill(words.island_tile, { colour: words["colour:" + selection.island.colour] })
+          el("strong", { text: selection.island ? fill(words.island_tile, { chip: words["chip:" + selection.island.colour] })
             : state.drawn ? words.tile_drawn : words.tile_in_hand }),
           el("span", { "class": "hint", text: state.seeded ? fill(words.tiles_left, { count: R.table.options.tiles_left })
             : fill(words.tiles_left, { count: pileSize }) }),
@@ -506,7 +506,7 @@
 
   function label(body) {
     var text = fill(words.lays, { tile: body.tile, x: body.x, y: body.y, rotation: body.rotation });
-    if (body.island) text = fill(words.island_paid, { action: text, colour: words["colour:" + body.island] });
+    if (body.island) text = fill(words.island_paid, { action: text, chip: words["chip:" + body.island] });
     if (selection.figure) {
       var terrain = tiles[body.tile].terrains[selection.figure.feature];
       var kind = selection.figure.kind;
