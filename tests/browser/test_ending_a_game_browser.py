@@ -78,6 +78,7 @@ def test_the_last_move_is_taken_back_before_the_end_is_confirmed_and_the_end_scr
     record.refresh_from_db()
     assert record.status == GameRecord.Status.IN_PROGRESS
     assert_tap_targets(page)
+    assert page.locator('[data-testid="undo"]').is_hidden(), "one way to take the last move back, not two"
     page.screenshot(path=str(artifacts / "end-question-en-390.png"))
     # Taken back before it is confirmed: the move is laid again.
     page.locator('[data-testid="end-take-back"]').click()

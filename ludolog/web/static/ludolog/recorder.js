@@ -372,6 +372,9 @@
     if (confirmButton) confirmButton.hidden = over && !R.queue.length;
     var early = document.getElementById("end-early");
     if (early) early.hidden = over && !R.queue.length;
+    // While the end question shows, its own "take it back" is the undo: one button, not two.
+    var undoButton = document.getElementById("undo");
+    if (undoButton) undoButton.hidden = over && !closed && !R.queue.length;
     var missing = document.getElementById("end-missing-choice");
     if (missing) missing.hidden = !R.table.can_end_early;
     if (R.game) R.game.render();
