@@ -149,10 +149,19 @@ class BoardFrame:
         return parts
 
 
+LAST_MARK = 16
+"""The side of the triangle in the north-west corner of the tile laid last."""
+
+
 def last_placed_outline(left: float, top: float) -> str:
-    """The outline of the tile laid last, whose north-west corner is at ``(left, top)``."""
-    return (f'<rect class="last-placed-outline" x="{fmt(left + 1.5)}" y="{fmt(top + 1.5)}" '
-            f'width="{TILE - 3}" height="{TILE - 3}" fill="none" stroke="{HIGHLIGHT}" stroke-width="3.5" rx="2"/>')
+    """The outline of the tile laid last, whose north-west corner is at ``(left, top)``, and a
+    triangle in that corner: the last tile is told from the recorder's chosen square (a solid
+    double edge) and its legal squares (dashed, with a plus) by shape, not by colour alone."""
+    x, y = left + 1.5, top + 1.5
+    return (f'<rect class="last-placed-outline" x="{fmt(x)}" y="{fmt(y)}" '
+            f'width="{TILE - 3}" height="{TILE - 3}" fill="none" stroke="{HIGHLIGHT}" stroke-width="3.5" rx="2"/>'
+            f'<path class="last-placed-mark" d="M{fmt(x)} {fmt(y)}h{LAST_MARK}L{fmt(x)} {fmt(y + LAST_MARK)}z" '
+            f'fill="{HIGHLIGHT}" stroke="#fff" stroke-width="1"/>')
 
 
 def figure_key(figure: Mapping[str, Any]) -> tuple[Any, ...]:

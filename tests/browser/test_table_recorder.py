@@ -321,6 +321,17 @@ def test_the_recorder_on_a_laptop(browser, live_server, keeper, artifacts: Path)
     page.locator('[data-testid="spot"]').first.click()
     assert_no_sideways_scroll(page)
     assert_tap_targets(page)
+    # The chosen square, the last tile laid and the legal squares differ in shape, not only colour.
+    shapes = page.evaluate("""() => ({
+        legal: [...document.querySelectorAll('[data-testid="spot"]:not(.chosen)')].map(spot =>
+            getComputedStyle(spot.querySelector('rect')).strokeDasharray !== 'none'
+            && getComputedStyle(spot.querySelector('.spot-mark')).display !== 'none'),
+        chosen: [...document.querySelectorAll('.ghost')].map(ghost =>
+            getComputedStyle(ghost.querySelector('.ghost-outline')).strokeDasharray === 'none'
+            && ghost.querySelector('.ghost-inner') !== null),
+        last: document.querySelectorAll('#board .last-placed-mark').length })""")
+    assert shapes["legal"] and all(shapes["legal"]), shapes
+    assert shapes["chosen"] == [True] and shapes["last"] == 1, shapes
     page.screenshot(path=str(artifacts / "recorder-hunters-gatherers-1280.png"))
 
 

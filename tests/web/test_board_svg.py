@@ -59,6 +59,8 @@ def test_every_placed_tile_is_drawn_once_and_only_the_last_one_is_highlighted():
     highlighted = [g.get("data-tile") for g in drawn if "last-placed" in g.get("class")]
     assert highlighted == [position["last_placed"]["tile"]]
     assert len(root.findall(".//svg:rect[@class='last-placed-outline']", NS)) == 1
+    # Told by its shape too: a triangle in its corner (the recorder's squares have none).
+    assert len(root.findall(".//svg:path[@class='last-placed-mark']", NS)) == 1
 
 
 def test_figures_are_drawn_in_their_players_colours_and_listed_in_the_description():

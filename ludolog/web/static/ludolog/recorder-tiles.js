@@ -287,6 +287,10 @@
         "data-y": spot.y, transform: at(spot.x, spot.y), role: "button", tabindex: "0",
         "aria-label": "(" + spot.x + ", " + spot.y + ")" });
       group.appendChild(svg("rect", { x: 1.5, y: 1.5, width: CELL - 3, height: CELL - 3, rx: 3 }));
+      // A legal square is told by its shape too (a dashed edge and a plus), not by its colour alone.
+      var mid = CELL / 2, arm = CELL / 8;
+      group.appendChild(svg("path", { "class": "spot-mark", "aria-hidden": "true",
+        d: "M" + (mid - arm) + " " + mid + "H" + (mid + arm) + "M" + mid + " " + (mid - arm) + "V" + (mid + arm) }));
       group.addEventListener("click", function () { chooseSpot(spot); });
       group.addEventListener("keydown", function (event) {
         if (event.key === "Enter" || event.key === " ") { event.preventDefault(); chooseSpot(spot); }
@@ -324,6 +328,9 @@
     if (rotation.rotation) use.setAttribute("transform", "rotate(" + rotation.rotation + " 30 30)");
     group.appendChild(use);
     group.appendChild(svg("rect", { x: 1, y: 1, width: CELL - 2, height: CELL - 2, "class": "ghost-outline" }));
+    // The chosen square: a solid double edge (orange and white), unlike the legal squares' dashes
+    // and the last tile's corner mark.
+    group.appendChild(svg("rect", { x: 4, y: 4, width: CELL - 8, height: CELL - 8, "class": "ghost-inner" }));
     var byFeature = {};
     rotation.figures.forEach(function (figure) { (byFeature[figure.feature] = byFeature[figure.feature] || []).push(figure); });
     var colour = R.seatColour(model().seat);
