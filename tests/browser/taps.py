@@ -52,9 +52,21 @@ def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pic
         raise AssertionError(f"the rotate control never reached {payload['rotation']}°")
     figure = figure_of(game, payload)
     if figure is not None:
-        page.locator(f'[data-testid="figure"][data-feature="{figure[0]}"][data-kind="{figure[1]}"]').click()
-        taps += 1
+        taps += put_figure(page, *figure)
     return taps + confirm(page, payload, before_confirm)
+
+
+def put_figure(page: Any, feature: int, kind: str) -> int:
+    """Tap the feature's target; where it takes more than one kind of figure, then the kind in the
+    choice the page shows. The taps it took."""
+    target = page.locator(f'[data-testid="figure"][data-feature="{feature}"]')
+    kinds = (target.get_attribute("data-kinds") or "").split()
+    assert kind in kinds, f"no {kind} offered on feature {feature} (offered: {kinds})"
+    target.click()
+    if len(kinds) == 1:
+        return 1
+    page.locator(f'[data-testid="figure-kind"][data-kind="{kind}"]').click()
+    return 2
 
 
 def end_the_game(page: Any) -> int:

@@ -327,7 +327,7 @@ def test_the_recorder_on_a_laptop(browser, live_server, keeper, artifacts: Path)
     # The chosen square, the last tile laid and the legal squares differ in shape, not only colour.
     shapes = page.evaluate("""() => ({
         legal: [...document.querySelectorAll('[data-testid="spot"]:not(.chosen)')].map(spot =>
-            getComputedStyle(spot.querySelector('rect')).strokeDasharray !== 'none'
+            getComputedStyle(spot.querySelector('.spot-edge')).strokeDasharray !== 'none'
             && getComputedStyle(spot.querySelector('.spot-mark')).display !== 'none'),
         chosen: [...document.querySelectorAll('.ghost')].map(ghost =>
             getComputedStyle(ghost.querySelector('.ghost-outline')).strokeDasharray === 'none'

@@ -87,5 +87,11 @@ def tile_words() -> dict[str, Any]:
         "with_figure": gettext("%(action)s, %(figure)s on the %(terrain)s"),
         "discards": gettext("%(tile)s discarded"),
         "figure_on": gettext("%(figure)s on the %(terrain)s"),
+        "figure_choices": gettext("%(terrain)s: %(kinds)s"),
+        "figure_kind_on": gettext("Which figure on the %(terrain)s?"),
+        "offscreen_left": counted("%(count)s more square to the left", "%(count)s more squares to the left"),
+        "offscreen_right": counted("%(count)s more square to the right", "%(count)s more squares to the right"),
+        "offscreen_up": counted("%(count)s more square above", "%(count)s more squares above"),
+        "offscreen_down": counted("%(count)s more square below", "%(count)s more squares below"),
         "cancel": gettext("Cancel"),
     }

@@ -19,9 +19,17 @@
   var SVG = "http://www.w3.org/2000/svg";
   var CELL = 60;
   var SIDES = 4;
-  var MIN_TILE_PX = 48, MAX_TILE_PX = 320, FIGURE_TILE_PX = 240;
+  // Sizes in screen pixels: a square stays tappable down to SPOT_PX (24 px, WCAG 2.2's minimum
+  // target size: a mis-tap only shows the tile on the wrong square, and another tap moves it),
+  // which frames nearly every position on a phone; a figure target is TARGET_PX
+  // across (at least 44 px); a tile taking figures is drawn at least FIGURE_MIN_TILE_PX wide and at
+  // most FIGURE_MAX_SHARE of the frame, so that its neighbours stay in sight.
+  var SPOT_PX = 24, FRAME_MAX_PX = 110, MAX_TILE_PX = 320, WHOLE_BOARD_MIN_PX = 6;
+  var TARGET_PX = 46, FIGURE_MIN_TILE_PX = 112, FIGURE_MAX_SHARE = 0.62;
+  var FRAME_MARGIN = 0.4;  // of a square, around what is framed
+  var ARROWS = { left: "←", up: "↑", down: "↓", right: "→" };
 
-  var selection = { tile: null, spot: null, rotation: 0, figure: null, island: null, asking: null };
+  var selection = { tile: null, spot: null, rotation: 0, figure: null, island: null, asking: null, featureAsked: null };
   var hand = null;  // the tile in hand as last drawn: Ludolog's draw or the one picked
   var filters = [];
   var optionsCache = {};
@@ -37,7 +45,8 @@
   });
   var tilePx = null;
   var zoomBefore = null;
-  var centredSeq = null;
+  var framedFor = null;  // the position and tile the board was last framed for
+  var currentOptions = null;
 
   function svg(tag, attrs) {
     var node = document.createElementNS(SVG, tag);
@@ -158,14 +167,22 @@
   }
 
   // -- the board: zoom, pan, spots, the tile being laid ---------------------------------------
+  //
+  // When a tile is in hand the board frames every square it may go to, shrinking the tiles as
+  // far as a square stays tappable (SPOT_PX); squares too spread for that are framed by their
+  // densest cluster, and the strip above the board says how many more lie off screen and in which
+  // direction (a tap pans there). Once a square is chosen the board zooms only as much as the
+  // figure targets need (one 46 px target a feature, never overlapping), so the neighbours stay
+  // in sight. The zoom controls and the markers sit in that strip, never over the board.
 
   function boardSvg() { return document.querySelector("#board svg"); }
 
   function fitTilePx(svgNode) {
+    // "Whole board": the whole board, however small its tiles get.
     var box = svgNode.viewBox.baseVal;
     var across = Math.max(1, box.width / CELL), down = Math.max(1, box.height / CELL);
     var fit = Math.min(viewport.clientWidth / across, viewport.clientHeight / down);
-    return Math.max(MIN_TILE_PX, Math.min(96, Math.floor(fit)));
+    return Math.max(WHOLE_BOARD_MIN_PX, Math.min(FRAME_MAX_PX, Math.floor(fit)));
   }
 
   function applyZoom(svgNode) {
@@ -178,7 +195,7 @@
   function zoomTo(px, focus) {
     var svgNode = boardSvg();
     if (!svgNode) return;
-    px = Math.max(MIN_TILE_PX / 1.5, Math.min(MAX_TILE_PX, px));
+    px = Math.max(WHOLE_BOARD_MIN_PX, Math.min(MAX_TILE_PX, px));
     var rect = svgNode.getBoundingClientRect(), frame = viewport.getBoundingClientRect();
     focus = focus || { x: frame.left + frame.width / 2, y: frame.top + frame.height / 2 };
     var ratio = px / tilePx;
@@ -187,21 +204,121 @@
     applyZoom(svgNode);
     viewport.scrollLeft += offsetX * ratio - offsetX;
     viewport.scrollTop += offsetY * ratio - offsetY;
-  }
-
-  function centreOn(x, y) {
-    var svgNode = boardSvg();
-    if (!svgNode) return;
-    var box = svgNode.viewBox.baseVal;
-    var origin = origins(svgNode);
-    var left = ((x - origin.x) * CELL + CELL / 2 - box.x) / CELL * tilePx;
-    var top = ((y - origin.y) * CELL + CELL / 2 - box.y) / CELL * tilePx;
-    viewport.scrollLeft = left - viewport.clientWidth / 2;
-    viewport.scrollTop = top - viewport.clientHeight / 2;
+    drawBoard(model(), currentOptions);
   }
 
   function origins(svgNode) {
     return { x: Number(svgNode.dataset.originX || 0), y: Number(svgNode.dataset.originY || 0) };
+  }
+
+  /* Where a board square lies in the viewport's scrolled content, in pixels (its top left). */
+  function squareBox(svgNode, x, y) {
+    var box = svgNode.viewBox.baseVal, origin = origins(svgNode);
+    // The board is centred in its frame when narrower than it.
+    var inset = Math.max(0, (viewport.clientWidth - box.width / CELL * tilePx) / 2);
+    return {
+      left: inset + ((x - origin.x) * CELL - box.x) / CELL * tilePx,
+      top: ((y - origin.y) * CELL - box.y) / CELL * tilePx,
+      size: tilePx
+    };
+  }
+
+  /* Scroll so that the board rectangle of squares [x0, x1] × [y0, y1] is in the middle. */
+  function centreOnSquares(x0, y0, x1, y1) {
+    var svgNode = boardSvg();
+    if (!svgNode) return;
+    var a = squareBox(svgNode, x0, y0), b = squareBox(svgNode, x1, y1);
+    viewport.scrollLeft = (a.left + b.left + b.size) / 2 - viewport.clientWidth / 2;
+    viewport.scrollTop = (a.top + b.top + b.size) / 2 - viewport.clientHeight / 2;
+  }
+
+  function centreOn(x, y) { centreOnSquares(x, y, x, y); }
+
+  /* Whether a square is wholly inside the board's frame as it is scrolled now. */
+  function inView(svgNode, x, y) {
+    var box = squareBox(svgNode, x, y), slack = 1;
+    return box.left >= viewport.scrollLeft - slack && box.top >= viewport.scrollTop - slack &&
+      box.left + box.size <= viewport.scrollLeft + viewport.clientWidth + slack &&
+      box.top + box.size <= viewport.scrollTop + viewport.clientHeight + slack;
+  }
+
+  function spanOf(spots) {
+    var xs = spots.map(function (s) { return s.x; }), ys = spots.map(function (s) { return s.y; });
+    return { x0: Math.min.apply(null, xs), x1: Math.max.apply(null, xs),
+      y0: Math.min.apply(null, ys), y1: Math.max.apply(null, ys) };
+  }
+
+  /* The largest tile size at which the squares of ``span`` all fit in the frame. */
+  function sizeToFit(span) {
+    var across = span.x1 - span.x0 + 1 + FRAME_MARGIN, down = span.y1 - span.y0 + 1 + FRAME_MARGIN;
+    return Math.floor(Math.min(viewport.clientWidth / across, viewport.clientHeight / down));
+  }
+
+  /* The spots to frame: all of them when they fit at a tappable size, else the densest cluster
+   * that does (nearest the tile laid last among equals). */
+  function clusterToFrame(spots, near) {
+    if (sizeToFit(spanOf(spots)) >= SPOT_PX) return spots;
+    var across = Math.max(1, Math.floor(viewport.clientWidth / SPOT_PX - FRAME_MARGIN));
+    var down = Math.max(1, Math.floor(viewport.clientHeight / SPOT_PX - FRAME_MARGIN));
+    var best = null;
+    spots.forEach(function (corner) {
+      // Every window of across × down squares whose left or top edge is a spot's.
+      [[corner.x, corner.y], [corner.x - across + 1, corner.y], [corner.x, corner.y - down + 1],
+        [corner.x - across + 1, corner.y - down + 1]].forEach(function (origin) {
+        var inside = spots.filter(function (s) {
+          return s.x >= origin[0] && s.x < origin[0] + across && s.y >= origin[1] && s.y < origin[1] + down;
+        });
+        var span = spanOf(inside);
+        var distance = near ? Math.abs((span.x0 + span.x1) / 2 - near[0]) + Math.abs((span.y0 + span.y1) / 2 - near[1]) : 0;
+        if (!best || inside.length > best.inside.length ||
+            (inside.length === best.inside.length && distance < best.distance)) {
+          best = { inside: inside, distance: distance };
+        }
+      });
+    });
+    return best.inside;
+  }
+
+  /* Frame the squares the tile in hand may go to (a new position or a new tile in hand). */
+  function frameSpots(svgNode, spots, near) {
+    var shown = clusterToFrame(spots, near);
+    var span = spanOf(shown);
+    tilePx = Math.max(WHOLE_BOARD_MIN_PX, Math.min(FRAME_MAX_PX, sizeToFit(span)));
+    applyZoom(svgNode);
+    centreOnSquares(span.x0, span.y0, span.x1, span.y1);
+  }
+
+  /* The strip above the board: for the squares out of the frame, how many lie on each side; a
+   * tap pans to the nearest cluster there. */
+  function renderMarkers() {
+    var strip = document.getElementById("offscreen-markers");
+    var svgNode = boardSvg();
+    if (!strip) return;
+    strip.textContent = "";
+    var spots = currentOptions && !selection.spot ? currentOptions.spots : [];
+    if (!svgNode || !spots.length) return;
+    var sides = { left: [], up: [], down: [], right: [] };
+    var midX = viewport.scrollLeft + viewport.clientWidth / 2, midY = viewport.scrollTop + viewport.clientHeight / 2;
+    spots.forEach(function (spot) {
+      if (inView(svgNode, spot.x, spot.y)) return;
+      var box = squareBox(svgNode, spot.x, spot.y);
+      var dx = (box.left + box.size / 2 - midX) / viewport.clientWidth;
+      var dy = (box.top + box.size / 2 - midY) / viewport.clientHeight;
+      sides[Math.abs(dx) >= Math.abs(dy) ? (dx < 0 ? "left" : "right") : (dy < 0 ? "up" : "down")].push(spot);
+    });
+    Object.keys(sides).forEach(function (side) {
+      var off = sides[side];
+      if (!off.length) return;
+      strip.appendChild(el("button", { type: "button", "class": "offscreen", "data-testid": "offscreen", "data-side": side,
+        "aria-label": fill(words["offscreen_" + side], { count: off.length }),
+        title: fill(words["offscreen_" + side], { count: off.length }),
+        onclick: function () {
+          var shown = clusterToFrame(off, null), span = spanOf(shown);
+          if (sizeToFit(span) < tilePx) { tilePx = Math.max(SPOT_PX, sizeToFit(span)); applyZoom(svgNode); }
+          centreOnSquares(span.x0, span.y0, span.x1, span.y1);
+          renderMarkers();
+        } }, [el("span", { "aria-hidden": "true", text: ARROWS[side] + " " + off.length })]));
+    });
   }
 
   /* Pinch with two fingers, ctrl+wheel (a trackpad's pinch) or the buttons; one finger pans
@@ -236,12 +353,27 @@
       event.preventDefault();
       zoomTo(tilePx * (event.deltaY < 0 ? 1.15 : 1 / 1.15), { x: event.clientX, y: event.clientY });
     }, { passive: false });
+    var pending = false;
+    viewport.addEventListener("scroll", function () {
+      if (pending) return;
+      pending = true;
+      window.requestAnimationFrame(function () { pending = false; renderMarkers(); });
+    }, { passive: true });
     document.querySelectorAll("[data-zoom]").forEach(function (button) {
       button.addEventListener("click", function () {
         var how = button.dataset.zoom;
         if (how === "in") zoomTo(tilePx * 1.4);
         else if (how === "out") zoomTo(tilePx / 1.4);
-        else { var svgNode = boardSvg(); if (svgNode) { tilePx = fitTilePx(svgNode); applyZoom(svgNode); } }
+        else {
+          var svgNode = boardSvg();
+          if (!svgNode) return;
+          tilePx = fitTilePx(svgNode);
+          applyZoom(svgNode);
+          drawBoard(model(), currentOptions);
+          viewport.scrollLeft = (viewport.scrollWidth - viewport.clientWidth) / 2;
+          viewport.scrollTop = (viewport.scrollHeight - viewport.clientHeight) / 2;
+          renderMarkers();
+        }
       });
     });
   })();
@@ -286,7 +418,9 @@
       var group = svg("g", { "class": "spot" + (chosen ? " chosen" : ""), "data-testid": "spot", "data-x": spot.x,
         "data-y": spot.y, transform: at(spot.x, spot.y), role: "button", tabindex: "0",
         "aria-label": "(" + spot.x + ", " + spot.y + ")" });
-      group.appendChild(svg("rect", { x: 1.5, y: 1.5, width: CELL - 3, height: CELL - 3, rx: 3 }));
+      // The whole square takes the tap; the outline is drawn a little inside it.
+      group.appendChild(svg("rect", { x: 0, y: 0, width: CELL, height: CELL, "class": "spot-hit" }));
+      group.appendChild(svg("rect", { x: 1.5, y: 1.5, width: CELL - 3, height: CELL - 3, rx: 3, "class": "spot-edge" }));
       // A legal square is told by its shape too (a dashed edge and a plus), not by its colour alone.
       var mid = CELL / 2, arm = CELL / 8;
       group.appendChild(svg("path", { "class": "spot-mark", "aria-hidden": "true",
@@ -302,11 +436,17 @@
     if (used.length) widen(svgNode, used);
     if (tilePx === null) tilePx = fitTilePx(svgNode);
     applyZoom(svgNode);
-    if (centredSeq !== R.table.seq + ":" + R.queue.length && !selection.spot) {
-      // A new position: show where the last tile went.
-      centredSeq = R.table.seq + ":" + R.queue.length;
+    var framing = R.table.seq + ":" + R.queue.length + ":" + (hand || "") + ":" + (options ? options.spots.length : "-");
+    if (framedFor !== framing && !selection.spot) {
+      // A new position or a new tile in hand: frame where it may go, else show where the last tile went.
       var latest = lastLaid(state);
-      if (latest) centreOn(latest[0], latest[1]);
+      if (options && options.spots.length) {
+        framedFor = framing;
+        frameSpots(svgNode, options.spots, latest);
+      } else if (!hand || options) {
+        framedFor = framing;
+        if (latest) centreOn(latest[0], latest[1]);
+      }
     }
   }
 
@@ -318,7 +458,64 @@
     return placed.length ? [placed[placed.length - 1].x, placed[placed.length - 1].y] : null;
   }
 
-  /* The tile being laid, turned as chosen, with a target on each feature that may take a figure. */
+  /* The features of the tile being laid that take a figure, each with the kinds allowed there. */
+  function featuresOffered(rotation) {
+    var byFeature = {}, order = [];
+    rotation.figures.forEach(function (figure) {
+      if (!byFeature[figure.feature]) { byFeature[figure.feature] = []; order.push(figure.feature); }
+      byFeature[figure.feature].push(figure.kind);
+    });
+    return order.map(function (feature) { return { feature: feature, kinds: byFeature[feature] }; });
+  }
+
+  /* Where each feature's target goes on a tile drawn ``size`` px wide: on the feature, pushed
+   * apart just enough that no two targets overlap; null when they cannot all fit. */
+  function layTargets(anchors, size) {
+    var radius = TARGET_PX / 2, gap = TARGET_PX + 2;
+    var points = anchors.map(function (a) { return [a[0] * size, a[1] * size]; });
+    function clamp(p) {
+      p[0] = Math.max(radius, Math.min(size - radius, p[0]));
+      p[1] = Math.max(radius, Math.min(size - radius, p[1]));
+    }
+    points.forEach(clamp);
+    for (var round = 0; round < 80; round += 1) {
+      var moved = false;
+      for (var i = 0; i < points.length; i += 1) {
+        for (var j = i + 1; j < points.length; j += 1) {
+          var dx = points[j][0] - points[i][0], dy = points[j][1] - points[i][1];
+          var d = Math.hypot(dx, dy);
+          if (d >= gap) continue;
+          if (d < 0.01) {  // the same spot: part them along a direction fixed by their order
+            var angle = (j * 2.399963) % (2 * Math.PI);
+            dx = Math.cos(angle); dy = Math.sin(angle); d = 1;
+            points[j][0] += dx; points[j][1] += dy;
+            dx = points[j][0] - points[i][0]; dy = points[j][1] - points[i][1]; d = Math.hypot(dx, dy);
+          }
+          var push = (gap - d) / 2 + 0.5;
+          points[i][0] -= dx / d * push; points[i][1] -= dy / d * push;
+          points[j][0] += dx / d * push; points[j][1] += dy / d * push;
+          clamp(points[i]); clamp(points[j]);
+          moved = true;
+        }
+      }
+      if (!moved) return points;
+    }
+    return null;
+  }
+
+  /* The smallest tile size (from the one shown, within what leaves the neighbours in sight) at
+   * which the targets fit on the tile, with their places. */
+  function targetLayout(anchors) {
+    var most = Math.max(FIGURE_MIN_TILE_PX, Math.floor(Math.min(viewport.clientWidth, viewport.clientHeight) * FIGURE_MAX_SHARE));
+    var size = Math.max(tilePx, anchors.length ? FIGURE_MIN_TILE_PX : tilePx);
+    for (;;) {
+      var points = layTargets(anchors, size);
+      if (points || size >= most) return { size: size, points: points || layTargets(anchors, most) || anchors.map(function (a) { return [a[0] * size, a[1] * size]; }) };
+      size = Math.min(most, Math.ceil(size * 1.12));
+    }
+  }
+
+  /* The tile being laid, turned as chosen, with one target on each feature that may take a figure. */
   function ghost(origin) {
     var spot = selection.spot;
     var rotation = spot.rotations[selection.rotation];
@@ -331,35 +528,80 @@
     // The chosen square: a solid double edge (orange and white), unlike the legal squares' dashes
     // and the last tile's corner mark.
     group.appendChild(svg("rect", { x: 4, y: 4, width: CELL - 8, height: CELL - 8, "class": "ghost-inner" }));
-    var byFeature = {};
-    rotation.figures.forEach(function (figure) { (byFeature[figure.feature] = byFeature[figure.feature] || []).push(figure); });
+    var features = featuresOffered(rotation);
+    if (!features.length) return group;
+    var anchors = features.map(function (f) { return turn(tiles[hand].anchors[f.feature] || [0.5, 0.5], rotation.rotation); });
+    var layout = targetLayout(anchors);
+    var unit = CELL / tilePx;  // SVG units per screen pixel at the zoom shown
+    var radius = TARGET_PX / 2 * unit;
     var colour = R.seatColour(model().seat);
-    Object.keys(byFeature).forEach(function (feature) {
-      var anchor = tiles[hand].anchors[feature] || [0.5, 0.5];
-      var turned = turn(anchor, rotation.rotation);
-      byFeature[feature].forEach(function (figure, index) {
-        var count = byFeature[feature].length;
-        var dx = (index - (count - 1) / 2) * 11;
-        var x = Math.max(6, Math.min(54, turned[0] * CELL + dx)), y = Math.max(6, Math.min(54, turned[1] * CELL));
-        var chosen = selection.figure && selection.figure.feature === figure.feature && selection.figure.kind === figure.kind;
-        var terrain = tiles[hand].terrains[feature];
-        var target = svg("g", { "class": "figure-target" + (chosen ? " chosen" : ""), "data-testid": "figure",
-          "data-feature": figure.feature, "data-kind": figure.kind, transform: "translate(" + x + " " + y + ")",
-          role: "button", tabindex: "0", "aria-pressed": chosen ? "true" : "false",
-          "aria-label": figureLabel(figure.kind, terrain) });
-        target.appendChild(svg("circle", { r: 5.8, "class": "target-ring" }));
-        var glyph = svg("g", { "class": "target-glyph", transform: "scale(0.42)", style: "color:" + colour });
-        glyph.innerHTML = data.glyphs[figure.kind + ":" + terrain] || data.glyphs[figure.kind] || "";
-        target.appendChild(glyph);
-        target.addEventListener("click", function (event) {
-          event.stopPropagation();
-          selection.figure = chosen ? null : { feature: figure.feature, kind: figure.kind };
-          R.render();
-        });
-        group.appendChild(target);
+    features.forEach(function (offered, index) {
+      var x = layout.points[index][0] / layout.size * CELL, y = layout.points[index][1] / layout.size * CELL;
+      var ax = anchors[index][0] * CELL, ay = anchors[index][1] * CELL;
+      var terrain = tiles[hand].terrains[offered.feature];
+      var chosen = selection.figure && selection.figure.feature === offered.feature;
+      var asking = selection.featureAsked === offered.feature;
+      if (Math.hypot(x - ax, y - ay) > radius * 0.6) {
+        // Pushed off its feature to keep clear of another target: a line leads back to it.
+        group.appendChild(svg("line", { x1: ax, y1: ay, x2: x, y2: y, "class": "target-leader" }));
+        group.appendChild(svg("circle", { cx: ax, cy: ay, r: 1.2 * unit * 2, "class": "target-anchor" }));
+      }
+      var kinds = offered.kinds;
+      var shownKind = chosen ? selection.figure.kind : kinds[0];
+      var target = svg("g", { "class": "figure-target" + (chosen ? " chosen" : "") + (asking ? " asking" : ""),
+        "data-testid": "figure", "data-feature": offered.feature, "data-kinds": kinds.join(" "),
+        transform: "translate(" + x + " " + y + ")", role: "button", tabindex: "0",
+        "aria-pressed": chosen ? "true" : "false",
+        "aria-label": kinds.length === 1 ? figureLabel(kinds[0], terrain) : fill(words.figure_choices, {
+          terrain: words["terrain:" + terrain] || terrain,
+          kinds: kinds.map(function (k) { return figureName(k, terrain); }).join(" · ") }) });
+      if (kinds.length === 1) target.setAttribute("data-kind", kinds[0]);
+      target.appendChild(svg("circle", { r: radius, "class": "target-ring" }));
+      var glyph = svg("g", { "class": "target-glyph", transform: "scale(" + (0.42 * radius / 5.8) + ")", style: "color:" + colour });
+      glyph.innerHTML = data.glyphs[shownKind + ":" + terrain] || data.glyphs[shownKind] || "";
+      target.appendChild(glyph);
+      if (kinds.length > 1 && !chosen) {
+        var badge = svg("text", { x: radius * 0.55, y: radius * 0.95, "class": "target-more", "font-size": radius * 0.7 });
+        badge.textContent = "+" + (kinds.length - 1);
+        target.appendChild(badge);
+      }
+      target.addEventListener("click", function (event) {
+        event.stopPropagation();
+        if (chosen) { selection.figure = null; selection.featureAsked = null; }
+        else if (kinds.length === 1) { selection.figure = { feature: offered.feature, kind: kinds[0] }; selection.featureAsked = null; }
+        else { selection.featureAsked = asking ? null : offered.feature; }
+        R.render();
       });
+      target.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" || event.key === " ") { event.preventDefault(); target.dispatchEvent(new MouseEvent("click")); }
+      });
+      group.appendChild(target);
     });
     return group;
+  }
+
+  /* A feature taking more than one kind of figure ("river: fisher · hut"): the kinds, as
+   * buttons in the strip above the board, once its target is tapped. */
+  function renderKindChoice() {
+    var strip = document.getElementById("figure-kinds");
+    if (!strip) return;
+    strip.textContent = "";
+    var spot = selection.spot;
+    var feature = selection.featureAsked;
+    if (!spot || feature === null || feature === undefined) { strip.hidden = true; return; }
+    var offered = featuresOffered(spot.rotations[selection.rotation]).filter(function (f) { return f.feature === feature; })[0];
+    if (!offered) { selection.featureAsked = null; strip.hidden = true; return; }
+    var terrain = tiles[hand].terrains[feature];
+    strip.hidden = false;
+    strip.appendChild(el("span", { "class": "kinds-label", text: fill(words.figure_kind_on, { terrain: words["terrain:" + terrain] || terrain }) }));
+    offered.kinds.forEach(function (kind) {
+      strip.appendChild(el("button", { type: "button", "class": "secondary figure-kind", "data-testid": "figure-kind",
+        "data-kind": kind, onclick: function () {
+          selection.figure = { feature: feature, kind: kind };
+          selection.featureAsked = null;
+          R.render();
+        }, text: figureName(kind, terrain) }));
+    });
   }
 
   function turn(point, rotation) {
@@ -368,30 +610,48 @@
     return [u, v];
   }
 
-  function figureLabel(kind, terrain) {
+  function figureName(kind, terrain) {
     // A meeple is named by its role (a knight in a city); the expansions' figures by their own name.
-    var figure = (kind === "meeple" && words["role:" + terrain]) || words["figure:" + kind] || kind;
-    return fill(words.figure_on, { figure: figure, terrain: words["terrain:" + terrain] || terrain });
+    return (kind === "meeple" && words["role:" + terrain]) || words["figure:" + kind] || kind;
   }
 
+  function figureLabel(kind, terrain) {
+    return fill(words.figure_on, { figure: figureName(kind, terrain), terrain: words["terrain:" + terrain] || terrain });
+  }
+
+  /* Tapping a square lays the tile there; the board zooms only as much as the figure targets
+   * need, and scrolls only if the square is not wholly in sight. */
   function chooseSpot(spot) {
     var same = selection.spot && selection.spot.x === spot.x && selection.spot.y === spot.y;
     selection.spot = spot;
     selection.rotation = same ? selection.rotation : 0;
     selection.figure = null;
-    var offersFigures = spot.rotations.some(function (r) { return r.figures.length; });
-    if (offersFigures && tilePx < FIGURE_TILE_PX) {
+    selection.featureAsked = null;
+    var most = 0;
+    spot.rotations.forEach(function (r) {
+      var features = featuresOffered(r);
+      if (!features.length) return;
+      var anchors = features.map(function (f) { return turn(tiles[hand].anchors[f.feature] || [0.5, 0.5], r.rotation); });
+      most = Math.max(most, targetLayout(anchors).size);
+    });
+    if (most > tilePx) {
       zoomBefore = zoomBefore || tilePx;
-      tilePx = FIGURE_TILE_PX;
+      tilePx = most;
     }
     R.render();
-    centreOn(spot.x, spot.y);
+    var svgNode = boardSvg();
+    if (svgNode && (most > (zoomBefore || 0) || !inView(svgNode, spot.x, spot.y))) {
+      // The tile and a ring of its neighbours in sight.
+      centreOn(spot.x, spot.y);
+    }
+    renderMarkers();
   }
 
   function forget() {
     selection.spot = null;
     selection.rotation = 0;
     selection.figure = null;
+    selection.featureAsked = null;
     if (zoomBefore !== null) { tilePx = zoomBefore; zoomBefore = null; }
   }
 
@@ -528,9 +788,10 @@
     if (!selection.spot) return;
     selection.rotation = (selection.rotation + 1) % selection.spot.rotations.length;
     selection.figure = null;
+    selection.featureAsked = null;
     R.render();
   });
-  buttons.noFigure.addEventListener("click", function () { selection.figure = null; R.render(); });
+  buttons.noFigure.addEventListener("click", function () { selection.figure = null; selection.featureAsked = null; R.render(); });
   buttons.confirm.addEventListener("click", function () {
     var state = model();
     var tile = selection.island ? selection.island.tile : state.drawn || selection.tile;
@@ -642,9 +903,12 @@
       if (still) selection.spot = still; else forget();
     }
     if (options && selection.spot && selection.rotation >= selection.spot.rotations.length) selection.rotation = 0;
+    currentOptions = options;
     drawBoard(state, options);
     renderTray(state, options);
     renderButtons(state, options);
+    renderKindChoice();
+    renderMarkers();
   }
 
   R.use({

@@ -389,6 +389,35 @@
   }
   R.render = render;
 
+  /* The tap targets in sight whose middle another element covers (a tap there would reach that
+   * element instead): the board's targets inside its frame (squares, figure spots, places), the
+   * buttons of the strip above the board, of the tray and of the action bar. Empty when every target can be tapped where it is drawn. */
+  R.coveredTargets = function () {
+    var viewport = document.getElementById("board-viewport");
+    var frame = viewport ? viewport.getBoundingClientRect() : null;
+    var found = [];
+    // The action bar stays at the bottom of the screen: what scrolls under it is out of sight there.
+    var bar = document.getElementById("action-bar");
+    var barTop = bar && !bar.hidden ? bar.getBoundingClientRect().top : window.innerHeight;
+    var targets = document.querySelectorAll('#board [role="button"], #board button, .board-strip button, #action-bar button, #tray button');
+    Array.prototype.forEach.call(targets, function (target) {
+      var box = target.getBoundingClientRect();
+      if (!box.width || !box.height) return;  // hidden
+      var x = box.left + box.width / 2, y = box.top + box.height / 2;
+      if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return;  // out of sight
+      if (y >= barTop && !(bar && bar.contains(target))) return;
+      var onBoard = Boolean(target.closest("#board"));
+      if (onBoard && frame && (x < frame.left || x > frame.right || y < frame.top || y > frame.bottom)) return;
+      var hit = document.elementFromPoint(x, y);
+      if (hit && (hit === target || target.contains(hit))) return;
+      // A chosen square is under the tile being laid there, as it should be.
+      if (onBoard && target.matches('[data-testid="spot"]') && hit && hit.closest("g.ghost")) return;
+      found.push({ testid: target.getAttribute("data-testid") || target.id || target.className.baseVal || target.className,
+        x: Math.round(x), y: Math.round(y), by: hit ? (hit.getAttribute("data-testid") || hit.id || hit.tagName) : null });
+    });
+    return found;
+  };
+
   R.use = function (game) {
     R.game = game;
     render();
