@@ -27,6 +27,7 @@
   var SPOT_PX = 24, FRAME_MAX_PX = 110, MAX_TILE_PX = 320, WHOLE_BOARD_MIN_PX = 6;
   var TARGET_PX = 46, FIGURE_MIN_TILE_PX = 112, FIGURE_MAX_SHARE = 0.62;
   var FRAME_MARGIN = 0.4;  // of a square, around what is framed
+  var FRAME_MIN_HEIGHT_PX = 240;
   var ARROWS = { left: "←", up: "↑", down: "↓", right: "→" };
 
   var selection = { tile: null, spot: null, rotation: 0, figure: null, island: null, asking: null, featureAsked: null };
@@ -281,6 +282,9 @@
 
   /* Frame the squares the tile in hand may go to (a new position or a new tile in hand). */
   function frameSpots(svgNode, spots, near) {
+    sizeFrame();
+    var bar = document.getElementById("action-bar");
+    if (bar && viewport.getBoundingClientRect().bottom > bar.getBoundingClientRect().top + 2) showTray();
     var shown = clusterToFrame(spots, near);
     var span = spanOf(shown);
     tilePx = Math.max(WHOLE_BOARD_MIN_PX, Math.min(FRAME_MAX_PX, sizeToFit(span)));
@@ -507,7 +511,9 @@
    * which the targets fit on the tile, with their places. */
   function targetLayout(anchors) {
     var most = Math.max(FIGURE_MIN_TILE_PX, Math.floor(Math.min(viewport.clientWidth, viewport.clientHeight) * FIGURE_MAX_SHARE));
-    var size = Math.max(tilePx, anchors.length ? FIGURE_MIN_TILE_PX : tilePx);
+    // The targets take at most half the tile, so that the tile itself stays readable under them.
+    var roomy = Math.ceil(TARGET_PX * Math.sqrt(2 * anchors.length));
+    var size = Math.max(tilePx, anchors.length ? Math.min(most, Math.max(FIGURE_MIN_TILE_PX, roomy)) : tilePx);
     for (;;) {
       var points = layTargets(anchors, size);
       if (points || size >= most) return { size: size, points: points || layTargets(anchors, most) || anchors.map(function (a) { return [a[0] * size, a[1] * size]; }) };
@@ -870,11 +876,26 @@
     R.record("discard_tile", { tile: tile }, fill(words.discards, { tile: tile }));
   });
 
-  /* After a tile is picked or a move confirmed, what comes next (the board, the next pick)
-   * starts at the top of the screen. */
+  /* After a tile is picked or a move confirmed, what comes next (who plays, the tile in hand, the
+   * board) starts at the top of the screen. */
   function showTray() {
-    var top = tray.getBoundingClientRect().top + window.scrollY - 8;
+    var top = tableTop().getBoundingClientRect().top + window.scrollY - 4;
     if (Math.abs(window.scrollY - top) > 4) window.scrollTo({ top: top });
+  }
+
+  /* Where the table starts on the page: who is to play, above the tile in hand. */
+  function tableTop() { return document.querySelector(".recorder-status") || tray || viewport; }
+
+  /* The board's frame takes the height the screen has left below who plays, the tile in hand and
+   * the strip, above the action bar, when the page is scrolled to the table (as it is after each
+   * move): on a phone every square framed is then on the screen, none under the bar. */
+  function sizeFrame() {
+    var bar = document.getElementById("action-bar");
+    var barHeight = bar && !bar.hidden ? bar.offsetHeight : 0;
+    var above = viewport.getBoundingClientRect().top - tableTop().getBoundingClientRect().top;
+    var height = Math.round(Math.max(FRAME_MIN_HEIGHT_PX,
+      Math.min(window.innerHeight * 0.85, window.innerHeight - barHeight - above - 12)));
+    if (Math.abs(viewport.clientHeight - height) > 8) viewport.style.height = height + "px";
   }
 
   function renderButtons(state, options) {
