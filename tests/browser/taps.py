@@ -27,9 +27,11 @@ def figure_of(game: str, payload: Mapping[str, Any]) -> tuple[int, str] | None:
 
 
 def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pick: bool,
-             before_confirm: Any = None) -> int:
+             before_confirm: Any = None, before_spot: Any = None) -> int:
     """One tile-game move by taps: pick the tile (a record without a seed), tap its spot, turn it
-    to the rotation wanted, tap the figure's target, confirm. Returns the taps."""
+    to the rotation wanted, tap the figure's target, confirm. Returns the taps.
+    ``before_spot(page, spot)``, if given, is called with the spot's locator before it is tapped
+    (as the screen shows it then: Playwright's tap scrolls it into view)."""
     taps = 0
     if payload.get("island"):  # Carcassonne Maps: a chip pays for an island's face-up tile
         page.locator(f'[data-testid="island"][data-colour="{payload["island"]}"][data-stack="{payload["stack"]}"]').click()
@@ -40,7 +42,11 @@ def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pic
     if kind == "discard_tile":
         page.locator('[data-testid="discard"]').click()
         return taps + 1
-    page.locator(f'[data-testid="spot"][data-x="{payload["x"]}"][data-y="{payload["y"]}"]').click()
+    spot = page.locator(f'[data-testid="spot"][data-x="{payload["x"]}"][data-y="{payload["y"]}"]')
+    if before_spot is not None:
+        spot.wait_for(state="attached")
+        before_spot(page, spot)
+    spot.click()
     taps += 1
     ghost = page.locator("g.ghost")
     for _turn in range(4):

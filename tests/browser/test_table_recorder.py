@@ -20,6 +20,7 @@ from records.models import Event, GameRecord
 from records.services import SeatSpec, start_game
 
 from .recorder_driver import LAPTOP, assert_no_sideways_scroll, assert_tap_targets, logged_in_page, shown_totals
+from .table_games import unseeded_stone_age_action
 from .taps import end_the_game, lay_tile, stone_age_action, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -336,34 +337,6 @@ def test_the_recorder_on_a_laptop(browser, live_server, keeper, artifacts: Path)
     assert shapes["legal"] and all(shapes["legal"]), shapes
     assert shapes["chosen"] == [True] and shapes["last"] == 1, shapes
     page.screenshot(path=str(artifacts / "recorder-hunters-gatherers-1280.png"))
-
-
-def unseeded_stone_age_action(engine, state, rng) -> tuple[str, dict]:
-    """The next action of a game played at the table without a seed: a legal choice, with the
-    dice, picks, cards drawn and cards turned up that a real table would tell the recorder."""
-    options = engine.options(state)
-    if options["phase"] == "reveal":
-        reveal = options["reveal"]
-        payload: dict = {}
-        if reveal["cards"]:
-            payload["cards"] = [c["card"] for c in rng.sample(reveal["cards_left"], reveal["cards"])]
-        if reveal["stacks"]:
-            tops = rng.sample(reveal["buildings_left"], len(reveal["stacks"]))
-            payload["buildings"] = {stack: top["building"] for stack, top in zip(reveal["stacks"], tops)}
-        return "reveal", payload
-    actions = [a for a in state.legal_actions() if not a.one_time and not a.tools]
-    buying = [a for a in actions if a.kind == "resolve" and a.pay]
-    action = rng.choice(buying) if buying and rng.random() < 0.7 else rng.choice(actions)
-    payload = action.to_dict()
-    if action.kind == "resolve":
-        entry = next(e for e in options["resolve"] if e["place"] == action.location)
-        if entry.get("dice") and not action.decline:
-            payload["dice"] = [rng.randint(1, 6) for _ in range(entry["dice"])]
-            if entry.get("picks"):
-                payload["picks"] = list(payload["dice"])
-        if entry.get("draw") and not action.decline:
-            payload["drawn"] = entry["draw"][0]["card"]
-    return action.kind, payload
 
 
 @pytest.mark.slow(seconds=14)
