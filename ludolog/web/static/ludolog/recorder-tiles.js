@@ -230,17 +230,26 @@
     if (!svgNode) return;
     var a = squareBox(svgNode, x0, y0), b = squareBox(svgNode, x1, y1);
     viewport.scrollLeft = (a.left + b.left + b.size) / 2 - viewport.clientWidth / 2;
-    viewport.scrollTop = (a.top + b.top + b.size) / 2 - viewport.clientHeight / 2;
+    viewport.scrollTop = (a.top + b.top + b.size) / 2 - heightInSight() / 2;
   }
 
   function centreOn(x, y) { centreOnSquares(x, y, x, y); }
 
-  /* Whether a square is wholly inside the board's frame as it is scrolled now. */
+  /* How much of the frame's height is in sight: the action bar, at the bottom of the screen, may
+   * cover its lower part (it grows a row when a square is chosen). */
+  function heightInSight() {
+    var bar = document.getElementById("action-bar");
+    if (!bar || bar.hidden) return viewport.clientHeight;
+    var frame = viewport.getBoundingClientRect();
+    return Math.max(0, Math.min(viewport.clientHeight, bar.getBoundingClientRect().top - frame.top));
+  }
+
+  /* Whether a square is wholly inside the board's frame, and in sight, as it is scrolled now. */
   function inView(svgNode, x, y) {
     var box = squareBox(svgNode, x, y), slack = 1;
     return box.left >= viewport.scrollLeft - slack && box.top >= viewport.scrollTop - slack &&
       box.left + box.size <= viewport.scrollLeft + viewport.clientWidth + slack &&
-      box.top + box.size <= viewport.scrollTop + viewport.clientHeight + slack;
+      box.top + box.size <= viewport.scrollTop + heightInSight() + slack;
   }
 
   function spanOf(spots) {
@@ -252,7 +261,7 @@
   /* The largest tile size at which the squares of ``span`` all fit in the frame. */
   function sizeToFit(span) {
     var across = span.x1 - span.x0 + 1 + FRAME_MARGIN, down = span.y1 - span.y0 + 1 + FRAME_MARGIN;
-    return Math.floor(Math.min(viewport.clientWidth / across, viewport.clientHeight / down));
+    return Math.floor(Math.min(viewport.clientWidth / across, heightInSight() / down));
   }
 
   /* The spots to frame: all of them when they fit at a tappable size, else the densest cluster
@@ -260,7 +269,7 @@
   function clusterToFrame(spots, near) {
     if (sizeToFit(spanOf(spots)) >= SPOT_PX) return spots;
     var across = Math.max(1, Math.floor(viewport.clientWidth / SPOT_PX - FRAME_MARGIN));
-    var down = Math.max(1, Math.floor(viewport.clientHeight / SPOT_PX - FRAME_MARGIN));
+    var down = Math.max(1, Math.floor(heightInSight() / SPOT_PX - FRAME_MARGIN));
     var best = null;
     spots.forEach(function (corner) {
       // Every window of across × down squares whose left or top edge is a spot's.

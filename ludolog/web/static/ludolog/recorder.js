@@ -405,7 +405,7 @@
       if (!box.width || !box.height) return;  // hidden
       var x = box.left + box.width / 2, y = box.top + box.height / 2;
       if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return;  // out of sight
-      if (y >= barTop && !(bar && bar.contains(target))) return;
+      if (y >= barTop - 1 && !(bar && bar.contains(target))) return;  // under the bar, or on its edge
       var onBoard = Boolean(target.closest("#board"));
       if (onBoard && frame && (x < frame.left || x > frame.right || y < frame.top || y > frame.bottom)) return;
       var hit = document.elementFromPoint(x, y);
