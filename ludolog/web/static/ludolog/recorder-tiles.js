@@ -934,9 +934,10 @@
     }
     if (options && selection.spot && selection.rotation >= selection.spot.rotations.length) selection.rotation = 0;
     currentOptions = options;
-    drawBoard(state, options);
+    // The tray and the action bar first: the board's frame takes the height they leave.
     renderTray(state, options);
     renderButtons(state, options);
+    drawBoard(state, options);
     renderKindChoice();
     renderMarkers();
   }
