@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
 DATABASE_URL = os.environ.get("DATABASE_URL", "")
 BROKER_URL = os.environ.get("CELERY_BROKER_URL", "")
 REQUIRE_SERVICES = os.environ.get("LUDOLOG_REQUIRE_SERVICES") == "1"
@@ -209,22 +207,11 @@ def module_transaction(django_db_setup, django_db_blocker) -> Iterator[None]:
 @pytest.fixture
 def celery_worker_queue() -> Iterator[str]:
     """A real Celery worker process, listening on a queue of its own for this test."""
+    from tests.workers import worker_process
+
     queue = f"ludolog-test-{uuid.uuid4().hex[:8]}"
-    env = dict(os.environ)
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "ludolog", "worker", "--pool=solo", "-Q", queue,
-         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-    )
-    try:
+    with worker_process(queue, env=dict(os.environ), output=subprocess.DEVNULL):
         yield queue
-    finally:
-        worker.terminate()
-        try:
-            worker.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            worker.kill()
-            worker.wait()
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,24 +28,31 @@ test_database_url.__test__ = False  # a helper, not a test
 
 
 @contextmanager
+def worker_process(queue: str, *, env: dict[str, str], output: Any) -> Iterator[subprocess.Popen]:
+    """A real Celery worker process listening on ``queue`` alone, with ``env``, its output to
+    ``output``; stopped (terminated, killed if it lingers) when the block ends."""
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "ludolog", "worker", "--pool=solo", "-Q", queue,
+         "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
+        cwd=ROOT, stdout=output, stderr=subprocess.STDOUT, env=env,
+    )
+    try:
+        yield worker
+    finally:
+        worker.terminate()
+        try:
+            worker.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            worker.kill()
+            worker.wait()
+
+
+@contextmanager
 def celery_worker(queue: str, log: Path, **env: str) -> Iterator[subprocess.Popen]:
     """A worker process listening on ``queue`` alone, on the test database, until the block ends."""
-    with open(log, "w") as output:
-        worker = subprocess.Popen(
-            [sys.executable, "-m", "celery", "-A", "ludolog", "worker", "--pool=solo", "-Q", queue,
-             "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
-            cwd=ROOT, stdout=output, stderr=subprocess.STDOUT,
-            env={**os.environ, "DATABASE_URL": test_database_url(), **env},
-        )
-        try:
-            yield worker
-        finally:
-            worker.terminate()
-            try:
-                worker.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-                worker.wait()
+    with open(log, "w") as output, worker_process(
+            queue, env={**os.environ, "DATABASE_URL": test_database_url(), **env}, output=output) as worker:
+        yield worker
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 120, what: str = "condition") -> None:
