@@ -182,6 +182,9 @@ def export_document(record: GameRecord) -> dict[str, Any]:
         "played_on": record.played_on.isoformat(),
         "location": record.location,
         "result_only": record.result_only,
+        "friendly": record.is_friendly,
+        "play_started_at": record.play_started_at.isoformat() if record.play_started_at else None,
+        "play_ended_at": record.play_ended_at.isoformat() if record.play_ended_at else None,
         "players": [
             {"seat": seat.seat_order, "name": seat.player.display_name, "colour": seat.colour}
             for seat in record.seats.select_related("player")
@@ -249,6 +252,9 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
             result_only=bool(document.get("result_only")),
             played_on=parse_date(document["played_on"]) if document.get("played_on") else dt.date.today(),
             location=document.get("location", ""),
+            is_friendly=bool(document.get("friendly")),
+            play_started_at=_play_time(document, "play_started_at"),
+            play_ended_at=_play_time(document, "play_ended_at"),
             ruleset_version=document["ruleset_version"],
             setup={} if engine is None else document_setup(engine, document),
             **fields,
@@ -285,21 +291,29 @@ def _recorded_at(event: dict[str, Any], number: int) -> dt.datetime:
     """An event's time (UTC when the file gives no offset), or a refusal naming the event (the
     schema's date-time format is not checked by every jsonschema installation, and
     ``2026-02-30`` has the right shape)."""
-    text = event["recorded_at"]
+    return _file_time(event["recorded_at"], f"event {number}: recorded_at", event=number,
+                      field=f"events.{number - 1}.recorded_at")
+
+
+def _play_time(document: dict[str, Any], key: str) -> dt.datetime | None:
+    """When play started or ended, as the file keeps it (none when it does not say)."""
+    text = document.get(key)
+    return None if text is None else _file_time(text, key, field=key)
+
+
+def _file_time(text: str, what: str, **where: Any) -> dt.datetime:
     try:
         when = parse_datetime(text)
     except ValueError:
         when = None
     if when is None:
-        raise RecordFileError(f"event {number}: recorded_at {text!r} is not a date and time",
-                              event=number, field=f"events.{number - 1}.recorded_at")
+        raise RecordFileError(f"{what} {text!r} is not a date and time", **where)
     if when.tzinfo is None:
         when = when.replace(tzinfo=dt.timezone.utc)
     # Compared without converting: "9999-12-31T23:59:59-14:00" has no UTC time to convert to.
     if not EARLIEST_RECORDED_AT <= when <= dt.datetime.now(dt.timezone.utc) + dt.timedelta(days=1):
-        raise RecordFileError(f"event {number}: recorded_at {text!r} is not between "
-                              f"{EARLIEST_RECORDED_AT.date().isoformat()} and tomorrow",
-                              event=number, field=f"events.{number - 1}.recorded_at")
+        raise RecordFileError(f"{what} {text!r} is not between "
+                              f"{EARLIEST_RECORDED_AT.date().isoformat()} and tomorrow", **where)
     return when
 
 
