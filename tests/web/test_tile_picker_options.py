@@ -7,6 +7,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.registry import get_engine
+from ludolog.web.games import web_game
 from records.models import GameRecord
 from records.services import SeatSpec, append_event, start_game
 
@@ -59,3 +60,21 @@ def test_the_recorder_page_hands_the_picker_the_same_list(keeper_client, keeper)
     record = unseeded_after("hunters-gatherers", keeper, 1, 1)
     table = keeper_client.get(f"/scorekeeping/{record.pk}/table/").json()
     assert table["options"]["fits_nowhere"] == ["L14", "L18"]
+
+
+@pytest.mark.parametrize(("game", "kinds"), [
+    ("hunters-gatherers", ["river", "forest", "meadow"]),
+    ("carcassonne", ["city", "road", "field"]),
+    ("carcassonne-maps", ["city", "road", "field"]),
+])
+def test_the_sketch_cycles_through_the_kinds_of_side_the_tiles_have(game, kinds):
+    engine = get_engine(game)
+    data = web_game(game).recorder.page_data(engine, engine.ruleset_version)
+    assert [k["kind"] for k in data["edge_kinds"]] == kinds
+    assert {edge for tile in data["tiles"].values() for edge in tile["edges"]} == set(kinds)
+    assert all(k["colour"].startswith("#") for k in data["edge_kinds"])
+
+
+def test_the_recorder_loads_the_picker_before_the_tile_games_module(keeper_client, record):
+    html = keeper_client.get(f"/scorekeeping/{record.pk}/").content.decode()
+    assert html.index("ludolog/recorder-picker.js") < html.index("ludolog/recorder-tiles.js")
