@@ -139,6 +139,10 @@ def test_hunters_and_gatherers_the_sides_narrow_the_pile_a_wrong_pick_is_changed
     assert page.locator('[data-testid="fits-nowhere"]').inner_text().endswith(": 2")
     assert shown(page)[-2:] == ["L14", "L18"], "set apart at the end"
     page.locator('[data-testid="fits-nowhere"]').scroll_into_view_if_needed()
+    scrolled = page.evaluate("document.querySelector('.picker-tiles').scrollTop")
+    assert scrolled > 0
+    page.evaluate("window.LudologRecorder.render()")  # news from the server draws the page again
+    page.wait_for_function("top => document.querySelector('.picker-tiles').scrollTop === top", arg=scrolled)
     page.screenshot(path=str(artifacts / "tile-picker-hunters-gatherers-fits-nowhere-390.png"))
     page.locator(f'{CHOICES}[data-tile="L14"]').click()
     page.locator('[data-testid="discard"]').wait_for(state="visible")  # once the engine's options for it came

@@ -17,7 +17,7 @@
 (function () {
   "use strict";
   var SIDES = 4;
-  var kept = { draw: null, edges: [null, null, null, null], tags: [] };
+  var kept = { draw: null, edges: [null, null, null, null], tags: [], scroll: 0 };
 
   function edgeKinds(data) {
     return data.edge_kinds || [];
@@ -53,7 +53,7 @@
     var data = R.data, words = R.words, el = R.el, fill = R.fill, tiles = data.tiles;
     // One draw is looked for until a move is recorded or taken back.
     var draw = String(R.table.seq + R.queue.length);
-    if (kept.draw !== draw) kept = { draw: draw, edges: [null, null, null, null], tags: [] };
+    if (kept.draw !== draw) kept = { draw: draw, edges: [null, null, null, null], tags: [], scroll: 0 };
     var kinds = edgeKinds(data);
 
     var left = Object.keys(state.pile).filter(function (t) { return state.pile[t] > 0 && tiles[t]; }).sort();
@@ -87,6 +87,7 @@
           }
           kept.edges = kept.edges.slice();
           kept.edges[side] = next;
+          kept.scroll = 0;
           R.render();
         }
       }, [el("span", { text: label })]);
@@ -108,6 +109,7 @@
         disabled: !filtered, onclick: function () {
           kept.edges = [null, null, null, null];
           kept.tags = [];
+          kept.scroll = 0;
           R.render();
         }, text: "↺ " + words.reset_filters })
     ]);
@@ -124,6 +126,7 @@
       chips.appendChild(el("button", { type: "button", "class": "chip", "data-filter": tag, "aria-pressed": on ? "true" : "false",
         disabled: !on && count === 0, onclick: function () {
           kept.tags = on ? kept.tags.filter(function (f) { return f !== tag; }) : kept.tags.concat([tag]);
+          kept.scroll = 0;
           R.render();
         } }, [words["tag:" + tag] || tag, el("span", { "class": "count", text: " " + count })]));
     });
@@ -155,6 +158,10 @@
     }
     if (!shown.length) tilesBox.appendChild(el("p", { "class": "hint", text: words.no_match }));
     box.appendChild(tilesBox);
+    // The page is drawn again on other news (a connection back, another phone): the pictures
+    // stay where the scorekeeper scrolled them, until a filter changes what they are.
+    tilesBox.addEventListener("scroll", function () { kept.scroll = tilesBox.scrollTop; });
+    if (kept.scroll) window.requestAnimationFrame(function () { tilesBox.scrollTop = kept.scroll; });
     return box;
   }
 
