@@ -141,6 +141,7 @@ def test_hunters_and_gatherers_the_sides_narrow_the_pile_a_wrong_pick_is_changed
     page.locator('[data-testid="fits-nowhere"]').scroll_into_view_if_needed()
     scrolled = page.evaluate("document.querySelector('.picker-tiles').scrollTop")
     assert scrolled > 0
+    page.evaluate("new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")  # the scroll is told
     page.evaluate("window.LudologRecorder.render()")  # news from the server draws the page again
     page.wait_for_function("top => document.querySelector('.picker-tiles').scrollTop === top", arg=scrolled)
     page.screenshot(path=str(artifacts / "tile-picker-hunters-gatherers-fits-nowhere-390.png"))

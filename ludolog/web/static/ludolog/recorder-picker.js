@@ -160,7 +160,9 @@
     box.appendChild(tilesBox);
     // The page is drawn again on other news (a connection back, another phone): the pictures
     // stay where the scorekeeper scrolled them, until a filter changes what they are.
-    tilesBox.addEventListener("scroll", function () { kept.scroll = tilesBox.scrollTop; });
+    tilesBox.addEventListener("scroll", function () {
+      if (tilesBox.isConnected) kept.scroll = tilesBox.scrollTop;  // not the reset of a box drawn over
+    });
     if (kept.scroll) window.requestAnimationFrame(function () { tilesBox.scrollTop = kept.scroll; });
     return box;
   }
