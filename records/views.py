@@ -178,7 +178,8 @@ class GameRecordViewSet(
         responses=OpenApiTypes.OBJECT,
         description="What may be recorded next, as the rules engine allows it: for tile games the tile in "
         "hand or the pile to pick it from, each cell where it fits with its legal rotations and the figures "
-        "each rotation may carry, and whether it may be discarded; for Stone Age the places open with their "
+        "each rotation may carry, and whether it may be discarded (and, with a pile, `fits_nowhere`: the tiles of "
+        "it that would be discarded if drawn now); for Stone Age the places open with their "
         "counts, the places to resolve with the dice, tools and payments each asks for, the feeding and the "
         "reveals. 400 (`invalid_payload`, field `tile`) for a tile that cannot be in hand now.",
     )

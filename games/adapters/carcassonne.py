@@ -132,6 +132,9 @@ class CarcassonneAdapter(TileGameAdapter):
     def supply(self, state: Any) -> list[dict[str, int]]:
         return [{"meeples": left, **figures} for left, figures in zip(state.meeples_left, state.figures_left)]
 
+    def fits_anywhere(self, state: Any, tile: str) -> bool:
+        return bool(state.fits_anywhere(tile))
+
     def placements(self, state: Any, tile: str) -> tuple[list[Placement], bool]:
         found, discard = [], False
         for action in state.legal_actions(tile=tile):

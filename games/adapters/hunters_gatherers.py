@@ -124,6 +124,9 @@ class HuntersGatherersAdapter(EngineRulesets, TileGameAdapter):
     def supply(self, state: Any) -> list[dict[str, int]]:
         return [state.supply(seat) for seat in range(state.players)]
 
+    def fits_anywhere(self, state: Any, tile: str) -> bool:
+        return bool(state.fits_anywhere(tile))
+
     def placements(self, state: Any, tile: str) -> tuple[list[Placement], bool]:
         found, discard = [], False
         for action in state.legal_actions(tile=tile):

@@ -73,6 +73,12 @@ class TileGameAdapter(GameStateAdapter):
         discarded instead (only when it fits nowhere)."""
         raise NotImplementedError
 
+    def fits_anywhere(self, state: Any, tile: str) -> bool:
+        """Whether ``tile`` may be laid somewhere now (drawn, it would be discarded otherwise).
+        This default lists its placements; a game whose engine answers faster says so."""
+        placements, _discard = self.placements(state, tile)
+        return bool(placements)
+
     def edges(self, tile: str) -> list[str]:
         """The terrain of each printed side, north, east, south, west."""
         record = self.tile_records()[tile]
@@ -100,6 +106,8 @@ class TileGameAdapter(GameStateAdapter):
             "drawn": drawn,
             "tiles_left": len(pile),
             "pile": [] if drawn is not None else [{"tile": t, "left": n} for t, n in sorted(Counter(pile).items())],
+            # The tiles of the pile that would be discarded if drawn now: the picker sets them apart.
+            "fits_nowhere": [] if drawn is not None else sorted(t for t in set(pile) if not self.fits_anywhere(state, t)),
             "supply": self.supply(state),
             "tile": in_hand,
             "discard": False,

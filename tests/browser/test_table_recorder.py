@@ -114,7 +114,7 @@ def test_an_unseeded_carcassonne_game_recorded_through_the_tile_picker(browser, 
     assert choices.evaluate_all("nodes => nodes.map(n => n.dataset.tile)") == ["A"]
     assert_no_sideways_scroll(page)
     page.screenshot(path=str(artifacts / "recorder-carcassonne-picker-390.png"))
-    page.locator(".filters-row .chip").first.click()  # "All"
+    page.locator('[data-testid="reset-filters"]').click()
     assert choices.count() == 24
 
     taps = record_tile_game(page, record, events, pick=True)
@@ -138,7 +138,7 @@ def test_a_hunters_and_gatherers_game_recorded_by_taps_with_its_bonus_tiles(brow
     mammoths = page.locator('[data-testid="tile-choice"]').evaluate_all("nodes => nodes.map(n => n.dataset.tile)")
     assert mammoths and all(
         any(f.get("mammoths") for f in engine.tile_records()[tile]["features"]) for tile in mammoths)
-    page.locator(".filters-row .chip").first.click()
+    page.locator('[data-testid="reset-filters"]').click()
     taps = record_tile_game(page, record, events, pick=True, screenshot=artifacts / "recorder-hunters-gatherers-390.png")
 
     assert stored(record) == [(kind, dict(payload)) for kind, payload in events]

@@ -640,6 +640,16 @@ class Game:
             actions += self._placing(letter)
         return actions
 
+    def fits_anywhere(self, letter: str) -> bool:
+        """Whether tile ``letter`` may be laid somewhere now (drawn, it is otherwise discarded):
+        the board's test alone, without the figures, quick enough to ask of every tile left.
+
+        >>> game = Game.new(2, seed=None)
+        >>> game.fits_anywhere("A"), game.fits_anywhere("D")
+        (True, True)
+        """
+        return self.board.fits_anywhere(self.tileset.types[letter].tile)
+
     def _placing(self, letter: str, **extra: Any) -> list[Action]:
         """Every legal placement of ``letter`` with each figure it may take, or its discard if it
         fits nowhere; each action also carries the ``extra`` fields (a subclass's)."""

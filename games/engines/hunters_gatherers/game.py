@@ -375,6 +375,15 @@ class Game:
             actions.extend(self._actions_for(self.tileset.by_id[tile_id]))
         return actions
 
+    def fits_anywhere(self, tile: str) -> bool:
+        """Whether ``tile`` may be laid somewhere now (drawn, it is otherwise discarded): the
+        board's test alone, without the figures, quick enough to ask of every tile left.
+
+        >>> Game.new(players=2, seed=None).fits_anywhere("L01")
+        True
+        """
+        return self.land.board.fits_anywhere(self.tileset.by_id[tile].geometry)
+
     def _actions_for(self, tile: Tile) -> list[Action]:
         placements = list(self.land.board.placements(tile.geometry))
         if not placements:

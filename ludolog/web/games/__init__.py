@@ -92,6 +92,9 @@ class RecorderParts:
     script: str
     """The game's browser module, a static path (``ludolog/recorder-tiles.js``); it registers
     with ``LudologRecorder.use`` (``recorder.js``)."""
+    helpers: tuple[str, ...] = ()
+    """Browser modules the game's module uses, static paths loaded before it (the tile games'
+    picker, ``ludolog/recorder-picker.js``)."""
     css_class: str = ""
     """The recorder's class on the page (``tile-game``), for the game's stylesheet."""
     stylesheet: str = ""

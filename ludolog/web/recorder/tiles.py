@@ -29,14 +29,17 @@ FigureGlyphs = Callable[[Callable[[str], str]], Mapping[str, str]]
 
 def tile_recorder(*, slug: str, draw: TileDrawer, tags: Mapping[str, Words], figures: Mapping[str, Words],
                   terrains: Mapping[str, Words], glyphs: FigureGlyphs, roles: Mapping[str, Words] | None = None,
-                  defs: str = "", more_words: Callable[[], Mapping[str, str]] | None = None) -> RecorderParts:
+                  defs: str = "", more_words: Callable[[], Mapping[str, str]] | None = None,
+                  edge_colours: Mapping[str, str] | None = None) -> RecorderParts:
     """The recorder of a tile game.
 
     ``tags``: what may be printed on a tile, in the order the picker's filters show them, with
     their words; ``figures``: the figure kinds' words; ``terrains``: the terrains' words;
     ``roles``: a meeple's name by the terrain it stands on (a knight in a city), where the game
     has them; ``defs``: SVG drawings the tiles' pictures refer to; ``more_words``: the words of
-    what only this game's turn has (the Maps' islands and chips).
+    what only this game's turn has (the Maps' islands and chips); ``edge_colours``: the colour of
+    each kind of side as the board draws it, in the order the picker's sketch of a tile cycles
+    through them.
     """
     tag_order = tuple(tags)
 
@@ -61,6 +64,7 @@ def tile_recorder(*, slug: str, draw: TileDrawer, tags: Mapping[str, Words], fig
                 for tile, picture in drawn(engine, version).items()
             },
             "tags": tag_order,
+            "edge_kinds": edge_kinds(engine, edge_colours or {}),
             "figures_by_terrain": engine.figures_by_terrain,
             "figure_pools": engine.figure_pools,
             "figure_fields": engine.figure_fields,
@@ -71,9 +75,18 @@ def tile_recorder(*, slug: str, draw: TileDrawer, tags: Mapping[str, Words], fig
         return pictures.sprite(drawn(engine, version), defs)
 
     return RecorderParts(
-        script="ludolog/recorder-tiles.js", css_class="tile-game", controls_template="scorekeeping/_tile_controls.html",
+        script="ludolog/recorder-tiles.js", helpers=("ludolog/recorder-picker.js",), css_class="tile-game", controls_template="scorekeeping/_tile_controls.html",
         words=words, page_data=page_data, sprite=sprite, table=laid_tiles, board_options={"free_cells": True},
     )
+
+
+def edge_kinds(engine: Any, colours: Mapping[str, str]) -> list[dict[str, str]]:
+    """The kinds of side the set's tiles have (read from their edges), each with its colour, in
+    the order of ``colours``, then any it does not name (grey) by name: what a side of the
+    picker's sketch cycles through."""
+    present = {edge for tile in engine.tile_records() for edge in engine.edges(tile)}
+    ordered = [kind for kind in colours if kind in present] + sorted(present - set(colours))
+    return [{"kind": kind, "colour": colours.get(kind, "#b0b0b0")} for kind in ordered]
 
 
 def laid_tiles(position: Mapping[str, Any]) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext, ngettext, pgettext
 
 
 def counted(singular: str, plural: str, by: str = "count") -> dict[str, str]:
@@ -71,7 +71,7 @@ def tile_words() -> dict[str, Any]:
         "discard": gettext("Fits nowhere: discard it"),
         "pick_tile": gettext("Which tile was drawn? Tap it."),
         "pick_bonus": gettext("Bonus tile earned: which bonus tile was drawn? Tap it."),
-        "other_tile": gettext("Other tile"),
+        "other_tile": gettext("Wrong tile? Pick another"),
         "tile_in_hand": gettext("Tile in hand"),
         "tile_drawn": gettext("Tile drawn by Ludolog"),
         "tap_spot": gettext("Tap a highlighted square to lay the tile there."),
@@ -81,8 +81,20 @@ def tile_words() -> dict[str, Any]:
         "left": counted("%(count)s left", "%(count)s left"),
         "waiting_draw": gettext("Ludolog draws the next tile when the connection returns."),
         "filter": gettext("Filter by what is on the tile"),
-        "all_tiles": gettext("All"),
         "no_match": gettext("No tile left with all of these."),
+        "edge_filter": gettext("The sides of the tile drawn"),
+        "edge_hint": gettext("Tap the sides to match the tile, whichever way it lies (? is any)."),
+        "edge_side": gettext("%(side)s side: %(kind)s"),
+        "edge_any": gettext("any"),
+        "side:0": pgettext("side of a tile", "top"),
+        "side:1": pgettext("side of a tile", "right"),
+        "side:2": pgettext("side of a tile", "bottom"),
+        "side:3": pgettext("side of a tile", "left"),
+        "matching": counted("%(count)s of %(total)s matches", "%(count)s of %(total)s match"),
+        "reset_filters": gettext("Reset filters"),
+        "fits_nowhere_one": gettext("fits nowhere on the board"),
+        "fits_nowhere_group": counted("Fits nowhere on the board (drawn, it is discarded): %(count)s",
+                                      "Fit nowhere on the board (drawn, they are discarded): %(count)s"),
         "lays": gettext("%(tile)s at (%(x)s, %(y)s), turned %(rotation)s°"),
         "with_figure": gettext("%(action)s, %(figure)s on the %(terrain)s"),
         "discards": gettext("%(tile)s discarded"),

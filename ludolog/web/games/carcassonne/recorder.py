@@ -69,4 +69,5 @@ def figure_glyphs(translate: Callable[[str], str]) -> dict[str, str]:
 def carcassonne_recorder(slug: str, more_words: Callable[[], Mapping[str, str]] | None = None) -> RecorderParts:
     """The recorder of a game played on Carcassonne's tiles."""
     return tile_recorder(slug=slug, draw=tile_picture, tags=TAGS, figures=FIGURES, terrains=TERRAINS, roles=ROLES,
-                         glyphs=figure_glyphs, more_words=more_words)
+                         glyphs=figure_glyphs, more_words=more_words,
+                         edge_colours={"city": drawing.CITY, "road": drawing.ROAD, "field": drawing.FIELD})

@@ -68,4 +68,5 @@ def figure_glyphs(translate: Callable[[str], str]) -> dict[str, str]:
 
 
 RECORDER = tile_recorder(slug="hunters-gatherers", draw=tile_picture, tags=TAGS, figures=FIGURES, terrains=TERRAINS,
-                         glyphs=figure_glyphs, defs=drawing.SYMBOLS)
+                         glyphs=figure_glyphs, defs=drawing.SYMBOLS,
+                         edge_colours={"river": drawing.RIVER, "forest": drawing.FOREST, "meadow": drawing.MEADOW})

@@ -32,7 +32,6 @@
 
   var selection = { tile: null, spot: null, rotation: 0, figure: null, island: null, asking: null, featureAsked: null };
   var hand = null;  // the tile in hand as last drawn: Ludolog's draw or the one picked
-  var filters = [];
   var optionsCache = {};
   var viewport = document.getElementById("board-viewport");
   var tray = document.getElementById("tray");
@@ -736,40 +735,16 @@
     return box;
   }
 
+  /* The pile to pick the tile drawn at the table from: its own module (recorder-picker.js). */
   function picker(state) {
-    var box = el("div", { "class": "picker" });
-    box.appendChild(el("p", { "class": "picker-title", text: state.phase === "bonus" ? words.pick_bonus : words.pick_tile }));
-    var left = Object.keys(state.pile).filter(function (t) { return state.pile[t] > 0; }).sort();
-    var present = data.tags.filter(function (tag) { return left.some(function (t) { return tiles[t].tags.indexOf(tag) >= 0; }); });
-    function matches(tile, wanted) {
-      return wanted.every(function (tag) { return tiles[tile].tags.indexOf(tag) >= 0; });
-    }
-    var chips = el("div", { "class": "filters-row", role: "group", "aria-label": words.filter });
-    chips.appendChild(el("button", { type: "button", "class": "chip", "aria-pressed": filters.length ? "false" : "true",
-      onclick: function () { filters = []; R.render(); }, text: words.all_tiles }));
-    present.forEach(function (tag) {
-      var on = filters.indexOf(tag) >= 0;
-      var wanted = on ? filters : filters.concat([tag]);
-      var count = left.filter(function (t) { return matches(t, wanted); }).length;
-      chips.appendChild(el("button", { type: "button", "class": "chip", "data-filter": tag, "aria-pressed": on ? "true" : "false",
-        disabled: !on && count === 0, onclick: function () {
-          filters = on ? filters.filter(function (f) { return f !== tag; }) : filters.concat([tag]);
-          R.render();
-        } }, [words["tag:" + tag] || tag, el("span", { "class": "count", text: " " + count })]));
+    return window.LudologTilePicker.render(state, {
+      picture: picture,
+      fitsNowhere: function (tile) {
+        return state.exact ? (R.table.options.fits_nowhere || []).indexOf(tile) >= 0
+          : provisionalOptions(state, tile).discard;
+      },
+      pick: function (tile) { selection.tile = tile; forget(); R.render(); showTray(); }
     });
-    box.appendChild(chips);
-    var grid = el("div", { "class": "tile-grid" });
-    var shown = left.filter(function (t) { return matches(t, filters); });
-    shown.forEach(function (tile) {
-      var button = el("button", { type: "button", "class": "tile-choice", "data-testid": "tile-choice", "data-tile": tile,
-        "aria-label": tile + " (" + fill(words.left, { count: state.pile[tile] }) + ")",
-        onclick: function () { selection.tile = tile; forget(); R.render(); showTray(); } },
-        [picture(tile, 0, 56), state.pile[tile] > 1 ? el("span", { "class": "badge", text: "×" + state.pile[tile] }) : null]);
-      grid.appendChild(button);
-    });
-    if (!shown.length) grid.appendChild(el("p", { "class": "hint", text: words.no_match }));
-    box.appendChild(grid);
-    return box;
   }
 
   // -- the action bar -------------------------------------------------------------------------
