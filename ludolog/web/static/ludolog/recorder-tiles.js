@@ -687,8 +687,8 @@
       var hand = el("div", { "class": "hand" }, [
         picture(inHand, selection.spot ? selection.spot.rotations[selection.rotation].rotation : 0, 72, "in-hand"),
         el("div", { "class": "hand-text" }, [
-          el("strong", { text: selection.island ? fill(words.island_tile, { chip: words["chip:" + selection.island.colour] })
-            : state.drawn ? words.tile_drawn : words.tile_in_hand }),
+          el("strong", { text: (selection.island ? fill(words.island_tile, { chip: words["chip:" + selection.island.colour] })
+            : state.drawn ? words.tile_drawn : words.tile_in_hand) + " · " + inHand, "data-testid": "tile-in-hand" }),
           el("span", { "class": "hint", text: state.seeded ? fill(words.tiles_left, { count: R.table.options.tiles_left })
             : fill(words.tiles_left, { count: pileSize }) }),
           el("span", { "class": "hint instruction", text: !options ? words.sending
