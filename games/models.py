@@ -105,6 +105,10 @@ class CatalogueRecord(models.Model):
     contents = models.TextField(_("contents"), blank=True, help_text=_("The material in the box."))
     summary = models.TextField(_("summary"), blank=True)
     notes = models.TextField(_("notes"), blank=True)
+    added_with_a_result = models.BooleanField(
+        _("added with a logged result"), default=False,
+        help_text=_("Added on the spot by a club member logging a result: a librarian completes it or merges "
+                    "it into another record."))
     engine_slug = models.SlugField(
         _("rules engine"),
         blank=True,

@@ -111,6 +111,10 @@ class GameRecord(models.Model):
         _("play started"), null=True, blank=True, help_text=_("When play started at the table (editable)."))
     play_ended_at = models.DateTimeField(
         _("play ended"), null=True, blank=True, help_text=_("When play ended at the table (editable)."))
+    duration_minutes = models.PositiveIntegerField(
+        # Nullable without a default: SQLite adds the column in place (no table rebuild).
+        _("duration (minutes)"), null=True, blank=True,
+        help_text=_("How long the game took, as the table said when its result was logged."))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
         # Empty only for a record the operator made at the command line (an import, the demo):

@@ -177,10 +177,7 @@ def summaries_of(records: Sequence[GameRecord]) -> list[ScoredRecord]:
     }
     summaries = []
     for record in records:
-        span = spans.get(record.pk)
-        duration = None
-        if span and not record.result_only and span["last"] > span["first"]:
-            duration = int((span["last"] - span["first"]).total_seconds())
+        duration = _duration_seconds(record, spans.get(record.pk))
         catalogue_id = record.catalogue_record_id or (record.copy.record_id if record.copy_id else None)
         summaries.append(ScoredRecord(
             record_id=record.pk, game_slug=record.game_slug, played_on=record.played_on,
@@ -189,6 +186,18 @@ def summaries_of(records: Sequence[GameRecord]) -> list[ScoredRecord]:
             scored_at=timezone.now(),
         ))
     return summaries
+
+
+def _duration_seconds(record: GameRecord, span: dict[str, Any] | None) -> int | None:
+    """How long the game took: as the table said (a logged duration, or when play started and
+    ended), else from the first to the last move recorded."""
+    if record.duration_minutes:
+        return record.duration_minutes * 60
+    if record.play_started_at and record.play_ended_at and record.play_ended_at > record.play_started_at:
+        return int((record.play_ended_at - record.play_started_at).total_seconds())
+    if span and not record.result_only and span["last"] > span["first"]:
+        return int((span["last"] - span["first"]).total_seconds())
+    return None
 
 
 def write_summaries(records: Sequence[GameRecord]) -> None:

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import history, home, leagues, players, replay, scorekeeping
+from . import history, home, leagues, players, replay, results, scorekeeping
 from .recorder import views as recorder
 
 urlpatterns = [
@@ -21,6 +21,7 @@ urlpatterns = [
     path("leagues/<int:pk>/", leagues.league_detail, name="league-detail"),
     path("leagues/<int:pk>/rulings/", leagues.league_rule, name="league-rule"),
     path("scorekeeping/", scorekeeping.start, name="scorekeeping"),
+    path("scorekeeping/result/", results.log_result, name="log-result"),
     path("scorekeeping/<int:pk>/", recorder.record_page, name="scorekeeping-record"),
     path("scorekeeping/<int:pk>/table/", recorder.table, name="scorekeeping-table"),
     path("catalogue/", include(("ludolog.web.catalogue_urls", "catalogue"))),

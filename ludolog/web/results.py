@@ -1,0 +1,268 @@
+"""Logging the result of any game the club plays, engine or not, from a phone in half a minute: the
+game (one of the club's recent games in a tap, any catalogue title typed, or a new title added on
+the spot), the players picked from the club's members, their scores, who won, when, how long,
+where, with which copy, and whether it counts for the league.
+
+The record is a result-only record made through the same services as any other
+(``records.services.start_game`` then ``append_event`` with its one ``result`` event); a refusal
+shows next to the form and stores nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.db.models import Count, Max
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.utils.text import slugify
+from django.utils.translation import gettext, gettext_lazy as _
+
+from games.models import CatalogueRecord, Copy
+from games.registry import RESULT
+from records import players, services
+from records.errors import RecordError
+from records.models import GameRecord
+from records.players import name_key, tidy_name
+from records.selectors import visible_players, visible_records
+
+from .scorekeeping import _club_members
+
+RESULT_ROWS = 12
+"""Player rows the page offers (a party game past twelve is logged through the API)."""
+RECENT_GAMES = 8
+MAX_SCORE = services.MAX_SCORE
+
+
+class ResultForm(forms.Form):
+    """One game's result. A name finds its player whatever its case and accents, among the players
+    the keeper may see; a name nobody has yet is a new player once its box is ticked. A title finds
+    its catalogue record the same way; a title the catalogue lacks is added once its box is ticked."""
+
+    recent = forms.TypedChoiceField(label=_("Recent games"), required=False, coerce=int, empty_value=None,
+                                    widget=forms.RadioSelect)
+    title = forms.CharField(label=_("Game"), required=False, max_length=300,
+                            widget=forms.TextInput(attrs={"list": "catalogue-titles", "autocomplete": "off"}))
+    new_title = forms.CharField(required=False)
+    lowest_wins = forms.BooleanField(label=_("The lowest score wins"), required=False)
+    played_on = forms.DateField(label=_("Date played"), initial=timezone.localdate,
+                                widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    duration_minutes = forms.IntegerField(label=_("Duration (minutes)"), required=False, min_value=1, max_value=24 * 60,
+                                          widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+    location = forms.CharField(label=_("Location"), required=False, max_length=200)
+    copy = forms.ModelChoiceField(label=_("Copy used (optional)"), required=False, queryset=Copy.objects.none(),
+                                  empty_label=_("No copy from the library"))
+    is_friendly = forms.BooleanField(label=_("Friendly game (not in the league)"), required=False,
+                                     help_text=_("Counts for no league, whoever plays."))
+
+    def __init__(self, *args: Any, keeper: AbstractBaseUser, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.keeper = keeper
+        self.recent_games = recent_games(keeper)
+        self.fields["recent"].choices = [(record.pk, record.title) for record in self.recent_games]
+        self.fields["copy"].queryset = (Copy.objects.exclude(status=Copy.Status.WITHDRAWN)
+                                        .select_related("record").order_by("record__title", "barcode"))
+        self.fields["copy"].label_from_instance = lambda copy: " · ".join(
+            part for part in (copy.record.title, copy.barcode, copy.shelf_location) if part)
+        for number in range(1, RESULT_ROWS + 1):
+            self.fields[f"player_{number}"] = forms.CharField(
+                label=gettext("Player %(number)s") % {"number": number}, required=False, max_length=100,
+                widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off",
+                                              "autocapitalize": "words", "class": "result-name"}))
+            self.fields[f"score_{number}"] = forms.IntegerField(
+                label=gettext("Score of player %(number)s") % {"number": number}, required=False,
+                min_value=-MAX_SCORE, max_value=MAX_SCORE,
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "result-score"}))
+            self.fields[f"won_{number}"] = forms.BooleanField(
+                label=gettext("Player %(number)s won") % {"number": number}, required=False)
+            self.fields[f"new_{number}"] = forms.CharField(required=False)
+        self.new_names: dict[int, str] = {}
+        self.unknown_title = ""
+
+    def more_fields(self) -> list[forms.BoundField]:
+        """When, how long, where, which copy: folded away, as most results need none of them."""
+        return [self[name] for name in ("played_on", "duration_minutes", "location", "copy")]
+
+    def rows(self) -> list[ResultRow]:
+        return [ResultRow(number, self[f"player_{number}"], self[f"score_{number}"], self[f"won_{number}"],
+                          self.new_names.get(number, ""),
+                          bool(self.new_names.get(number)) and name_key(self.data.get(f"new_{number}", ""))
+                          == name_key(self.new_names[number]))
+                for number in range(1, RESULT_ROWS + 1)]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        data["catalogue_record"] = self._game(data)
+        self._players(data)
+        copy = data.get("copy")
+        record = data["catalogue_record"]
+        if copy is not None and record is not None and copy.record_id != record.pk:
+            self.add_error("copy", forms.ValidationError(
+                _("This copy is a box of %(title)s, not of %(game)s."), code="copy_of_another_game",
+                params={"title": copy.record.title, "game": record.title}))
+        return data
+
+    def _game(self, data: dict[str, Any]) -> CatalogueRecord | None:
+        if data.get("recent"):
+            return next((r for r in self.recent_games if r.pk == data["recent"]), None)
+        title = tidy_name(data.get("title") or "")
+        if not title:
+            self.add_error("title", forms.ValidationError(_("Choose the game, or type its title."), code="no_game"))
+            return None
+        found = catalogue_by_title(title)
+        if found is not None:
+            return found
+        self.unknown_title = title
+        if name_key(data.get("new_title") or "") != name_key(title):
+            self.add_error("title", forms.ValidationError(
+                _("“%(title)s” is not in the catalogue yet."), code="new_title", params={"title": title}))
+        return None
+
+    def _players(self, data: dict[str, Any]) -> None:
+        rows = []
+        for number in range(1, RESULT_ROWS + 1):
+            name = tidy_name(data.get(f"player_{number}") or "")
+            score = data.get(f"score_{number}")
+            if not name:
+                if score is not None:
+                    self.add_error(f"player_{number}", forms.ValidationError(
+                        _("Whose score is this?"), code="score_without_player"))
+                continue
+            if not players.shows(name):
+                self.add_error(f"player_{number}", forms.ValidationError(
+                    _("A name needs at least one visible character."), code="invisible_name"))
+                continue
+            if score is None:
+                self.add_error(f"score_{number}", forms.ValidationError(
+                    _("Give %(name)s's score."), code="no_score", params={"name": name}))
+            rows.append((number, name, score, bool(data.get(f"won_{number}"))))
+        if not rows:
+            self.add_error(None, forms.ValidationError(_("Add the players and their scores."), code="no_players"))
+        known = players.known_players((name for _n, name, _s, _w in rows), seen_by=self.keeper)
+        seen: set[str] = set()
+        for number, name, _score, _won in rows:
+            key = name_key(name)
+            if key in seen:
+                self.add_error(f"player_{number}", forms.ValidationError(
+                    _("Each player can be listed only once."), code="duplicate_player"))
+            seen.add(key)
+            if key not in known:
+                self.new_names[number] = name
+                if name_key(data.get(f"new_{number}") or "") != key:
+                    self.add_error(f"player_{number}", forms.ValidationError(
+                        _("No player called “%(name)s” yet."), code="new_player", params={"name": name}))
+        data["players"] = [name for _n, name, _s, _w in rows]
+        if all(score is not None for _n, _name, score, _w in rows):
+            data["payload"] = result_payload([(score, won) for _n, _name, score, won in rows],
+                                             lowest_wins=bool(data.get("lowest_wins")))
+
+
+@dataclass(frozen=True)
+class ResultRow:
+    number: int
+    name: forms.BoundField
+    score: forms.BoundField
+    won: forms.BoundField
+    new_name: str
+    new_confirmed: bool
+
+
+def result_payload(lines: list[tuple[int, bool]], *, lowest_wins: bool = False) -> dict[str, Any]:
+    """The result event of the scores in seat order, each with whether the table said its player
+    won: the players ticked as winners share first place, the others follow by score (highest
+    first, or lowest when the lowest wins); equal scores share a rank.
+
+    >>> result_payload([(30, False), (42, False), (42, False)])["scores"][1]
+    {'seat': 1, 'score': 42, 'rank': 1}
+    >>> [line["rank"] for line in result_payload([(12, False), (20, True)], lowest_wins=True)["scores"]]
+    [2, 1]
+    """
+    keys = [(1 if won else 0, -score if lowest_wins else score) for score, won in lines]
+    ranks = [1 + sum(other > key for other in keys) for key in keys]
+    return {"scores": [{"seat": seat, "score": score, "rank": rank}
+                       for seat, ((score, _won), rank) in enumerate(zip(lines, ranks))]}
+
+
+def catalogue_by_title(title: str) -> CatalogueRecord | None:
+    """The catalogue record titled ``title``, whatever its case and accents (the oldest of equals)."""
+    key = name_key(title)
+    for record in CatalogueRecord.objects.filter(title__iexact=title).order_by("pk"):
+        return record
+    # Accents differ: compare keys among titles of the same length (a catalogue of thousands).
+    for record in CatalogueRecord.objects.filter(title__regex=r"^.{%d}$" % len(title)).only("pk", "title"):
+        if name_key(record.title) == key:
+            return CatalogueRecord.objects.get(pk=record.pk)
+    return None
+
+
+def recent_games(user: AbstractBaseUser) -> list[CatalogueRecord]:
+    """The catalogue records the user's clubs played most recently, for a one-tap choice."""
+    seen = visible_records(user).exclude(catalogue_record=None)
+    ids = list(seen.values("catalogue_record").annotate(last=Max("played_on"), n=Count("pk"))
+               .order_by("-last", "-n").values_list("catalogue_record", flat=True)[:RECENT_GAMES])
+    by_id = CatalogueRecord.objects.in_bulk(ids)
+    return [by_id[pk] for pk in ids if pk in by_id]
+
+
+def game_slug_for(record: CatalogueRecord) -> str:
+    """The slug a result-only record of this catalogue record takes: its engine's, or its title's."""
+    return record.engine_slug or (slugify(record.title)[:64].strip("-") or f"title-{record.pk}")
+
+
+@login_required
+def log_result(request: HttpRequest) -> HttpResponse:
+    form = ResultForm(request.POST or None, keeper=request.user, initial={"location": last_location(request.user)})
+    status = 200
+    if request.method == "POST":
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                record = store_result(request.user, data, title=form.unknown_title)
+            except RecordError as error:
+                form.add_error(None, error.message)
+            else:
+                messages.success(request, gettext("Result logged: %(game)s, won by %(winners)s.") % {
+                    "game": record.catalogue_record.title if record.catalogue_record else record.game_slug,
+                    "winners": winners_text(record, data)})
+                return redirect("game-detail", pk=record.pk)
+        status = 400
+    members = list(_club_members(request.user))
+    others = visible_players(request.user).exclude(pk__in=[m.pk for m in members])[:500]
+    titles = CatalogueRecord.objects.order_by("title").values_list("title", flat=True)[:3000]
+    context = {"form": form, "members": members, "other_players": others, "titles": titles}
+    return render(request, "scorekeeping/result.html", context, status=status)
+
+
+def store_result(user: AbstractBaseUser, data: dict[str, Any], *, title: str) -> GameRecord:
+    """The result-only record and its result event, or nothing (a refusal raises, storing nothing)."""
+    with transaction.atomic():
+        catalogue = data["catalogue_record"]
+        if catalogue is None:
+            catalogue = CatalogueRecord.objects.create(title=title, added_with_a_result=True)
+        record = services.start_game(
+            game_slug=game_slug_for(catalogue), seats=[services.SeatSpec(name) for name in data["players"]],
+            created_by=user, result_only=True, catalogue_record=catalogue, copy=data.get("copy"),
+            played_on=data["played_on"], location=data.get("location") or "",
+            duration_minutes=data.get("duration_minutes"), is_friendly=bool(data.get("is_friendly")),
+        )
+        services.append_event(record, 0, RESULT, data["payload"], recorded_by=user)
+    return record
+
+
+def winners_text(record: GameRecord, data: dict[str, Any]) -> str:
+    firsts = [name for name, line in zip(data["players"], data["payload"]["scores"]) if line["rank"] == 1]
+    return ", ".join(firsts)
+
+
+def last_location(user: AbstractBaseUser) -> str:
+    """Where the user's last logged game was played: the club usually meets at the same place."""
+    return (GameRecord.objects.filter(created_by=user).exclude(location="").order_by("-pk")
+            .values_list("location", flat=True).first() or "")
+
