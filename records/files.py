@@ -19,12 +19,12 @@ from django.conf import settings
 from django.db import transaction
 from django.utils.dateparse import parse_date, parse_datetime
 
-from games.registry import ABANDON, RECORD_EVENT_SCHEMAS, UNDO, EngineAdapter, PayloadError, get_engine
+from games.registry import ABANDON, RECORD_EVENT_SCHEMAS, RESULT, UNDO, EngineAdapter, PayloadError, get_engine
 
 from . import replay
 from .errors import RecordError
 from .models import Event, GameRecord
-from .services import SeatSpec, check_result, finish, position_document, start_game
+from .services import CORRECTION, SeatSpec, check_result, finish, position_document, start_game
 
 FORMAT = "ludolog-record/1"
 
@@ -219,13 +219,15 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
     engine = _engine(document)
     seed = document["setup"].get("seed")
     if engine is None:
-        if len(document["events"]) != 1:
-            raise RecordFileError("a result-only record holds exactly one 'result' event", field="events")
-        event = document["events"][0]
-        try:
-            check_result((p["seat"] for p in document["players"]), event["type"], event["payload"])
-        except PayloadError as error:
-            raise RecordFileError(f"event 1: {error.message}", event=1, field=error.field) from None
+        events = document["events"]
+        if not events or events[0]["type"] != RESULT or any(e["type"] != CORRECTION for e in events[1:]):
+            raise RecordFileError(f"a result-only record holds one {RESULT!r} event, then only its corrections "
+                                  f"({CORRECTION!r})", field="events")
+        for number, event in enumerate(events, start=1):
+            try:
+                check_result((p["seat"] for p in document["players"]), event["type"], event["payload"])
+            except PayloadError as error:
+                raise RecordFileError(f"event {number}: {error.message}", event=number, field=error.field) from None
         state, finished = None, True
     else:
         if not engine.min_players <= len(document["players"]) <= engine.max_players:

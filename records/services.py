@@ -104,6 +104,15 @@ RESULT_SCHEMA: dict[str, Any] = {
 }
 
 
+CORRECTION = "correct_result"
+"""A finished result-only record's result corrected: the same scores as a result, and why."""
+CORRECTION_SCHEMA: dict[str, Any] = {
+    **RESULT_SCHEMA,
+    "properties": {**RESULT_SCHEMA["properties"],
+                   "reason": {"type": "string", "maxLength": 500, "description": "why the result was corrected"}},
+}
+
+
 @dataclass(frozen=True)
 class SeatSpec:
     player_name: str
@@ -277,11 +286,14 @@ def _lost_race(record: GameRecord, event: Event, request: Request) -> Event:
 
 def _append_result(target: AppendTarget, expected_seq: int, request: Request,
                    recorded_by: AbstractBaseUser | None) -> Event:
-    """A result-only record takes one result event, every seat's final score; it is then finished."""
+    """A result-only record takes one result event, every seat's final score; it is then finished.
+    A finished one takes corrections (:data:`CORRECTION`): the latest says the final scores."""
     record = target.record
     retry = _find_retry(record, request)
     if retry is not None:
         return retry
+    if request.type == CORRECTION:
+        return _append_correction(target, expected_seq, request, recorded_by)
     _check_open(record)
     _check_place(expected_seq, last_seq(record) if target.last_seq is None else target.last_seq)
     seats = list(record.seats.values_list("seat_order", "player_id"))
@@ -293,6 +305,29 @@ def _append_result(target: AppendTarget, expected_seq: int, request: Request,
     except PlaceTaken:
         return _lost_race(record, event, request)
     _finished(record)
+    return event
+
+
+def _append_correction(target: AppendTarget, expected_seq: int, request: Request,
+                       recorded_by: AbstractBaseUser | None) -> Event:
+    """A correction of a finished result-only record's result: a new event, never an edit. The
+    record stays finished; once committed it is scored again (standings and ratings follow), and
+    what moved is kept as the correction's impact (scoring)."""
+    record = target.record
+    if record.status != GameRecord.Status.FINISHED:
+        raise RecordClosed(f"only a finished result can be corrected; the record is {record.status}",
+                           status=record.status)
+    _check_place(expected_seq, last_seq(record) if target.last_seq is None else target.last_seq)
+    seats = list(record.seats.values_list("seat_order", "player_id"))
+    check_result((order for order, _player in seats), request.type, request.payload)
+    event = new_event(record, expected_seq + 1, request.type, request.payload, recorded_by, request)
+    event.chain_to(stored_hash(record, expected_seq, seats=seats))
+    try:
+        event_store().insert(event)
+    except PlaceTaken:
+        return _lost_race(record, event, request)
+    record_id = record.pk
+    transaction.on_commit(lambda: record_finished.send(sender=GameRecord, record_id=record_id))
     return event
 
 
@@ -327,13 +362,15 @@ def stored_hash(record: GameRecord, seq: int, *, seats: Iterable[tuple[int, int]
 
 
 def check_result(seat_orders: Iterable[int], type: str, payload: dict[str, Any]) -> None:
-    """A result-only record takes one result event with a score for every seat.
+    """A result-only record takes one result event with a score for every seat, then corrections
+    of it (the same scores, and why).
 
     The same check for an event appended through the API and for a record file being imported.
     """
-    if type != RESULT:
-        raise PayloadError("type", f"a result-only record takes one {RESULT!r} event, not {type!r}")
-    validate_payload({RESULT: RESULT_SCHEMA}, type, payload)
+    if type not in (RESULT, CORRECTION):
+        raise PayloadError("type", f"a result-only record takes one {RESULT!r} event and {CORRECTION!r} events, "
+                                   f"not {type!r}")
+    validate_payload({RESULT: RESULT_SCHEMA, CORRECTION: CORRECTION_SCHEMA}, type, payload)
     seats = sorted(seat_orders)
     given = sorted(line["seat"] for line in payload["scores"])
     if given != seats:

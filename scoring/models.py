@@ -427,3 +427,23 @@ class RecomputeChange(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["run", "record", "seat_order"], name="recompute_change_unique")
         ]
+
+
+class ResultImpact(models.Model):
+    """What a correction of a result moved, before → after: each player's rating (and place among
+    the scope's players) and each league's standing line that changed (CoGs' session impact).
+    Computed once, when the correction is scored; a projection like the rest (rebuildable by
+    scoring the correction again with the projections as they stood)."""
+
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="impacts")
+    seq = models.PositiveIntegerField(help_text=_("The correction event's place in the record."))
+    changes = models.JSONField(default=list)
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["record", "seq"]
+        constraints = [models.UniqueConstraint(fields=["record", "seq"], name="impact_once_per_correction")]
+        verbose_name = _("impact of a correction")
+
+    def __str__(self) -> str:
+        return f"{self.record_id}@{self.seq}: {len(self.changes)} changes"

@@ -36,8 +36,8 @@ from . import ratings as rating_scopes
 from . import standings as league_tables
 from . import statistics
 from .models import (
-    Club, GameStatistics, League, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeRun, ScoredRecord,
-    SeatResult, Standing,
+    Club, GameStatistics, League, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeRun, ResultImpact,
+    ScoredRecord, SeatResult, Standing,
 )
 
 User = AbstractBaseUser | AnonymousUser
@@ -79,6 +79,15 @@ def visible_results(user: User) -> QuerySet[SeatResult]:
 def record_results(record: GameRecord) -> QuerySet[SeatResult]:
     """One record's results; the caller has checked that the record is visible."""
     return SeatResult.objects.filter(record=record).select_related("player", "seat").order_by("seat__seat_order")
+
+
+def record_impacts(record: GameRecord, user: User) -> list[tuple[ResultImpact, list[dict]]]:
+    """The record's corrections' impacts, oldest first, each with the lines of players ``user``
+    may see (a player known only from hidden games is left out)."""
+    impacts = list(ResultImpact.objects.filter(record=record).order_by("seq"))
+    ids = {line.get("player_id") for impact in impacts for line in impact.changes}
+    seen = set(visible_players(user).filter(pk__in=ids).values_list("pk", flat=True))
+    return [(impact, [line for line in impact.changes if line.get("player_id") in seen]) for impact in impacts]
 
 
 def clubs() -> QuerySet[Club]:

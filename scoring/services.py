@@ -22,11 +22,12 @@ from django.db.models import F, Max, Min
 from django.utils import timezone
 
 from games.registry import RESULT, FinalScore
+from records.services import CORRECTION
 from records import replay
 from records.models import Event, GameRecord
 
-from . import locks, ratings, standings, statistics
-from .models import Club, League, Rating, ScoredRecord, SeatResult, UnscorableRecord
+from . import impact, locks, ratings, standings, statistics
+from .models import Club, League, Rating, ResultImpact, ScoredRecord, SeatResult, UnscorableRecord
 
 logger = logging.getLogger(__name__)
 
@@ -67,7 +68,8 @@ def _replayed_scores(record: GameRecord, events: Iterable[StoredAction]) -> list
 
 def _final_scores(record: GameRecord, events: list[StoredAction]) -> list[FinalScore]:
     if record.result_only:
-        result = next((e for e in events if e.type == RESULT), None)
+        # The latest result stands: a correction is a new event, never an edit of the first.
+        result = next((e for e in reversed(events) if e.type in (RESULT, CORRECTION)), None)
         if result is None:
             raise ValueError(f"result-only record {record.pk} has no result event")
         return _result_only_scores(result)
@@ -217,6 +219,22 @@ def finished_record(record_id: int) -> GameRecord | None:
     if record is None or record.status != GameRecord.Status.FINISHED:
         return None
     return record
+
+
+def before_correction(record: GameRecord) -> tuple[int | None, impact.Snapshot]:
+    """The seq of the record's last event when it is a correction whose impact is not kept yet,
+    with the projections as they stand (before it is scored); else ``(None, {})``."""
+    last = Event.objects.filter(record=record).order_by("-seq").values_list("seq", "type").first()
+    if last is None or last[1] != CORRECTION or ResultImpact.objects.filter(record=record, seq=last[0]).exists():
+        return None, {}
+    return last[0], impact.snapshot(record)
+
+
+def keep_impact(record: GameRecord, seq: int, before: impact.Snapshot) -> ResultImpact:
+    """What the correction at ``seq`` moved, kept once (scoring again keeps the first)."""
+    found, _created = ResultImpact.objects.get_or_create(
+        record=record, seq=seq, defaults={"changes": impact.changes(before, impact.snapshot(record))})
+    return found
 
 
 def update_projections(record: GameRecord) -> None:

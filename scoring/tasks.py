@@ -58,9 +58,13 @@ def score_record(record_id: int) -> list[int] | None:
     if record is None:
         return None
     try:
+        # A corrected result: what the projections said before, to keep what the correction moved.
+        correction, before = services.before_correction(record)
         rows = services.store_results(record)
         _pause_for_tests("LUDOLOG_SCORING_TEST_PAUSE_SECONDS")
         services.update_projections(record)
+        if correction is not None:
+            services.keep_impact(record, correction, before)
     except Exception as error:
         if services.note_scoring_failure(record.pk, error):
             return None

@@ -11,6 +11,7 @@ router.register("recompute", views.RecomputeViewSet, basename="recompute")
 
 urlpatterns = [
     path("records/<int:record_id>/results/", views.RecordResultsView.as_view(), name="record-results"),
+    path("records/<int:record_id>/impact/", views.RecordImpactView.as_view(), name="record-impact"),
     path("records/<int:record_id>/scoring/", api_status.RecordScoringView.as_view(), name="record-scoring"),
     path("recompute/<int:run_id>/status/", api_status.RecomputeStatusView.as_view(), name="recompute-status"),
     path("statistics/players/", views.PlayerStatisticsView.as_view(), name="player-statistics"),

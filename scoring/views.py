@@ -11,6 +11,7 @@ from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
 from rest_framework.generics import ListAPIView
+from rest_framework.views import APIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -49,6 +50,17 @@ class RecordResultsView(ListAPIView):
     def get_queryset(self):
         # A private record answers as a missing one (``readable_record``): the same 404, the same words.
         return selectors.record_results(readable_record(self.request.user, self.kwargs["record_id"]))
+
+
+class RecordImpactView(APIView):
+    """What each correction of the record's result moved, before → after: ratings and their
+    places, league standings (players the reader may not see left out)."""
+
+    @extend_schema(responses={200: dict})
+    def get(self, request: Request, record_id: int) -> Response:
+        record = readable_record(request.user, record_id)
+        return Response([{"seq": impact.seq, "computed_at": impact.computed_at, "changes": changes}
+                         for impact, changes in selectors.record_impacts(record, request.user)])
 
 
 class ClubViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
