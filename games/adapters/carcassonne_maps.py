@@ -256,7 +256,8 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
             view.get("chips_to_pay"), list) else set()
         options["islands"] = [
             {"colour": s["colour"], "stack": s["stack"], "tile": s["face_up"], "left": s.get("left"),
-             "payable": s["colour"] in payable and s["face_up"] is not None and not s.get("turning_up")}
+             "payable": s["colour"] in payable and s["face_up"] is not None and not s.get("turning_up")
+            and not state.drew_face_down}
             for s in view.get("islands", [])
         ]
         options["chips_held"] = view.get("chips_held", [])

@@ -58,6 +58,8 @@ def recorder_words() -> dict[str, str]:
         "island_choice": gettext("%(colour)s island, stack %(stack)s: %(tile)s"),
         "island_tile": gettext("Island tile, paid with %(chip)s"),
         "draw_instead": gettext("Draw face down instead"),
+        "draw_face_down": gettext("Draw a tile face down"),
+        "draws_face_down": gettext("Draws a tile face down"),
         "island_paid": gettext("%(action)s, paid with %(chip)s"),
         "colour:violet": gettext("violet"), "colour:light_blue": gettext("light blue"),
         "colour:orange": gettext("orange"),
