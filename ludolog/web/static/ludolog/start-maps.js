@@ -143,8 +143,7 @@
   }
 
   picks.forEach(function (select) {
-    select.classList.add("visually-hidden");
-    select.tabIndex = -1;
+    select.hidden = true;  // still sent with the form; the button below picks its value
     var button = document.createElement("button");
     button.type = "button";
     button.className = "tile-pick";
