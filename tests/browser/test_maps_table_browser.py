@@ -20,6 +20,7 @@ from records.models import Event, GameRecord, Player
 from scoring.models import Club, League, LeagueMembership
 
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, assert_tap_targets, logged_in_page
+from .table_games import physical_tile_game
 from .taps import end_the_game, lay_tile, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -42,11 +43,8 @@ def keeper() -> Any:
 def the_table() -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:
     """What the table shows, and the game played on it (a table records no draw: it picks the
     tile once drawn)."""
-    engine = get_engine(MAPS)
-    dealt = engine.prepare_setup(2, SEED, {})
-    table = engine.engine.setup_from_dict(dealt["table"]).table().to_dict()
-    events = [(kind, payload) for kind, payload in engine.random_game(2, SEED, dealt) if kind != "draw_tile"]
-    return table, events
+    setup, events = physical_tile_game(get_engine(MAPS), MAPS, 2, SEED)
+    return setup["table"], events
 
 
 def set_the_table_up(page: Any, table: dict[str, Any]) -> None:
