@@ -96,24 +96,30 @@ def test_a_whole_maps_game_at_a_table_from_the_start_page_to_the_end_screen(brow
     assert [f["tile"] for f in record.setup["table"]["island_face_up"]] == [f["tile"] for f in table["island_face_up"]]
 
     chips = reveals = 0
-    middle = len(events) // 2
+    # Mid-game, a tile picked from the pile and about to be laid: looked at, phone and laptop.
+    middle = next(seq for seq, (kind, payload) in enumerate(events, start=1)
+                  if seq >= len(events) // 2 and kind == "place_tile" and not payload.get("island"))
+
+    def mid_game(page: Any, spot: Any) -> None:
+        assert_tap_targets(page)
+        assert_no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts / "recorder-maps-table-390.png"), full_page=True)
+        laptop = logged_in_page(browser, live_server, keeper, viewport=LAPTOP)
+        laptop.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+        laptop.locator(f'[data-testid="tile-choice"][data-tile="{events[middle - 1][1]["tile"]}"]').click()
+        laptop.locator('[data-testid="spot"]').first.wait_for()
+        assert_no_sideways_scroll(laptop)
+        laptop.screenshot(path=str(artifacts / "recorder-maps-table-1280.png"), full_page=True)
+        laptop.context.close()
+
     for seq, (kind, payload) in enumerate(events, start=1):
-        if seq == middle:
-            assert_tap_targets(page)
-            assert_no_sideways_scroll(page)
-            page.screenshot(path=str(artifacts / "recorder-maps-table-390.png"), full_page=True)
-            laptop = logged_in_page(browser, live_server, keeper, viewport=LAPTOP)
-            laptop.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
-            laptop.locator('[data-testid="tile-choice"]').first.wait_for()
-            assert_no_sideways_scroll(laptop)
-            laptop.screenshot(path=str(artifacts / "recorder-maps-table-1280.png"), full_page=True)
-            laptop.context.close()
         if payload.get("island"):
             # Only what the table shows: the stack's face-up tile, paid with a chip.
             island = page.locator(f'[data-testid="island"][data-colour="{payload["island"]}"]'
                                   f'[data-stack="{payload["stack"]}"]')
             assert island.get_attribute("data-tile") == payload["tile"]
-        lay_tile(page, MAPS, kind, payload, pick=not payload.get("island"))
+        lay_tile(page, MAPS, kind, payload, pick=not payload.get("island"),
+                 before_spot=mid_game if seq == middle else None)
         chips += "chip" in payload
         reveals += "reveal" in payload
         if seq < len(events):
