@@ -709,12 +709,13 @@
       if (!selection.island && !selection.spot) tray.appendChild(islandChoices(state));
       return;
     }
-    tray.appendChild(islandChoices(state));
-    if (mustDraw(state)) {
+    if (mustDraw(state)) {  // the draw first, then "Or pay a chip for an island's face-up tile"
       tray.appendChild(el("button", { type: "button", "class": "draw-face-down", "data-testid": "draw-face-down",
         onclick: drawFaceDown, text: words.draw_face_down }));
+      tray.appendChild(islandChoices(state));
       return;
     }
+    tray.appendChild(islandChoices(state));
     tray.appendChild(picker(state));
   }
 
