@@ -55,7 +55,15 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
             "reveal": {"type": "string", "pattern": properties["tile"]["pattern"],
                        "description": "the tile the island stack turns up at the end of the turn (without a seed)"},
         }
-        self.event_schemas = {**self.event_schemas, "place_tile": {**place, "properties": properties}}
+        self.event_schemas = {
+            **self.event_schemas, "place_tile": {**place, "properties": properties},
+            # Seed 003: no change of mind once a tile is drawn face down. While a chip could pay
+            # for an island tile, a seeded record shows the drawn tile only after this event.
+            "draw_tile": {"type": "object", "properties": {"seat": properties["seat"]},
+                          "additionalProperties": False,
+                          "description": "draw face down rather than pay a chip for an island's tile"},
+        }
+        self.action_kind_events = {**self.action_kind_events, "draw": "draw_tile"}
         self.setup_schema = {
             **self.setup_schema,
             "properties": {
@@ -152,6 +160,9 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
     # -- actions ------------------------------------------------------------------------------
 
     def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+        if event_type == "draw_tile":
+            state.apply(self.engine.Action(draw=True, seat=payload.get("seat")))
+            return dict(payload)
         action = self.engine.Action.from_dict(payload, discard=event_type == "discard_tile")
         if action.tile is None:
             # A seeded record: the tile is the one drawn, or the island's face-up one.
@@ -180,10 +191,21 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
         return action
 
     def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
+        if event_type == "draw_tile":
+            return str(self.engine.Action.from_dict({**payload, "draw": True}).to_text())
         return str(self.engine.Action.from_dict(payload, discard=event_type == "discard_tile").to_text())
 
     def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
         action = self.engine.parse_action(text)
+        if action.draw:
+            return "draw_tile", {k: v for k, v in action.to_dict().items() if k != "draw"}
+        return ("discard_tile" if action.discard else "place_tile"), action.to_dict()
+
+    @staticmethod
+    def event_of(action: Any) -> tuple[str, dict[str, Any]]:
+        """The event type and payload of an engine action (a draw's payload is empty)."""
+        if action.draw:
+            return "draw_tile", {k: v for k, v in action.to_dict().items() if k != "draw"}
         return ("discard_tile" if action.discard else "place_tile"), action.to_dict()
 
     # -- the table recorder --------------------------------------------------------------------
@@ -214,7 +236,12 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
         with ``island`` and ``stack``, the spots of that tile instead of the drawn one."""
         from .tiles import spots
 
-        if island is None:
+        if island is None and state.ordered and state.choosing:
+            # A seeded record: the tile drawn face down is not seen before the player chose to
+            # draw it (``draw_tile``) rather than pay a chip for an island tile.
+            options = super().options(state, tile)
+            options |= {"drawn": None, "tile": None, "pile": [], "spots": [], "discard": False}
+        elif island is None:
             options = super().options(state, tile)
         else:
             chosen = next((s for s in state.islands if s.colour == island and s.stack == stack), None)
@@ -229,10 +256,13 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
             view.get("chips_to_pay"), list) else set()
         options["islands"] = [
             {"colour": s["colour"], "stack": s["stack"], "tile": s["face_up"], "left": s.get("left"),
-             "payable": s["colour"] in payable and s["face_up"] is not None and not s.get("turning_up")}
+             "payable": s["colour"] in payable and s["face_up"] is not None and not s.get("turning_up")
+            and not state.drew_face_down}
             for s in view.get("islands", [])
         ]
         options["chips_held"] = view.get("chips_held", [])
+        # Draw face down (``draw_tile``) or pay a chip for an island tile: the choice is open.
+        options["choosing"] = bool(state.choosing)
         if not state.ordered:
             # A table: what the scorekeeper is asked when a tile covers a chip (what it shows) and
             # when an island's stack turns its next tile up (which tile).
@@ -258,5 +288,5 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
 
     def _events(self, play: Any, players: int, seed: int, state: Any) -> list[tuple[str, dict[str, Any]]]:
         _game, actions = play(players, seed, state.options, setup=state.setup)
-        return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]
+        return [self.event_of(action) for action in actions]
 

@@ -33,7 +33,7 @@ from scoring.models import Club
 
 from .games import game_name
 from .games import web_game
-from .setup_choices import SetupChoices, colour_name, field_name
+from .setup_choices import SetupChoices, SetupError, colour_name, field_name
 from .tile_frame import seat_colour
 
 MAX_SEATS = 6
@@ -232,9 +232,19 @@ class StartForm(forms.Form):
         choices = setup_choices([data.get("game", "")]).get(data.get("game", ""))
         answers = {} if choices is None else {
             name: data.get(field_name(data["game"], name)) for name in choices.fields()}
+        at_table = (choices is not None and choices.to_table_setup is not None and data.get("seed") is None
+                    and not data.get("ludolog_draws"))
         data["setup"] = {} if choices is None else choices.to_setup(answers)
+        if at_table:
+            # No seed: the table sets its own game up, and the rules engine checks what it shows.
+            try:
+                data["setup"] = choices.to_table_setup(answers)
+            except SetupError as refused:
+                self.add_error(None if refused.field is None else field_name(data["game"], refused.field),
+                               refused.error)
         data["ruleset_version"] = None if choices is None else choices.to_ruleset(answers)
-        if data.get("seed") is None and (data.get("ludolog_draws") or (choices is not None and choices.deals)):
+        if data.get("seed") is None and not at_table and (
+                data.get("ludolog_draws") or (choices is not None and choices.deals)):
             data["seed"] = secrets.randbelow(2**31)
         return data
 

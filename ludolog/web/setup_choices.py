@@ -27,8 +27,25 @@ class SetupChoices:
     to_ruleset: Callable[[Mapping[str, Any]], str | None] = lambda answers: None
     """The cleaned answers → the ruleset version the record pins (``None``: the game's newest)."""
     deals: bool = False
-    """Ludolog sets the table up (the Maps' chips and island stacks): a record without a seed
-    gets one, since nobody at the table could tell what lies face down."""
+    """Ludolog sets the table up (the Maps' chips and island stacks) when the record has a seed;
+    without one, :attr:`to_table_setup` says what the table shows (a game with ``deals`` and no
+    ``to_table_setup`` gets a seed)."""
+    table_fields: tuple[str, ...] = ()
+    """The questions (names among :attr:`fields`) asked only when Ludolog does not draw: what a
+    table that sets its own game up shows (the page hides them otherwise)."""
+    to_table_setup: Callable[[Mapping[str, Any]], dict[str, Any]] | None = None
+    """The cleaned answers → the ``setup`` of a record without a seed, as its table shows it;
+    raises :class:`SetupError` naming the question to answer again."""
+
+
+class SetupError(Exception):
+    """A set-up the rules refuse: the question (a name among the game's fields, or ``None`` for
+    the whole form) and what the page says."""
+
+    def __init__(self, field: str | None, error: forms.ValidationError) -> None:
+        super().__init__(field, error)
+        self.field = field
+        self.error = error
 
 
 def rules_and_variants(game: str) -> Callable[[], dict[str, forms.Field]]:

@@ -55,5 +55,10 @@ def physical_tile_game(engine: Any, slug: str, players: int, seed: int) -> tuple
     tiles come from the physical bag: any order of the tiles is one the bag may give, so the
     engine's random game (``seed``) is one such game, its tiles named as they are picked."""
     if slug == "carcassonne-maps":
-        raise NotImplementedError("Carcassonne Maps at a table: its table set-up comes with the start page's")
+        # The table a seed would have set up, as the table sees it (the start page's table set-up:
+        # chip squares and face-up tiles, no chip's face); a table records no draw: it picks the
+        # tile once drawn, and names each chip turned over and each tile an island turns up.
+        dealt = engine.prepare_setup(players, seed, {})
+        table = engine.engine.setup_from_dict(dealt["table"]).table().to_dict()
+        return {"table": table}, [(k, p) for k, p in engine.random_game(players, seed, dealt) if k != "draw_tile"]
     return {}, engine.random_game(players, seed)

@@ -33,6 +33,9 @@ def lay_tile(page: Any, game: str, kind: str, payload: Mapping[str, Any], *, pic
     ``before_spot(page, spot)``, if given, is called with the spot's locator before it is tapped
     (as the screen shows it then: Playwright's tap scrolls it into view)."""
     taps = 0
+    if kind == "draw_tile":  # Carcassonne Maps, seeded: draw face down rather than pay for an island tile
+        page.locator('[data-testid="draw-face-down"]').click()
+        return 1
     if payload.get("island"):  # Carcassonne Maps: a chip pays for an island's face-up tile
         page.locator(f'[data-testid="island"][data-colour="{payload["island"]}"][data-stack="{payload["stack"]}"]').click()
         taps += 1

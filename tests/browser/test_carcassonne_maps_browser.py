@@ -32,6 +32,7 @@ def test_recording_a_map_chips_game_by_taps_and_paying_a_chip(browser, live_serv
     page = logged_in_page(browser, live_server, keeper, viewport=PHONE)
     page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
     assert page.locator("svg.carcassonne-maps").count() == 1 and "Approximate map" in page.content()
+    drew_instead = False
     for seq, (kind, payload) in enumerate(events[:paying + 1], start=1):
         if seq == paying + 1:
             island = page.locator(f'[data-testid="island"][data-colour="{payload["island"]}"]'
@@ -40,8 +41,20 @@ def test_recording_a_map_chips_game_by_taps_and_paying_a_chip(browser, live_serv
             assert_tap_targets(page)
             assert_no_sideways_scroll(page)
             page.screenshot(path=str(artifacts / "recorder-carcassonne-maps-island-390.png"), full_page=True)
-        lay_tile(page, MAPS, kind, payload, pick=False)
+        if kind == "draw_tile" and not drew_instead:
+            # The drawn tile stays face down while a chip could pay for an island tile: no
+            # tile in hand; an island looked at, then "draw face down instead" records the draw.
+            assert page.locator("g.ghost").count() == 0 and page.locator(".hand").count() == 0
+            page.locator('[data-testid="island"]').first.click()
+            page.locator('[data-testid="draw-instead"]').click()
+            drew_instead = True
+        else:
+            lay_tile(page, MAPS, kind, payload, pick=False)
         wait_stored(page, seq)
+        if kind == "draw_tile":
+            assert page.locator('[data-testid="island"]').count() == 0, "no island once the tile is drawn"
+            assert page.locator(".hand").count() == 1
+    assert drew_instead, "the game drew face down while it could pay"
     stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
     assert stored == [(kind, dict(payload)) for kind, payload in events[:paying + 1]]
     assert "paying a" in page.locator("main").inner_text(), "the last move said in words"
@@ -79,7 +92,9 @@ def test_a_table_without_a_seed_says_what_each_chip_shows_and_what_the_island_tu
     record = start_game(game_slug=MAPS, seats=[SeatSpec("Ada"), SeatSpec("Bastien")], created_by=keeper,
                         setup={"table": table})
     assert record.seed is None
-    events = engine.random_game(2, 11, dealt)  # the table's game, as a seed would have dealt it
+    # The table's game, as a seed would have dealt it; a table records no draw (the tile drawn
+    # is picked once drawn).
+    events = [(k, p) for k, p in engine.random_game(2, 11, dealt) if k != "draw_tile"]
     chip = next(i for i, (_k, p) in enumerate(events) if "chip" in p)
     reveal = next((i for i, (_k, p) in enumerate(events) if "reveal" in p), None)
     last = max(chip, reveal or 0)

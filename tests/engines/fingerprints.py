@@ -19,7 +19,10 @@ tile core began to store its state that way: both checkouts then gave the same c
 state read as roots, for the games here and twelve more. They were recorded again on 2026-12-04
 when the walk began to probe every fourth position instead of every one (the refusals tried at
 every position were most of the suite's time): the same engines first gave the chains recorded
-with every position probed, for every game, then these.
+with every position probed, for every game, then these. The Carcassonne Maps games were recorded
+again on 2026-12-05 when the draw face down became an action (``draw``, seed 003: no change of
+mind once a tile is drawn): their players now play it, and a seeded game hides its drawn tile
+until then; the other engines' chains were left as they were.
 
     python -m tests.engines.fingerprints     # re-record (only when a rule change is meant)
 """
@@ -126,13 +129,13 @@ def _key(action: Any) -> Any:
 
 # -- Carcassonne and Carcassonne Maps -------------------------------------------------------
 
-def _carcassonne_refused(game: Any) -> Iterator[Any]:
+def _carcassonne_refused(game: Any, legal: list[Any] | None = None) -> Iterator[Any]:
     from games.engines.carcassonne.figures import KINDS
 
     if game.is_over:
         yield game.action_class(tile="A", x=1, y=0)
         return
-    legal = game.legal_actions()
+    legal = game.legal_actions() if legal is None else legal
     plain = [a for a in legal if not a.discard and not a.figures]
     features = sorted(game.tileset.types[legal[0].tile].tile.feature_kinds) if legal else []
     for placement in plain[:2]:
@@ -173,7 +176,24 @@ def _carcassonne_maps_walk() -> Walk:
     def position(game: Any) -> Any:
         return [game.view(), [a.to_text() for a in game.legal_actions()], [s.total for s in game.scores()]]
 
-    return Walk(new, parse_action, lambda g: g.to_dict(), position, _carcassonne_refused)
+    def refused(game: Any) -> Iterator[Any]:
+        # A draw while the player may still pay a chip for an island tile (then the seeded
+        # game's face-down placements are not listed: each is tried below and taken back), or
+        # refused when there is nothing to choose.
+        legal = game.legal_actions()
+        placing = [a for a in legal if not a.draw]
+        if len(placing) < len(legal):
+            yield replace(legal[0], seat=(game.current + 1) % game.players)
+            game_tile = game.pile[0] if game.ordered and game.pile else None
+            if game_tile is not None:
+                yield Action(tile=game_tile, discard=True)
+        elif not game.is_over:
+            yield Action(draw=True)
+        yield from _carcassonne_refused(game, placing)
+
+    from games.engines.carcassonne_maps import Action
+
+    return Walk(new, parse_action, lambda g: g.to_dict(), position, refused)
 
 
 # -- Hunters and Gatherers ------------------------------------------------------------------

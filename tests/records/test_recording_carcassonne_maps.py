@@ -206,3 +206,47 @@ def test_staff_load_a_map_file_and_records_pin_it(api, client: Client):
     assert position["map"]["approximate"] is False
     unknown = create(api, seed=5, setup={"map": {"name": "benelux", "version": "nope@1"}})
     assert unknown.status_code == 400 and unknown.data["field"] == "setup.table.map"
+
+
+def test_a_seeded_record_shows_its_drawn_tile_only_once_the_player_drew_it(api, client: Client):
+    """Seed 003: no change of mind once a tile is drawn face down. While a chip could pay for an
+    island tile the options show no tile drawn and the draw (``draw_tile``) is offered; after it
+    the tile shows and no island is payable; a draw with nothing to choose is a 422."""
+    engine = get_engine(MAPS)
+    created = create(api, seed=7)
+    record_id = created.data["id"]
+    setup = GameRecord.objects.get(pk=record_id).setup
+    events = engine.demo_game(3, 7, setup)
+    first = next(i for i, (kind, _p) in enumerate(events) if kind == "draw_tile")
+    refused = api.post(f"/api/records/{record_id}/events/", {"expected_seq": 0, "type": "draw_tile", "payload": {}},
+                       format="json")
+    assert refused.status_code == 422 and refused.data["reason"] == "nothing_to_choose"
+    for seq, (kind, payload) in enumerate(events[:first]):
+        assert api.post(f"/api/records/{record_id}/events/", {"expected_seq": seq, "type": kind, "payload": payload},
+                        format="json").status_code == 201
+    hidden = api.get(f"/api/records/{record_id}/options/").data
+    assert hidden["choosing"] is True and hidden["drawn"] is None and hidden["tile"] is None
+    assert hidden["spots"] == [] and hidden["pile"] == [] and any(i["payable"] for i in hidden["islands"])
+    drawn = api.post(f"/api/records/{record_id}/events/", {"expected_seq": first, "type": "draw_tile", "payload": {}},
+                     format="json")
+    assert drawn.status_code == 201 and drawn.data["payload"] == {}
+    shown = api.get(f"/api/records/{record_id}/options/").data
+    assert shown["choosing"] is False and shown["drawn"] == events[first + 1][1]["tile"] and shown["spots"]
+    assert not any(i["payable"] for i in shown["islands"])
+    again = api.post(f"/api/records/{record_id}/events/", {"expected_seq": first + 1, "type": "draw_tile",
+                                                            "payload": {}}, format="json")
+    assert again.status_code == 422 and again.data["reason"] == "nothing_to_choose"
+    assert Event.objects.filter(record_id=record_id).count() == first + 1
+    assert engine.notation("draw_tile", {}) == "draw" and engine.parse_notation("draw") == ("draw_tile", {})
+    for language, words in (("en", "draws tile"), ("fr", "pioche la tuile")):
+        html = client.get(f"/games/{record_id}/replay/?at={first + 1}", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        assert words in html and "face" in html, language
+
+
+def test_a_record_file_with_draws_reads_back_the_same():
+    document = simulate_document(MAPS, 2, 1)
+    assert any(e["type"] == "draw_tile" for e in document["events"]), "the random player draws while it could pay"
+    record = import_document(document)
+    again = export_document(record)
+    assert [(e["type"], e["payload"]) for e in again["events"]] == [(e["type"], e["payload"]) for e in document["events"]]
+    assert again["final_scores"] == document["final_scores"]

@@ -365,3 +365,108 @@ def test_a_game_without_play_times_shows_its_first_and_last_moves_times(keeper_c
     shown = re.findall(r'<dt>Play (started|ended)</dt><dd><time datetime="([^"]+)"', page)
     moment = timezone.localtime(result.recorded_at).isoformat()
     assert shown == [("started", moment), ("ended", moment)], "the first and the last move's times"
+
+
+# -- Carcassonne Maps: a table that sets its own game up ----------------------------------------
+
+MAPS = "carcassonne-maps"
+
+
+def maps_table_answers(seed: int = 11) -> tuple[dict, dict]:
+    """The start form's answers for the table a seed would have set up, and that table (what the
+    engine's TableSetUp says of it)."""
+    from games.registry import get_engine
+
+    engine = get_engine(MAPS)
+    table = engine.engine.setup_from_dict(engine.prepare_setup(2, seed, {})["table"]).table().to_dict()
+    answers = {
+        "game": MAPS, "seat_1": "Alice", "seat_2": "Bastien",
+        f"setup-{MAPS}-expansions": ["inns_cathedrals", "traders_builders"], f"setup-{MAPS}-tiles_only": "on",
+        f"setup-{MAPS}-meeples": "7", f"setup-{MAPS}-start_squares": table["start_squares"],
+        f"setup-{MAPS}-second_start_tile": table["start_tiles"][1]["tile"],
+        f"setup-{MAPS}-chip_squares": " ".join(f"{x},{y}" for x, y in table["chip_squares"]),
+    }
+    for face_up in table["island_face_up"]:
+        answers[f"setup-{MAPS}-island_{face_up['colour']}_{face_up['stack']}"] = face_up["tile"]
+    return answers, table
+
+
+def test_maps_offers_a_table_set_up_with_the_map_to_lay_the_chips_on(keeper_client: Client):
+    html = keeper_client.get("/scorekeeping/").content.decode()
+    assert 'class="maps-table-map"' in html and "start-maps.js" in html
+    assert html.count('data-kind="normal"') == 158, "every square a chip may lie on is on the map"
+    assert f'name="setup-{MAPS}-chip_squares"' in html and f'name="setup-{MAPS}-second_start_tile"' in html
+    assert html.count("data-tile-pick") == 7, "the other start square's tile and six island stacks' tiles"
+    assert 'id="tile-IC16"' in html, "the tiles' pictures to pick from"
+
+
+def test_a_maps_table_set_up_starts_a_record_without_a_seed_keeping_what_the_table_shows(keeper_client: Client):
+    answers, table = maps_table_answers()
+    response = keeper_client.post("/scorekeeping/", {"played_on": "2026-11-28", **answers})
+    assert response.status_code == 302
+    record = GameRecord.objects.get()
+    assert record.seed is None
+    stored = record.setup["table"]
+    assert stored["start_squares"] == table["start_squares"] and stored["chip_squares"] == table["chip_squares"]
+    assert stored["island_face_up"] == table["island_face_up"]
+    assert [t["tile"] for t in stored["start_tiles"]] == [t["tile"] for t in table["start_tiles"]]
+    assert "chips" not in stored and "island_stacks" not in stored, "nobody at the table saw the chips' faces"
+
+
+@pytest.mark.parametrize("change, field, words", [
+    ("one_chip_fewer", "chip_squares", "20 chips lie on the map: 19 are marked."),
+    ("chips_side_by_side", "chip_squares", "Two chips lie side by side"),
+    ("chip_on_a_wave", "chip_squares", "A chip lies on a wave square"),
+    ("one_start_square", "start_squares", "Tick the two start squares used at the table."),
+    ("no_island_tile", "island_orange_2", "Pick the tile face up on this stack."),
+    ("too_many_crossroads", None, "more copies of a tile than the expansions ticked hold: X."),
+    ("not_a_square", "chip_squares", "is not a square"),
+])
+def test_a_maps_table_set_up_the_rules_refuse_is_answered_in_words_and_stores_nothing(
+        keeper_client: Client, change: str, field: str | None, words: str):
+    answers, table = maps_table_answers()
+    squares = [tuple(xy) for xy in table["chip_squares"]]
+    chips = f"setup-{MAPS}-chip_squares"
+    if change == "one_chip_fewer":
+        answers[chips] = " ".join(f"{x},{y}" for x, y in squares[:-1])
+    elif change == "chips_side_by_side":
+        from games.engines.carcassonne_maps import chip_squares, load_benelux
+
+        free = set(chip_squares(load_benelux(), table["start_squares"])) - set(squares)
+        beside = next((x + dx, y) for x, y in squares[1:] for dx in (1, -1) if (x + dx, y) in free)
+        answers[chips] = " ".join(f"{a},{b}" for a, b in [*squares[1:], beside])
+    elif change == "chip_on_a_wave":
+        answers[chips] = " ".join(f"{a},{b}" for a, b in [*squares[1:], (9, 5)])
+    elif change == "one_start_square":
+        answers[f"setup-{MAPS}-start_squares"] = table["start_squares"][:1]
+    elif change == "no_island_tile":
+        answers[f"setup-{MAPS}-island_orange_2"] = ""
+    elif change == "too_many_crossroads":  # the box holds one crossroads X
+        answers[f"setup-{MAPS}-island_violet_1"] = answers[f"setup-{MAPS}-island_violet_2"] = "X"
+    elif change == "not_a_square":
+        answers[chips] += " ten,six"
+    response = keeper_client.post("/scorekeeping/", {"played_on": "2026-11-28", **answers})
+    html = response.content.decode()
+    assert response.status_code == 400 and not GameRecord.objects.exists()
+    assert words in html.replace("&#x27;", "'").replace("&quot;", '"')
+    errors = response.context["form"].errors
+    assert (f"setup-{MAPS}-{field}" if field else "__all__") in errors
+
+
+def test_a_maps_record_ludolog_sets_up_still_needs_no_table(keeper_client: Client):
+    status, _html = start(keeper_client, game=MAPS, seat_1="Alice", seat_2="Bastien", ludolog_draws="on")
+    assert status == 302
+    record = GameRecord.objects.get()
+    assert record.seed is not None and len(record.setup["table"]["chips"]) == 20
+
+
+def test_the_maps_table_set_up_speaks_french(keeper_client: Client):
+    answers, _table = maps_table_answers()
+    answers[f"setup-{MAPS}-chip_squares"] = answers[f"setup-{MAPS}-chip_squares"].rsplit(" ", 1)[0]
+    html = keeper_client.post("/scorekeeping/", {"played_on": "2026-11-28", **answers},
+                              HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "20 jetons se trouvent sur la carte : 19 sont marqués." in html.replace("&nbsp;", " ")
+    page = keeper_client.get("/scorekeeping/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    for words in ("Où se trouvent les jetons", "Tuile sur l’autre case de départ",
+                  "Tuile face visible, île violette, pile 1"):
+        assert words in page, words

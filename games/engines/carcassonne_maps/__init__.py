@@ -49,7 +49,11 @@ that colour, instead of one drawn face down; ``reveal``: the tile that stack tur
 end of the turn; ``chip``: what the chip on the square shows. Notation, the Carcassonne words
 first: ``V@12,4r90 meeple:2``, ``TB08@9,8r0 chip:orange:1``, ``U@11,5r0 big:1 island:violet/2
 reveal:W``, ``V discard``; ``to_dict`` adds ``"island": "violet", "stack": 2, "reveal": "W",
-"chip": "orange:1"``. Refusals, each an :class:`IllegalAction` leaving the game unchanged:
+"chip": "orange:1"``. And ``draw`` (``{"draw": True}``): while a chip could pay for an island
+tile (:attr:`Game.choosing`), the player draws face down instead; seed 003 allows no change of
+mind after it, so a seeded game lists ``draw`` and the island tiles then, and shows its drawn
+tile (``view()["next_tile"]``) only after the draw (``nothing_to_choose`` when there is no
+choice; a face-down tile laid without a draw is read as drawn). Refusals, each an :class:`IllegalAction` leaving the game unchanged:
 Carcassonne's (``game_over``, ``not_your_turn``, ``tile_missing``, ``wrong_tile``,
 ``no_such_tile``, ``tile_fits``, ``occupied``, ``not_adjacent``, ``edge_mismatch``, the figures'),
 the map's (``off_map``, ``wave_square``, ``island_square``, ``large_city_square``), and the
@@ -65,7 +69,7 @@ chips' and islands': ``no_such_island``, ``no_such_chip`` (no chip of that colou
 chip lay on: face down, or taken: by whom, showing what), ``chips_held``, ``chips_spent``,
 ``chips_to_pay``, ``chips_removed_unseen``, ``islands`` (face-up tile, tiles left, whether the
 next turns up at the end of the turn), ``tiles_left`` (face down), ``drew_face_down``, and
-``legal_action_kinds`` with ``island`` when a chip may pay now.
+``legal_action_kinds`` with ``draw`` and ``island`` when a chip may pay now.
 
 The authority is seed 003 (Wikicarpedia, "Jetons de Carte – Benelux", French); the general
 Maps rules come from Wikicarpedia's "Carcassonne Maps - Basic Rules" and "- Germany" pages and

@@ -10,6 +10,13 @@ An action is a Carcassonne action (``V@12,4r90 meeple:2``, ``V discard``: see
 * ``reveal:W``: the tile that stack then turns up at the end of the turn (a game that deals the
   stacks knows it; a table names it; none when the stack is used up).
 
+``draw`` alone is the player's choice, while a chip could pay for an island tile, to draw face
+down instead: seed 003 allows no change of mind once a tile is drawn, so a seeded game shows the
+drawn tile only after it (see :meth:`Game.choosing <.game.Game.choosing>`).
+
+>>> parse_action("draw seat:1").to_dict(), parse_action("draw").to_text()
+({'draw': True, 'seat': 1}, 'draw')
+
 Coordinates are the map's squares (``x`` east, ``y`` south from the map's north-west corner).
 The words come after the figure, in that order, and ``seat:N`` last.
 
@@ -51,6 +58,8 @@ class Action(carcassonne.Action):
     stack: int | None = None
     chip: Chip | None = None
     reveal: str | None = None
+    draw: bool = False
+    """The player draws face down rather than pay a chip for an island tile: no tile, no square."""
 
     @classmethod
     def of(cls, action: carcassonne.Action) -> Action:
@@ -66,7 +75,9 @@ class Action(carcassonne.Action):
 
     def to_dict(self) -> dict[str, Any]:
         """The Carcassonne fields, then ``chip`` (``"violet:2"``), ``island`` (its colour),
-        ``stack`` (1 or 2) and ``reveal`` when named; ``seat`` last."""
+        ``stack`` (1 or 2) and ``reveal`` when named; ``seat`` last. A draw is ``{"draw": True}``."""
+        if self.draw:
+            return {"draw": True} | ({} if self.seat is None else {"seat": self.seat})
         data = super().to_dict()
         seat = data.pop("seat", None)
         if self.chip is not None:
@@ -84,6 +95,9 @@ class Action(carcassonne.Action):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, discard: bool = False) -> Action:
         """The action of :meth:`to_dict` (``ValueError`` for a chip that is not ``colour:points``)."""
+        if data.get("draw"):
+            seat = data.get("seat")
+            return cls(draw=True, seat=None if seat is None else int(seat))
         base = carcassonne.Action.from_dict(data, discard=discard or bool(data.get("discard", False)))
         chip = data.get("chip")
         stack = data.get("stack")
@@ -94,6 +108,8 @@ class Action(carcassonne.Action):
 
     def to_text(self) -> str:
         seat = self.seat
+        if self.draw:
+            return "draw" if seat is None else f"draw seat:{seat}"
         text = carcassonne.Action.to_text(_without_seat(self))
         if self.chip is not None:
             text += f" chip:{self.chip}"
@@ -116,6 +132,11 @@ def parse_action(text: str) -> Action:
     """Read one action in the notation; ``ValueError`` names what does not parse. The words
     ``chip:``, ``island:`` and ``reveal:`` are read wherever they stand, each once."""
     words = text.split()
+    if words and words[0] == "draw":
+        seat = re.fullmatch(r"seat:(\d+)", words[1]) if len(words) == 2 else None
+        if len(words) > 2 or (len(words) == 2 and seat is None):
+            raise ValueError(f"{text!r}: a draw is written draw (or draw seat:N)")
+        return Action(draw=True, seat=None if seat is None else int(seat[1]))
     found: dict[str, re.Match[str]] = {}
     rest: list[str] = []
     for word in words:

@@ -150,7 +150,8 @@ class Game(carcassonne.Game):
         self.large_cities: dict[str, int] = {}
         """Each large city a tile has joined → a node of the feature it belongs to."""
         self.drew_face_down = False
-        """The current player discarded a tile drawn face down this turn: no island tile now."""
+        """The current player drew face down this turn (``draw``, or a tile drawn face down that
+        fitted nowhere was discarded): no island tile now."""
         self.fresh_chips = 0
         """How many of the current player's chips (the last they hold) were taken this turn."""
         super().__init__(players, seed, pile, ordered, options)
@@ -359,6 +360,42 @@ class Game(carcassonne.Game):
         held = self.chips_held[seat]
         return held[:len(held) - self.fresh_chips] if seat == self.current else list(held)
 
+    def island_payable(self) -> bool:
+        """Whether the current player may pay a chip for a face-up island tile now (one of a
+        colour they hold from an earlier turn, whose stack shows a tile that fits somewhere)."""
+        if self.is_over or self.drew_face_down:
+            return False
+        colours = {chip.colour for chip in self.chips_to_pay()}
+        return any(s.face_up is not None and s.colour in colours
+                   and self.board.fits_anywhere(self.tileset.types[s.face_up].tile) for s in self.islands)
+
+    @property
+    def choosing(self) -> bool:
+        """The current player still chooses where the tile comes from: an island tile for a chip,
+        or a draw face down (the action ``draw``). Seed 003 allows no change of mind once a tile
+        is drawn face down, so a seeded game shows its drawn tile only after ``draw``.
+
+        >>> game = Game.new(2, seed=3)
+        >>> game.choosing, game.view()["next_tile"] is not None
+        (False, True)
+        """
+        return self.island_payable()
+
+    def _play(self, action: CarcassonneAction, keep: bool) -> Mapping[str, Any] | None:
+        maps = Action.of(action)
+        if not maps.draw:
+            return super()._play(action, keep)
+        if self.is_over:
+            raise IllegalAction("game_over", "the game is over")
+        if maps.seat is not None and maps.seat != self.current:
+            raise IllegalAction("not_your_turn", f"it is seat {self.current}'s turn, not seat {maps.seat}'s")
+        if not self.choosing:
+            raise IllegalAction("nothing_to_choose", "no chip may pay for an island tile now: the tile is drawn "
+                                "face down anyway, lay it")
+        before = self._kept(vars(self)) if keep else None
+        self.drew_face_down = True
+        return before
+
     def _drawn(self, action: CarcassonneAction) -> str:
         maps = Action.of(action)
         if maps.discard and maps.chip is not None:
@@ -487,7 +524,9 @@ class Game(carcassonne.Game):
 
     def legal_actions(self, tile: str | None = None, *, chip: Chip | None = None,
                       reveal: str | None = None) -> list[CarcassonneAction]:
-        """Every legal action: the tile drawn face down (as in Carcassonne: a seeded game's,
+        """Every legal action: while the player may still pay a chip for an island tile
+        (:attr:`choosing`), ``draw`` first (a seeded game lists no face-down placement before it:
+        its tile is not seen yet); the tile drawn face down (as in Carcassonne: a seeded game's,
         else ``tile``, else every tile unseen), then each face-up island tile the player may pay
         a chip for (one fitting somewhere), each placement with every figure it may take.
 
@@ -498,8 +537,12 @@ class Game(carcassonne.Game):
         if self.is_over:
             return []
         actions: list[CarcassonneAction] = []
-        for action in super().legal_actions(tile):
-            actions += self._with_chip(Action.of(action), chip)
+        choosing = self.choosing
+        if choosing:
+            actions.append(Action(draw=True))
+        if not (choosing and self.ordered):  # a seeded game's drawn tile is seen only once drawn
+            for action in super().legal_actions(tile):
+                actions += self._with_chip(Action.of(action), chip)
         if self.drew_face_down:
             return actions
         colours = {held.colour for held in self.chips_to_pay()}
@@ -557,10 +600,9 @@ class Game(carcassonne.Game):
                     "points": t.chip.points, "action": t.action}
 
         kinds = data["legal_action_kinds"]
-        if kinds and not self.drew_face_down and any(
-                s.face_up is not None and any(c.colour == s.colour for c in self.chips_to_pay())
-                and self.board.fits_anywhere(self.tileset.types[s.face_up].tile) for s in self.islands):
-            kinds = [*kinds, "island"]
+        if kinds and self.choosing:
+            kinds = ["draw", "island"] if self.ordered else [*kinds, "draw", "island"]
+            data["next_tile"] = None  # drawn only once the player chose to draw
         data |= {
             "map": {**self.map.ref, "title": self.map.title, "approximate": self.map.approximate},
             "start_squares": [{"name": t.start, "x": self.map.start_position(t.start)[0],

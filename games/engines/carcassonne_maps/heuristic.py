@@ -7,7 +7,8 @@ the chips: a square with a chip is worth about what a chip gives (its points, an
 island tile later). At the start of a turn, if it holds a chip that may pay, it weighs the
 face-up tiles of the islands of that colour before drawing, without peeking at the face-down
 draw: it pays for one only when that tile's best placement, less what the chip is worth, is
-worth :data:`ISLAND_THRESHOLD` or more (about what a good move with a tile drawn at random gives).
+worth :data:`ISLAND_THRESHOLD` or more (about what a good move with a tile drawn at random gives);
+else it draws (``draw``) and then lays the tile drawn.
 
 >>> game, actions = heuristic_game(2, seed=3)
 >>> game.is_over, sum(1 for a in actions if a.island) > 0
@@ -48,13 +49,16 @@ def choose(game: Game, chooser: random.Random) -> CarcassonneAction:
     legal = game.legal_actions()
     if len(legal) == 1:
         return legal[0]
-    drawn = [a for a in legal if not Action.of(a).from_island]
+    draw = [a for a in legal if Action.of(a).draw]
+    drawn = [a for a in legal if not Action.of(a).from_island and not Action.of(a).draw]
     islands = [a for a in legal if Action.of(a).from_island]
     if islands:
         valued = _with_chips(game, weigh_actions(game, islands))
         best = max(value for value, _ in valued)
         if best - CHIP_WORTH >= ISLAND_THRESHOLD:
             return best_of(valued, chooser)
+    if draw:  # a seeded game shows the drawn tile once the player chose to draw (a table lists both)
+        return draw[0] if game.ordered or not drawn else best_of(_with_chips(game, weigh_actions(game, drawn)), chooser)
     return best_of(_with_chips(game, weigh_actions(game, drawn)), chooser)
 
 

@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections import Counter
 
 from games.engines.carcassonne import INNS_CATHEDRALS, TRADERS_BUILDERS, Options
-from games.engines.carcassonne_maps import CHIPS, Action, Chip, ChipValues, Game, SquareKind
+import pytest
+
+from games.engines.carcassonne_maps import CHIPS, Action, Chip, ChipValues, Game, SquareKind, parse_action
 from games.engines.carcassonne_maps.simulate import random_game
 
 from .carcassonne_maps_tables import (
@@ -223,31 +225,93 @@ def test_a_la_fin_de_votre_tour_not_before_a_builders_second_tile() -> None:
 
 def test_ou_vous_prenez_une_tuile_face_cachee_comme_d_habitude() -> None:
     """"OU b) ... si vous prenez une tuile face cachée comme d'habitude." A player with a chip
-    may still draw face down, and keeps the chip."""
+    may still draw face down (``draw``), and keeps the chip."""
     game = holding(Game.new(2, seed=4), 0, "violet:1")
     drawn = [a for a in game.legal_actions() if not Action.of(a).from_island]
-    assert drawn and all(a.tile == game.next_tile for a in drawn)
-    game.apply(drawn[0])
+    assert [a.to_text() for a in drawn] == ["draw"]
+    play(game, "draw")
+    assert game.legal_actions() and all(a.tile == game.next_tile for a in game.legal_actions())
+    game.apply(game.legal_actions()[0])
     assert game.chips_held[0] == [Chip("violet", 1)]
 
 
 def test_une_fois_que_vous_avez_pioche_une_tuile_face_cachee_vous_ne_pouvez_pas_changer_d_avis() -> None:
     """"Note ! Une fois que vous avez pioché une tuile face cachée, vous ne pouvez pas changer
     d'avis, vous devez donc utiliser la tuile que vous venez de piocher." The tile drawn is not an
-    island's; and after discarding a drawn tile that fits nowhere the player draws again face
-    down, not from an island."""
+    island's; once drawn (``draw``) no island tile may be paid for; and after discarding a drawn
+    tile that fits nowhere the player draws again face down, not from an island."""
     game = holding(Game.new(2, seed=4), 0, "violet:1")
     drawn = game.next_tile
     assert drawn not in (game.islands[0].face_up, game.islands[1].face_up)
+    assert reason(game, f"{drawn}@12,6r0 island:violet/1") == "wrong_tile"
+    play(game, "draw")
     place = next(a for a in game.legal_actions() if not Action.of(a).from_island)
-    assert reason(game, f"{place.to_text()} island:violet/1") == "wrong_tile"
+    assert reason(game, f"{place.to_text()} island:violet/1") == "drew_face_down"
+    assert reason(game, "E@12,6r180 island:violet/1") == "drew_face_down"
     at_table = holding(table_game(), 0, "violet:1")
     play(at_table, "C discard")                           # all city: beside the two cloisters it fits nowhere
     assert at_table.current == 0 and at_table.drew_face_down
     assert island_actions(at_table) == [] and "island" not in at_table.view()["legal_action_kinds"]
     assert reason(at_table, "E@12,6r180 island:violet/1 reveal:N") == "drew_face_down"
+    assert reason(at_table, "draw") == "nothing_to_choose"
     play(at_table, "U@12,6r0")
     assert not at_table.drew_face_down and at_table.current == 1
+
+
+def test_a_seeded_game_shows_the_drawn_tile_only_once_the_player_chose_to_draw() -> None:
+    """No change of mind once a tile is drawn face down: while a chip may pay for an island tile,
+    a seeded game hides the tile it dealt (``next_tile``: ``None``; its legal actions are ``draw``
+    and the island tiles); after ``draw`` the tile shows, the islands are gone, and undo hides it
+    again."""
+    game = holding(Game.new(2, seed=4), 0, "violet:1")
+    dealt_tile = game.pile[0]
+    hidden = game.view()
+    assert game.choosing and hidden["next_tile"] is None
+    assert hidden["legal_action_kinds"] == ["draw", "island"]
+    texts = [a.to_text() for a in game.legal_actions()]
+    assert texts[0] == "draw" and all(" island:" in t for t in texts[1:]) and len(texts) > 1
+    assert not any(t.startswith(f"{dealt_tile}@") and " island:" not in t for t in texts)
+    play(game, "draw")
+    shown = game.view()
+    assert not game.choosing and shown["next_tile"] == dealt_tile and shown["drew_face_down"] is True
+    assert "island" not in shown["legal_action_kinds"] and island_actions(game) == []
+    assert all(a.tile == dealt_tile and not Action.of(a).draw for a in game.legal_actions())
+    assert reason(game, "draw") == "nothing_to_choose"
+    game.undo()
+    assert game.choosing and game.view() == hidden
+    assert reason(game, "draw seat:1") == "not_your_turn"
+
+
+def test_a_draw_is_refused_when_there_is_nothing_to_choose() -> None:
+    """Without a chip that may pay, the tile is drawn face down anyway: ``draw`` is refused and
+    the drawn tile shows at once (a seeded game)."""
+    game = Game.new(2, seed=4)
+    assert not game.choosing and game.view()["next_tile"] == game.pile[0]
+    assert "draw" not in [a.to_text() for a in game.legal_actions()]
+    assert reason(game, "draw") == "nothing_to_choose"
+    fresh = holding(table_game((10, 6)), 0)
+    play(fresh, "U@12,6r0", "U@11,6r0", "U@10,6r0 chip:violet:2")
+    assert fresh.current == 1 and reason(fresh, "draw") == "nothing_to_choose"
+
+
+def test_a_face_down_tile_laid_without_a_draw_is_still_read_as_drawn() -> None:
+    """Records kept before the draw was an action lay the drawn tile straight away: that is
+    the draw and the tile at once (the island choice is over)."""
+    game = holding(Game.new(2, seed=4), 0, "violet:1")
+    other = holding(Game.new(2, seed=4), 0, "violet:1")
+    play(other, "draw")
+    lay = other.legal_actions()[0]
+    game.apply(lay)
+    other.apply(lay)
+    assert game.to_dict() == other.to_dict()
+
+
+def test_the_draw_reads_and_writes_as_text() -> None:
+    for text in ("draw", "draw seat:1"):
+        assert Action.from_dict(parse_action(text).to_dict()).to_text() == text
+    for bad in ("draw now", "draw seat:1 meeple:2"):
+        with pytest.raises(ValueError):
+            parse_action(bad)
 
 
 def test_les_jetons_collectes_pendant_un_tour_ne_peuvent_pas_etre_utilises_avant_un_tour_ulterieur() -> None:
@@ -289,7 +353,7 @@ def test_le_jeu_se_termine_apres_la_derniere_tuile_face_cachee() -> None:
     finished, actions = random_game(3, 21)
     assert finished.face_down_left == 0 and finished.is_over
     assert sum(s.breakdown[CHIPS] for s in finished.scores()) == sum(t.chip.points for t in finished.chips_taken)
-    assert len(actions) == 82 + sum(1 for a in actions if a.from_island)
+    assert len(actions) == 82 + sum(1 for a in actions if a.from_island or a.draw)
 
 
 def test_the_game_ends_at_the_last_face_down_tile_even_in_a_builders_double_turn() -> None:

@@ -20,6 +20,7 @@ from ..carcassonne.recorder import carcassonne_recorder
 from ..carcassonne.setup import expansion_fields, expansions_setup
 from .drawing import carcassonne_maps_svg
 from .narration import CHIPS, narrate_action
+from .table_setup import TABLE_FIELDS, table_fields, to_table_setup
 
 
 def board(position: Mapping[str, Any], seats: Sequence[Mapping[str, Any]], *, title: str,
@@ -38,9 +39,10 @@ def setup_fields() -> dict[str, forms.Field]:
         "start_squares": forms.MultipleChoiceField(
             label=_("Start squares (two)"), required=False, widget=forms.CheckboxSelectMultiple,
             choices=[("Meppel", "Meppel"), ("Eindhoven", "Eindhoven"), ("Charleroi", "Charleroi")],
-            help_text=_("Leave them unticked and Ludolog draws two. Ludolog lays out the chips and the island "
-                        "stacks; the map is approximate.")),
+            help_text=_("When Ludolog draws, leave them unticked and it draws two, and lays out the chips and the "
+                        "island stacks. Otherwise tick the two used at the table. The map is approximate.")),
         **fields,
+        **table_fields(),
     }
 
 
@@ -58,6 +60,8 @@ def recorder_words() -> dict[str, str]:
         "island_choice": gettext("%(colour)s island, stack %(stack)s: %(tile)s"),
         "island_tile": gettext("Island tile, paid with %(chip)s"),
         "draw_instead": gettext("Draw face down instead"),
+        "draw_face_down": gettext("Draw a tile face down"),
+        "draws_face_down": gettext("Draws a tile face down"),
         "island_paid": gettext("%(action)s, paid with %(chip)s"),
         "colour:violet": gettext("violet"), "colour:light_blue": gettext("light blue"),
         "colour:orange": gettext("orange"),
@@ -86,7 +90,8 @@ WEB_GAME = WebGame(
     final_scoring=final_scoring,
     recorder=carcassonne_recorder("carcassonne-maps", more_words=recorder_words),
     seat_colours=("yellow", "red", "green", "blue", "black", "grey"),
-    setup_choices=SetupChoices(_("Map, start squares and tiles"), setup_fields, to_setup, deals=True),
+    setup_choices=SetupChoices(_("Map, start squares and tiles"), setup_fields, to_setup, deals=True,
+                               table_fields=TABLE_FIELDS, to_table_setup=to_table_setup),
     source_labels={**SOURCE_LABELS, "chips": _("Map-Chips")},
     setup_words={**SETUP_WORDS, "Start squares": _("Start squares"), "Map": _("Map")},
 )

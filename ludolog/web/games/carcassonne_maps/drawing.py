@@ -142,6 +142,20 @@ def carcassonne_maps_svg(position: Mapping[str, Any], seats: Sequence[Mapping[st
         description=describe_map(drawing, position, translate), css_class="board carcassonne carcassonne-maps")
 
 
+def table_map_svg(drawing: Mapping[str, Any], records: Mapping[str, Mapping[str, Any]], *,
+                  translate: Translate = identity) -> str:
+    """The printed map alone, for the start page's table set-up: every square a ``rect.square``
+    with ``data-x``, ``data-y`` and ``data-kind`` (where the page lays the chips the players laid),
+    each island stack a ``g.island-stack`` (where it shows the face-up tile picked)."""
+    frame = map_frame(drawing)
+    heading = translate("Map: %(title)s (%(version)s).") % {"title": drawing.get("title", ""),
+                                                           "version": drawing.get("version", "")}
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="maps-table-map" role="img" '
+            f'viewBox="{_fmt(-frame.margin)} {_fmt(-frame.margin)} {_fmt(frame.width)} {_fmt(frame.height)}" '
+            f'data-cell="{TILE}" data-margin="{_fmt(frame.margin)}"><title>{escape(heading)}</title>'
+            + "".join(_ground(drawing, {}, records, translate)(frame)) + '<g class="chips-laid"></g></svg>')
+
+
 TEXT_WORDS = tuple(gettext_noop(words) for words in (
     "a chip, face down", "Approximate map: the printed map is not public", "Map: %(title)s (%(version)s).",
     "The map is approximate: the printed map is not public.", "Chips face down: %(count)s.",

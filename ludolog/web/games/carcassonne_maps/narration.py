@@ -10,7 +10,7 @@ from typing import Any
 from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 
-from ...narration import Narration, Position, Table
+from ...narration import Narration, Position, Table, acting_seat, points_made
 from ..carcassonne import narration as carcassonne
 
 COMPLETED: Mapping[str, Promise] = {
@@ -28,6 +28,8 @@ CHIPS = {
 
 def narrate_action(event_type: str, payload: Mapping[str, Any], before: Position, after: Position,
                    table: Table) -> Narration:
+    if event_type == "draw_tile":
+        return narrate_draw(payload, before, after, table)
     said = carcassonne.narrate_action(event_type, payload, before, after, table, completed=COMPLETED)
     text = said.text
     island = payload.get("island")
@@ -49,3 +51,18 @@ def narrate_action(event_type: str, payload: Mapping[str, Any], before: Position
         scoring.append(gettext("The %(colour)s island turns up tile %(tile)s") % {
             "colour": COLOURS.get(stack["colour"], stack["colour"]), "tile": stack["face_up"]})
     return Narration(said.seat, text, tuple(scoring), said.points)
+
+
+def narrate_draw(payload: Mapping[str, Any], before: Position, after: Position, table: Table) -> Narration:
+    """The player chose to draw face down rather than pay a chip for an island tile (seed 003: no
+    change of mind after): the tile it shows, when the record knows it (a seeded record)."""
+    seat = acting_seat(payload, before)
+    player = table.name(seat) if seat is not None else ""
+    tile = after.get("next_tile")
+    if tile:
+        text = gettext("%(player)s draws tile %(tile)s face down rather than pay a chip for an island tile") % {
+            "player": player, "tile": tile}
+    else:
+        text = gettext("%(player)s draws a tile face down rather than pay a chip for an island tile") % {
+            "player": player}
+    return Narration(seat, text, (), points_made(before, after))

@@ -699,7 +699,8 @@
       ]);
       if (selection.island) {
         hand.appendChild(el("button", { type: "button", "class": "secondary other-tile", "data-testid": "draw-instead",
-          onclick: function () { selection.island = null; forget(); R.render(); }, text: words.draw_instead }));
+          onclick: function () { selection.island = null; forget(); if (mustDraw(state)) drawFaceDown(); else R.render(); },
+          text: words.draw_instead }));
       } else if (!state.drawn) {
         hand.appendChild(el("button", { type: "button", "class": "secondary other-tile", "data-testid": "other-tile",
           onclick: function () { selection.tile = null; forget(); R.render(); }, text: words.other_tile }));
@@ -708,8 +709,26 @@
       if (!selection.island && !selection.spot) tray.appendChild(islandChoices(state));
       return;
     }
+    if (mustDraw(state)) {  // the draw first, then "Or pay a chip for an island's face-up tile"
+      tray.appendChild(el("button", { type: "button", "class": "draw-face-down", "data-testid": "draw-face-down",
+        onclick: drawFaceDown, text: words.draw_face_down }));
+      tray.appendChild(islandChoices(state));
+      return;
+    }
     tray.appendChild(islandChoices(state));
     tray.appendChild(picker(state));
+  }
+
+  /* Carcassonne Maps, seeded: while a chip could pay for an island tile the drawn tile stays
+   * face down; drawing it is a move of its own (draw_tile), after which no island is offered. */
+  function mustDraw(state) {
+    return state.seeded && state.exact && !!(R.table.options || {}).choosing;
+  }
+
+  function drawFaceDown() {
+    selection.island = null;
+    forget();
+    R.record("draw_tile", {}, words.draws_face_down);
   }
 
   /* Carcassonne Maps: the islands whose face-up tile a chip the player holds may pay for, as
