@@ -24,6 +24,7 @@ from records.selectors import can_append, events, readable_record, visible_recor
 from scoring import selectors, standings
 from scoring.models import League, SeatResult
 
+from . import results as results_pages
 from .games import game_name, source_label, web_game
 from .rules import rules_played
 from .tampered import refuses_tampered_records
@@ -200,6 +201,14 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return render(request, "games/detail.html", _detail_context(request, record))
 
 
+def detail_page(request: HttpRequest, record: GameRecord, *, status: int = 200, **forms_shown: object) -> HttpResponse:
+    """The game page as it stands, with a form sent back (``correction``: a refused correction)."""
+    record = readable_record(request.user, record.pk, with_seats_and_results(GameRecord.objects.all()))
+    context = _detail_context(request, record)
+    context.update({f"{name}_form": form for name, form in forms_shown.items()})
+    return render(request, "games/detail.html", context, status=status)
+
+
 @require_POST
 @refuses_tampered_records()
 def game_times(request: HttpRequest, pk: int) -> HttpResponse:
@@ -252,4 +261,13 @@ def _detail_context(request: HttpRequest, record: GameRecord, times_form: PlayTi
     if can_append(request.user, record):
         context["times_form"] = times_form or PlayTimesForm(instance=record, initial={
             "play_started_at": context["play_started"], "play_ended_at": context["play_ended"]})
+    if results_pages.can_correct(request.user, record):
+        context["correction_form"] = results_pages.correction_form(record)
+    if record.result_only:
+        context["impacts"] = [
+            {"impact": impact, "changes": changes,
+             "reason": next((e.payload.get("reason", "") for e in record.events.filter(seq=impact.seq)), "")}
+            for impact, changes in selectors.record_impacts(record, request.user)]
+        if record.catalogue_record_id:
+            context["game"] = record.catalogue_record.title
     return context

@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import Count, Max
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.http import require_POST
 from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy as _
@@ -31,7 +32,7 @@ from records import players, services
 from records.errors import RecordError
 from records.models import GameRecord
 from records.players import name_key, tidy_name
-from records.selectors import visible_players, visible_records
+from records.selectors import can_append, readable_record, visible_players, visible_records
 
 from .scorekeeping import _club_members
 
@@ -266,3 +267,67 @@ def last_location(user: AbstractBaseUser) -> str:
     return (GameRecord.objects.filter(created_by=user).exclude(location="").order_by("-pk")
             .values_list("location", flat=True).first() or "")
 
+
+
+class CorrectionForm(forms.Form):
+    """A finished result corrected: every seat's score again, who won as the table said, and why
+    (kept with the correction)."""
+
+    reason = forms.CharField(label=_("Why is it corrected?"), max_length=500)
+    lowest_wins = forms.BooleanField(label=_("The lowest score wins"), required=False)
+
+    def __init__(self, *args: Any, seats: list[tuple[int, str, int | None]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.seats = seats
+        for order, name, score in seats:
+            self.fields[f"score_{order}"] = forms.IntegerField(
+                label=gettext("Score of %(name)s") % {"name": name}, min_value=-MAX_SCORE, max_value=MAX_SCORE,
+                initial=score, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+            self.fields[f"won_{order}"] = forms.BooleanField(
+                label=gettext("%(name)s won") % {"name": name}, required=False)
+
+    def lines(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
+        return [(self[f"score_{order}"], self[f"won_{order}"]) for order, _name, _score in self.seats]
+
+    def payload(self) -> dict[str, Any]:
+        data = self.cleaned_data
+        payload = result_payload([(data[f"score_{order}"], bool(data.get(f"won_{order}")))
+                                  for order, _name, _score in self.seats], lowest_wins=bool(data.get("lowest_wins")))
+        return {**payload, "reason": data["reason"]}
+
+
+def correction_form(record: GameRecord, data: Any = None) -> CorrectionForm:
+    """The correction form of a finished result-only record, filled with its standing result."""
+    last = record.events.filter(type__in=[RESULT, services.CORRECTION]).order_by("-seq").first()
+    scores = {line["seat"]: line["score"] for line in (last.payload["scores"] if last else [])}
+    seats = [(seat.seat_order, seat.player.display_name, scores.get(seat.seat_order))
+             for seat in record.seats.select_related("player").order_by("seat_order")]
+    return CorrectionForm(data, seats=seats)
+
+
+def can_correct(user: AbstractBaseUser, record: GameRecord) -> bool:
+    return record.result_only and record.status == GameRecord.Status.FINISHED and can_append(user, record)
+
+
+@require_POST
+@login_required
+def correct_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """A finished result corrected from its game page: a new event; a refusal shows on the page."""
+    from .history import detail_page
+
+    record = readable_record(request.user, pk)
+    if not can_correct(request.user, record):
+        return HttpResponse(gettext("Only a finished result's scorekeepers and players correct it."),
+                            status=403, content_type="text/plain; charset=utf-8")
+    form = correction_form(record, request.POST)
+    if form.is_valid():
+        try:
+            services.append_event(record, services.last_seq(record), services.CORRECTION, form.payload(),
+                                  recorded_by=request.user)
+        except RecordError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, gettext("Result corrected. The standings and ratings follow; what moved is "
+                                              "listed below once they are recomputed."))
+            return redirect("game-detail", pk=record.pk)
+    return detail_page(request, record, correction=form, status=400)

@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/", history.game_list, name="game-list"),
     path("games/<int:pk>/", history.game_detail, name="game-detail"),
     path("games/<int:pk>/times/", history.game_times, name="game-times"),
+    path("games/<int:pk>/correct/", results.correct_result, name="game-correct"),
     path("games/<int:pk>/replay/", replay.replay_page, name="game-replay"),
     path("games/<int:pk>/replay/board/", replay.board, name="game-replay-board"),
     path("players/", players.player_list, name="player-list"),

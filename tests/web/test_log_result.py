@@ -130,3 +130,32 @@ def test_the_club_s_recent_games_are_one_tap_away(club):
 
 def test_the_page_needs_an_account():
     assert Client().get("/scorekeeping/result/").status_code == 302
+
+
+def test_a_result_corrected_on_its_page_says_whose_rating_and_standing_moved(club):
+    client = club["client"]
+    client.post("/scorekeeping/result/", form(title="Azul"))
+    client.post("/scorekeeping/result/", form(title="Azul", score_1=40, score_2=45))
+    record = GameRecord.objects.order_by("pk").first()
+    page = client.get(f"/games/{record.pk}/")
+    assert 'data-testid="correct-result"' in page.content.decode()
+    refused = client.post(f"/games/{record.pk}/correct/", {"score_0": 52, "score_1": 61})
+    assert refused.status_code == 400 and "reason" in refused.context["correction_form"].errors
+    assert Event.objects.filter(record=record).count() == 1
+    answer = client.post(f"/games/{record.pk}/correct/", {"score_0": 52, "score_1": 61, "reason": "scores swapped"})
+    assert answer.status_code == 302
+    assert list(Event.objects.filter(record=record).values_list("type", flat=True)) == ["result", "correct_result"]
+    shown = client.get(f"/games/{record.pk}/").content.decode()
+    assert 'data-testid="impacts"' in shown and "scores swapped" in shown
+    assert 'data-testid="impact-line" data-player="David"' in shown
+    assert Standing.objects.get(league=club["league"], player__display_name="David").points == 2
+
+
+def test_only_those_tied_to_a_result_correct_it(club):
+    club["client"].post("/scorekeeping/result/", form(title="Azul"))
+    record = GameRecord.objects.get()
+    stranger = Client()
+    stranger.force_login(User.objects.create_user("stranger"))
+    answer = stranger.post(f"/games/{record.pk}/correct/", {"score_0": 1, "score_1": 2, "reason": "mine"})
+    assert answer.status_code in (403, 404)
+    assert Event.objects.filter(record=record).count() == 1
