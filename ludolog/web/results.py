@@ -75,12 +75,13 @@ class ResultForm(forms.Form):
         for number in range(1, RESULT_ROWS + 1):
             self.fields[f"player_{number}"] = forms.CharField(
                 label=gettext("Player %(number)s") % {"number": number}, required=False, max_length=100,
-                widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off",
+                widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off", "placeholder": _("Player"),
                                               "autocapitalize": "words", "class": "result-name"}))
             self.fields[f"score_{number}"] = forms.IntegerField(
                 label=gettext("Score of player %(number)s") % {"number": number}, required=False,
                 min_value=-MAX_SCORE, max_value=MAX_SCORE,
-                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "result-score"}))
+                widget=forms.NumberInput(attrs={"inputmode": "numeric", "class": "result-score",
+                                                "placeholder": _("Score")}))
             self.fields[f"won_{number}"] = forms.BooleanField(
                 label=gettext("Player %(number)s won") % {"number": number}, required=False)
             self.fields[f"new_{number}"] = forms.CharField(required=False)
