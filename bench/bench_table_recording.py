@@ -122,7 +122,8 @@ def record_game(page, game: dict, port: int) -> list[dict]:
             move["covered"] += page.evaluate(COVERED)
 
         if game["game"] == "stone-age":
-            roll = game["seeded"] and kind == "resolve" and bool(payload.get("dice"))
+            # Ludolog rolls a seeded game's dice, except the dice for everyone (each player picks one).
+            roll = game["seeded"] and kind == "resolve" and bool(payload.get("dice")) and not payload.get("picks")
             move["taps"] = stone_age_action(page, kind, payload, before_confirm, let_ludolog_roll=roll)
         else:
             move["taps"] = lay_tile(page, game["game"], kind, payload, pick=not game["seeded"],
