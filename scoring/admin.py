@@ -94,8 +94,8 @@ class ClubAdmin(admin.ModelAdmin):
 
 @admin.register(League)
 class LeagueAdmin(admin.ModelAdmin):
-    list_display = ["name", "club", "starts_on", "ends_on", "scoring_system", "min_games"]
-    list_filter = ["club", "scoring_system"]
+    list_display = ["name", "club", "starts_on", "ends_on", "record_kinds", "scoring_system", "min_games"]
+    list_filter = ["club", "record_kinds", "scoring_system"]
     inlines = [MembershipInline]
     actions = [recompute_leagues]
     filter_horizontal = ["organisers", "trusted_scorekeepers"]

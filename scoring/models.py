@@ -195,6 +195,14 @@ class League(models.Model):
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
     name = models.CharField(_("name"), max_length=200)
     game_slugs = models.JSONField(_("games allowed"), default=list, help_text=_("Game slugs; empty allows every game."))
+
+    class RecordKinds(models.TextChoices):
+        ALL = "all", _("every game, recorded move by move or logged as a result")
+        ENGINE = "engine", _("games recorded move by move only")
+
+    record_kinds = models.CharField(
+        _("records that count"), max_length=8, choices=RecordKinds.choices, default=RecordKinds.ALL,
+        help_text=_("Whether results logged without their moves count too. Friendly games never count."))
     starts_on = models.DateField(_("first day"))
     ends_on = models.DateField(_("last day"))
     scoring_system = models.CharField(max_length=16, choices=ScoringSystem.choices, default=ScoringSystem.POINTS)

@@ -60,7 +60,7 @@ class LeagueSerializer(serializers.ModelSerializer):
     class Meta:
         model = League
         fields = [
-            "id", "club", "name", "game_slugs", "starts_on", "ends_on", "scoring_system", "points_table",
+            "id", "club", "name", "game_slugs", "record_kinds", "starts_on", "ends_on", "scoring_system", "points_table",
             "min_games", "tie_breakers", "members",
         ]
 

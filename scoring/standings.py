@@ -86,6 +86,8 @@ def league_candidates(league: League) -> QuerySet[GameRecord]:
     )
     if league.game_slugs:
         records = records.filter(game_slug__in=league.game_slugs)
+    if league.record_kinds == League.RecordKinds.ENGINE:
+        records = records.filter(result_only=False)
     # A member seated and nobody seated who is not a member: the candidates are the members'
     # own games (the seats' player index), then an anti-join, instead of counting the seats of
     # every record of the season (every club's games in those dates). The candidates are read
@@ -119,6 +121,7 @@ def leagues_fitting(record: GameRecord) -> list[League]:
     return [
         league for league in leagues.prefetch_related("memberships")
         if not (league.game_slugs and record.game_slug not in league.game_slugs)
+        and not (league.record_kinds == League.RecordKinds.ENGINE and record.result_only)
         and seated and seated <= {m.player_id for m in league.memberships.all()}
     ]
 

@@ -159,3 +159,15 @@ def test_only_those_tied_to_a_result_correct_it(club):
     answer = stranger.post(f"/games/{record.pk}/correct/", {"score_0": 1, "score_1": 2, "reason": "mine"})
     assert answer.status_code in (403, 404)
     assert Event.objects.filter(record=record).count() == 1
+
+
+def test_a_league_of_games_recorded_move_by_move_leaves_logged_results_out(club):
+    league = club["league"]
+    league.record_kinds = League.RecordKinds.ENGINE
+    league.save()
+    club["client"].post("/scorekeeping/result/", form(title="Azul"))
+    record = GameRecord.objects.get()
+    assert not standings.league_candidates(league).filter(pk=record.pk).exists()
+    assert league not in standings.leagues_of(record)
+    page = club["client"].get(f"/leagues/{league.pk}/").content.decode()
+    assert "Games recorded move by move only" in page and "OpenSkill" in page
