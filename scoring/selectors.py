@@ -32,6 +32,7 @@ from records.selectors import (  # noqa: F401  (visible_players: the pages read 
     PUBLIC, hidden_records, only_visible, public_sql, sees_everything, visible_players, visible_records,
 )
 
+from . import figures
 from . import ratings as rating_scopes
 from . import standings as league_tables
 from . import statistics
@@ -74,6 +75,15 @@ def visible_results(user: User) -> QuerySet[SeatResult]:
     if sees_everything(user):
         return results
     return results.filter(record__in=visible_records(user).values("pk"))
+
+
+def played_games(user: User, player: Player) -> list[figures.Played]:
+    """Every scored game of ``player`` that ``user`` may see, with each seat's order and rank, for
+    the figures of :mod:`scoring.figures` (a game the reader may not see is never counted)."""
+    seen = visible_results(user)
+    rows = (seen.filter(record_id__in=seen.filter(player=player).values("record_id"))
+            .values_list("record_id", "record__game_slug", "record__played_on", "player_id", "seat__seat_order", "rank"))
+    return figures.games_of(list(rows))
 
 
 def record_results(record: GameRecord) -> QuerySet[SeatResult]:

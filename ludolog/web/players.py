@@ -16,13 +16,16 @@ from django.shortcuts import get_object_or_404, render
 from django.utils import formats
 from django.utils.translation import gettext
 
-from scoring import selectors
+from records.models import Player
+from scoring import figures, selectors
 from scoring.models import PlayerStatistics
 
 from .games import game_name, source_label
 from .history import CHART_COLOURS, sources_in_order, thinned
 
 PAGE_SIZE = 50
+HEAD_TO_HEAD_SHOWN = 20
+"""The opponents met most often; the rest are a click away on the games list."""
 
 
 def player_list(request: HttpRequest) -> HttpResponse:
@@ -129,5 +132,22 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "rating_chart": chart,
         "results": [{"result": result, "game": game_name(result.record.game_slug)} for result in results],
         "results_page": results,
+        **_figures(user, player),
     }
     return render(request, "players/detail.html", context)
+
+
+def _figures(user, player: Player) -> dict:
+    """Head-to-head records, H-index and streaks, from the games the reader may see."""
+    games = selectors.played_games(user, player)
+    if not games:
+        return {}
+    opponents = selectors.visible_players(user).in_bulk([line.opponent_id for line in figures.head_to_head(games, player.pk)])
+    return {
+        "head_to_head": [
+            {"line": line, "opponent": opponents[line.opponent_id]}
+            for line in figures.head_to_head(games, player.pk) if line.opponent_id in opponents
+        ][:HEAD_TO_HEAD_SHOWN],
+        "h_index": figures.h_index(games, player.pk),
+        "streaks": figures.streaks(games, player.pk),
+    }

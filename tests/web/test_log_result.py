@@ -171,3 +171,18 @@ def test_a_league_of_games_recorded_move_by_move_leaves_logged_results_out(club)
     assert league not in standings.leagues_of(record)
     page = club["client"].get(f"/leagues/{league.pk}/").content.decode()
     assert "Games recorded move by move only" in page and "OpenSkill" in page
+
+
+def test_the_players_page_shows_head_to_head_h_index_and_streaks(club):
+    client = club["client"]
+    for david, elif_ in ((61, 52), (40, 45), (70, 20), (33, 33)):
+        client.post("/scorekeeping/result/", form(title="Azul", score_1=david, score_2=elif_))
+    page = client.get(f"/players/{Player.objects.get(display_name='David').pk}/")
+    figures = page.context
+    line = figures["head_to_head"][0]
+    # David against Élif: ahead in the first and third, behind in the second, tied in the fourth.
+    assert (line["opponent"].display_name, line["line"].games, line["line"].ahead, line["line"].behind,
+            line["line"].tied) == ("Élif", 4, 2, 1, 1)
+    assert figures["h_index"] == 1  # one game (Azul), played at least once
+    assert (figures["streaks"].longest, figures["streaks"].current) == (2, 2)  # won the 3rd and shared the 4th
+    assert 'id="head-to-head"' in page.content.decode()
