@@ -392,6 +392,18 @@
   /* The tap targets in sight whose middle another element covers (a tap there would reach that
    * element instead): the board's targets inside its frame (squares, figure spots, places), the
    * buttons of the strip above the board, of the tray and of the action bar. Empty when every target can be tapped where it is drawn. */
+  /* Whether the point (x, y) of ``node`` lies outside a box around it that clips what overflows:
+   * the node is scrolled out of sight there, not covered. */
+  function clippedAway(node, x, y) {
+    for (var box = node.parentElement; box && box !== document.body; box = box.parentElement) {
+      var style = window.getComputedStyle(box);
+      if (style.overflowX === "visible" && style.overflowY === "visible") continue;
+      var rect = box.getBoundingClientRect();
+      if (x < rect.left || x > rect.right || y < rect.top || y > rect.bottom) return true;
+    }
+    return false;
+  }
+
   R.coveredTargets = function () {
     var viewport = document.getElementById("board-viewport");
     var frame = viewport ? viewport.getBoundingClientRect() : null;
@@ -406,6 +418,7 @@
       var x = box.left + box.width / 2, y = box.top + box.height / 2;
       if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return;  // out of sight
       if (y >= barTop - 1 && !(bar && bar.contains(target))) return;  // under the bar, or on its edge
+      if (clippedAway(target, x, y)) return;  // scrolled out of its box (a row of chips, a list)
       var onBoard = Boolean(target.closest("#board"));
       if (onBoard && frame && (x < frame.left || x > frame.right || y < frame.top || y > frame.bottom)) return;
       var hit = document.elementFromPoint(x, y);
