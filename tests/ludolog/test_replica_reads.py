@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REQUIRE_SERVICES, ROOT
+from tests.conftest import REQUIRE_SERVICES
+from tests.workers import ROOT
 
 
 def postgres_bin() -> Path | None:
