@@ -105,6 +105,11 @@ class CatalogueRecord(models.Model):
     contents = models.TextField(_("contents"), blank=True, help_text=_("The material in the box."))
     summary = models.TextField(_("summary"), blank=True)
     notes = models.TextField(_("notes"), blank=True)
+    bgg_id = models.PositiveIntegerField(
+        # Nullable without a default: SQLite adds the column in place. Not unique: a library may
+        # catalogue two editions of one BoardGameGeek game.
+        _("BoardGameGeek id"), null=True, blank=True, db_index=True,
+        help_text=_("The game's id on BoardGameGeek, kept when a play history names it (plays import)."))
     added_with_a_result = models.BooleanField(
         _("added with a logged result"), default=False,
         help_text=_("Added on the spot by a club member logging a result: a librarian completes it or merges "

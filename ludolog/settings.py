@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "games",
     "records",
     "scoring",
+    "plays_exchange",
 ]
 
 MIDDLEWARE = [

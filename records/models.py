@@ -115,6 +115,14 @@ class GameRecord(models.Model):
         # Nullable without a default: SQLite adds the column in place (no table rebuild).
         _("duration (minutes)"), null=True, blank=True,
         help_text=_("How long the game took, as the table said when its result was logged."))
+    source = models.CharField(
+        _("imported from"), max_length=16, blank=True, default="", db_default="",
+        help_text=_("The play log this result came from (bgg: BoardGameGeek, bgstats: BG Stats); empty: "
+                    "recorded in Ludolog."))
+    source_id = models.CharField(
+        _("play id at the source"), max_length=100, blank=True, default="", db_default="",
+        help_text=_("The source's id of the play (a play logged n times: id#1 to id#n): an import never "
+                    "stores one twice."))
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
         # Empty only for a record the operator made at the command line (an import, the demo):
@@ -136,6 +144,11 @@ class GameRecord(models.Model):
             # Pages leave out the private records a reader may not see: a few among many, found
             # through this small index instead of a pass over every record.
             models.Index(fields=["id"], condition=Q(is_private=True), name="record_private"),
+        ]
+        constraints = [
+            # A play imported from BoardGameGeek or BG Stats is stored once: a re-import finds it.
+            models.UniqueConstraint(fields=["source", "source_id"], condition=~Q(source=""),
+                                    name="record_imported_once"),
         ]
 
     def __str__(self) -> str:

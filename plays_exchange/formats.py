@@ -1,0 +1,454 @@
+"""The two play logs clubs keep, read and written as plain values: no Django, no database.
+
+**BoardGameGeek** hands a user's plays out as XML (the XML API2 ``plays`` endpoint, the same shape
+as its export): ``<plays>`` holding ``<play id date quantity length incomplete nowinstats
+location>``, each with one ``<item name objectid>`` (the game and its BGG id), ``<comments>`` and
+``<players>`` of ``<player username userid name startposition color score new rating win>``.
+A score is free text there ("42", "", "49ish").
+
+**BG Stats** exports one JSON document shaped like a small database: ``players``, ``games`` (with
+``bggId``, ``highestWins``), ``locations`` and ``plays``, a play naming its game, location and
+players by their ``id`` (``gameRefId``, ``locationRefId``, ``playerScores[].playerRefId``).
+
+:func:`read_bgg` and :func:`read_bgstats` turn a file's bytes into :class:`Play` values, or raise
+:class:`MalformedFile` naming the line (XML, JSON syntax) or the field (``plays[3].gameRefId``)
+at fault. :func:`write_bgg` and :func:`write_bgstats` write plays back in the same shapes, so
+that an export reads back as the plays it holds; :func:`write_csv` writes one row a seat.
+
+The XML is parsed with the standard library's expat, refusing any DTD: no entity can be declared,
+so none expands (the "billion laughs") or reaches outside the file (what ``defusedxml`` guards
+against; it is not installed, and forbidding the DTD is the whole of what this format needs).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import uuid
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+from xml.parsers import expat
+from xml.sax.saxutils import quoteattr
+
+BGG = "bgg"
+BGSTATS = "bgstats"
+FORMATS = (BGG, BGSTATS)
+
+MAX_QUANTITY = 100
+"""A play logged more times than this in one line is taken for a typing slip, not a history."""
+
+
+class MalformedFile(ValueError):
+    """The file is not a play log of its format; ``where`` names the line or the field."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}")
+        self.where = where
+        self.message = message
+
+
+@dataclass(frozen=True)
+class PlayerScore:
+    """One seat of a play, as the log wrote it (a missing score is ``""``)."""
+
+    name: str
+    score: str = ""
+    win: bool = False
+    new: bool = False
+    start_position: str = ""
+    colour: str = ""
+    username: str = ""
+
+
+@dataclass(frozen=True)
+class Play:
+    """One line of a play log. ``quantity`` > 1: the same game played that many times alike."""
+
+    play_id: str
+    played_on: date
+    game: str
+    bgg_id: int | None
+    players: tuple[PlayerScore, ...]
+    quantity: int = 1
+    minutes: int | None = None
+    incomplete: bool = False
+    ignored: bool = False
+    location: str = ""
+    lowest_wins: bool = False
+    comments: str = ""
+    where: str = field(default="", compare=False)
+    """Where the play is in its file (``line 12``, ``plays[3]``), for the messages."""
+
+
+def whole_score(text: str) -> int | None:
+    """The score as a whole number, or ``None`` when the log has none or not a number.
+
+    >>> whole_score("42"), whole_score(" -3 "), whole_score("17.0"), whole_score(""), whole_score("49ish")
+    (42, -3, 17, None, None)
+    """
+    text = text.strip()
+    try:
+        return int(text)
+    except ValueError:
+        pass
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    return int(number) if number.is_integer() else None
+
+
+# -- BoardGameGeek XML --------------------------------------------------------------------------
+
+
+def _flag(value: str, where: str, name: str) -> bool:
+    if value in ("", "0"):
+        return False
+    if value == "1":
+        return True
+    raise MalformedFile(where, f"{name}={value!r} is neither 0 nor 1")
+
+
+def _integer(value: str, where: str, name: str, *, default: int | None = None, least: int = 0) -> int | None:
+    if value.strip() == "":
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise MalformedFile(where, f"{name}={value!r} is not a whole number") from None
+    if number < least:
+        raise MalformedFile(where, f"{name}={value!r} is below {least}")
+    return number
+
+
+def _date(value: str, where: str, name: str) -> date:
+    try:
+        return date.fromisoformat(value.strip()[:10])
+    except ValueError:
+        raise MalformedFile(where, f"{name}={value!r} is not a date (YYYY-MM-DD)") from None
+
+
+class _BggReader:
+    """expat handlers building the plays, with the line each one starts on."""
+
+    def __init__(self) -> None:
+        self.plays: list[Play] = []
+        self.stack: list[str] = []
+        self.play: dict[str, Any] | None = None
+        self.text: list[str] = []
+
+    def start(self, name: str, attrs: dict[str, str]) -> None:
+        where = f"line {self.parser.CurrentLineNumber}"
+        parent = self.stack[-1] if self.stack else None
+        self.stack.append(name)
+        if parent is None:
+            if name != "plays":
+                raise MalformedFile(where, f"the file holds <{name}>, not BoardGameGeek's <plays>")
+        elif name == "play" and parent == "plays":
+            self._start_play(attrs, where)
+        elif name == "item" and parent == "play":
+            assert self.play is not None
+            if self.play["game"] is not None:
+                raise MalformedFile(where, "a <play> names one <item>, not two")
+            title = attrs.get("name", "").strip()
+            if not title:
+                raise MalformedFile(where, "<item> has no name")
+            self.play["game"] = title
+            self.play["bgg_id"] = _integer(attrs.get("objectid", ""), where, "objectid", least=1)
+        elif name == "player" and parent == "players" and self.play is not None:
+            self.play["players"].append(PlayerScore(
+                name=attrs.get("name", "").strip(), score=attrs.get("score", "").strip(),
+                win=_flag(attrs.get("win", ""), where, "win"), new=_flag(attrs.get("new", ""), where, "new"),
+                start_position=attrs.get("startposition", "").strip(), colour=attrs.get("color", "").strip(),
+                username=attrs.get("username", "").strip(),
+            ))
+        elif name == "comments":
+            self.text = []
+
+    def _start_play(self, attrs: dict[str, str], where: str) -> None:
+        play_id = attrs.get("id", "").strip()
+        if not play_id:
+            raise MalformedFile(where, "<play> has no id")
+        if "date" not in attrs:
+            raise MalformedFile(where, "<play> has no date")
+        quantity = _integer(attrs.get("quantity", ""), where, "quantity", default=1, least=1)
+        assert quantity is not None
+        if quantity > MAX_QUANTITY:
+            raise MalformedFile(where, f"quantity={quantity} is more than {MAX_QUANTITY}")
+        self.play = {
+            "play_id": play_id, "played_on": _date(attrs["date"], where, "date"), "quantity": quantity,
+            "minutes": _integer(attrs.get("length", ""), where, "length") or None,
+            "incomplete": _flag(attrs.get("incomplete", ""), where, "incomplete"),
+            "location": attrs.get("location", "").strip(), "game": None, "bgg_id": None, "players": [],
+            "comments": "", "where": where,
+        }
+
+    def end(self, name: str) -> None:
+        self.stack.pop()
+        if name == "comments" and self.play is not None:
+            self.play["comments"] = "".join(self.text).strip()
+        elif name == "play" and self.play is not None:
+            play, self.play = self.play, None
+            if play["game"] is None:
+                raise MalformedFile(play["where"], f"<play id={play['play_id']!r}> names no game (<item>)")
+            self.plays.append(Play(**{**play, "players": tuple(play["players"])}))
+
+    def characters(self, data: str) -> None:
+        self.text.append(data)
+
+    def refuse_dtd(self, *args: Any) -> None:
+        raise MalformedFile(f"line {self.parser.CurrentLineNumber}",
+                            "a play log declares no DTD or entities (refused: they can expand without end)")
+
+    def read(self, data: bytes) -> list[Play]:
+        self.parser = expat.ParserCreate()
+        self.parser.StartElementHandler = self.start
+        self.parser.EndElementHandler = self.end
+        self.parser.CharacterDataHandler = self.characters
+        self.parser.StartDoctypeDeclHandler = self.refuse_dtd
+        self.parser.EntityDeclHandler = self.refuse_dtd
+        self.parser.ExternalEntityRefHandler = self.refuse_dtd
+        try:
+            self.parser.Parse(data, True)
+        except expat.ExpatError as error:
+            raise MalformedFile(f"line {error.lineno}", f"not well-formed XML: {expat.ErrorString(error.code)} "
+                                                         f"(column {error.offset + 1})") from None
+        return self.plays
+
+
+def read_bgg(data: bytes) -> list[Play]:
+    """The plays of a BoardGameGeek plays file.
+
+    >>> plays = read_bgg(b'''<plays username="zoe"><play id="7" date="2024-03-02" quantity="2" length="45"
+    ...   incomplete="0" nowinstats="0" location="Caf\\xc3\\xa9"><item name="Azul" objectid="230802"/>
+    ...   <players><player name="Zo\\xc3\\xa9" score="61" win="1"/><player name="Max" score="58" win="0"/></players>
+    ... </play></plays>''')
+    >>> plays[0].game, plays[0].bgg_id, plays[0].quantity, plays[0].location, plays[0].players[0].name
+    ('Azul', 230802, 2, 'Café', 'Zoé')
+    >>> read_bgg(b'<plays>\\n<play id="8" date="2024-13-01"><item name="Go" objectid="188"/></play></plays>')
+    Traceback (most recent call last):
+    ...
+    plays_exchange.formats.MalformedFile: line 2: date='2024-13-01' is not a date (YYYY-MM-DD)
+    """
+    return _BggReader().read(data)
+
+
+def write_bgg(plays: Iterable[Play]) -> str:
+    """BoardGameGeek-shaped XML of the plays (what :func:`read_bgg` reads back)."""
+    out = ['<?xml version="1.0" encoding="utf-8"?>', "<plays>"]
+    for play in plays:
+        out.append(
+            f"<play id={quoteattr(play.play_id)} date=\"{play.played_on.isoformat()}\" quantity=\"{play.quantity}\" "
+            f"length=\"{play.minutes or 0}\" incomplete=\"{int(play.incomplete)}\" nowinstats=\"0\" "
+            f"location={quoteattr(play.location)}>")
+        objectid = f" objectid=\"{play.bgg_id}\"" if play.bgg_id else ""
+        out.append(f"  <item name={quoteattr(play.game)} objecttype=\"thing\"{objectid}/>")
+        if play.comments:
+            out.append(f"  <comments>{_escape(play.comments)}</comments>")
+        out.append("  <players>")
+        for seat in play.players:
+            out.append(
+                f"    <player username={quoteattr(seat.username)} userid=\"0\" name={quoteattr(seat.name)} "
+                f"startposition={quoteattr(seat.start_position)} color={quoteattr(seat.colour)} "
+                f"score={quoteattr(seat.score)} new=\"{int(seat.new)}\" rating=\"0\" win=\"{int(seat.win)}\"/>")
+        out.append("  </players>")
+        out.append("</play>")
+    out.append("</plays>")
+    return "\n".join(out) + "\n"
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+# -- BG Stats JSON ------------------------------------------------------------------------------
+
+
+def _list(document: dict[str, Any], key: str) -> list[Any]:
+    value = document.get(key, [])
+    if not isinstance(value, list):
+        raise MalformedFile(key, "is not a list")
+    return value
+
+
+def _object(value: Any, where: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise MalformedFile(where, "is not an object")
+    return value
+
+
+def _ref(value: dict[str, Any], key: str, where: str) -> Any:
+    if key not in value or isinstance(value[key], (dict, list, bool)) or value[key] is None:
+        raise MalformedFile(f"{where}.{key}", "is missing" if key not in value else "is not an id")
+    return value[key]
+
+
+def _text(value: Any, where: str) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+        raise MalformedFile(where, "is not text or a number")
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value).strip()
+
+
+def _bool(value: Any, where: str) -> bool:
+    if value is None:
+        return False
+    if not isinstance(value, bool) and value not in (0, 1):
+        raise MalformedFile(where, "is neither true nor false")
+    return bool(value)
+
+
+def read_bgstats(data: bytes) -> list[Play]:
+    """The plays of a BG Stats export.
+
+    >>> plays = read_bgstats(b'''{"players": [{"id": 1, "name": "Zo\\xc3\\xa9"}, {"id": 2, "name": "Max"}],
+    ...  "games": [{"id": 5, "name": "Azul", "bggId": 230802}], "locations": [],
+    ...  "plays": [{"uuid": "u1", "gameRefId": 5, "playDate": "2024-03-02 20:15:00", "durationMin": 40,
+    ...    "playerScores": [{"playerRefId": 1, "score": "61", "winner": true}, {"playerRefId": 2, "score": 58}]}]}''')
+    >>> plays[0].game, plays[0].minutes, [(p.name, p.score, p.win) for p in plays[0].players]
+    ('Azul', 40, [('Zoé', '61', True), ('Max', '58', False)])
+    >>> read_bgstats(b'{"players": [], "games": [], "plays": [{"uuid": "u1", "gameRefId": 9, "playDate": "2024-03-02"}]}')
+    Traceback (most recent call last):
+    ...
+    plays_exchange.formats.MalformedFile: plays[0].gameRefId: no game has id 9
+    """
+    try:
+        document = json.loads(data.decode("utf-8-sig"))
+    except UnicodeDecodeError as error:
+        raise MalformedFile("byte %d" % error.start, "the file is not UTF-8 text") from None
+    except json.JSONDecodeError as error:
+        raise MalformedFile(f"line {error.lineno}", f"not JSON: {error.msg} (column {error.colno})") from None
+    document = _object(document, "the file")
+    if "plays" not in document:
+        raise MalformedFile("plays", "is missing: not a BG Stats export")
+    players: dict[Any, tuple[str, str]] = {}
+    for index, value in enumerate(_list(document, "players")):
+        where = f"players[{index}]"
+        player = _object(value, where)
+        anonymous = _bool(player.get("isAnonymous"), f"{where}.isAnonymous")
+        players[_ref(player, "id", where)] = ("" if anonymous else _text(player.get("name"), f"{where}.name"),
+                                              _text(player.get("bggUsername"), f"{where}.bggUsername"))
+    games: dict[Any, tuple[str, int | None, bool]] = {}
+    for index, value in enumerate(_list(document, "games")):
+        where = f"games[{index}]"
+        game = _object(value, where)
+        name = _text(game.get("name"), f"{where}.name")
+        if not name:
+            raise MalformedFile(f"{where}.name", "is missing")
+        bgg_id = game.get("bggId")
+        if bgg_id in (None, "", 0):
+            bgg_id = None
+        elif isinstance(bgg_id, bool) or not isinstance(bgg_id, int) or bgg_id < 0:
+            raise MalformedFile(f"{where}.bggId", "is not a BoardGameGeek id")
+        games[_ref(game, "id", where)] = (name, bgg_id, game.get("highestWins") is False)
+    locations: dict[Any, str] = {}
+    for index, value in enumerate(_list(document, "locations")):
+        where = f"locations[{index}]"
+        location = _object(value, where)
+        locations[_ref(location, "id", where)] = _text(location.get("name"), f"{where}.name")
+    plays: list[Play] = []
+    for index, value in enumerate(_list(document, "plays")):
+        where = f"plays[{index}]"
+        play = _object(value, where)
+        play_id = _text(play.get("uuid"), f"{where}.uuid")
+        if not play_id:
+            raise MalformedFile(f"{where}.uuid", "is missing")
+        game_ref = _ref(play, "gameRefId", where)
+        if game_ref not in games:
+            raise MalformedFile(f"{where}.gameRefId", f"no game has id {game_ref}")
+        title, bgg_id, lowest_wins = games[game_ref]
+        if not isinstance(play.get("playDate"), str):
+            raise MalformedFile(f"{where}.playDate", "is missing")
+        location_ref = play.get("locationRefId")
+        if location_ref not in (None, 0, "") and location_ref not in locations:
+            raise MalformedFile(f"{where}.locationRefId", f"no location has id {location_ref}")
+        minutes = play.get("durationMin")
+        if minutes in (None, ""):
+            minutes = None
+        elif isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 0:
+            raise MalformedFile(f"{where}.durationMin", "is not a number of minutes")
+        seats: list[tuple[int, PlayerScore]] = []
+        for number, line in enumerate(_list(play, "playerScores")):
+            at = f"{where}.playerScores[{number}]"
+            line = _object(line, at)
+            player_ref = _ref(line, "playerRefId", at)
+            if player_ref not in players:
+                raise MalformedFile(f"{at}.playerRefId", f"no player has id {player_ref}")
+            name, username = players[player_ref]
+            order = line.get("seatOrder")
+            order = number if isinstance(order, bool) or not isinstance(order, int) else order
+            seats.append((order, PlayerScore(
+                name=name, username=username, score=_text(line.get("score"), f"{at}.score"),
+                win=_bool(line.get("winner"), f"{at}.winner"), new=_bool(line.get("newPlayer"), f"{at}.newPlayer"),
+                start_position="1" if _bool(line.get("startPlayer"), f"{at}.startPlayer") else "",
+            )))
+        plays.append(Play(
+            play_id=play_id, played_on=_date(play["playDate"], f"{where}.playDate", "playDate"), game=title,
+            bgg_id=bgg_id, players=tuple(seat for _order, seat in sorted(seats, key=lambda s: s[0])),
+            minutes=minutes or None, ignored=_bool(play.get("ignored"), f"{where}.ignored"),
+            location=locations.get(location_ref, "") if location_ref not in (None, 0, "") else "",
+            lowest_wins=lowest_wins, comments=_text(play.get("comments"), f"{where}.comments"), where=where,
+        ))
+    return plays
+
+
+def write_bgstats(plays: Sequence[Play]) -> str:
+    """A BG Stats-shaped export of the plays (what :func:`read_bgstats` reads back): each player,
+    game and location listed once, the plays naming them by id."""
+    players: dict[str, int] = {}
+    games: dict[tuple[str, int | None, bool], int] = {}
+    locations: dict[str, int] = {}
+    out_plays = []
+    for play in plays:
+        game_id = games.setdefault((play.game, play.bgg_id, play.lowest_wins), len(games) + 1)
+        location_id = locations.setdefault(play.location, len(locations) + 1) if play.location else None
+        scores = []
+        for order, seat in enumerate(play.players):
+            scores.append({
+                "playerRefId": players.setdefault(seat.name, len(players) + 1), "score": seat.score,
+                "winner": seat.win, "newPlayer": seat.new, "startPlayer": seat.start_position == "1",
+                "seatOrder": order, "rank": 0,
+            })
+        out_plays.append({
+            "uuid": play.play_id, "gameRefId": game_id, "playDate": f"{play.played_on.isoformat()} 00:00:00",
+            "durationMin": play.minutes or 0, "locationRefId": location_id, "ignored": False, "manualWinner": False,
+            "rounds": 0, "board": "", "comments": play.comments, "playerScores": scores,
+        })
+    document = {
+        "about": "Plays exported by Ludolog in the shape of a BG Stats export.",
+        "players": [{"id": number, "uuid": str(uuid.uuid5(uuid.NAMESPACE_URL, f"ludolog:player:{name}")), "name": name,
+                     "isAnonymous": False, "bggUsername": ""} for name, number in players.items()],
+        "locations": [{"id": number, "name": name} for name, number in locations.items()],
+        "games": [{"id": number, "name": name, "bggId": bgg_id or 0, "highestWins": not lowest,
+                   "cooperative": False, "noPoints": False} for (name, bgg_id, lowest), number in games.items()],
+        "plays": out_plays,
+    }
+    return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+# -- CSV ----------------------------------------------------------------------------------------
+
+CSV_COLUMNS = ["play_id", "date", "game", "bgg_id", "location", "minutes", "seat", "player", "score", "won", "rank"]
+
+
+def write_csv(plays: Iterable[Play], ranks: dict[str, list[int]] | None = None) -> str:
+    """One row a seat (spreadsheets read it as it comes): the play, the player, score, win, rank."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(CSV_COLUMNS)
+    for play in plays:
+        play_ranks = (ranks or {}).get(play.play_id, [])
+        for order, seat in enumerate(play.players):
+            writer.writerow([play.play_id, play.played_on.isoformat(), play.game, play.bgg_id or "", play.location,
+                             play.minutes or "", order + 1, seat.name, seat.score, int(seat.win),
+                             play_ranks[order] if order < len(play_ranks) else ""])
+    return buffer.getvalue()
+
+
+READERS = {BGG: read_bgg, BGSTATS: read_bgstats}

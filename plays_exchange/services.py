@@ -1,0 +1,338 @@
+"""Plays brought in from a log as result-only records, and the club's plays taken out.
+
+An import is planned first (:func:`plan_import`: which games and players the plays find, which
+plays would make records, which are already here and which are skipped, and why), and the plan
+is what a dry run prints and what the staff page shows for review. :func:`store` then makes the
+records of the plan, all in one transaction: each play a result-only record started through
+``records.services.start_game`` and finished by its one ``result`` event, as the "log a result"
+page does, named with its source and the source's play id (a re-import finds it and stores
+nothing twice).
+
+What an imported play becomes:
+
+- its game: the catalogue record with its BoardGameGeek id, else the one with its title whatever
+  the case and accents (which then keeps the id); a game the catalogue lacks is added, marked
+  "added with a result" for a librarian to complete or merge, as the result page does;
+- its players: the members whose name it is, whatever the case and accents; a seat the log left
+  unnamed is "Anonymous player 1", "… 2" in the play (one player for all the history's unnamed
+  first seats: the others' results and ranks are kept, which skipping the play would lose);
+- played n times (BGG's quantity): n records, ids ``id#1`` … ``id#n``;
+- skipped, with the reason printed: a play marked incomplete (BGG) or ignored (BG Stats), a play
+  with no players, a seat with no score or a score that is not a whole number (a result needs
+  every seat's score today), one player in two seats, more seats than a result holds;
+- ranks: the seats marked as winners share first place, the others follow by score (highest
+  first, lowest when BG Stats says the lowest wins), equal scores sharing a rank.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.text import slugify
+
+from games.models import CatalogueRecord
+from games.registry import RESULT
+from records import services as record_services
+from records.models import GameRecord, Player, Seat
+from records.players import known_players, name_key, shows, tidy_name
+from scoring.services import final_scores_each
+
+from .formats import PlayerScore, Play, whole_score
+
+ANONYMOUS = "Anonymous player"
+UNNAMED_KEYS = {"", "anonymous", "anonymous player"}
+MAX_SEATS = record_services.RESULT_SCHEMA["properties"]["scores"]["maxItems"]
+NAME_LENGTH = Player._meta.get_field("display_name").max_length
+COLOUR_LENGTH = Seat._meta.get_field("colour").max_length
+LOCATION_LENGTH = GameRecord._meta.get_field("location").max_length
+TITLE_LENGTH = CatalogueRecord._meta.get_field("title").max_length
+
+
+@dataclass
+class GameMatch:
+    """What a play's game is in the catalogue: a record found by BGG id or by title, or new."""
+
+    title: str
+    bgg_id: int | None
+    record: CatalogueRecord | None
+    how: str
+    """``bgg_id``, ``title``, or ``new`` (added on import)."""
+    plays: int = 0
+
+
+@dataclass
+class PlayerMatch:
+    name: str
+    player: Player | None
+    seats: int = 0
+
+
+@dataclass
+class PlannedPlay:
+    play: Play
+    outcome: str
+    """``create``, ``matched`` (every record of it already imported) or ``skip``."""
+    reason: str = ""
+    names: list[str] = field(default_factory=list)
+    payload: dict[str, Any] | None = None
+    to_create: list[str] = field(default_factory=list)
+    """The source ids of the records to make (``id``, or ``id#1`` … when played n times)."""
+    found: int = 0
+    """Records of this play already imported."""
+    game: GameMatch | None = None
+
+
+@dataclass
+class Plan:
+    source: str
+    plays: list[PlannedPlay]
+    games: list[GameMatch]
+    players: list[PlayerMatch]
+
+    @property
+    def created(self) -> int:
+        return sum(len(p.to_create) for p in self.plays)
+
+    @property
+    def matched(self) -> int:
+        return sum(p.found for p in self.plays)
+
+    @property
+    def skipped(self) -> int:
+        return sum(1 for p in self.plays if p.outcome == "skip")
+
+    def summary(self) -> str:
+        return f"created {self.created}, matched {self.matched}, skipped {self.skipped}"
+
+    def lines(self) -> list[str]:
+        """What a dry run prints (and a real run, before its counts): games and players matched
+        or new, then each play skipped with its reason."""
+        out = []
+        for game in self.games:
+            bgg = f" (BGG {game.bgg_id})" if game.bgg_id else ""
+            if game.record is None:
+                out.append(f"new game: {game.title}{bgg}, added to the catalogue ({game.plays} play(s))")
+            else:
+                out.append(f"game: {game.title}{bgg} = catalogue record {game.record.pk} “{game.record.title}” "
+                           f"(by {'BGG id' if game.how == 'bgg_id' else 'title'}, {game.plays} play(s))")
+        for player in self.players:
+            if player.player is None:
+                out.append(f"new player: {player.name} ({player.seats} seat(s))")
+            else:
+                out.append(f"player: {player.name} = {player.player.display_name} ({player.seats} seat(s))")
+        for planned in self.plays:
+            if planned.outcome == "skip":
+                out.append(f"skipped play {planned.play.play_id} ({planned.play.where}): {planned.reason}")
+        return out
+
+
+def ranks(lines: Sequence[tuple[int, bool]], *, lowest_wins: bool = False) -> list[int]:
+    """The rank of each ``(score, won)`` seat: winners share first place, the others follow by
+    score; equal scores share a rank (as the "log a result" page ranks a result).
+
+    >>> ranks([(30, False), (42, False), (42, False)]), ranks([(12, False), (20, True)], lowest_wins=True)
+    ([3, 1, 1], [2, 1])
+    """
+    keys = [(1 if won else 0, -score if lowest_wins else score) for score, won in lines]
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def _seat_names(players: Sequence[PlayerScore]) -> list[str]:
+    names, unnamed = [], 0
+    for seat in players:
+        name = tidy_name(seat.name or seat.username)[:NAME_LENGTH].strip()
+        if name_key(name) in UNNAMED_KEYS or not shows(name):
+            unnamed += 1
+            name = f"{ANONYMOUS} {unnamed}"
+        names.append(name)
+    return names
+
+
+def _why_skipped(play: Play, names: list[str]) -> str:
+    if play.incomplete:
+        return "marked incomplete"
+    if play.ignored:
+        return "marked ignored in BG Stats"
+    if not play.players:
+        return "no players"
+    if len(play.players) > MAX_SEATS:
+        return f"{len(play.players)} players: a result holds at most {MAX_SEATS}"
+    for seat, name in zip(play.players, names):
+        if not seat.score:
+            return f"no score for {name} (a result needs every seat's score)"
+        score = whole_score(seat.score)
+        if score is None:
+            return f"the score of {name}, {seat.score!r}, is not a whole number"
+        if abs(score) > record_services.MAX_SCORE:
+            return f"the score of {name}, {score}, is beyond ±{record_services.MAX_SCORE}"
+    keys = [name_key(name) for name in names]
+    for name, key in zip(names, keys):
+        if keys.count(key) > 1:
+            return f"{name} is in two seats"
+    return ""
+
+
+def _source_ids(play: Play) -> list[str]:
+    if play.quantity == 1:
+        return [play.play_id]
+    return [f"{play.play_id}#{number}" for number in range(1, play.quantity + 1)]
+
+
+class _Catalogue:
+    """The catalogue's records by BGG id and by title key, read once for a whole import."""
+
+    def __init__(self) -> None:
+        self.by_bgg: dict[int, CatalogueRecord] = {}
+        self.by_title: dict[str, CatalogueRecord] = {}
+        for record in CatalogueRecord.objects.order_by("pk").only("pk", "title", "bgg_id", "engine_slug"):
+            if record.bgg_id:
+                self.by_bgg.setdefault(record.bgg_id, record)
+            self.by_title.setdefault(name_key(record.title), record)
+        self.matches: dict[tuple[int | None, str], GameMatch] = {}
+
+    def match(self, play: Play) -> GameMatch:
+        title = tidy_name(play.game)[:TITLE_LENGTH]
+        key = (play.bgg_id, name_key(title)) if not play.bgg_id else (play.bgg_id, "")
+        found = self.matches.get(key)
+        if found is None:
+            if play.bgg_id and play.bgg_id in self.by_bgg:
+                found = GameMatch(title, play.bgg_id, self.by_bgg[play.bgg_id], "bgg_id")
+            elif name_key(title) in self.by_title:
+                found = GameMatch(title, play.bgg_id, self.by_title[name_key(title)], "title")
+            else:
+                found = GameMatch(title, play.bgg_id, None, "new")
+            self.matches[key] = found
+        return found
+
+
+def plan_import(plays: Iterable[Play], source: str, *, seen_by: AbstractBaseUser | None = None) -> Plan:
+    """What importing ``plays`` would do, reading the database and writing nothing."""
+    plays = list(plays)
+    all_ids = [source_id for play in plays for source_id in _source_ids(play)]
+    imported: set[str] = set()
+    for start in range(0, len(all_ids), 5000):
+        imported.update(GameRecord.objects.filter(source=source, source_id__in=all_ids[start:start + 5000])
+                        .values_list("source_id", flat=True))
+    catalogue = _Catalogue()
+    planned: list[PlannedPlay] = []
+    seat_names: dict[str, int] = {}
+    for play in plays:
+        names = _seat_names(play.players)
+        ids = _source_ids(play)
+        found = sum(source_id in imported for source_id in ids)
+        to_create = [source_id for source_id in ids if source_id not in imported]
+        if not to_create:
+            planned.append(PlannedPlay(play, "matched", names=names, found=found))
+            continue
+        reason = _why_skipped(play, names)
+        if reason:
+            planned.append(PlannedPlay(play, "skip", reason, names=names))
+            continue
+        game = catalogue.match(play)
+        game.plays += len(to_create)
+        scores = [whole_score(seat.score) for seat in play.players]
+        lines = [(score, seat.win) for score, seat in zip(scores, play.players) if score is not None]
+        payload = {"scores": [{"seat": order, "score": score, "rank": rank}
+                              for order, ((score, _won), rank) in enumerate(
+                                  zip(lines, ranks(lines, lowest_wins=play.lowest_wins)))]}
+        planned.append(PlannedPlay(play, "create", names=names, payload=payload, to_create=to_create, found=found,
+                                   game=game))
+        for name in names:
+            seat_names[name_key(name)] = seat_names.get(name_key(name), 0) + len(to_create)
+    display = {}
+    for planned_play in planned:
+        for name in planned_play.names:
+            display.setdefault(name_key(name), name)
+    known = known_players(display.values(), seen_by=seen_by)
+    players = [PlayerMatch(display[key], known.get(key), seats) for key, seats in sorted(seat_names.items())]
+    games = sorted(catalogue.matches.values(), key=lambda g: (g.record is not None, name_key(g.title)))
+    return Plan(source, planned, games, players)
+
+
+def _game_slug(record: CatalogueRecord) -> str:
+    return record.engine_slug or (slugify(record.title)[:64].strip("-") or f"title-{record.pk}")
+
+
+def store(plan: Plan, *, user: AbstractBaseUser | None = None) -> list[GameRecord]:
+    """Make the plan's records, all or none; returns them."""
+    made: list[GameRecord] = []
+    with transaction.atomic():
+        for game in plan.games:
+            if game.record is None:
+                game.record = CatalogueRecord.objects.create(title=game.title, bgg_id=game.bgg_id,
+                                                             added_with_a_result=True)
+            elif game.bgg_id and not game.record.bgg_id:
+                CatalogueRecord.objects.filter(pk=game.record.pk).update(bgg_id=game.bgg_id)
+                game.record.bgg_id = game.bgg_id
+        for planned in plan.plays:
+            if planned.outcome != "create":
+                continue
+            assert planned.game is not None and planned.game.record is not None and planned.payload is not None
+            catalogue = planned.game.record
+            play = planned.play
+            seats = [record_services.SeatSpec(name, colour=seat.colour[:COLOUR_LENGTH])
+                     for name, seat in zip(planned.names, play.players)]
+            for source_id in planned.to_create:
+                record = record_services.start_game(
+                    game_slug=_game_slug(catalogue), seats=seats, created_by=user, result_only=True,
+                    catalogue_record=catalogue, played_on=play.played_on, location=play.location[:LOCATION_LENGTH],
+                    duration_minutes=play.minutes, source=plan.source, source_id=source_id,
+                )
+                record_services.append_event(record, 0, RESULT, planned.payload, recorded_by=user)
+                made.append(record)
+    return made
+
+
+# -- export --------------------------------------------------------------------------------------
+
+
+def exported_records(player: str | None = None):
+    """The records an export holds: every finished record a staff reader may see (all of them),
+    or those ``player`` sat at (whatever the name's case and accents), oldest first."""
+    records = GameRecord.objects.filter(status=GameRecord.Status.FINISHED)
+    if player:
+        records = records.filter(seats__player__name_key=name_key(player))
+    return records.select_related("catalogue_record").order_by("played_on", "pk")
+
+
+def exported_plays(player: str | None = None, *, batch: int = 500) -> tuple[list[Play], dict[str, list[int]], list[str]]:
+    """The plays of :func:`exported_records` as log lines, their ranks by play id, and the
+    records left out because they do not replay to a final score (each with why)."""
+    plays: list[Play] = []
+    ranks_by_play: dict[str, list[int]] = {}
+    left_out: list[str] = []
+    records = list(exported_records(player))
+    for start in range(0, len(records), batch):
+        chunk = records[start:start + batch]
+        seats: dict[int, list[tuple[int, str, str]]] = {}
+        for record_id, order, name, colour in (Seat.objects.filter(record__in=[r.pk for r in chunk])
+                                               .order_by("record_id", "seat_order")
+                                               .values_list("record_id", "seat_order", "player__display_name",
+                                                            "colour")):
+            seats.setdefault(record_id, []).append((order, name, colour))
+        finals, failures = final_scores_each(chunk)
+        left_out += [f"record {pk}: {why}" for pk, why in failures.items()]
+        for record in chunk:
+            if record.pk not in finals:
+                continue
+            by_seat = {final.seat: final for final in finals[record.pk]}
+            lines = []
+            for order, name, colour in seats.get(record.pk, []):
+                final = by_seat.get(order)
+                lines.append((PlayerScore(name=name, score="" if final is None else str(final.score),
+                                          win=final is not None and final.rank == 1, colour=colour),
+                              final.rank if final else 0))
+            catalogue = record.catalogue_record
+            play_id = str(record.pk)
+            plays.append(Play(
+                play_id=play_id, played_on=record.played_on,
+                game=catalogue.title if catalogue else record.game_slug,
+                bgg_id=catalogue.bgg_id if catalogue else None, players=tuple(line for line, _rank in lines),
+                minutes=record.duration_minutes, location=record.location,
+            ))
+            ranks_by_play[play_id] = [rank for _line, rank in lines]
+    return plays, ranks_by_play, left_out
