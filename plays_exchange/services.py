@@ -260,7 +260,8 @@ def _game_slug(record: CatalogueRecord) -> str:
 def store(plan: Plan, *, user: AbstractBaseUser | None = None) -> list[GameRecord]:
     """Make the plan's records, all or none; returns them."""
     made: list[GameRecord] = []
-    with transaction.atomic():
+    # Announced together once committed: their checkpoints and scoring go in batches.
+    with transaction.atomic(), record_services.finishing_together():
         for game in plan.games:
             if game.record is None:
                 game.record = CatalogueRecord.objects.create(title=game.title, bgg_id=game.bgg_id,

@@ -765,6 +765,38 @@ def checkpoint_head(record_id: int, *, using: str = "default") -> None:
         cursor.execute(sql, [timezone.now(), record_id, record_id])
 
 
+def checkpoint_heads(record_ids: list[int], *, using: str = "default") -> None:
+    """:func:`checkpoint_head` of many records, a few hundred to a statement."""
+    from django.db import connections
+    from django.utils import timezone
+
+    from .models import Event, RecordCheckpoint
+
+    checkpoints, events = RecordCheckpoint._meta.db_table, Event._meta.db_table
+    for start in range(0, len(record_ids), 400):
+        chunk = record_ids[start:start + 400]
+        marks = ", ".join(["%s"] * len(chunk))
+        sql = (
+            f"INSERT INTO {checkpoints} (record_id, header, last_seq, head, ruleset_moves, ruleset_moves_head,"
+            f" seat_moves, seat_moves_head, checked_at, failed_at, problems)"
+            f" SELECT e.record_id, '', e.seq, e.hash, 0, '', 0, '', %s, NULL, '[]' FROM {events} e"
+            f" WHERE e.record_id IN ({marks})"
+            f" AND e.seq = (SELECT MAX(seq) FROM {events} WHERE record_id = e.record_id)"
+            f" ON CONFLICT (record_id) DO UPDATE SET last_seq = excluded.last_seq, head = excluded.head,"
+            f" checked_at = excluded.checked_at"
+            f" WHERE {checkpoints}.failed_at IS NULL AND {checkpoints}.last_seq <= excluded.last_seq"
+        )
+        with connections[using].cursor() as cursor:
+            cursor.execute(sql, [timezone.now(), *chunk])
+
+
+def checkpoint_finished_records(sender: Any = None, *, record_ids: list[int], **kwargs: Any) -> None:
+    """``records_finished``'s receiver: every record's last event checkpointed, in batches."""
+    from .after_response import defer
+
+    defer(lambda: checkpoint_heads(list(record_ids)))
+
+
 def checkpoint_finished_record(sender: Any = None, *, record_id: int, **kwargs: Any) -> None:
     """``record_finished``'s receiver: the record's last event is checkpointed (after the response
     that finished it, in a request), so that deleting it is found from then on."""

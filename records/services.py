@@ -37,8 +37,10 @@ A record holds at most :func:`max_events_per_record` events: the append past it 
 
 from __future__ import annotations
 
+import contextvars
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,7 +57,7 @@ from .errors import IdempotencyKeyReused, InvalidSetup, RecordClosed, RecordErro
 from .models import Event, GameRecord, Seat
 from .selectors import AppendTarget
 from .store import PlaceTaken, event_store
-from .signals import record_finished
+from .signals import record_finished, records_finished
 
 
 class UnknownGame(RecordError):
@@ -382,12 +384,34 @@ def finish(record: GameRecord, status: str = GameRecord.Status.FINISHED) -> None
     _finished(record, status)
 
 
+_finished_together: contextvars.ContextVar[list[int] | None] = contextvars.ContextVar("finished_together", default=None)
+
+
+@contextmanager
+def finishing_together() -> Iterator[list[int]]:
+    """Records finished in this block are announced once, together, when the transaction commits
+    (``records_finished``): a bulk import has their checkpoints written and their scoring queued
+    in batches, not one at a time. Yields the ids gathered."""
+    gathered: list[int] = []
+    token = _finished_together.set(gathered)
+    try:
+        yield gathered
+    finally:
+        _finished_together.reset(token)
+    if gathered:
+        transaction.on_commit(lambda: records_finished.send(sender=GameRecord, record_ids=list(gathered)))
+
+
 def _finished(record: GameRecord, status: str = GameRecord.Status.FINISHED) -> None:
     """The record's status is ``status`` (finished, or abandoned) in the database (in this
     transaction): say so once committed (an abandoned record is checkpointed too; scoring reads
     finished records only)."""
     record.status = status
     record_id = record.pk
+    gathered = _finished_together.get()
+    if gathered is not None:
+        gathered.append(record_id)
+        return
     transaction.on_commit(lambda: record_finished.send(sender=GameRecord, record_id=record_id))
 
 

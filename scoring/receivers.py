@@ -8,7 +8,7 @@ from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 
 from records import after_response
-from records.signals import players_merging, record_finished, ruleset_moved
+from records.signals import players_merging, record_finished, records_finished, ruleset_moved
 
 from .models import League, LeagueMembership, LeagueRuling
 
@@ -28,6 +28,29 @@ def queue_scoring(sender, record_id: int, **kwargs) -> None:
             logger.exception("could not queue scoring of record %s; the sweep will pick it up", record_id)
 
     if score_record.app.conf.task_always_eager:
+        after_response.defer(queue)
+    else:
+        queue()
+
+
+SCORED_TOGETHER = 50
+"""Records a task scores one after the other when many finished together (a bulk import)."""
+
+
+def queue_scoring_many(sender, record_ids: list[int], **kwargs) -> None:
+    """Many records finished together: their scoring queued in batches (one task each), not a
+    task a record; in eager mode, after the response, as for one record."""
+    from .tasks import score_records, scoring_queue
+
+    def queue() -> None:
+        for start in range(0, len(record_ids), SCORED_TOGETHER):
+            chunk = list(record_ids[start:start + SCORED_TOGETHER])
+            try:
+                score_records.apply_async((chunk,), queue=scoring_queue())
+            except Exception:  # the broker may be down; the periodic sweep scores them later
+                logger.exception("could not queue scoring of records %s…; the sweep will pick them up", chunk[:3])
+
+    if score_records.app.conf.task_always_eager:
         after_response.defer(queue)
     else:
         queue()
@@ -123,6 +146,7 @@ def players_merged(sender, keep_id: int, duplicate_id: int, record_ids: list[int
 def connect() -> None:
     players_merging.connect(players_merged, dispatch_uid="scoring.players_merged")
     record_finished.connect(queue_scoring, dispatch_uid="scoring.queue_scoring")
+    records_finished.connect(queue_scoring_many, dispatch_uid="scoring.queue_scoring_many")
     # A record judged by other rules scores again: its results, standings and ratings follow.
     ruleset_moved.connect(queue_scoring, dispatch_uid="scoring.queue_scoring_after_ruleset_move")
     post_save.connect(ruling_made, sender=LeagueRuling, dispatch_uid="scoring.ruling_made")

@@ -73,6 +73,13 @@ def score_record(record_id: int) -> list[int] | None:
     return [row.score for row in rows]
 
 
+@shared_task(name="scoring.score_records", **RETRYING)
+def score_records(record_ids: list[int]) -> int:
+    """:func:`score_record` for each of many records that finished together (idempotent: a retry
+    scores again those already scored, to the same rows). Returns how many were scored."""
+    return sum(score_record.run(record_id) is not None for record_id in record_ids)
+
+
 @shared_task(name="scoring.sweep", **RETRYING)
 def sweep() -> list[int]:
     """Queue scoring for finished records that were never scored (broker down, worker lost), except
