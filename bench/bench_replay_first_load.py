@@ -24,6 +24,11 @@ game and page:
 The first load a reader sees is about (1) plus the browser's part of (2) (load event minus the
 time to the first byte).
 
+Measured 2026-12-05 (2 cores shared, load average 6-7.7; docs/benchmarks.md has the whole
+table): server cold 58-739 ms before issue 25's changes (Carcassonne with the expansions at its
+end 647-739 ms), 52-188 ms after; the browser's part after the first byte 370-630 ms; the first
+load, the two together, ~540-1,400 ms before, ~430-720 ms after.
+
 Usage: ``.venv/bin/python bench/bench_replay_first_load.py [--rounds 3] [--warm 5] [--workers 1]``
 It creates (and drops) its own database ``ludolog_bench_first_load`` on 127.0.0.1:5432 and serves
 it with gunicorn on port 8790. ``--keep`` keeps the database; ``--reuse`` uses it as it is.
