@@ -206,8 +206,10 @@ def latest_events(record: GameRecord, count: int) -> list[Event]:
 
 def retracted(record: GameRecord) -> dict[int, int]:
     """The seq of each action an undo took back → the seq of that undo."""
-    return replay.retractions(Event.objects.filter(record=record).order_by("seq").values_list("seq", "type")
-                              .iterator(chunk_size=5000))
+    # One plain query: a record holds at most LUDOLOG_MAX_EVENTS_PER_RECORD events, and a
+    # server-side cursor (iterator()) costs three round trips where one does (the table
+    # recorder asks this after every move).
+    return replay.retractions(list(Event.objects.filter(record=record).order_by("seq").values_list("seq", "type")))
 
 
 SCORES_MAX_AGE = 24 * 3600
@@ -315,6 +317,7 @@ def append_target_with_token(pk: Any, key: str, *, catch_up_from: int | None = N
 
 def _target(record: GameRecord, extras: Sequence[Any], user: User, catch_up_from: int | None) -> AppendTarget:
     last, moved, moved_setup, tied_to, after = extras
+    record.moved_ruleset = moved  # type: ignore[attr-defined]  (what replay.ruleset_of would read again)
     may_append = bool(user.is_authenticated and (user.is_staff or tied_to))
     if isinstance(moved_setup, str):  # SQLite gives a JSON column's text
         moved_setup = json.loads(moved_setup)

@@ -97,8 +97,12 @@ def replayable(record: GameRecord) -> bool:
     return not record.result_only and get_engine(record.game_slug) is not None and web_game(record.game_slug) is not None
 
 
-EVENT_WINDOW = 150
-"""Events listed on either side of the step shown: a long record's page costs what a short one's does."""
+EVENT_WINDOW = 50
+"""Events listed on either side of the step shown: a long record's page costs what a short one's
+does. 50 (101 lines, a few screens of the list) rather than 150 since issue 25: each line listed
+is a sentence said (replaying the record the first time), a template row and some 40 elements in
+the browser, and the page's first load was to take at most 500 ms; the viewer fetches the list
+around any step outside it."""
 CHART_POINTS = 600
 """A chart never needs more points than it has pixels across."""
 

@@ -30,21 +30,25 @@ def test_gunicorn_takes_the_deployment_configuration():
 
 def test_a_web_process_has_its_views_and_engines_loaded_before_its_first_request():
     """gunicorn imports ludolog.wsgi in each worker before it accepts a request: the URLconf (and
-    the views it imports) and every engine's data are loaded then, not in a first request."""
+    the views it imports), every engine's data and every game's web module with its tile pictures
+    (each Carcassonne tile's geometry) are loaded then, not in a first request."""
     probe = (
         "import sys, ludolog.wsgi, games.registry\n"
         "from games.engines.hunters_gatherers.tileset import load_tileset\n"
         "from games.engines.carcassonne.tileset import load_tileset as carcassonne_tiles\n"
+        "from ludolog.web.games import _loaded\n"
+        "from ludolog.web.games.carcassonne.drawing import _shape\n"
         # The registry's own table: asking it through get_engine would fill it.
         "loaded = sorted(games.registry._ADAPTERS)\n"
         "print('records.views' in sys.modules, loaded == games.registry.engine_slugs(), len(loaded),"
-        " load_tileset.cache_info().currsize, carcassonne_tiles.cache_info().currsize)\n"
+        " load_tileset.cache_info().currsize, carcassonne_tiles.cache_info().currsize, len(_loaded),"
+        " _shape.cache_info().currsize)\n"
     )
     env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
     started = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True,
                              text=True, timeout=120)
     assert started.returncode == 0, started.stderr
-    assert started.stdout.split() == ["True", "True", "4", "1", "1"]
+    assert started.stdout.split() == ["True", "True", "4", "1", "1", "4", "65"]  # 65 tiles: base and both expansions
 
 
 def test_a_worker_sets_what_it_loaded_aside_from_the_collector_after_its_first_request():

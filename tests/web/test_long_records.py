@@ -36,7 +36,8 @@ def test_the_replay_page_of_a_long_record_lists_a_window_of_events(client: Clien
     html = page.content.decode()
     listed = [int(seq) for seq in re.findall(r'<li value="\d+" data-seq="(\d+)"', html)]
     assert listed == list(range(1000 - EVENT_WINDOW, 1000 + EVENT_WINDOW + 1))
-    assert 'href="?at=699"' in html and 'href="?at=1301"' in html, "links to earlier and later events"
+    earlier, later = 1000 - 2 * EVENT_WINDOW - 1, 1000 + 2 * EVENT_WINDOW + 1
+    assert f'href="?at={earlier}"' in html and f'href="?at={later}"' in html, "links to earlier and later events"
     chart = re.search(r'<script id="score-chart-data" type="application/json">(.*?)</script>', html, re.S)[1]
     assert chart.count("],[") < 2 * (CHART_POINTS + 2), "the chart is thinned"
     # Taken-back actions are marked although their undos are read from outside the window.

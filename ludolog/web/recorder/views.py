@@ -17,7 +17,7 @@ from typing import Any
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -78,11 +78,16 @@ def _append_notation(request: HttpRequest, record: GameRecord, form: ActionForm)
     return None, 201
 
 
+def _has_engine(record: GameRecord) -> bool:
+    """A record of moves whose game has an engine and a web module to record them."""
+    return not record.result_only and get_engine(record.game_slug) is not None and web_game(record.game_slug) is not None
+
+
 def _recordable(request: HttpRequest, pk: int) -> tuple[GameRecord, HttpResponse | None]:
     record = selectors.readable_record(request.user, pk)
     if not selectors.can_append(request.user, record):
         return record, render(request, "scorekeeping/forbidden.html", {"record": record}, status=403)
-    if record.result_only or get_engine(record.game_slug) is None or web_game(record.game_slug) is None:
+    if not _has_engine(record):
         return record, render(request, "scorekeeping/forbidden.html", {"record": record, "no_engine": True}, status=409)
     return record, None
 
@@ -157,12 +162,22 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     ``idempotency_key``) and answers the table after it, in one round trip for the phone: 201
     ``{"event": …, "table": …}``, or the API's refusal (its status, ``reason`` and ``detail``)
     with nothing stored."""
+    if request.method == "POST":
+        # As the records API appends: the record, the user's rights, its last event, its ruleset
+        # and the events this process's cached state lacks, in one query (a move is recorded
+        # every few seconds at the table; this is the Confirm's round trip).
+        target = selectors.append_target(pk, request.user, catch_up_from=state_cache.cached_seq(int(pk)))
+        if not target.may_read:
+            raise Http404
+        if not target.may_append:
+            return JsonResponse({"reason": "forbidden"}, status=403)
+        if not _has_engine(target.record):
+            return JsonResponse({"reason": "no_engine"}, status=409)
+        return _record_action(request, target)
     record, refused = _recordable(request, pk)
     if refused is not None:
         return JsonResponse({"reason": "forbidden" if refused.status_code == 403 else "no_engine"},
                             status=refused.status_code)
-    if request.method == "POST":
-        return _record_action(request, record)
     known = request.GET.get("known", "")
     if known.isascii() and known.isdigit():
         if selectors.last_seq(record) == int(known):
@@ -170,7 +185,8 @@ def table(request: HttpRequest, pk: int) -> HttpResponse:
     return JsonResponse(table_state(record))
 
 
-def _record_action(request: HttpRequest, record: GameRecord) -> HttpResponse:
+def _record_action(request: HttpRequest, target: selectors.AppendTarget) -> HttpResponse:
+    record = target.record
     try:
         # The API's parser, so that what it refuses (a body nested too deep for Python's parser
         # among others) is refused here in the same words rather than crashing.
@@ -185,7 +201,7 @@ def _record_action(request: HttpRequest, record: GameRecord) -> HttpResponse:
     try:
         # At the table the move that ends the game waits for the scorekeeper's "end the game and
         # score it?" (an end_game event), and can be taken back until then.
-        event = services.append_event(record, data["expected_seq"], data["type"], data["payload"],
+        event = services.append_event(target, data["expected_seq"], data["type"], data["payload"],
                                       recorded_by=request.user, idempotency_key=data.get("idempotency_key"),
                                       hold_end=True)
     except Exception as error:

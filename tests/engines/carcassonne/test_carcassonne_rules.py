@@ -485,3 +485,27 @@ def test_an_unseeded_game_lists_the_actions_of_the_tile_drawn_at_the_table():
     assert game.legal_actions(tile="Z") == []
     play(game, "C@0,-1r0")
     assert game.legal_actions(tile="C") == [], "C had one copy, now laid"
+
+
+def test_each_view_holds_its_own_copy_of_the_tiles_records():
+    """A view copies each laid tile's printed record (``marshal``, not ``copy.deepcopy``, since
+    issue 25): equal to the record, and a reader changing one view changes neither the tile set
+    nor another view nor another tile of the same letter."""
+    import copy
+
+    from games.engines.carcassonne import INNS_CATHEDRALS, TRADERS_BUILDERS, Game, Options
+
+    game = Game.new(3, seed=4, options=Options.with_expansions(INNS_CATHEDRALS, TRADERS_BUILDERS))
+    for _ in range(12):
+        game.apply(game.legal_actions()[0])
+    first, second = game.view(), game.view()
+    for tile in first["tiles"]:
+        record = game.tileset.types[tile["tile"]].record
+        assert {key: tile[key] for key in record} == copy.deepcopy(dict(record))
+    pristine = copy.deepcopy(second)
+    first["tiles"][0]["features"][0]["type"] = "changed"
+    first["tiles"][0]["edges"]["N"]["sub_edges"].append(99)
+    assert second == pristine
+    assert game.view() == pristine
+    letter = first["tiles"][0]["tile"]
+    assert game.tileset.types[letter].record["features"][0]["type"] != "changed"
