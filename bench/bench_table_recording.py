@@ -75,7 +75,11 @@ print(json.dumps(games))
 # the window, above the action bar (which stays at the bottom of the screen).
 ON_SCREEN = """spot => {
     const box = spot.getBoundingClientRect();
-    const frame = document.getElementById('board-viewport').getBoundingClientRect();
+    const viewport = document.getElementById('board-viewport'), outer = viewport.getBoundingClientRect();
+    // Its client area: a scrollbar is no place to tap a square.
+    const frame = {left: outer.left + viewport.clientLeft, top: outer.top + viewport.clientTop,
+                   right: outer.left + viewport.clientLeft + viewport.clientWidth,
+                   bottom: outer.top + viewport.clientTop + viewport.clientHeight};
     const bar = document.getElementById('action-bar');
     const bottom = Math.min(window.innerHeight, bar && !bar.hidden ? bar.getBoundingClientRect().top : Infinity);
     return box.width > 0 && box.left >= Math.max(0, frame.left) - 1 && box.top >= Math.max(0, frame.top) - 1

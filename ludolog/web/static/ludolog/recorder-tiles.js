@@ -297,6 +297,13 @@
     var span = spanOf(shown);
     tilePx = Math.max(WHOLE_BOARD_MIN_PX, Math.min(FRAME_MAX_PX, sizeToFit(span)));
     applyZoom(svgNode);
+    // A board now wider or taller than its frame brings scrollbars, which take from the frame's
+    // room: fit again in what is left.
+    var again = sizeToFit(span);
+    if (again < tilePx) {
+      tilePx = Math.max(WHOLE_BOARD_MIN_PX, again);
+      applyZoom(svgNode);
+    }
     centreOnSquares(span.x0, span.y0, span.x1, span.y1);
   }
 

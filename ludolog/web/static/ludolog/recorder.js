@@ -392,21 +392,28 @@
   /* The tap targets in sight whose middle another element covers (a tap there would reach that
    * element instead): the board's targets inside its frame (squares, figure spots, places), the
    * buttons of the strip above the board, of the tray and of the action bar. Empty when every target can be tapped where it is drawn. */
+  /* The part of a scrolling box its content shows in: its border and scrollbars left out. */
+  function clientArea(box) {
+    var rect = box.getBoundingClientRect();
+    var left = rect.left + box.clientLeft, top = rect.top + box.clientTop;
+    return { left: left, top: top, right: left + box.clientWidth, bottom: top + box.clientHeight };
+  }
+
   /* Whether the point (x, y) of ``node`` lies outside a box around it that clips what overflows:
    * the node is scrolled out of sight there, not covered. */
   function clippedAway(node, x, y) {
     for (var box = node.parentElement; box && box !== document.body; box = box.parentElement) {
       var style = window.getComputedStyle(box);
       if (style.overflowX === "visible" && style.overflowY === "visible") continue;
-      var rect = box.getBoundingClientRect();
-      if (x < rect.left || x > rect.right || y < rect.top || y > rect.bottom) return true;
+      var rect = clientArea(box);
+      if (x < rect.left || x >= rect.right || y < rect.top || y >= rect.bottom) return true;
     }
     return false;
   }
 
   R.coveredTargets = function () {
     var viewport = document.getElementById("board-viewport");
-    var frame = viewport ? viewport.getBoundingClientRect() : null;
+    var frame = viewport ? clientArea(viewport) : null;
     var found = [];
     // The action bar stays at the bottom of the screen: what scrolls under it is out of sight there.
     var bar = document.getElementById("action-bar");
@@ -420,13 +427,16 @@
       if (y >= barTop - 1 && !(bar && bar.contains(target))) return;  // under the bar, or on its edge
       if (clippedAway(target, x, y)) return;  // scrolled out of its box (a row of chips, a list)
       var onBoard = Boolean(target.closest("#board"));
-      if (onBoard && frame && (x < frame.left || x > frame.right || y < frame.top || y > frame.bottom)) return;
+      // A target whose middle is on the frame's edge or past it is (half) out of sight, not covered.
+      if (onBoard && frame && (x < frame.left || x >= frame.right || y < frame.top || y >= frame.bottom)) return;
       var hit = document.elementFromPoint(x, y);
       if (hit && (hit === target || target.contains(hit))) return;
       // A chosen square is under the tile being laid there, as it should be.
       if (onBoard && target.matches('[data-testid="spot"]') && hit && hit.closest("g.ghost")) return;
       found.push({ testid: target.getAttribute("data-testid") || target.id || target.className.baseVal || target.className,
-        x: Math.round(x), y: Math.round(y), by: hit ? (hit.getAttribute("data-testid") || hit.id || hit.tagName) : null });
+        x: Math.round(x), y: Math.round(y), by: hit ? (hit.getAttribute("data-testid") || hit.id || hit.tagName) : null,
+        box: [Math.round(box.left), Math.round(box.top), Math.round(box.width), Math.round(box.height)],
+        frame: frame ? [Math.round(frame.left), Math.round(frame.top), Math.round(frame.right), Math.round(frame.bottom)] : null });
     });
     return found;
   };
