@@ -167,8 +167,9 @@ def start_game(
                            f"not {len(seats)}", field="seats", limit=most)
     record = GameRecord.objects.create(game_slug=game_slug, created_by=created_by, **fields)
     seated = players.seat_players([seat.player_name for seat in seats], seen_by=created_by)
-    for order, (seat, player) in enumerate(zip(seats, seated)):
-        Seat.objects.create(record=record, player=player, seat_order=order, colour=seat.colour)
+    # One statement for every seat (a bulk import makes thousands of records).
+    Seat.objects.bulk_create([Seat(record=record, player=player, seat_order=order, colour=seat.colour)
+                              for order, (seat, player) in enumerate(zip(seats, seated))])
     if created_by is not None:
         record.scorekeepers.add(created_by)
     if engine is not None and not record.result_only:
