@@ -112,7 +112,8 @@ class CatalogueRecordAdmin(admin.ModelAdmin):
     # An empty field is a gap in the record for the librarian to fill, not a dash to read past.
     empty_value_display = _("not stated")
     search_fields = ["title", "other_titles__title", "contributions__person__name", "publisher__name"]
-    list_filter = ["categories", "languages", PlayerCountFilter, MinimumAgeFilter, DurationFilter]
+    # "Added with a logged result": the titles club members added on the spot, for a librarian to complete or merge.
+    list_filter = ["categories", "languages", PlayerCountFilter, MinimumAgeFilter, DurationFilter, "added_with_a_result"]
     filter_horizontal = ["languages", "categories"]
     inlines = [OtherTitleInline, ContributionInline, IdentifierInline, CopyInline]
     fieldsets = [

@@ -186,3 +186,12 @@ def test_the_players_page_shows_head_to_head_h_index_and_streaks(club):
     assert figures["h_index"] == 1  # one game (Azul), played at least once
     assert (figures["streaks"].longest, figures["streaks"].current) == (2, 2)  # won the 3rd and shared the 4th
     assert 'id="head-to-head"' in page.content.decode()
+
+
+def test_a_librarian_finds_the_titles_added_with_a_result(club):
+    club["client"].post("/scorekeeping/result/", form(title="Cascadia", new_title="Cascadia"))
+    librarian = Client()
+    librarian.force_login(User.objects.create_superuser("librarian", "lib@example.org", "pw-librarian-123"))
+    listed = librarian.get("/admin/games/cataloguerecord/?added_with_a_result__exact=1")
+    assert listed.status_code == 200
+    assert [record.title for record in listed.context["cl"].result_list] == ["Cascadia"]
