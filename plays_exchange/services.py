@@ -39,7 +39,7 @@ from games.registry import RESULT
 from records import services as record_services
 from records.models import GameRecord, Player, Seat
 from records.players import known_players, name_key, shows, tidy_name
-from scoring.services import final_scores_each
+from scoring.services import final_scores_each, ranks_as_told
 
 from .formats import PlayerScore, Play, whole_score
 
@@ -128,17 +128,6 @@ class Plan:
             if planned.outcome == "skip":
                 out.append(f"skipped play {planned.play.play_id} ({planned.play.where}): {planned.reason}")
         return out
-
-
-def ranks(lines: Sequence[tuple[int, bool]], *, lowest_wins: bool = False) -> list[int]:
-    """The rank of each ``(score, won)`` seat: winners share first place, the others follow by
-    score; equal scores share a rank (as the "log a result" page ranks a result).
-
-    >>> ranks([(30, False), (42, False), (42, False)]), ranks([(12, False), (20, True)], lowest_wins=True)
-    ([3, 1, 1], [2, 1])
-    """
-    keys = [(1 if won else 0, -score if lowest_wins else score) for score, won in lines]
-    return [1 + sum(other > key for other in keys) for key in keys]
 
 
 def _seat_names(players: Sequence[PlayerScore]) -> list[str]:
@@ -238,7 +227,7 @@ def plan_import(plays: Iterable[Play], source: str, *, seen_by: AbstractBaseUser
         lines = [(score, seat.win) for score, seat in zip(scores, play.players) if score is not None]
         payload = {"scores": [{"seat": order, "score": score, "rank": rank}
                               for order, ((score, _won), rank) in enumerate(
-                                  zip(lines, ranks(lines, lowest_wins=play.lowest_wins)))]}
+                                  zip(lines, ranks_as_told(lines, lowest_wins=play.lowest_wins)))]}
         planned.append(PlannedPlay(play, "create", names=names, payload=payload, to_create=to_create, found=found,
                                    game=game))
         for name in names:

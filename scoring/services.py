@@ -41,6 +41,18 @@ def shared_ranks(scores: list[int], tiebreaks: list[float] | None = None) -> lis
     return [1 + sum(other > key for other in keys) for key in keys]
 
 
+def ranks_as_told(lines: Sequence[tuple[int, bool]], *, lowest_wins: bool = False) -> list[int]:
+    """The rank of each ``(score, won)`` seat of a result told by a table or a play log: the
+    players said to have won share first place, the others follow by score (highest first, or
+    lowest when the lowest wins); equal scores share a rank.
+
+    >>> ranks_as_told([(30, False), (42, False), (42, False)]), ranks_as_told([(12, False), (20, True)], lowest_wins=True)
+    ([3, 1, 1], [2, 1])
+    """
+    keys = [(1 if won else 0, -score if lowest_wins else score) for score, won in lines]
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
 class StoredAction(NamedTuple):
     """An event as a replay needs it (plain tuples: building model instances cost a tenth of a replay)."""
 

@@ -33,6 +33,7 @@ from records.errors import RecordError
 from records.models import GameRecord
 from records.players import name_key, tidy_name
 from records.selectors import can_append, readable_record, visible_players, visible_records
+from scoring.services import ranks_as_told
 
 from .scorekeeping import _club_members
 
@@ -186,8 +187,7 @@ def result_payload(lines: list[tuple[int, bool]], *, lowest_wins: bool = False) 
     >>> [line["rank"] for line in result_payload([(12, False), (20, True)], lowest_wins=True)["scores"]]
     [2, 1]
     """
-    keys = [(1 if won else 0, -score if lowest_wins else score) for score, won in lines]
-    ranks = [1 + sum(other > key for other in keys) for key in keys]
+    ranks = ranks_as_told(lines, lowest_wins=lowest_wins)
     return {"scores": [{"seat": seat, "score": score, "rank": rank}
                        for seat, ((score, _won), rank) in enumerate(zip(lines, ranks))]}
 
