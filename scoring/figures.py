@@ -115,7 +115,19 @@ def h_index(games: Iterable[Played], player_id: int) -> int:
     >>> h_index(g, 1)
     2
     """
-    counts = sorted(Counter(game.game_slug for game in games if game.seat_of(player_id)).values(), reverse=True)
+    return h_index_of(Counter(game.game_slug for game in games if game.seat_of(player_id)).values())
+
+
+def h_index_of(play_counts: Iterable[int]) -> int:
+    """The largest h such that h of the counts are at least h: of a club, h different games
+    played at least h times each.
+
+    >>> h_index_of([10, 4, 3, 3, 1])
+    3
+    >>> h_index_of([])
+    0
+    """
+    counts = sorted(play_counts, reverse=True)
     return sum(1 for place, count in enumerate(counts, start=1) if count >= place)
 
 

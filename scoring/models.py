@@ -124,6 +124,16 @@ class GameStatistics(models.Model):
         default=dict, help_text=_("Per player count, the win rate of each seat order (0 = first player).")
     )
     average_duration_seconds = models.FloatField(null=True)
+    # The counts behind the averages and rates above, so that a reader's figures without the games
+    # hidden from them are worked out by taking those games away (few), not by a pass over all.
+    player_counts = models.JSONField(default=dict, help_text=_("Games per number of players."))
+    winning_scores = models.PositiveIntegerField(default=0, help_text=_("Games with a winning score."))
+    winning_total = models.BigIntegerField(default=0, help_text=_("The sum of those winning scores."))
+    timed_games = models.PositiveIntegerField(default=0, help_text=_("Games with a duration."))
+    duration_total = models.BigIntegerField(default=0, help_text=_("The sum of those durations, in seconds."))
+    title = models.CharField(
+        max_length=255, blank=True, help_text=_("The catalogue's title of the game, for a game with no rules engine.")
+    )
 
     class Meta:
         ordering = ["game_slug"]

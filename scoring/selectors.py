@@ -20,13 +20,16 @@ ordered by the figures (ratings, standings) come back whole, already as the read
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, F, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.db.models.functions import TruncMonth
 
+from games.models import CatalogueRecord, Copy
 from records.models import GameRecord, Player
 from records.selectors import (  # noqa: F401  (visible_players: the pages read it from here too)
     PUBLIC, hidden_records, only_visible, public_sql, sees_everything, visible_players, visible_records,
@@ -37,7 +40,7 @@ from . import ratings as rating_scopes
 from . import standings as league_tables
 from . import statistics
 from .models import (
-    Club, GameStatistics, League, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeRun, ResultImpact,
+    Club, CopyUsage, GameStatistics, League, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeRun, ResultImpact,
     ScoredRecord, SeatResult, Standing,
 )
 
@@ -179,11 +182,102 @@ def game_statistics_seen_by(user: User, rows: Iterable[GameStatistics]) -> list[
     rows = list(rows)
     if sees_everything(user) or not rows:
         return rows
-    concerned = set(ScoredRecord.objects.filter(
-        game_slug__in=[row.game_slug for row in rows], record__in=hidden_records(user).values("pk")
-    ).values_list("game_slug", flat=True))
-    visible = visible_records(user).values("pk")
-    return [statistics.game_row(row.game_slug, visible) if row.game_slug in concerned else row for row in rows]
+    return statistics.game_rows_without(rows, hidden_records(user))
+
+
+# --- The club's figures -------------------------------------------------------------------------------
+# Each is the stored projection less the games hidden from the reader (private ones, few): a pass
+# over those games, never over every record, so that a club of 50,000 results answers at once.
+
+
+def games_played(user: User) -> list[GameStatistics]:
+    """Every game's figures over the games the user may see, most played first."""
+    rows = game_statistics_seen_by(user, GameStatistics.objects.all()) if not sees_everything(user) \
+        else list(GameStatistics.objects.all())
+    return sorted(rows, key=lambda row: (-row.games, row.game_slug))
+
+
+@dataclass(frozen=True)
+class PlayerTally:
+    player: Player
+    games: int
+    wins: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+def most_active_players(user: User, limit: int) -> tuple[list[PlayerTally], int]:
+    """The ``limit`` players with the most games the user may see (games and wins over every
+    game), and how many players have played at least one such game."""
+    taken = {row["player_id"]: row for row in visible_results_hidden_tally(user)}
+    stored = PlayerStatistics.objects.filter(game_slug=PlayerStatistics.ALL_GAMES)
+    # Only a player with a hidden game can fall: the top ``limit`` seen lie within the stored
+    # top ``limit`` plus one per such player.
+    rows = stored.select_related("player").order_by("-games", "player__display_name")[:limit + len(taken)]
+    tallies = []
+    for row in rows:
+        less = taken.get(row.player_id, {"games": 0, "wins": 0})
+        if row.games - less["games"] > 0:
+            tallies.append(PlayerTally(row.player, row.games - less["games"], row.wins - less["wins"]))
+    tallies.sort(key=lambda tally: (-tally.games, tally.player.display_name))
+    gone = sum(1 for row in stored.filter(player__in=list(taken)).values("player_id", "games")
+               if row["games"] <= taken[row["player_id"]]["games"])
+    return tallies[:limit], stored.count() - gone
+
+
+def visible_results_hidden_tally(user: User) -> list[dict]:
+    """Per player, the games and wins among the records hidden from the user."""
+    if sees_everything(user):
+        return []
+    return list(SeatResult.objects.filter(record__in=hidden_records(user).values("pk")).values("player_id")
+                .annotate(games=Count("pk"), wins=Count("pk", filter=Q(rank=1))).order_by())
+
+
+def plays_by_month(user: User, since: date) -> dict[date, int]:
+    """Scored games the user may see per month (its first day) from ``since`` on."""
+    def per_month(scored: QuerySet[ScoredRecord]) -> Counter[date]:
+        return Counter({row["month"]: row["plays"] for row in scored.filter(played_on__gte=since)
+                        .annotate(month=TruncMonth("played_on")).values("month")
+                        .annotate(plays=Count("pk")).order_by()})
+
+    months = per_month(ScoredRecord.objects.all())
+    if not sees_everything(user):
+        months.subtract(per_month(ScoredRecord.objects.filter(record__in=hidden_records(user).values("pk"))))
+    return {month: plays for month, plays in sorted(months.items()) if plays > 0}
+
+
+def most_played_copies(user: User, limit: int, game_slug: str | None = None) -> list[tuple[Copy, int]]:
+    """The copies the user's visible games were played with most, with how many times."""
+    scored = ScoredRecord.objects.exclude(copy=None)
+    if game_slug is not None:
+        # One game's records: few, read directly.
+        counts = Counter({row["copy"]: row["plays"] for row in only_scored_visible(scored.filter(game_slug=game_slug), user)
+                          .values("copy").annotate(plays=Count("pk")).order_by()})
+    else:
+        counts = Counter({row.copy_id: row.times_played for row in CopyUsage.objects.filter(times_played__gt=0)})
+        if not sees_everything(user):
+            counts.subtract({row["copy"]: row["plays"] for row in scored.filter(
+                record__in=hidden_records(user).values("pk")).values("copy").annotate(plays=Count("pk")).order_by()})
+    top = sorted(((plays, pk) for pk, plays in counts.items() if plays > 0), key=lambda item: (-item[0], item[1]))[:limit]
+    copies = Copy.objects.select_related("record").in_bulk([pk for _plays, pk in top])
+    return [(copies[pk], plays) for plays, pk in top if pk in copies]
+
+
+def catalogue_record_of(game_slug: str) -> CatalogueRecord | None:
+    """The catalogue record of a game: the one naming its engine, else the one its latest records
+    name (a game logged only as results)."""
+    found = CatalogueRecord.objects.filter(engine_slug=game_slug).order_by("pk").first()
+    if found is not None:
+        return found
+    scored = (ScoredRecord.objects.filter(game_slug=game_slug).exclude(catalogue_record=None)
+              .select_related("catalogue_record").order_by("-played_on", "-record_id").first())
+    return scored.catalogue_record if scored else None
+
+
+def only_scored_visible(scored: QuerySet[ScoredRecord], user: User) -> QuerySet[ScoredRecord]:
+    return scored if sees_everything(user) else scored.filter(record__in=visible_records(user).values("pk"))
 
 
 # --- League standings ---------------------------------------------------------------------------------

@@ -7,12 +7,13 @@ and the incremental rows equal a rebuild from scratch by construction.
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Avg, Count, F, Max, Q, QuerySet
+from django.db.models import Count, F, Max, Min, QuerySet, Sum
 
 from records.models import GameRecord
 
@@ -70,36 +71,124 @@ def refresh_players(player_ids: Iterable[int]) -> None:
         )
 
 
+@dataclass
+class GameTally:
+    """The additive figures of some records of one game: what a :class:`GameStatistics` row's
+    averages and rates are made of, so that two tallies subtract (a reader's figures are the
+    stored ones less the games hidden from them)."""
+
+    games: int = 0
+    player_counts: Counter[str] = field(default_factory=Counter)
+    winning_total: int = 0
+    winning_scores: int = 0
+    duration_total: int = 0
+    timed_games: int = 0
+    bands: Counter[str] = field(default_factory=Counter)
+    seat_wins: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """Wins per (number of players, seat order); that seat's plays are ``player_counts[players]``."""
+
+    def __sub__(self, other: GameTally) -> GameTally:
+        def less(mine: Counter, theirs: Counter) -> Counter:
+            left = Counter(mine)
+            left.subtract(theirs)
+            return +left  # the keys left at zero go
+
+        return GameTally(
+            self.games - other.games, less(self.player_counts, other.player_counts),
+            self.winning_total - other.winning_total, self.winning_scores - other.winning_scores,
+            self.duration_total - other.duration_total, self.timed_games - other.timed_games,
+            less(self.bands, other.bands), less(self.seat_wins, other.seat_wins),
+        )
+
+    @classmethod
+    def of_row(cls, row: GameStatistics) -> GameTally:
+        counts = Counter({players: int(games) for players, games in row.player_counts.items()})
+        return cls(
+            games=row.games, player_counts=counts,
+            winning_total=row.winning_total, winning_scores=row.winning_scores,
+            duration_total=row.duration_total, timed_games=row.timed_games,
+            bands=Counter({band: int(seats) for band, seats in row.score_distribution.items()}),
+            # Rates are kept to six decimals: times the plays (far fewer than a million) they round
+            # back to the exact wins.
+            seat_wins=Counter({(players, order): round(rate * counts[players])
+                               for players, rates in row.seat_advantage.items() for order, rate in rates.items()}),
+        )
+
+    def row(self, slug: str, title: str = "") -> GameStatistics:
+        advantage: dict[str, dict[str, float]] = defaultdict(dict)
+        for players in sorted(self.player_counts, key=int):
+            for order in range(int(players)):
+                wins = self.seat_wins.get((players, str(order)), 0)
+                advantage[players][str(order)] = round(wins / self.player_counts[players], 6)
+        return GameStatistics(
+            game_slug=slug, title=title, games=self.games,
+            average_winning_score=round(self.winning_total / self.winning_scores, 6) if self.winning_scores else None,
+            winning_scores=self.winning_scores, winning_total=self.winning_total,
+            average_duration_seconds=round(self.duration_total / self.timed_games, 3) if self.timed_games else None,
+            timed_games=self.timed_games, duration_total=self.duration_total,
+            score_distribution={band: self.bands[band] for band in sorted(self.bands, key=lambda b: int(b[:b.index("-", 1)]))},
+            seat_advantage=dict(advantage),
+            player_counts={players: self.player_counts[players] for players in sorted(self.player_counts, key=int)},
+        )
+
+
+def _band(low: int) -> str:
+    return f"{low}-{low + SCORE_BAND - 1}"
+
+
+def game_tallies(scored: QuerySet[ScoredRecord]) -> dict[str, GameTally]:
+    """Per game, the tally of the given scored records (a handful of grouped queries)."""
+    tallies: dict[str, GameTally] = defaultdict(GameTally)
+    for row in scored.order_by().values("game_slug", "players").annotate(
+        games=Count("pk"), winning_total=Sum("winning_score"), winning_scores=Count("winning_score"),
+        duration_total=Sum("duration_seconds"), timed_games=Count("duration_seconds"),
+    ):
+        tally = tallies[row["game_slug"]]
+        tally.games += row["games"]
+        tally.player_counts[str(row["players"])] += row["games"]
+        tally.winning_total += row["winning_total"] or 0
+        tally.winning_scores += row["winning_scores"]
+        tally.duration_total += row["duration_total"] or 0
+        tally.timed_games += row["timed_games"]
+    results = SeatResult.objects.filter(record__in=scored.values("record"))
+    for row in (results.annotate(band=F("score") / SCORE_BAND).values("record__scored__game_slug", "band")
+                .annotate(seats=Count("pk")).order_by()):
+        tallies[row["record__scored__game_slug"]].bands[_band(row["band"] * SCORE_BAND)] += row["seats"]
+    for row in (results.filter(rank=1).values("record__scored__game_slug", "record__scored__players", "seat__seat_order")
+                .annotate(wins=Count("pk")).order_by()):
+        tallies[row["record__scored__game_slug"]].seat_wins[
+            (str(row["record__scored__players"]), str(row["seat__seat_order"]))] += row["wins"]
+    return dict(tallies)
+
+
+def game_titles(scored: QuerySet[ScoredRecord]) -> dict[str, str]:
+    """Per game, the catalogue's title its records name (the first in alphabetical order)."""
+    return {row["game_slug"]: row["title"] for row in scored.exclude(catalogue_record=None).order_by()
+            .values("game_slug").annotate(title=Min("catalogue_record__title"))}
+
+
 def game_row(slug: str, records: QuerySet[GameRecord] | None = None) -> GameStatistics:
     """A game's figures (an unsaved row) over its scored records, or over ``records`` only."""
     scored = ScoredRecord.objects.filter(game_slug=slug)
     if records is not None:
         scored = scored.filter(record__in=records)
-    summaries = scored.aggregate(games=Count("pk"), winning=Avg("winning_score"), duration=Avg("duration_seconds"))
-    results = SeatResult.objects.filter(record__in=scored.values("record"))
-    bands = (
-        results.annotate(band=F("score") / SCORE_BAND).values("band").annotate(seats=Count("pk")).order_by("band")
-    )
-    seats = (
-        results.values("record__scored__players", "seat__seat_order")
-        .annotate(games=Count("pk"), wins=Count("pk", filter=Q(rank=1)))
-        .order_by("record__scored__players", "seat__seat_order")
-    )
-    advantage: dict[str, dict[str, float]] = defaultdict(dict)
-    for row in seats:
-        advantage[str(row["record__scored__players"])][str(row["seat__seat_order"])] = round(
-            row["wins"] / row["games"], 6
-        )
-    return GameStatistics(
-        game_slug=slug,
-        games=summaries["games"],
-        average_winning_score=None if summaries["winning"] is None else round(summaries["winning"], 6),
-        score_distribution={
-            f"{row['band'] * SCORE_BAND}-{row['band'] * SCORE_BAND + SCORE_BAND - 1}": row["seats"] for row in bands
-        },
-        seat_advantage=dict(advantage),
-        average_duration_seconds=None if summaries["duration"] is None else round(summaries["duration"], 3),
-    )
+    tally = game_tallies(scored).get(slug, GameTally())
+    return tally.row(slug, game_titles(scored).get(slug, ""))
+
+
+def game_rows_without(rows: Iterable[GameStatistics], hidden: QuerySet[GameRecord]) -> list[GameStatistics]:
+    """The rows' figures less the given (hidden) records' games: unsaved rows where that changes
+    a row, a game left with no games dropped. Costs a pass over the hidden records only."""
+    rows = list(rows)
+    taken = game_tallies(ScoredRecord.objects.filter(game_slug__in=[row.game_slug for row in rows],
+                                                     record__in=hidden.values("pk")))
+    seen = []
+    for row in rows:
+        if row.game_slug in taken:
+            row = (GameTally.of_row(row) - taken[row.game_slug]).row(row.game_slug, row.title)
+        if row.games:
+            seen.append(row)
+    return seen
 
 
 def refresh_game(slug: str) -> None:

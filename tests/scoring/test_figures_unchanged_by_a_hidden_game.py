@@ -23,7 +23,8 @@ pytestmark = pytest.mark.django_db
 
 API = ["/api/statistics/players/", "/api/statistics/players/?game_slug=hunters-gatherers",
        "/api/statistics/games/", "/api/ratings/", "/api/ratings/history/"]
-PAGES = ["/players/", "/players/{Ada}/", "/players/{Bo}/", "/games/", "/games/?player={Ada}"]
+PAGES = ["/players/", "/players/{Ada}/", "/players/{Bo}/", "/games/", "/games/?player={Ada}", "/statistics/",
+         "/statistics/hunters-gatherers/"]
 
 
 def scored(**fields):

@@ -1,0 +1,188 @@
+"""The club's statistics pages: what BG Stats users ask of a club's history, from every game the
+reader may see. The club's page: plays per game and per month, the H-index of the club, the most
+active players, first-player advantage, the copies played most. A game's page: its score
+distribution, win rate by seat order for each number of players, its players' win rates, its
+ratings with their uncertainty, its copies.
+
+Each chart is a row of bars drawn in SVG with its figure written beside it, so that a phone
+without JavaScript and a screen reader read the same numbers. The figures come from the stored
+projections less the games hidden from the reader (:mod:`scoring.selectors`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import formats, timezone
+from django.utils.translation import gettext, ngettext
+
+from scoring import figures, selectors
+from scoring.models import GameStatistics, PlayerStatistics
+
+from .games import game_name
+
+GAMES_CHARTED = 20
+"""Games with a bar on the club's page; every game is in the table below it."""
+PLAYERS_SHOWN = 15
+COPIES_SHOWN = 15
+MONTHS_SHOWN = 12
+ADVANTAGE_MIN_GAMES = 10
+"""A first-player advantage from fewer games at one table size says more about luck than order."""
+GAME_PLAYERS_SHOWN = 20
+RATINGS_SHOWN = 20
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One bar of a chart: its label, its length (0–100 % of the longest), the figure written
+    beside it, and where the label leads; ``mark`` draws a reference line (a fair share)."""
+
+    label: str
+    width: float
+    figure: str
+    url: str = ""
+    note: str = ""
+    mark: float | None = None
+
+
+def bars(items: list[tuple[str, float, str]], *, scale: float | None = None, urls: list[str] | None = None,
+         notes: list[str] | None = None, mark: float | None = None) -> list[Bar]:
+    """Bars for (label, value, figure as written) items, scaled to ``scale`` or the largest value."""
+    top = scale if scale is not None else max((value for _label, value, _figure in items), default=0)
+    return [
+        Bar(label, round(100 * value / top, 2) if top else 0.0, figure, (urls or [])[index] if urls else "",
+            (notes or [])[index] if notes else "", None if mark is None else round(100 * mark / top, 2))
+        for index, (label, value, figure) in enumerate(items)
+    ]
+
+
+def percent(rate: float) -> str:
+    return f"{formats.number_format(round(100 * rate), 0)} %"
+
+
+def display_name(row: GameStatistics) -> str:
+    """The game's name: its engine's, else the catalogue's title of its records, else its slug."""
+    name = game_name(row.game_slug)
+    return row.title if name == row.game_slug and row.title else name
+
+
+def club_statistics(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    games = selectors.games_played(user)
+    players, player_count = selectors.most_active_players(user, PLAYERS_SHOWN)
+    today = timezone.localdate()
+    since = date(today.year - 1, today.month, 1) if today.month == 12 else date(today.year - 1, today.month + 1, 1)
+    months = selectors.plays_by_month(user, since)
+    copies = selectors.most_played_copies(user, COPIES_SHOWN)
+    names = {row.game_slug: display_name(row) for row in games}
+    game_url = {row.game_slug: reverse("game-statistics", args=[row.game_slug]) for row in games}
+    charted = games[:GAMES_CHARTED]
+    month_list = [date(since.year + (since.month - 1 + step) // 12, (since.month - 1 + step) % 12 + 1, 1)
+                  for step in range(MONTHS_SHOWN)]
+    context = {
+        "plays": sum(row.games for row in games),
+        "titles": len(games),
+        "player_count": player_count,
+        "h_index": figures.h_index_of(row.games for row in games),
+        "games": [{"row": row, "name": names[row.game_slug], "url": game_url[row.game_slug],
+                   "first_seat": _first_seat(row)} for row in games],
+        "games_chart": bars([(names[row.game_slug], row.games, str(row.games)) for row in charted],
+                            urls=[game_url[row.game_slug] for row in charted]),
+        "months_chart": bars([(formats.date_format(month, "YEAR_MONTH_FORMAT"), months.get(month, 0),
+                               str(months.get(month, 0))) for month in month_list]),
+        "players_chart": bars(
+            [(tally.player.display_name, tally.win_rate, percent(tally.win_rate)) for tally in players], scale=1.0,
+            urls=[reverse("player-detail", args=[tally.player.pk]) for tally in players],
+            notes=[_games_and_wins(tally.games, tally.wins) for tally in players],
+        ),
+        "advantage_chart": _advantage_bars(games, names, game_url),
+        "copies_chart": bars(
+            [(f"{copy.record.title} · {copy.barcode}", plays, str(plays)) for copy, plays in copies],
+            urls=[reverse("catalogue:record", args=[copy.record_id]) for copy, _plays in copies],
+            notes=[copy.shelf_location for copy, _plays in copies],
+        ),
+    }
+    return render(request, "statistics/club.html", context)
+
+
+def _games_and_wins(games: int, wins: int) -> str:
+    return ngettext("%(wins)s win in %(games)s game", "%(wins)s wins in %(games)s games", games) % {
+        "wins": wins, "games": games}
+
+
+def _first_seat(row: GameStatistics) -> dict | None:
+    """The first player's win rate at the game's most played table size, beside the fair share."""
+    if not row.player_counts:
+        return None
+    players, games = max(row.player_counts.items(), key=lambda item: (item[1], -int(item[0])))
+    if int(players) < 2:
+        return None
+    rate = row.seat_advantage.get(players, {}).get("0", 0.0)
+    return {"players": int(players), "games": games, "rate": rate, "fair": 1 / int(players)}
+
+
+def _advantage_bars(games: list[GameStatistics], names: dict[str, str], urls: dict[str, str]) -> list[Bar]:
+    shown = [(row, seat) for row in games if (seat := _first_seat(row)) and seat["games"] >= ADVANTAGE_MIN_GAMES]
+    return [
+        Bar(names[row.game_slug], round(100 * seat["rate"], 2), percent(seat["rate"]), urls[row.game_slug],
+            ngettext("%(players)s players, %(games)s game", "%(players)s players, %(games)s games", seat["games"])
+            % {"players": seat["players"], "games": seat["games"]}, round(100 * seat["fair"], 2))
+        for row, seat in shown[:GAMES_CHARTED]
+    ]
+
+
+def game_statistics(request: HttpRequest, slug: str) -> HttpResponse:
+    user = request.user
+    row = next(iter(selectors.game_statistics_seen_by(user, selectors.game_statistics(user).filter(game_slug=slug))),
+               None)
+    if row is None:
+        raise Http404(gettext("No game the reader may see has these statistics."))
+    name = display_name(row)
+    players = selectors.player_statistics_seen_by(
+        user, selectors.player_statistics(user).filter(game_slug=slug).order_by("-games", "player__display_name")
+        [:GAME_PLAYERS_SHOWN])
+    players.sort(key=lambda line: (-line.games, line.player.display_name))
+    ratings = sorted(selectors.ratings_seen_by(user, selectors.ratings(user).filter(game_slug=slug, club__isnull=True)),
+                     key=lambda rating: (-rating.ordinal, rating.player.display_name))[:RATINGS_SHOWN]
+    copies = selectors.most_played_copies(user, COPIES_SHOWN, game_slug=slug)
+    distribution = list(row.score_distribution.items())
+    context = {
+        "row": row,
+        "name": name,
+        "catalogue_record": selectors.catalogue_record_of(slug),
+        "scores_chart": bars([(band.replace("-", "–", 1) if not band.startswith("-") else band, seats, str(seats))
+                              for band, seats in distribution]),
+        "seat_charts": [
+            {"players": int(count), "games": row.player_counts.get(count, 0), "chart_id": f"seat-chart-{count}",
+             "bars": bars([(_seat_label(int(order)), rate, percent(rate)) for order, rate in sorted(
+                 rates.items(), key=lambda item: int(item[0]))], scale=1.0, mark=1 / int(count),
+                 notes=[ngettext("%(wins)s win", "%(wins)s wins", wins) % {"wins": wins} for wins in
+                        (round(rate * row.player_counts.get(count, 0)) for _order, rate in sorted(
+                            rates.items(), key=lambda item: int(item[0])))])}
+            for count, rates in sorted(row.seat_advantage.items(), key=lambda item: int(item[0])) if int(count) >= 2
+        ],
+        "players_chart": bars(
+            [(line.player.display_name, line.win_rate, percent(line.win_rate)) for line in players], scale=1.0,
+            urls=[reverse("player-detail", args=[line.player_id]) for line in players],
+            notes=[_games_and_wins(line.games, line.wins) for line in players],
+        ),
+        "players": players,
+        "ratings": ratings,
+        "copies_chart": bars(
+            [(f"{copy.record.title} · {copy.barcode}", plays, str(plays)) for copy, plays in copies],
+            urls=[reverse("catalogue:record", args=[copy.record_id]) for copy, _plays in copies],
+            notes=[copy.shelf_location for copy, _plays in copies],
+        ),
+        "all_games": PlayerStatistics.ALL_GAMES,
+    }
+    return render(request, "statistics/game.html", context)
+
+
+def _seat_label(order: int) -> str:
+    """0 → "1st player" … as the rules say who plays first, second …"""
+    return {0: gettext("1st player"), 1: gettext("2nd player"), 2: gettext("3rd player")}.get(
+        order, gettext("%(place)sth player") % {"place": order + 1})
