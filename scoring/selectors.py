@@ -20,13 +20,16 @@ ordered by the figures (ratings, standings) come back whole, already as the read
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet
+from django.core.cache import cache
+from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import TruncMonth
 
 from games.models import CatalogueRecord, Copy
@@ -143,10 +146,13 @@ def player_statistics_seen_by(user: User, rows: Iterable[PlayerStatistics]) -> l
     )
     if not concerned:
         return rows
+    seen_results = visible_results(user).filter(player__in=concerned)
+    if all(row.game_slug != PlayerStatistics.ALL_GAMES for row in rows):
+        # Rows of some games only (a game's page): those games' results, not each player's all.
+        seen_results = seen_results.filter(record__game_slug__in={row.game_slug for row in rows})
     results: dict[int, list[dict]] = defaultdict(list)
     for line in (
-        visible_results(user).filter(player__in=concerned)
-        .values("player_id", "score", "rank", "breakdown", "record__game_slug").order_by("pk")
+        seen_results.values("player_id", "score", "rank", "breakdown", "record__game_slug").order_by("pk")
     ):
         results[line["player_id"]].append(line)
     refigured = {
@@ -356,7 +362,7 @@ def ratings_seen_by(user: User, rows: QuerySet[Rating]) -> Sequence[Rating]:
         else:
             seen.append(row)
     for scope, stored in shown.items():
-        for player_id, skill in _replayed(user, scope).skills.items():
+        for player_id, skill in _seen_skills(user, scope).items():
             if player_id in stored:
                 seen.append(Rating(
                     player=stored[player_id].player, game_slug=scope[0], club=stored[player_id].club,
@@ -405,6 +411,29 @@ def _scopes_with_hidden_games(user: User, scopes: set[Scope]) -> set[Scope]:
         .values_list("game_slug", "club_id").distinct()
     )
     return scopes & rated
+
+
+SEEN_SKILLS_KEPT = 24 * 3600
+"""Seconds a reader's replayed ratings stay in the cache (their key changes with what they depend on)."""
+
+
+def _seen_skills(user: User, scope: Scope) -> dict[int, rating_scopes.Skill]:
+    """The scope's ratings over the games the user may see, replayed once and kept in the cache:
+    a popular game's thousands of games are not replayed at each reading. The key holds all the
+    replay depends on: the scope's games hidden from the reader, and the last and the number of
+    the scope's stored rating changes, which every new game, correction or merge rewrites."""
+    game_slug, club_id = scope
+    changes = RatingChange.objects.filter(game_slug=game_slug)
+    changes = changes.filter(club_id=club_id) if club_id is not None else changes.filter(club__isnull=True)
+    hidden = sorted(set(changes.filter(record__in=hidden_records(user).values("pk")).values_list("record_id", flat=True)))
+    marker = changes.aggregate(last=Max("pk"), count=Count("pk"))
+    key = "seen-skills:" + hashlib.sha256(
+        json.dumps([game_slug, club_id, hidden, marker["last"], marker["count"]]).encode()).hexdigest()
+    skills = cache.get(key)
+    if skills is None:
+        skills = _replayed(user, scope).skills
+        cache.set(key, skills, SEEN_SKILLS_KEPT)
+    return skills
 
 
 @dataclass

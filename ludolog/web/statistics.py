@@ -75,14 +75,13 @@ def club_statistics(request: HttpRequest) -> HttpResponse:
     games = selectors.games_played(user)
     players, player_count = selectors.most_active_players(user, PLAYERS_SHOWN)
     today = timezone.localdate()
-    since = date(today.year - 1, today.month, 1) if today.month == 12 else date(today.year - 1, today.month + 1, 1)
+    since = _months_before(date(today.year, today.month, 1), MONTHS_SHOWN - 1)
     months = selectors.plays_by_month(user, since)
     copies = selectors.most_played_copies(user, COPIES_SHOWN)
     names = {row.game_slug: display_name(row) for row in games}
     game_url = {row.game_slug: reverse("game-statistics", args=[row.game_slug]) for row in games}
     charted = games[:GAMES_CHARTED]
-    month_list = [date(since.year + (since.month - 1 + step) // 12, (since.month - 1 + step) % 12 + 1, 1)
-                  for step in range(MONTHS_SHOWN)]
+    month_list = [_months_before(since, -step) for step in range(MONTHS_SHOWN)]
     context = {
         "plays": sum(row.games for row in games),
         "titles": len(games),
@@ -107,6 +106,16 @@ def club_statistics(request: HttpRequest) -> HttpResponse:
         ),
     }
     return render(request, "statistics/club.html", context)
+
+
+def _months_before(first_day: date, months: int) -> date:
+    """The first day of the month ``months`` before ``first_day``'s (after it, when negative).
+
+    >>> _months_before(date(2026, 12, 1), 11), _months_before(date(2026, 1, 1), 1), _months_before(date(2025, 12, 1), -1)
+    (datetime.date(2026, 1, 1), datetime.date(2025, 12, 1), datetime.date(2026, 1, 1))
+    """
+    index = first_day.year * 12 + first_day.month - 1 - months
+    return date(index // 12, index % 12 + 1, 1)
 
 
 def _games_and_wins(games: int, wins: int) -> str:
