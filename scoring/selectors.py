@@ -191,15 +191,34 @@ def game_statistics_seen_by(user: User, rows: Iterable[GameStatistics]) -> list[
     return statistics.game_rows_without(rows, hidden_records(user))
 
 
+SEEN_FIGURES_KEPT = 24 * 3600
+"""Seconds a reader's figures stay in the cache (their key changes with what they depend on)."""
+
+
 # --- The club's figures -------------------------------------------------------------------------------
 # Each is the stored projection less the games hidden from the reader (private ones, few): a pass
 # over those games, never over every record, so that a club of 50,000 results answers at once.
 
 
 def games_played(user: User) -> list[GameStatistics]:
-    """Every game's figures over the games the user may see, most played first."""
-    rows = game_statistics_seen_by(user, GameStatistics.objects.all()) if not sees_everything(user) \
-        else list(GameStatistics.objects.all())
+    """Every game's figures over the games the user may see, most played first.
+
+    A reader who may not see every game gets the stored figures less those games, kept in the
+    cache under what they depend on: the hidden games, and the stored rows' last id and number
+    (a game's figures are written anew, under a new id, whenever one of its games is scored,
+    corrected or moved; every anonymous visitor shares the one entry)."""
+    if sees_everything(user):
+        rows = list(GameStatistics.objects.all())
+    else:
+        hidden = sorted(hidden_records(user).order_by().values_list("pk", flat=True))
+        marker = GameStatistics.objects.aggregate(last=Max("pk"), count=Count("pk"))
+        key = "games-played:" + hashlib.sha256(
+            json.dumps([marker["last"], marker["count"], hidden]).encode()).hexdigest()
+        rows = cache.get(key)
+        if rows is None:
+            rows = statistics.game_rows_without(GameStatistics.objects.all(), hidden_records(user)) if hidden \
+                else list(GameStatistics.objects.all())
+            cache.set(key, rows, SEEN_FIGURES_KEPT)
     return sorted(rows, key=lambda row: (-row.games, row.game_slug))
 
 
@@ -280,6 +299,64 @@ def catalogue_record_of(game_slug: str) -> CatalogueRecord | None:
     scored = (ScoredRecord.objects.filter(game_slug=game_slug).exclude(catalogue_record=None)
               .select_related("catalogue_record").order_by("-played_on", "-record_id").first())
     return scored.catalogue_record if scored else None
+
+
+def _kept(parts: list, compute):
+    """``compute()``, kept in the cache under a key made of ``parts`` (all it depends on)."""
+    key = "figures:" + hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
+    found = cache.get(key)
+    if found is None:
+        found = compute()
+        cache.set(key, found, SEEN_FIGURES_KEPT)
+    return found
+
+
+def game_players(user: User, game_slug: str, limit: int) -> list[PlayerStatistics]:
+    """The ``limit`` players with the most games of one game, with their figures over the games
+    the user may see. Worked out again without the hidden games once, then kept under the game's
+    statistics rows' last id and number (a player's rows are written anew whenever one of their
+    games is scored) and the hidden games; the players themselves are read fresh (a new name
+    shows at once)."""
+    stored = PlayerStatistics.objects.filter(game_slug=game_slug)
+    if sees_everything(user):
+        return list(stored.select_related("player").order_by("-games", "player__display_name")[:limit])
+    hidden = sorted(hidden_records(user).order_by().values_list("pk", flat=True))
+    marker = stored.aggregate(last=Max("pk"), count=Count("pk"))
+
+    def compute() -> list[dict]:
+        rows = player_statistics_seen_by(user, player_statistics(user).filter(game_slug=game_slug)
+                                         .order_by("-games", "player__display_name")[:limit + len(hidden)])
+        return [{name: getattr(row, name) for name in (
+            "player_id", "game_slug", "games", "wins", "win_rate", "average_score", "best_score", "average_by_source")}
+            for row in rows]
+
+    lines = _kept(["game-players", game_slug, limit, marker["last"], marker["count"], hidden], compute)
+    # Each line comes from a game the user may see: its player is one they may know of.
+    players = Player.objects.in_bulk([line["player_id"] for line in lines])
+    rows = [PlayerStatistics(**line, player=players[line["player_id"]]) for line in lines if line["player_id"] in players]
+    rows.sort(key=lambda row: (-row.games, row.player.display_name))
+    return rows[:limit]
+
+
+def game_ratings(user: User, game_slug: str, limit: int) -> list[Rating]:
+    """The game's ``limit`` best ratings over every club, over the games the user may see; kept
+    like :func:`game_players`, under the game's rating changes' last id and number."""
+    stored = Rating.objects.filter(game_slug=game_slug, club__isnull=True)
+    if sees_everything(user):
+        return list(stored.select_related("player").order_by("-ordinal", "player__display_name")[:limit])
+    hidden = sorted(hidden_records(user).order_by().values_list("pk", flat=True))
+    marker = RatingChange.objects.filter(game_slug=game_slug, club__isnull=True).aggregate(
+        last=Max("pk"), count=Count("pk"))
+
+    def compute() -> list[dict]:
+        rows = sorted(ratings_seen_by(user, ratings(user).filter(game_slug=game_slug, club__isnull=True)),
+                      key=lambda row: -row.ordinal)[:limit]
+        return [{name: getattr(row, name) for name in (
+            "player_id", "game_slug", "mu", "sigma", "ordinal", "games", "last_played")} for row in rows]
+
+    lines = _kept(["game-ratings", game_slug, limit, marker["last"], marker["count"], hidden], compute)
+    players = Player.objects.in_bulk([line["player_id"] for line in lines])  # rated in a game the user may see
+    return [Rating(**line, player=players[line["player_id"]]) for line in lines if line["player_id"] in players]
 
 
 def only_scored_visible(scored: QuerySet[ScoredRecord], user: User) -> QuerySet[ScoredRecord]:
@@ -413,8 +490,6 @@ def _scopes_with_hidden_games(user: User, scopes: set[Scope]) -> set[Scope]:
     return scopes & rated
 
 
-SEEN_SKILLS_KEPT = 24 * 3600
-"""Seconds a reader's replayed ratings stay in the cache (their key changes with what they depend on)."""
 
 
 def _seen_skills(user: User, scope: Scope) -> dict[int, rating_scopes.Skill]:
@@ -432,7 +507,7 @@ def _seen_skills(user: User, scope: Scope) -> dict[int, rating_scopes.Skill]:
     skills = cache.get(key)
     if skills is None:
         skills = _replayed(user, scope).skills
-        cache.set(key, skills, SEEN_SKILLS_KEPT)
+        cache.set(key, skills, SEEN_FIGURES_KEPT)
     return skills
 
 

@@ -15,12 +15,13 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, F, Max, Min, QuerySet, Sum
 
-from records.models import GameRecord
+from records.models import GameRecord, Seat
 
 from . import locks
 from .models import CatalogueUsage, CopyUsage, GameStatistics, PlayerStatistics, ScoredRecord, SeatResult
 
 SCORE_BAND = 10
+LITERAL_IDS = 5000
 
 
 def _player_rows(player_id: int, results: list[dict[str, Any]]) -> list[PlayerStatistics]:
@@ -137,27 +138,40 @@ def _band(low: int) -> str:
 
 
 def game_tallies(scored: QuerySet[ScoredRecord]) -> dict[str, GameTally]:
-    """Per game, the tally of the given scored records (a handful of grouped queries)."""
+    """Per game, the tally of the given scored records: their summaries, then their seats' results
+    by record id (an index look-up each), added up here. No join of every seat to every record:
+    the few games hidden from a reader are tallied without a pass over the whole store."""
     tallies: dict[str, GameTally] = defaultdict(GameTally)
-    for row in scored.order_by().values("game_slug", "players").annotate(
-        games=Count("pk"), winning_total=Sum("winning_score"), winning_scores=Count("winning_score"),
-        duration_total=Sum("duration_seconds"), timed_games=Count("duration_seconds"),
+    about: dict[int, tuple[GameTally, str]] = {}
+    for record_id, slug, players, winning, duration in scored.order_by().values_list(
+        "record_id", "game_slug", "players", "winning_score", "duration_seconds"
     ):
-        tally = tallies[row["game_slug"]]
-        tally.games += row["games"]
-        tally.player_counts[str(row["players"])] += row["games"]
-        tally.winning_total += row["winning_total"] or 0
-        tally.winning_scores += row["winning_scores"]
-        tally.duration_total += row["duration_total"] or 0
-        tally.timed_games += row["timed_games"]
-    results = SeatResult.objects.filter(record__in=scored.values("record"))
-    for row in (results.annotate(band=F("score") / SCORE_BAND).values("record__scored__game_slug", "band")
-                .annotate(seats=Count("pk")).order_by()):
-        tallies[row["record__scored__game_slug"]].bands[_band(row["band"] * SCORE_BAND)] += row["seats"]
-    for row in (results.filter(rank=1).values("record__scored__game_slug", "record__scored__players", "seat__seat_order")
-                .annotate(wins=Count("pk")).order_by()):
-        tallies[row["record__scored__game_slug"]].seat_wins[
-            (str(row["record__scored__players"]), str(row["seat__seat_order"]))] += row["wins"]
+        tally = tallies[slug]
+        tally.games += 1
+        tally.player_counts[str(players)] += 1
+        if winning is not None:
+            tally.winning_total += winning
+            tally.winning_scores += 1
+        if duration is not None:
+            tally.duration_total += duration
+            tally.timed_games += 1
+        about[record_id] = (tally, str(players))
+    if not about:
+        return {}
+    # A literal list of ids reads each record's seats by the index; past a few thousand the
+    # planner does better with the subquery.
+    ids = list(about) if len(about) <= LITERAL_IDS else scored.values("record")
+    # The seats' orders read apart: joined, the planner hashes every seat of the store.
+    orders = dict(Seat.objects.filter(record__in=ids).order_by().values_list("pk", "seat_order"))
+    for record_id, seat_id, score, rank in SeatResult.objects.filter(record__in=ids).order_by().values_list(
+        "record_id", "seat_id", "score", "rank"
+    ):
+        tally, players = about[record_id]
+        seat_order = orders[seat_id]
+        # Bands as SQL's integer division made them: toward zero (-5 is in 0–9).
+        tally.bands[_band(int(score / SCORE_BAND) * SCORE_BAND)] += 1
+        if rank == 1:
+            tally.seat_wins[(players, str(seat_order))] += 1
     return dict(tallies)
 
 
@@ -180,8 +194,12 @@ def game_rows_without(rows: Iterable[GameStatistics], hidden: QuerySet[GameRecor
     """The rows' figures less the given (hidden) records' games: unsaved rows where that changes
     a row, a game left with no games dropped. Costs a pass over the hidden records only."""
     rows = list(rows)
-    taken = game_tallies(ScoredRecord.objects.filter(game_slug__in=[row.game_slug for row in rows],
-                                                     record__in=hidden.values("pk")))
+    # The hidden records' ids first (a small index): the scored rows are then read by key.
+    hidden_ids = list(hidden.order_by().values_list("pk", flat=True)[:LITERAL_IDS + 1])
+    scored = ScoredRecord.objects.filter(record__in=hidden_ids if len(hidden_ids) <= LITERAL_IDS else hidden.values("pk"))
+    if len(rows) < 10:
+        scored = scored.filter(game_slug__in=[row.game_slug for row in rows])
+    taken = game_tallies(scored)
     seen = []
     for row in rows:
         if row.game_slug in taken:

@@ -87,8 +87,7 @@ def club_statistics(request: HttpRequest) -> HttpResponse:
         "titles": len(games),
         "player_count": player_count,
         "h_index": figures.h_index_of(row.games for row in games),
-        "games": [{"row": row, "name": names[row.game_slug], "url": game_url[row.game_slug],
-                   "first_seat": _first_seat(row)} for row in games],
+        "games": [_game_line(row, names[row.game_slug], game_url[row.game_slug]) for row in games],
         "games_chart": bars([(names[row.game_slug], row.games, str(row.games)) for row in charted],
                             urls=[game_url[row.game_slug] for row in charted]),
         "months_chart": bars([(formats.date_format(month, "YEAR_MONTH_FORMAT"), months.get(month, 0),
@@ -123,6 +122,19 @@ def _games_and_wins(games: int, wins: int) -> str:
         "wins": wins, "games": games}
 
 
+def _game_line(row: GameStatistics, name: str, url: str) -> dict:
+    """A line of the table of every game, its figures written out here: a club plays hundreds of
+    games, and the template's tags per line cost more than the figures."""
+    seat = _first_seat(row)
+    return {
+        "slug": row.game_slug, "name": name, "url": url, "games": row.games,
+        "winning": "—" if row.average_winning_score is None else formats.number_format(row.average_winning_score, 1),
+        "first_seat": percent(seat["rate"]) if seat else "—",
+        "first_seat_note": ngettext("%(count)s player", "%(count)s players", seat["players"]) % {
+            "count": seat["players"]} if seat else "",
+    }
+
+
 def _first_seat(row: GameStatistics) -> dict | None:
     """The first player's win rate at the game's most played table size, beside the fair share."""
     if not row.player_counts:
@@ -151,12 +163,8 @@ def game_statistics(request: HttpRequest, slug: str) -> HttpResponse:
     if row is None:
         raise Http404(gettext("No game the reader may see has these statistics."))
     name = display_name(row)
-    players = selectors.player_statistics_seen_by(
-        user, selectors.player_statistics(user).filter(game_slug=slug).order_by("-games", "player__display_name")
-        [:GAME_PLAYERS_SHOWN])
-    players.sort(key=lambda line: (-line.games, line.player.display_name))
-    ratings = sorted(selectors.ratings_seen_by(user, selectors.ratings(user).filter(game_slug=slug, club__isnull=True)),
-                     key=lambda rating: (-rating.ordinal, rating.player.display_name))[:RATINGS_SHOWN]
+    players = selectors.game_players(user, slug, GAME_PLAYERS_SHOWN)
+    ratings = selectors.game_ratings(user, slug, RATINGS_SHOWN)
     copies = selectors.most_played_copies(user, COPIES_SHOWN, game_slug=slug)
     distribution = list(row.score_distribution.items())
     context = {

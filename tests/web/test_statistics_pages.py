@@ -158,3 +158,25 @@ def test_a_readers_figures_less_the_hidden_games_equal_those_of_the_visible_game
         assert {name: getattr(row, name) for name in fields} == {name: getattr(direct, name) for name in fields}
     stored = GameStatistics.objects.get(game_slug="azul")
     assert stored.games == 6 and seen["azul"].games == 4
+
+
+def test_what_a_reader_was_shown_from_the_cache_follows_new_games_and_games_made_public(club):
+    """Readers who may not see every game get figures kept in the cache: a new game, or a private
+    one made public, shows at their next reading."""
+    keeper = get_user_model().objects.create_user("keeper")
+    private = score(result_game({"Cy": 90, "Bo": 10}, date(2026, 4, 20), game="azul", is_private=True,
+                                created_by=keeper))
+    anonymous = Client()
+    page = anonymous.get("/statistics/azul/").content.decode()
+    assert shown(page, "game-plays") == "4" and chart(page, "game-players-chart")["Cy"] == "50 %"
+    assert shown(anonymous.get("/statistics/").content.decode(), "club-plays") == "5"
+
+    score(result_game({"Cy": 80, "Ada": 20}, date(2026, 4, 21), game="azul"))
+    page = anonymous.get("/statistics/azul/").content.decode()
+    assert shown(page, "game-plays") == "5" and chart(page, "game-players-chart")["Cy"] == "67 %"
+    assert shown(anonymous.get("/statistics/").content.decode(), "club-plays") == "6"
+
+    GameRecord.objects.filter(pk=private.pk).update(is_private=False)
+    page = anonymous.get("/statistics/azul/").content.decode()
+    assert shown(page, "game-plays") == "6" and chart(page, "game-players-chart")["Cy"] == "75 %"
+    assert shown(anonymous.get("/statistics/").content.decode(), "club-plays") == "7"
