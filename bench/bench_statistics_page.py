@@ -12,7 +12,7 @@ ratings of each game (OpenSkill, every club: the game page shows them). Bulk ins
 for 50,000 appends because the appends are not what is measured (``bench_append_service``,
 ``bench_import_plays`` measure them); the rows are the ones appends make.
 
-Then gunicorn (production settings, 2 sync workers) answers, over HTTP, ``--repeats`` GETs of each
+Then gunicorn (production settings, 2 sync workers, the Redis cache they share) answers, over HTTP, ``--repeats`` GETs of each
 page after two to warm up, and the script prints p50 and p95 for:
 
 * ``/statistics/`` read by an anonymous visitor (the private games taken away from the stored
@@ -51,10 +51,13 @@ BATCH = 2000
 PRIVATE_SHARE = 0.01
 COPY_SHARE = 0.6
 FIRST_DAY = date(2024, 1, 1)
+CACHE = "redis://127.0.0.1:6379/14"
+"""The web workers' shared cache, as in production (emptied before each measure)."""
 
 
 def setup_django(database: str) -> None:
-    os.environ.update(DATABASE_URL=PG + database, SECRET_KEY=BENCH_SECRET_KEY, DEBUG="0", ALLOWED_HOSTS="127.0.0.1")
+    os.environ.update(DATABASE_URL=PG + database, SECRET_KEY=BENCH_SECRET_KEY, DEBUG="0", ALLOWED_HOSTS="127.0.0.1",
+                      LUDOLOG_CACHE_URL=CACHE)
     os.environ.pop("CELERY_BROKER_URL", None)
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ludolog.settings")
     import django
@@ -170,7 +173,8 @@ def staff_cookie(staff_id: int) -> str:
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"
 
 
-def timings(path: str, repeats: int, cookie: str | None = None) -> list[float]:
+def timings(path: str, repeats: int, cookie: str | None = None) -> tuple[float, list[float]]:
+    """The first reading (the cache empty) and ``repeats`` more after two to warm up."""
     connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
     headers = {"Host": "127.0.0.1", **({"Cookie": cookie} if cookie else {})}
     found = []
@@ -181,18 +185,24 @@ def timings(path: str, repeats: int, cookie: str | None = None) -> list[float]:
         answer.read()
         elapsed = (time.perf_counter() - started) * 1000
         assert answer.status == 200, (path, answer.status)
+        if attempt == 0:
+            first = elapsed
         if attempt >= 2:
             found.append(elapsed)
     connection.close()
-    return found
+    return first, found
 
 
-def measure(database: str, repeats: int, staff_id: int) -> dict[str, tuple[float, float]]:
+def measure(database: str, repeats: int, staff_id: int) -> dict[str, tuple[float, float, float]]:
+    """Per page: p50, p95 and the first reading, in ms."""
     from scoring.models import GameStatistics
 
     top = GameStatistics.objects.order_by("-games", "game_slug").first()
+    from django.core.cache import cache
+
     cookie = staff_cookie(staff_id)
-    server = start_gunicorn(production_env(database), PORT, 2)
+    cache.clear()  # the first readings find it empty, as the first reader after a new game does
+    server = start_gunicorn(production_env(database, LUDOLOG_CACHE_URL=CACHE), PORT, 2)
     try:
         reads = {
             "/statistics/ anonymous": ("/statistics/", None),
@@ -201,8 +211,9 @@ def measure(database: str, repeats: int, staff_id: int) -> dict[str, tuple[float
         }
         figures = {}
         for label, (path, session) in reads.items():
-            values = timings(path, repeats, session)
-            figures[label.replace(top.game_slug, "<most played>")] = (stats.median(values), percentile(values, 0.95))
+            first, values = timings(path, repeats, session)
+            figures[label.replace(top.game_slug, "<most played>")] = (
+                stats.median(values), percentile(values, 0.95), first)
         return figures
     finally:
         stop(server)
@@ -231,8 +242,8 @@ def main() -> None:
 
         print(counts())
         staff_id = get_user_model().objects.get(username="bench-librarian").pk
-        for label, (p50, p95) in measure(options.database, options.repeats, staff_id).items():
-            print(f"{label:38} {p50:8.1f} ms (p95 {p95:5.1f})   <= {TARGET_MS:.0f} ms")
+        for label, (p50, p95, first) in measure(options.database, options.repeats, staff_id).items():
+            print(f"{label:38} {p50:8.1f} ms (p95 {p95:5.1f}, first {first:5.0f})   <= {TARGET_MS:.0f} ms")
         return
     recreate_database(options.database)
     try:
@@ -240,7 +251,7 @@ def main() -> None:
         manage(production_env(options.database), "collectstatic", "--noinput", "-v0")
         setup_django(options.database)
         members, titles, staff_id = create_club(options.players)
-        results: dict[int, dict[str, tuple[float, float]]] = {}
+        results: dict[int, dict[str, tuple[float, float, float]]] = {}
         filled = 0
         for size in (options.small, options.records):
             started = time.perf_counter()
@@ -251,11 +262,12 @@ def main() -> None:
             print(f"filled {counts()} in {time.perf_counter() - started:.0f} s", flush=True)
             results[size] = measure(options.database, options.repeats, staff_id)
         small, large = results[options.small], results[options.records]
-        print(f"\n{'page':38} {f'{options.small:,} records':>22} {f'{options.records:,} records':>22}   target p50")
+        print(f"\n{'page':38} {f'{options.small:,} records':>32} {f'{options.records:,} records':>32}   target p50")
         for label in large:
-            print(f"{label:38} {small[label][0]:8.1f} ms (p95 {small[label][1]:5.1f}) "
-                  f"{large[label][0]:8.1f} ms (p95 {large[label][1]:5.1f})   <= {TARGET_MS:.0f} ms"
-                  f"{'' if large[label][0] <= TARGET_MS else '  MISSED'}")
+            print(f"{label:38} {small[label][0]:8.1f} ms (p95 {small[label][1]:5.1f}, first {small[label][2]:4.0f}) "
+                  f"{large[label][0]:8.1f} ms (p95 {large[label][1]:5.1f}, first {large[label][2]:4.0f})"
+                  f"   <= {TARGET_MS:.0f} ms{'' if large[label][0] <= TARGET_MS else '  MISSED'}")
+        print("first: the first reading, the cache empty (a reader's figures are then worked out and kept)")
     finally:
         from django.db import connections
 
