@@ -183,6 +183,7 @@ def export_document(record: GameRecord) -> dict[str, Any]:
         "location": record.location,
         "result_only": record.result_only,
         "friendly": record.is_friendly,
+        **({"cooperative": True} if record.is_cooperative else {}),
         "play_started_at": record.play_started_at.isoformat() if record.play_started_at else None,
         "play_ended_at": record.play_ended_at.isoformat() if record.play_ended_at else None,
         "players": [
@@ -225,7 +226,8 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
                                   f"({CORRECTION!r})", field="events")
         for number, event in enumerate(events, start=1):
             try:
-                check_result((p["seat"] for p in document["players"]), event["type"], event["payload"])
+                check_result((p["seat"] for p in document["players"]), event["type"], event["payload"],
+                             cooperative=bool(document.get("cooperative")))
             except PayloadError as error:
                 raise RecordFileError(f"event {number}: {error.message}", event=number, field=error.field) from None
         state, finished = None, True
@@ -255,6 +257,7 @@ def import_document(document: Any, *, imported_by: Any = None, **fields: Any) ->
             played_on=parse_date(document["played_on"]) if document.get("played_on") else dt.date.today(),
             location=document.get("location", ""),
             is_friendly=bool(document.get("friendly")),
+            is_cooperative=bool(document.get("cooperative")) and engine is None,
             play_started_at=_play_time(document, "play_started_at"),
             play_ended_at=_play_time(document, "play_ended_at"),
             ruleset_version=document["ruleset_version"],

@@ -107,6 +107,11 @@ class GameRecord(models.Model):
         _("friendly game (not in the league)"), default=False, db_default=False,
         help_text=_("Played for fun: counts for no league, whoever recorded it and whoever is seated."),
     )
+    is_cooperative = models.BooleanField(
+        _("cooperative game"), default=False, db_default=False,
+        help_text=_("Everyone won or lost together (a result-only record): counted in the statistics, never in a "
+                    "league's standings or in ratings, where nobody beat anybody."),
+    )
     play_started_at = models.DateTimeField(
         _("play started"), null=True, blank=True, help_text=_("When play started at the table (editable)."))
     play_ended_at = models.DateTimeField(

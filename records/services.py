@@ -96,10 +96,14 @@ RESULT_SCHEMA: dict[str, Any] = {
                     "rank": {"type": "integer", "minimum": 1, "maximum": 100},
                     "tiebreak": {"type": "number", "minimum": -MAX_SCORE, "maximum": MAX_SCORE},
                 },
-                "required": ["seat", "score"],
+                # A score, a place (rank), or both; a cooperative game's seats may give neither
+                # (see check_result).
+                "required": ["seat"],
                 "additionalProperties": False,
             },
         },
+        "cooperative": {"enum": ["won", "lost"],
+                        "description": "a cooperative game's outcome: the players won or lost together"},
     },
     "required": ["scores"],
     "additionalProperties": False,
@@ -300,7 +304,8 @@ def _append_result(target: AppendTarget, expected_seq: int, request: Request,
     _check_open(record)
     _check_place(expected_seq, last_seq(record) if target.last_seq is None else target.last_seq)
     seats = list(record.seats.values_list("seat_order", "player_id"))
-    check_result((order for order, _player in seats), request.type, request.payload)
+    check_result((order for order, _player in seats), request.type, request.payload,
+                 cooperative=record.is_cooperative)
     event = new_event(record, expected_seq + 1, request.type, request.payload, recorded_by, request)
     event.chain_to(stored_hash(record, expected_seq, seats=seats))
     try:
@@ -322,7 +327,8 @@ def _append_correction(target: AppendTarget, expected_seq: int, request: Request
                            status=record.status)
     _check_place(expected_seq, last_seq(record) if target.last_seq is None else target.last_seq)
     seats = list(record.seats.values_list("seat_order", "player_id"))
-    check_result((order for order, _player in seats), request.type, request.payload)
+    check_result((order for order, _player in seats), request.type, request.payload,
+                 cooperative=record.is_cooperative)
     event = new_event(record, expected_seq + 1, request.type, request.payload, recorded_by, request)
     event.chain_to(stored_hash(record, expected_seq, seats=seats))
     try:
@@ -364,9 +370,11 @@ def stored_hash(record: GameRecord, seq: int, *, seats: Iterable[tuple[int, int]
     return stored or integrity.GENESIS
 
 
-def check_result(seat_orders: Iterable[int], type: str, payload: dict[str, Any]) -> None:
-    """A result-only record takes one result event with a score for every seat, then corrections
-    of it (the same scores, and why).
+def check_result(seat_orders: Iterable[int], type: str, payload: dict[str, Any], *, cooperative: bool = False) -> None:
+    """A result-only record takes one result event with a line for every seat, then corrections
+    of it (the same lines, and why). A line gives the seat's score, its place (``rank``: 1 won),
+    or both; without every score, every place. A cooperative game's result says instead whether
+    the players won or lost together (``cooperative``), with their scores if the game has one.
 
     The same check for an event appended through the API and for a record file being imported.
     """
@@ -378,6 +386,24 @@ def check_result(seat_orders: Iterable[int], type: str, payload: dict[str, Any])
     given = sorted(line["seat"] for line in payload["scores"])
     if given != seats:
         raise PayloadError("payload.scores", f"payload.scores: give one score per seat {seats}, not {given}")
+    if cooperative:
+        if "cooperative" not in payload:
+            raise PayloadError("payload.cooperative", "a cooperative game's result says whether the players won or "
+                                                      "lost together: 'won' or 'lost'")
+        placed = [line["seat"] for line in payload["scores"] if "rank" in line]
+        if placed:
+            raise PayloadError("payload.scores", f"payload.scores: a cooperative game has no places; seats {placed} "
+                                                 "give one")
+        return
+    if "cooperative" in payload:
+        raise PayloadError("payload.cooperative", "this record is not a cooperative game: give each seat's score "
+                                                  "or place")
+    lines = payload["scores"]
+    if any("score" not in line for line in lines):
+        unplaced = sorted(line["seat"] for line in lines if "rank" not in line)
+        if unplaced:
+            raise PayloadError("payload.scores", f"payload.scores: without every score, give every seat's place "
+                                                 f"(rank); seats {unplaced} have none")
 
 
 def finish(record: GameRecord, status: str = GameRecord.Status.FINISHED) -> None:

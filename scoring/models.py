@@ -16,7 +16,7 @@ class SeatResult(models.Model):
     record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="results")
     seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="result")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
-    score = models.IntegerField(_("score"))
+    score = models.IntegerField(_("score"), null=True, help_text=_("Empty: the result gave places only."))
     rank = models.PositiveSmallIntegerField(_("rank"))
     breakdown = models.JSONField(_("points by source"), default=dict)
     ruleset_version = models.CharField(max_length=64, blank=True)

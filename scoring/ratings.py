@@ -41,14 +41,15 @@ class Skill:
 
 def scopes_of(record: GameRecord) -> list[int | None]:
     """Which ratings a finished record moves: the game's overall one (None) and each club's."""
-    if len(record.seats.all()) < 2:
+    if record.is_cooperative or len(record.seats.all()) < 2:
         return []
     clubs = {league.club_id for league in standings.leagues_of(record)}
     return [None, *sorted(clubs)]
 
 
 def scope_records(game_slug: str, club_id: int | None) -> QuerySet[GameRecord]:
-    records = GameRecord.objects.filter(status=GameRecord.Status.FINISHED, game_slug=game_slug)
+    # A cooperative game rates nobody: the players were on the same side.
+    records = GameRecord.objects.filter(status=GameRecord.Status.FINISHED, game_slug=game_slug, is_cooperative=False)
     if club_id is not None:
         ids: set[int] = set()
         for league in League.objects.filter(club_id=club_id):

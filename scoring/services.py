@@ -60,8 +60,20 @@ class StoredAction(NamedTuple):
     payload: dict[str, Any]
 
 
+COOPERATIVE_RANKS = {"won": 1, "lost": 2}
+"""A cooperative game's places: all first when the players won together; all second when the
+game beat them (nobody came first)."""
+
+
 def _result_only_scores(event: StoredAction) -> list[FinalScore]:
+    """The seats' results as the result event tells them: its places where it gives them, else
+    ranked by score; a cooperative game's seats all share the outcome's place."""
     lines = sorted(event.payload["scores"], key=lambda line: line["seat"])
+    if "cooperative" in event.payload:
+        together = COOPERATIVE_RANKS[event.payload["cooperative"]]
+        return [FinalScore(seat=line["seat"], score=line.get("score"), rank=together) for line in lines]
+    if any("score" not in line for line in lines):  # places only (checked: every line has one)
+        return [FinalScore(seat=line["seat"], score=line.get("score"), rank=line["rank"]) for line in lines]
     computed = shared_ranks([line["score"] for line in lines], [line.get("tiebreak", 0) for line in lines])
     return [
         FinalScore(seat=line["seat"], score=line["score"], rank=line.get("rank", rank))
@@ -187,7 +199,8 @@ def summaries_of(records: Sequence[GameRecord]) -> list[ScoredRecord]:
     }
     winning = {
         row["record_id"]: row["best"]
-        for row in SeatResult.objects.filter(record__in=ids).values("record_id").annotate(best=Max("score"))
+        # The winners' best score (the highest score wins only in some games; a shared win, two).
+        for row in SeatResult.objects.filter(record__in=ids, rank=1).values("record_id").annotate(best=Max("score"))
     }
     summaries = []
     for record in records:

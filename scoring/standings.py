@@ -78,10 +78,12 @@ def may_rule(user: AbstractBaseUser | AnonymousUser, league: League) -> bool:
 
 def league_candidates(league: League) -> QuerySet[GameRecord]:
     """The finished records that fit the league whoever recorded them: its games, its dates,
-    only its members seated; never a game its players called friendly (``is_friendly``)."""
+    only its members seated; never a game its players called friendly (``is_friendly``), nor a
+    cooperative one."""
     member_ids = list(league.memberships.values_list("player_id", flat=True))
     records = GameRecord.objects.filter(
-        status=GameRecord.Status.FINISHED, is_friendly=False, played_on__gte=league.starts_on,
+        # A cooperative game has nobody beating anybody: nothing to stand in a league for.
+        status=GameRecord.Status.FINISHED, is_friendly=False, is_cooperative=False, played_on__gte=league.starts_on,
         played_on__lte=league.ends_on,
     )
     if league.game_slugs:
@@ -178,7 +180,8 @@ def table(league: League, records: QuerySet[GameRecord] | None = None) -> list[S
             line.wins += row["rank"] == 1
             line.points += league_points(league, len(rows), row["rank"])
             line.ranks.append(row["rank"])
-            line.scores.append(row["score"])
+            if row["score"] is not None:  # a result by places only
+                line.scores.append(row["score"])
     played = [line for line in lines.values() if line.games]
     needed = max(1, league.min_games)
     ranked = sorted((line for line in played if line.games >= needed), key=lambda l: _sort_key(league, l))

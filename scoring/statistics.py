@@ -40,10 +40,11 @@ def _player_rows(player_id: int, results: list[dict[str, Any]]) -> list[PlayerSt
         # Over every game, only counts: a score averaged across games of different scales
         # (Stone Age ~150, Carcassonne ~60) says nothing.
         per_game = slug != PlayerStatistics.ALL_GAMES
+        scores = [line["score"] for line in lines if line["score"] is not None]  # some results give places only
         rows.append(PlayerStatistics(
             player_id=player_id, game_slug=slug, games=games, wins=wins, win_rate=round(wins / games, 6),
-            average_score=round(sum(line["score"] for line in lines) / games, 6) if per_game else None,
-            best_score=max(line["score"] for line in lines) if per_game else None,
+            average_score=round(sum(scores) / len(scores), 6) if per_game and scores else None,
+            best_score=max(scores) if per_game and scores else None,
             average_by_source={source: round(total / games, 6) for source, total in sorted(sources.items())}
             if per_game else {},
         ))
@@ -168,8 +169,9 @@ def game_tallies(scored: QuerySet[ScoredRecord]) -> dict[str, GameTally]:
     ):
         tally, players = about[record_id]
         seat_order = orders[seat_id]
-        # Bands as SQL's integer division made them: toward zero (-5 is in 0–9).
-        tally.bands[_band(int(score / SCORE_BAND) * SCORE_BAND)] += 1
+        if score is not None:  # a result by places only has no score to band
+            # Bands as SQL's integer division made them: toward zero (-5 is in 0–9).
+            tally.bands[_band(int(score / SCORE_BAND) * SCORE_BAND)] += 1
         if rank == 1:
             tally.seat_wins[(players, str(seat_order))] += 1
     return dict(tallies)

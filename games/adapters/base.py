@@ -90,7 +90,7 @@ class EndRefused(PayloadError):
 @dataclass(frozen=True)
 class FinalScore:
     seat: int
-    score: int
+    score: int | None  # None: a result told by places only (a result-only record); engines always score
     rank: int
     breakdown: Mapping[str, int] = field(default_factory=dict)
 

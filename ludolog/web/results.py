@@ -43,6 +43,10 @@ RECENT_GAMES = 8
 MAX_SCORE = services.MAX_SCORE
 
 
+TOLD_SCORES, TOLD_PLACES, TOLD_COOPERATIVE_WON, TOLD_COOPERATIVE_LOST = "scores", "places", "won", "lost"
+"""How a result is told: scores (or, with none, who won), places, or a cooperative game's outcome."""
+
+
 class ResultForm(forms.Form):
     """One game's result. A name finds its player whatever its case and accents, among the players
     the keeper may see; a name nobody has yet is a new player once its box is ticked. A title finds
@@ -54,6 +58,13 @@ class ResultForm(forms.Form):
                             widget=forms.TextInput(attrs={"list": "catalogue-titles", "autocomplete": "off"}))
     new_title = forms.CharField(required=False)
     lowest_wins = forms.BooleanField(label=_("The lowest score wins"), required=False)
+    told = forms.ChoiceField(
+        label=_("The numbers typed are"), required=False, initial=TOLD_SCORES, choices=[
+            (TOLD_SCORES, _("Scores (none at all: just tick who won)")),
+            (TOLD_PLACES, _("Places: 1 for the winner, 2, 3 …")),
+            (TOLD_COOPERATIVE_WON, _("Cooperative game: we all won (scores if the game has them)")),
+            (TOLD_COOPERATIVE_LOST, _("Cooperative game: we all lost (scores if the game has them)")),
+        ])
     played_on = forms.DateField(label=_("Date played"), initial=timezone.localdate,
                                 widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     duration_minutes = forms.IntegerField(label=_("Duration (minutes)"), required=False, min_value=1, max_value=24 * 60,
@@ -142,9 +153,6 @@ class ResultForm(forms.Form):
                 self.add_error(f"player_{number}", forms.ValidationError(
                     _("A name needs at least one visible character."), code="invisible_name"))
                 continue
-            if score is None:
-                self.add_error(f"score_{number}", forms.ValidationError(
-                    _("Give %(name)s's score."), code="no_score", params={"name": name}))
             rows.append((number, name, score, bool(data.get(f"won_{number}"))))
         if not rows:
             self.add_error(None, forms.ValidationError(_("Add the players and their scores."), code="no_players"))
@@ -162,9 +170,13 @@ class ResultForm(forms.Form):
                     self.add_error(f"player_{number}", forms.ValidationError(
                         _("No player called “%(name)s” yet."), code="new_player", params={"name": name}))
         data["players"] = [name for _n, name, _s, _w in rows]
-        if all(score is not None for _n, _name, score, _w in rows):
-            data["payload"] = result_payload([(score, won) for _n, _name, score, won in rows],
-                                             lowest_wins=bool(data.get("lowest_wins")))
+        if rows:
+            payload = told_payload(self, data.get("told") or TOLD_SCORES,
+                                   [(f"score_{number}", name, score, won) for number, name, score, won in rows],
+                                   lowest_wins=bool(data.get("lowest_wins")))
+            if payload is not None:
+                data["payload"] = payload
+
 
 
 @dataclass(frozen=True)
@@ -190,6 +202,55 @@ def result_payload(lines: list[tuple[int, bool]], *, lowest_wins: bool = False) 
     ranks = ranks_as_told(lines, lowest_wins=lowest_wins)
     return {"scores": [{"seat": seat, "score": score, "rank": rank}
                        for seat, ((score, _won), rank) in enumerate(zip(lines, ranks))]}
+
+
+Told = list[tuple[str, str, "int | None", bool]]
+"""A result's lines as a form read them: (the field of the number, the player's name, the number
+typed or None, whether the table said they won)."""
+
+
+def told_payload(form: forms.Form, told: str, lines: Told, *, lowest_wins: bool) -> dict[str, Any] | None:
+    """The result event as the table told it (scores, or none and who won; places; a cooperative
+    game's outcome), or None with the errors added to ``form``."""
+    numbers = [number for _field, _name, number, _won in lines]
+    if told in (TOLD_COOPERATIVE_WON, TOLD_COOPERATIVE_LOST):
+        return cooperative_payload(told, numbers) if _all_or_none(form, lines) else None
+    if told == TOLD_PLACES:
+        missing = [(field, name) for field, name, place, _won in lines if place is None or not 1 <= place <= len(lines)]
+        for field, name in missing:
+            form.add_error(field, forms.ValidationError(
+                _("Give %(name)s's place, from 1 to %(last)s."), code="no_place", params={"name": name, "last": len(lines)}))
+        return None if missing else {"scores": [{"seat": seat, "rank": place} for seat, place in enumerate(numbers)]}
+    if all(number is None for number in numbers):
+        if not any(won for *_line, won in lines):
+            form.add_error(None, forms.ValidationError(_("Give the scores, or tick who won."), code="no_scores_no_winner"))
+            return None
+        # No scores: the winners first, everyone else second.
+        return {"scores": [{"seat": seat, "rank": 1 if won else 2} for seat, (*_line, won) in enumerate(lines)]}
+    if not _all_or_none(form, lines):
+        return None
+    return result_payload([(number, won) for _field, _name, number, won in lines], lowest_wins=lowest_wins)
+
+
+def _all_or_none(form: forms.Form, lines: Told) -> bool:
+    """Scores for every player or for none; each missing one an error otherwise."""
+    missing = [(field, name) for field, name, number, _won in lines if number is None]
+    if len(missing) in (0, len(lines)):
+        return True
+    for field, name in missing:
+        form.add_error(field, forms.ValidationError(
+            _("Give %(name)s's score, or no score at all."), code="no_score", params={"name": name}))
+    return False
+
+
+def cooperative_payload(outcome: str, scores: list[int | None]) -> dict[str, Any]:
+    """A cooperative game's result: won or lost together, with the seats' scores where given.
+
+    >>> cooperative_payload("won", [None, None])
+    {'cooperative': 'won', 'scores': [{'seat': 0}, {'seat': 1}]}
+    """
+    return {"cooperative": outcome,
+            "scores": [{"seat": seat, **({} if score is None else {"score": score})} for seat, score in enumerate(scores)]}
 
 
 def catalogue_by_title(title: str) -> CatalogueRecord | None:
@@ -230,9 +291,7 @@ def log_result(request: HttpRequest) -> HttpResponse:
             except RecordError as error:
                 form.add_error(None, error.message)
             else:
-                messages.success(request, gettext("Result logged: %(game)s, won by %(winners)s.") % {
-                    "game": record.catalogue_record.title if record.catalogue_record else record.game_slug,
-                    "winners": winners_text(record, data)})
+                messages.success(request, logged_message(record, data))
                 return redirect("game-detail", pk=record.pk)
         status = 400
     members = list(_club_members(request.user))
@@ -253,14 +312,21 @@ def store_result(user: AbstractBaseUser, data: dict[str, Any], *, title: str) ->
             created_by=user, result_only=True, catalogue_record=catalogue, copy=data.get("copy"),
             played_on=data["played_on"], location=data.get("location") or "",
             duration_minutes=data.get("duration_minutes"), is_friendly=bool(data.get("is_friendly")),
+            is_cooperative="cooperative" in data["payload"],
         )
         services.append_event(record, 0, RESULT, data["payload"], recorded_by=user)
     return record
 
 
-def winners_text(record: GameRecord, data: dict[str, Any]) -> str:
-    firsts = [name for name, line in zip(data["players"], data["payload"]["scores"]) if line["rank"] == 1]
-    return ", ".join(firsts)
+def logged_message(record: GameRecord, data: dict[str, Any]) -> str:
+    game = record.catalogue_record.title if record.catalogue_record else record.game_slug
+    payload = data["payload"]
+    if payload.get("cooperative") == TOLD_COOPERATIVE_LOST:
+        return gettext("Result logged: %(game)s, lost together.") % {"game": game}
+    if payload.get("cooperative") == TOLD_COOPERATIVE_WON:
+        return gettext("Result logged: %(game)s, won together.") % {"game": game}
+    firsts = [name for name, line in zip(data["players"], payload["scores"]) if line["rank"] == 1]
+    return gettext("Result logged: %(game)s, won by %(winners)s.") % {"game": game, "winners": ", ".join(firsts)}
 
 
 def last_location(user: AbstractBaseUser) -> str:
@@ -271,39 +337,61 @@ def last_location(user: AbstractBaseUser) -> str:
 
 
 class CorrectionForm(forms.Form):
-    """A finished result corrected: every seat's score again, who won as the table said, and why
-    (kept with the correction)."""
+    """A finished result corrected: every seat's score (or place, or a cooperative game's outcome)
+    again, who won as the table said, and why (kept with the correction)."""
 
     reason = forms.CharField(label=_("Why is it corrected?"), max_length=500)
     lowest_wins = forms.BooleanField(label=_("The lowest score wins"), required=False)
 
-    def __init__(self, *args: Any, seats: list[tuple[int, str, int | None]], **kwargs: Any) -> None:
+    def __init__(self, *args: Any, seats: list[tuple[int, str, int | None, bool]], cooperative: str = "",
+                 told: str = TOLD_SCORES, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.seats = seats
-        for order, name, score in seats:
+        self.cooperative = bool(cooperative)
+        # A cooperative game stays one: only its outcome and scores are corrected.
+        choices = ResultForm.base_fields["told"].choices
+        self.fields["told"] = forms.ChoiceField(
+            label=ResultForm.base_fields["told"].label, initial=told, required=False,
+            choices=[choice for choice in choices if (choice[0] in (TOLD_COOPERATIVE_WON, TOLD_COOPERATIVE_LOST))
+                     == self.cooperative])
+        for order, name, score, won in seats:
             self.fields[f"score_{order}"] = forms.IntegerField(
                 label=gettext("Score of %(name)s") % {"name": name}, min_value=-MAX_SCORE, max_value=MAX_SCORE,
-                initial=score, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
+                initial=score, required=False, widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
             self.fields[f"won_{order}"] = forms.BooleanField(
-                label=gettext("%(name)s won") % {"name": name}, required=False)
+                label=gettext("%(name)s won") % {"name": name}, required=False, initial=won and score is None)
 
     def lines(self) -> list[tuple[forms.BoundField, forms.BoundField]]:
-        return [(self[f"score_{order}"], self[f"won_{order}"]) for order, _name, _score in self.seats]
+        return [(self[f"score_{order}"], self[f"won_{order}"]) for order, _name, _score, _won in self.seats]
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        payload = told_payload(self, data.get("told") or self.fields["told"].initial, [
+            (f"score_{order}", name, data.get(f"score_{order}"), bool(data.get(f"won_{order}")))
+            for order, name, _score, _won in self.seats], lowest_wins=bool(data.get("lowest_wins")))
+        if payload is not None:
+            data["payload"] = payload
+        return data
 
     def payload(self) -> dict[str, Any]:
-        data = self.cleaned_data
-        payload = result_payload([(data[f"score_{order}"], bool(data.get(f"won_{order}")))
-                                  for order, _name, _score in self.seats], lowest_wins=bool(data.get("lowest_wins")))
-        return {**payload, "reason": data["reason"]}
+        return {**self.cleaned_data["payload"], "reason": self.cleaned_data["reason"]}
 
 
 def correction_form(record: GameRecord, data: Any = None) -> CorrectionForm:
     """The correction form of a finished result-only record, filled with its standing result."""
     last = record.events.filter(type__in=[RESULT, services.CORRECTION]).order_by("-seq").first()
-    scores = {line["seat"]: line["score"] for line in (last.payload["scores"] if last else [])}
-    seats = [(seat.seat_order, seat.player.display_name, scores.get(seat.seat_order))
-             for seat in record.seats.select_related("player").order_by("seat_order")]
-    return CorrectionForm(data, seats=seats)
+    payload = last.payload if last else {"scores": []}
+    lines = {line["seat"]: line for line in payload["scores"]}
+    by_places = any("score" not in line and "rank" in line for line in lines.values())
+    # Places told as places; winners only (places 1 and 2, no score) as ticks.
+    told = payload.get("cooperative") or (TOLD_PLACES if by_places and any(
+        line.get("rank", 1) > 2 for line in lines.values()) else TOLD_SCORES)
+    seats = []
+    for seat in record.seats.select_related("player").order_by("seat_order"):
+        line = lines.get(seat.seat_order, {})
+        number = line.get("rank") if told == TOLD_PLACES else line.get("score")
+        seats.append((seat.seat_order, seat.player.display_name, number, line.get("rank") == 1))
+    return CorrectionForm(data, seats=seats, cooperative=payload.get("cooperative", ""), told=told)
 
 
 def can_correct(user: AbstractBaseUser, record: GameRecord) -> bool:

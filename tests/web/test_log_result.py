@@ -97,7 +97,7 @@ def test_a_title_the_catalogue_lacks_is_added_once_its_box_is_ticked(club):
 
 
 @pytest.mark.parametrize("fields, field, reason", [
-    ({"title": "Azul", "score_2": ""}, "score_2", "Give ELIF's score."),
+    ({"title": "Azul", "score_2": ""}, "score_2", "Give ELIF's score, or no score at all."),
     ({"title": ""}, "title", "Choose the game, or type its title."),
     ({"title": "Azul", "player_2": "Zoé"}, "player_2", "No player called “Zoé” yet."),
     ({"title": "Azul", "player_2": "David"}, "player_2", "Each player can be listed only once."),
