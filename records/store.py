@@ -86,6 +86,16 @@ def _cursor_class() -> type:
         def execute(self, query, params=None, *, prepare=None, binary=None):  # type: ignore[override]
             return super().execute(query, params, prepare=prepared() or None, binary=binary)
 
+        def executemany(self, query, params_seq, *, returning=False):  # type: ignore[override]
+            if prepared():
+                return super().executemany(query, params_seq, returning=returning)
+            # psycopg prepares whatever executemany sends, unless the connection prepares nothing.
+            threshold, self.connection.prepare_threshold = self.connection.prepare_threshold, None
+            try:
+                return super().executemany(query, params_seq, returning=returning)
+            finally:
+                self.connection.prepare_threshold = threshold
+
     return PreparedCursor
 
 

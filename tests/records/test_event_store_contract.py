@@ -163,6 +163,21 @@ def test_events_handed_over_together_with_one_place_taken_are_all_refused(store)
     assert [row[0] for row in stored(free)] == [1]
 
 
+@pytest.mark.postgres
+@pytest.mark.parametrize("prepare", [True, False], ids=["prepared", "unprepared"])
+def test_events_handed_over_together_are_prepared_only_when_appends_are(settings, prepare):
+    """``LUDOLOG_PREPARED_APPENDS=0`` (a pooler that does not track prepared statements) holds
+    for the pipeline too: psycopg's executemany prepares its statement otherwise."""
+    settings.LUDOLOG_PREPARED_APPENDS = prepare
+    record = seeded_record()
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")  # psycopg sees it and forgets what it had prepared
+    PostgresEventStore().insert_many([event_at(record, 1), event_at(record, 2)])
+    assert [row[0] for row in stored(record)] == [1, 2]
+    appends = "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'WITH new_event AS (INSERT INTO %'"
+    assert _rows(appends) == [(1 if prepare else 0,)]
+
+
 def test_a_stored_event_cannot_be_changed_or_deleted(store):
     record = seeded_record()
     store.insert(event_at(record, 1, {"x": 1}))
