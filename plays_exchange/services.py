@@ -3,10 +3,10 @@
 An import is planned first (:func:`plan_import`: which games and players the plays find, which
 plays would make records, which are already here and which are skipped, and why), and the plan
 is what a dry run prints and what the staff page shows for review. :func:`store` then makes the
-records of the plan, all in one transaction: each play a result-only record started through
-``records.services.start_game`` and finished by its one ``result`` event, as the "log a result"
-page does, named with its source and the source's play id (a re-import finds it and stores
-nothing twice).
+records of the plan, all in one transaction: each play a result-only record finished by its one
+``result`` event, as the "log a result" page makes one (``records.services.log_results``: what
+``start_game`` then ``append_event`` do, for every record at once), named with its source and the
+source's play id (a re-import finds it and stores nothing twice).
 
 What an imported play becomes:
 
@@ -35,7 +35,6 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from games.models import CatalogueRecord
-from games.registry import RESULT
 from records import services as record_services
 from records.models import GameRecord, Player, Seat
 from records.players import known_players, name_key, shows, tidy_name
@@ -248,7 +247,6 @@ def _game_slug(record: CatalogueRecord) -> str:
 
 def store(plan: Plan, *, user: AbstractBaseUser | None = None) -> list[GameRecord]:
     """Make the plan's records, all or none; returns them."""
-    made: list[GameRecord] = []
     # Announced together once committed: their checkpoints and scoring go in batches.
     with transaction.atomic(), record_services.finishing_together():
         for game in plan.games:
@@ -258,6 +256,7 @@ def store(plan: Plan, *, user: AbstractBaseUser | None = None) -> list[GameRecor
             elif game.bgg_id and not game.record.bgg_id:
                 CatalogueRecord.objects.filter(pk=game.record.pk).update(bgg_id=game.bgg_id)
                 game.record.bgg_id = game.bgg_id
+        results: list[record_services.LoggedResult] = []
         for planned in plan.plays:
             if planned.outcome != "create":
                 continue
@@ -266,15 +265,14 @@ def store(plan: Plan, *, user: AbstractBaseUser | None = None) -> list[GameRecor
             play = planned.play
             seats = [record_services.SeatSpec(name, colour=seat.colour[:COLOUR_LENGTH])
                      for name, seat in zip(planned.names, play.players)]
-            for source_id in planned.to_create:
-                record = record_services.start_game(
-                    game_slug=_game_slug(catalogue), seats=seats, created_by=user, result_only=True,
-                    catalogue_record=catalogue, played_on=play.played_on, location=play.location[:LOCATION_LENGTH],
-                    duration_minutes=play.minutes, source=plan.source, source_id=source_id,
-                )
-                record_services.append_event(record, 0, RESULT, planned.payload, recorded_by=user)
-                made.append(record)
-    return made
+            results += [record_services.LoggedResult(
+                game_slug=_game_slug(catalogue), seats=seats, payload=planned.payload, fields={
+                    "catalogue_record": catalogue, "played_on": play.played_on,
+                    "location": play.location[:LOCATION_LENGTH], "duration_minutes": play.minutes,
+                    "source": plan.source, "source_id": source_id,
+                }) for source_id in planned.to_create]
+        # Every record at once, as start_game then the append of its result would make each.
+        return record_services.log_results(results, created_by=user)
 
 
 # -- export --------------------------------------------------------------------------------------

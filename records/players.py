@@ -138,6 +138,67 @@ def seat_players(names: Sequence[str], seen_by: selectors.User | None = None) ->
     return seated
 
 
+class Seating:
+    """The players of many records' seats, found as :func:`seat_players` finds each record's in
+    turn, with one look-up for every name and the new players made in one statement (a bulk
+    import, ``records.services.log_results``).
+
+    A name's player is the same for every record: the player ``seen_by`` may see whatever its
+    case and accents, else the one that already has the name as tidied (someone ``seen_by`` may
+    not see, as ``get_or_create`` finds them), else a new player named as first spelt, whom a
+    later record with the name finds (they sit at a record its importer reads). :meth:`seat`
+    checks each record as :func:`seat_players` does; :meth:`save_new_players` stores the new
+    players, before any seat refers to them.
+    """
+
+    def __init__(self, names: Iterable[str], seen_by: selectors.User | None = None) -> None:
+        names = list(names)
+        self._by_key: dict[str, Player] = known_players(names, seen_by)
+        unknown: dict[str, str] = {}
+        for name in names:
+            if name_key(name) not in self._by_key:
+                unknown.setdefault(name_key(name), tidy_name(name))
+        named = {player.display_name: player
+                 for player in Player.objects.filter(display_name__in=set(unknown.values()))}
+        self._new: dict[str, Player] = {}
+        for key, display_name in unknown.items():
+            player = named.get(display_name) or self._new.get(display_name)
+            if player is None:
+                # Player.save's key, set here: a bulk insert calls no save().
+                player = self._new[display_name] = Player(display_name=display_name, name_key=name_key(display_name))
+            self._by_key[key] = player
+
+    def seat(self, names: Sequence[str]) -> list[Player]:
+        """The player for each of one record's seats, refused as :func:`seat_players` refuses
+        them (:class:`InvisibleName`, :class:`SamePlayerTwice`); new players are saved by
+        :meth:`save_new_players`."""
+        check_names(names)
+        seated: list[Player] = []
+        for order, name in enumerate(names):
+            player = self._by_key[name_key(name)]
+            if player in seated:  # a model's equality: the same id, or the same unsaved instance
+                raise SamePlayerTwice(
+                    f"{name!r} is {player}, who already has seat {seated.index(player)}: a player takes only one seat",
+                    field="seats", seat=order,
+                )
+            seated.append(player)
+        return seated
+
+    def save_new_players(self) -> None:
+        """Store the new players, in the order their names first came. A name another request
+        has just taken seats that request's player, as ``get_or_create`` would."""
+        if not self._new:
+            return
+        Player.objects.bulk_create(self._new.values(), ignore_conflicts=True)
+        # The insert ignoring conflicts returns no ids: read them back, whoever made the row.
+        ids = dict(Player.objects.filter(display_name__in=list(self._new)).values_list("display_name", "pk"))
+        for display_name, player in self._new.items():
+            player.pk = ids[display_name]
+            player._state.adding = False
+            player._state.db = Player.objects.db
+        self._new = {}
+
+
 @transaction.atomic
 def merge_players(keep: Player, duplicate: Player) -> list[int]:
     """Make ``duplicate``'s seats ``keep``'s, then delete ``duplicate``; returns the records moved.

@@ -41,7 +41,7 @@ import contextvars
 import hashlib
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.conf import settings
@@ -54,7 +54,7 @@ from games.registry import ABANDON, RECORD_EVENT_SCHEMAS, RESULT, PayloadError, 
 
 from . import integrity, players, replay, state_cache
 from .errors import IdempotencyKeyReused, InvalidSetup, RecordClosed, RecordError, SeqConflict, TooManySeats
-from .models import Event, GameRecord, Seat
+from .models import Event, GameRecord, Player, Seat
 from .selectors import AppendTarget
 from .store import PlaceTaken, event_store
 from .signals import record_finished, records_finished
@@ -163,12 +163,8 @@ def start_game(
                                                fields["ruleset_version"])
         except PayloadError as error:
             raise InvalidSetup(error.message, field=error.field) from None
-    elif fields.get("setup"):
-        raise InvalidSetup("setup: a result-only record has no set-up to choose", field="setup")
-    most = RESULT_SCHEMA["properties"]["scores"]["maxItems"]
-    if fields.get("result_only") and len(seats) > most:
-        raise TooManySeats(f"a result lists at most {most} scores: a result-only record has at most {most} seats, "
-                           f"not {len(seats)}", field="seats", limit=most)
+    else:  # a result-only record (a game without an engine that is not one was refused above)
+        _check_result_only_start(len(seats), fields)
     record = GameRecord.objects.create(game_slug=game_slug, created_by=created_by, **fields)
     seated = players.seat_players([seat.player_name for seat in seats], seen_by=created_by)
     # One statement for every seat (a bulk import makes thousands of records).
@@ -185,6 +181,83 @@ def start_game(
             held.keep(0, engine.new_state(len(seats), record.seed, dict(record.setup), record.ruleset_version),
                       header.digest())
     return record
+
+
+def _check_result_only_start(seat_count: int, fields: dict[str, Any]) -> None:
+    """What a result-only record's start refuses: a set-up to choose, more seats than a result lists."""
+    if fields.get("setup"):
+        raise InvalidSetup("setup: a result-only record has no set-up to choose", field="setup")
+    most = RESULT_SCHEMA["properties"]["scores"]["maxItems"]
+    if seat_count > most:
+        raise TooManySeats(f"a result lists at most {most} scores: a result-only record has at most {most} seats, "
+                           f"not {seat_count}", field="seats", limit=most)
+
+
+@dataclass(frozen=True)
+class LoggedResult:
+    """One result-only record for :func:`log_results`: what :func:`start_game` takes for it, and
+    its ``result`` event's payload."""
+
+    game_slug: str
+    seats: Sequence[SeatSpec]
+    payload: dict[str, Any]
+    fields: dict[str, Any] = field(default_factory=dict)
+    """The record's other fields (``played_on``, ``source``…), as :func:`start_game` takes them."""
+
+
+BULK_BATCH = 1000
+"""Rows a bulk insert of :func:`log_results` sends in one statement."""
+
+
+@transaction.atomic
+def log_results(results: Sequence[LoggedResult], *, created_by: AbstractBaseUser | None = None) -> list[GameRecord]:
+    """Result-only records, each made as :func:`start_game` (``result_only=True``) and then
+    :func:`append_event` of its ``result`` at seq 0 make one, all at once: a bulk import's path
+    (``import_plays``). Returns the records, finished.
+
+    Each record is checked as those two check it, in the same order, and nothing is written
+    until every record has passed: a set-up or too many seats, a name that shows nothing, one
+    player in two seats, a full record, a result that does not fit the seats. Their players are
+    found as :func:`start_game` finds them (:class:`records.players.Seating`); each event is
+    built as the append builds it (:func:`new_event`), chained to its record's header digest,
+    and stored by the event store with its record's finished status
+    (:meth:`~records.store.EventStore.insert_many`); each record is then announced finished as
+    the append announces it (together, inside :func:`finishing_together`). What the bulk saves is
+    the round trips of one record at a time: the names are looked up once, and the players,
+    records, seats, scorekeepers and events go in a few statements each. The two paths store the
+    same rows and the same hashes (``tests/records/test_logging_results_together.py``).
+    """
+    if not results:
+        return []
+    seating = players.Seating((seat.player_name for result in results for seat in result.seats), seen_by=created_by)
+    seated_each: list[list[Player]] = []
+    for result in results:
+        _check_result_only_start(len(result.seats), result.fields)
+        seated = seating.seat([seat.player_name for seat in result.seats])
+        _check_place(0, 0)
+        check_result(range(len(seated)), RESULT, result.payload)
+        seated_each.append(seated)
+    seating.save_new_players()
+    records = GameRecord.objects.bulk_create(
+        [GameRecord(game_slug=result.game_slug, created_by=created_by, result_only=True, **result.fields)
+         for result in results], batch_size=BULK_BATCH)
+    Seat.objects.bulk_create(
+        [Seat(record=record, player=player, seat_order=order, colour=seat.colour)
+         for record, result, seated in zip(records, results, seated_each)
+         for order, (seat, player) in enumerate(zip(result.seats, seated))], batch_size=BULK_BATCH)
+    if created_by is not None:
+        keeper = GameRecord.scorekeepers.through
+        keeper.objects.bulk_create([keeper(gamerecord_id=record.pk, user_id=created_by.pk) for record in records],
+                                   batch_size=BULK_BATCH)
+    events = []
+    for record, result, seated in zip(records, results, seated_each):
+        event = new_event(record, 1, RESULT, result.payload, created_by, Request.of(RESULT, result.payload, None))
+        event.chain_to(stored_hash(record, 0, seats=((order, player.pk) for order, player in enumerate(seated))))
+        events.append(event)
+    event_store().insert_many(events, finish=True)
+    for record in records:
+        _finished(record)
+    return records
 
 
 def append_event(target: GameRecord | AppendTarget, expected_seq: int, type: str, payload: dict[str, Any], *,

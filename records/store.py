@@ -5,7 +5,9 @@ library tests its recorders.
 
 ``append_event`` (records.services) has checked the action against the position and chained
 the event to the one before it; what is left is to store it, with, when due, the snapshot of
-the new position and the record's ``finished`` status: all of it or nothing.
+the new position and the record's ``finished`` status: all of it or nothing. A bulk import
+(``records.services.log_results``) hands over many events at once (:meth:`EventStore.insert_many`):
+each is stored as one append stores it, and all of them or none.
 
 * :class:`PostgresEventStore`: one statement and one round trip. The statement is written once,
   prepared once per connection, and sent with its values bound server-side (no client-side
@@ -25,6 +27,7 @@ transaction mode that does not track prepared statements).
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from contextlib import nullcontext
 from typing import Any, Protocol
 
@@ -53,6 +56,14 @@ class EventStore(Protocol):
         refused insert leaves the transaction usable."""
         ...
 
+    def insert_many(self, events: Sequence[Event], *, finish: bool = False,
+                    status: str = GameRecord.Status.FINISHED) -> None:
+        """Store ``events`` (hashes set) as :meth:`insert` stores each one, with ``finish`` their
+        records' closed ``status``: all of them or none; sets each ``event.pk``. Raises
+        :class:`PlaceTaken` (nothing stored) when any of their places or keys is taken; a
+        refused batch leaves the caller's transaction usable."""
+        ...
+
 _PREPARE_NONE = 1 << 30
 """A prepare threshold no other query reaches: only the statements below are prepared."""
 
@@ -74,6 +85,16 @@ def _cursor_class() -> type:
 
         def execute(self, query, params=None, *, prepare=None, binary=None):  # type: ignore[override]
             return super().execute(query, params, prepare=prepared() or None, binary=binary)
+
+        def executemany(self, query, params_seq, *, returning=False):  # type: ignore[override]
+            if prepared():
+                return super().executemany(query, params_seq, returning=returning)
+            # psycopg prepares whatever executemany sends, unless the connection prepares nothing.
+            threshold, self.connection.prepare_threshold = self.connection.prepare_threshold, None
+            try:
+                return super().executemany(query, params_seq, returning=returning)
+            finally:
+                self.connection.prepare_threshold = threshold
 
     return PreparedCursor
 
@@ -125,8 +146,9 @@ class PostgresEventStore:
     def __init__(self, using: str = "default") -> None:
         self.using = using
 
-    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False,
-               status: str = GameRecord.Status.FINISHED) -> None:
+    @staticmethod
+    def _params(event: Event, snapshot: SnapshotRow | None, finish: bool, status: str) -> list[Any]:
+        """The values :func:`insert_sql` binds for ``event``."""
         from psycopg.types.json import Json, Jsonb
 
         params: list[Any] = [
@@ -137,6 +159,11 @@ class PostgresEventStore:
             params += [event.record_id, event.seq, snapshot[0], Json(snapshot[1]), event.recorded_at]
         if finish:
             params += [str(status), event.record_id]
+        return params
+
+    def insert(self, event: Event, *, snapshot: SnapshotRow | None = None, finish: bool = False,
+               status: str = GameRecord.Status.FINISHED) -> None:
+        params = self._params(event, snapshot, finish, status)
         try:
             # A savepoint inside a transaction: a refused insert must not doom the caller's.
             with _savepoint(self.using), cursor(self.using) as db:
@@ -146,6 +173,35 @@ class PostgresEventStore:
             raise PlaceTaken(str(taken)) from taken
         event._state.adding = False
         event._state.db = self.using
+
+    def insert_many(self, events: Sequence[Event], *, finish: bool = False,
+                    status: str = GameRecord.Status.FINISHED) -> None:
+        # One append's own statement for each event, sent down one pipeline (psycopg's
+        # executemany): one round trip for all, and each row exactly what insert() writes.
+        params = [self._params(event, None, finish, status) for event in events]
+        if not params:
+            return
+        connection = connections[self.using]
+        try:
+            # Always a transaction (or a savepoint inside one): all of them or none.
+            with transaction.atomic(using=self.using), cursor(self.using) as db, connection.wrap_database_errors:
+                # The psycopg cursor itself: Django's wrapper passes no ``returning``.
+                db.cursor.executemany(insert_sql(False, finish), params, returning=True)
+                ids = []
+                while True:
+                    ids.append(db.cursor.fetchone()[0])
+                    if not db.cursor.nextset():
+                        break
+        except IntegrityError as taken:
+            raise PlaceTaken(str(taken)) from taken
+        for event, pk in zip(events, ids, strict=True):
+            event.pk = pk
+            event._state.adding = False
+            event._state.db = self.using
+
+
+ORM_BATCH = 500
+"""Events one statement of the ORM's bulk insert holds (SQLite bounds a statement's parameters)."""
 
 
 class OrmEventStore:
@@ -172,6 +228,24 @@ class OrmEventStore:
         except IntegrityError as taken:
             event.pk = None
             event._state.adding = True
+            raise PlaceTaken(str(taken)) from taken
+
+    def insert_many(self, events: Sequence[Event], *, finish: bool = False,
+                    status: str = GameRecord.Status.FINISHED) -> None:
+        events = list(events)
+        try:
+            with transaction.atomic(using=self.using):
+                # The hashes are set: the bulk insert chains nothing (EventQuerySet.bulk_create).
+                Event.objects.using(self.using).bulk_create(events, batch_size=ORM_BATCH)
+                if finish:
+                    record_ids = sorted({event.record_id for event in events})
+                    for start in range(0, len(record_ids), ORM_BATCH):
+                        GameRecord.objects.using(self.using).filter(pk__in=record_ids[start:start + ORM_BATCH]).update(
+                            status=status)
+        except IntegrityError as taken:
+            for event in events:
+                event.pk = None
+                event._state.adding = True
             raise PlaceTaken(str(taken)) from taken
 
 

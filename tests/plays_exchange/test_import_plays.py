@@ -18,6 +18,7 @@ import plays_exchange.services
 from games.models import CatalogueRecord
 from plays_exchange.formats import read_bgg, read_bgstats
 from plays_exchange.services import exported_plays
+from records.integrity import verify_store
 from records.models import Event, GameRecord, Player
 
 from .generate_fixtures import GUESTS, MEMBERS, bgg_fixture, bgstats_fixture
@@ -108,6 +109,7 @@ def test_a_bgg_file_of_2000_plays_imports_with_the_expected_counts_then_again_cr
     assert records.count() == GameRecord.objects.count() == created
     assert all(r.result_only and r.status == GameRecord.Status.FINISHED for r in records)
     assert Event.objects.filter(type="result").count() == created
+    assert verify_store().ok  # each record's result chained to its header as an append chains it
     tripled = next(s for s in specs if s.quantity == 3 and not s.skip)
     assert sorted(records.filter(source_id__startswith=tripled.play_id).values_list("source_id", flat=True)) == [
         f"{tripled.play_id}#1", f"{tripled.play_id}#2", f"{tripled.play_id}#3"]

@@ -6,7 +6,8 @@ back with it).
 
 An event is stored at its place or not at all; a taken place or idempotency key is refused with
 nothing stored and the caller's transaction still usable; the snapshot and the finished status
-go with their event or not at all; stored events cannot be changed."""
+go with their event or not at all; events handed over together are stored each as one would be,
+all of them or none; stored events cannot be changed."""
 
 from __future__ import annotations
 
@@ -133,6 +134,48 @@ def test_a_refused_event_leaves_the_callers_transaction_usable(store):
             store.insert(event_at(record, 1, {"x": 2}))
         store.insert(event_at(record, 2))
     assert [row[0] for row in stored(record)] == [1, 2]
+
+
+def test_events_handed_over_together_are_each_stored_as_one_would_be_and_their_records_finished(store):
+    records = [seeded_record(seed=seed) for seed in (1, 2, 3)]
+    together = [event_at(record, 1, {"x": n}, key=f"k-{n}") for n, record in enumerate(records)]
+    store.insert_many(together, finish=True)
+    for n, (record, event) in enumerate(zip(records, together)):
+        assert event.pk is not None and not event._state.adding
+        assert stored(record) == [(1, "place_tile", {"x": n}, event.hash, f"k-{n}")]
+        assert GameRecord.objects.get(pk=record.pk).status == GameRecord.Status.FINISHED
+    assert Event.objects.get(pk=together[2].pk).record_id == records[2].pk
+    alone = event_at(records[0], 2, previous=together[0].hash)
+    store.insert_many([alone])  # without finish, the record's status is left as it is
+    assert [row[0] for row in stored(records[0])] == [1, 2]
+
+
+def test_events_handed_over_together_with_one_place_taken_are_all_refused(store):
+    taken, free = seeded_record(seed=1), seeded_record(seed=2)
+    store.insert(event_at(taken, 1, {"x": 1}))
+    with transaction.atomic():
+        with pytest.raises(PlaceTaken):
+            store.insert_many([event_at(free, 1), event_at(taken, 1, {"x": 2})], finish=True)
+        assert stored(free) == [] and [row[:3] for row in stored(taken)] == [(1, "place_tile", {"x": 1})]
+        assert set(GameRecord.objects.filter(pk__in=[taken.pk, free.pk]).values_list("status", flat=True)) == {
+            GameRecord.Status.IN_PROGRESS}
+        store.insert(event_at(free, 1))  # the caller's transaction is still usable
+    assert [row[0] for row in stored(free)] == [1]
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("prepare", [True, False], ids=["prepared", "unprepared"])
+def test_events_handed_over_together_are_prepared_only_when_appends_are(settings, prepare):
+    """``LUDOLOG_PREPARED_APPENDS=0`` (a pooler that does not track prepared statements) holds
+    for the pipeline too: psycopg's executemany prepares its statement otherwise."""
+    settings.LUDOLOG_PREPARED_APPENDS = prepare
+    record = seeded_record()
+    with connection.cursor() as cursor:
+        cursor.execute("DEALLOCATE ALL")  # psycopg sees it and forgets what it had prepared
+    PostgresEventStore().insert_many([event_at(record, 1), event_at(record, 2)])
+    assert [row[0] for row in stored(record)] == [1, 2]
+    appends = "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE 'WITH new_event AS (INSERT INTO %'"
+    assert _rows(appends) == [(1 if prepare else 0,)]
 
 
 def test_a_stored_event_cannot_be_changed_or_deleted(store):
