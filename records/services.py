@@ -235,7 +235,8 @@ def log_results(results: Sequence[LoggedResult], *, created_by: AbstractBaseUser
         _check_result_only_start(len(result.seats), result.fields)
         seated = seating.seat([seat.player_name for seat in result.seats])
         _check_place(0, 0)
-        check_result(range(len(seated)), RESULT, result.payload)
+        check_result(range(len(seated)), RESULT, result.payload,
+                     cooperative=bool(result.fields.get("is_cooperative")))
         seated_each.append(seated)
     seating.save_new_players()
     records = GameRecord.objects.bulk_create(
