@@ -18,10 +18,11 @@ What an imported play becomes:
   first seats: the others' results and ranks are kept, which skipping the play would lose);
 - played n times (BGG's quantity): n records, ids ``id#1`` … ``id#n``;
 - skipped, with the reason printed: a play marked incomplete (BGG) or ignored (BG Stats), a play
-  with no players, a seat with no score or a score that is not a whole number (a result needs
-  every seat's score today), one player in two seats, more seats than a result holds;
+  with no players, some seats scored and others not, no score and nobody marked as the winner, a
+  score that is not a whole number, one player in two seats, more seats than a result holds;
 - ranks: the seats marked as winners share first place, the others follow by score (highest
-  first, lowest when BG Stats says the lowest wins), equal scores sharing a rank.
+  first, lowest when BG Stats says the lowest wins), equal scores sharing a rank; a play with no
+  score at all is told by who won: the winners first, the others second.
 """
 
 from __future__ import annotations
@@ -149,9 +150,12 @@ def _why_skipped(play: Play, names: list[str]) -> str:
         return "no players"
     if len(play.players) > MAX_SEATS:
         return f"{len(play.players)} players: a result holds at most {MAX_SEATS}"
+    if not any(seat.score for seat in play.players):
+        # Told by who won alone (a game without scores): the winners first, the others second.
+        return "" if any(seat.win for seat in play.players) else "no scores and nobody marked as the winner"
     for seat, name in zip(play.players, names):
         if not seat.score:
-            return f"no score for {name} (a result needs every seat's score)"
+            return f"no score for {name} (give every seat's score, or none and who won)"
         score = whole_score(seat.score)
         if score is None:
             return f"the score of {name}, {seat.score!r}, is not a whole number"
@@ -223,10 +227,14 @@ def plan_import(plays: Iterable[Play], source: str, *, seen_by: AbstractBaseUser
         game = catalogue.match(play)
         game.plays += len(to_create)
         scores = [whole_score(seat.score) for seat in play.players]
-        lines = [(score, seat.win) for score, seat in zip(scores, play.players) if score is not None]
-        payload = {"scores": [{"seat": order, "score": score, "rank": rank}
-                              for order, ((score, _won), rank) in enumerate(
-                                  zip(lines, ranks_as_told(lines, lowest_wins=play.lowest_wins)))]}
+        if all(score is None for score in scores):
+            payload = {"scores": [{"seat": order, "rank": 1 if seat.win else 2}
+                                  for order, seat in enumerate(play.players)]}
+        else:
+            lines = [(score, seat.win) for score, seat in zip(scores, play.players) if score is not None]
+            payload = {"scores": [{"seat": order, "score": score, "rank": rank}
+                                  for order, ((score, _won), rank) in enumerate(
+                                      zip(lines, ranks_as_told(lines, lowest_wins=play.lowest_wins)))]}
         planned.append(PlannedPlay(play, "create", names=names, payload=payload, to_create=to_create, found=found,
                                    game=game))
         for name in names:
@@ -311,7 +319,7 @@ def exported_plays(player: str | None = None, *, batch: int = 500) -> tuple[list
             lines = []
             for order, name, colour in seats.get(record.pk, []):
                 final = by_seat.get(order)
-                lines.append((PlayerScore(name=name, score="" if final is None else str(final.score),
+                lines.append((PlayerScore(name=name, score="" if final is None or final.score is None else str(final.score),
                                           win=final is not None and final.rank == 1, colour=colour),
                               final.rank if final else 0))
             catalogue = record.catalogue_record

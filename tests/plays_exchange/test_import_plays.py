@@ -146,6 +146,28 @@ def test_ranks_follow_the_win_flags_then_the_scores(tmp_path):
     assert (record.location, record.duration_minutes, record.source, record.source_id) == ("Chez Zoé", 50, "bgg", "9")
 
 
+def test_a_play_without_scores_is_told_by_who_won(tmp_path):
+    """Codenames has no score: the winners first, the others second. A play with no score and no
+    winner tells nothing and is skipped; a play scored for some seats only is skipped too."""
+    path = write(tmp_path, "unscored.xml", '''<plays>
+        <play id="21" date="2024-05-02" quantity="1" length="15" incomplete="0" nowinstats="0" location="">
+          <item name="Codenames" objectid="178900"/><players><player name="Zoé" score="" win="1"/>
+          <player name="Max" score="" win="0"/><player name="Léa" score="" win="1"/></players></play>
+        <play id="22" date="2024-05-03" quantity="1" length="15" incomplete="0" nowinstats="0" location="">
+          <item name="Codenames" objectid="178900"/><players><player name="Zoé" score="" win="0"/>
+          <player name="Max" score="" win="0"/></players></play>
+        <play id="23" date="2024-05-04" quantity="1" length="15" incomplete="0" nowinstats="0" location="">
+          <item name="Ra" objectid="12"/><players><player name="Zoé" score="12" win="1"/>
+          <player name="Max" score="" win="0"/></players></play></plays>'''.encode())
+    _code, lines, _err = run("import_plays", path, "--format", "bgg")
+    assert lines[-1] == "created 1, matched 0, skipped 2"
+    assert any(line.startswith("skipped play 22 ") and "nobody marked as the winner" in line for line in lines)
+    assert any(line.startswith("skipped play 23 ") and "no score for Max" in line for line in lines)
+    record = GameRecord.objects.get()
+    assert Event.objects.get(record=record).payload == {"scores": [
+        {"seat": 0, "rank": 1}, {"seat": 1, "rank": 2}, {"seat": 2, "rank": 1}]}
+
+
 def test_a_bg_stats_export_imports_with_the_expected_counts_then_again_creates_nothing(tmp_path, bgstats_file):
     data, games, specs = bgstats_file
     set_up_club(games)
