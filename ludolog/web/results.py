@@ -60,10 +60,10 @@ class ResultForm(forms.Form):
     lowest_wins = forms.BooleanField(label=_("The lowest score wins"), required=False)
     told = forms.ChoiceField(
         label=_("The numbers typed are"), required=False, initial=TOLD_SCORES, choices=[
-            (TOLD_SCORES, _("Scores (none at all: just tick who won)")),
-            (TOLD_PLACES, _("Places: 1 for the winner, 2, 3 …")),
-            (TOLD_COOPERATIVE_WON, _("Cooperative game: we all won (scores if the game has them)")),
-            (TOLD_COOPERATIVE_LOST, _("Cooperative game: we all lost (scores if the game has them)")),
+            (TOLD_SCORES, _("Scores")),
+            (TOLD_PLACES, _("Places (1: the winner)")),
+            (TOLD_COOPERATIVE_WON, _("Cooperative: all won")),
+            (TOLD_COOPERATIVE_LOST, _("Cooperative: all lost")),
         ])
     played_on = forms.DateField(label=_("Date played"), initial=timezone.localdate,
                                 widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
