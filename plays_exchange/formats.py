@@ -30,6 +30,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
+from urllib.parse import quote
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
@@ -430,6 +431,43 @@ def write_bgstats(plays: Sequence[Play]) -> str:
         "plays": out_plays,
     }
     return json.dumps(document, ensure_ascii=False, indent=1) + "\n"
+
+
+# -- BG Stats' "push a play" link ------------------------------------------------------------------
+
+BG_STATS_CREATE_PLAY = "https://app.bgstatsapp.com/createPlay.html"
+"""BG Stats opens this link (with the app installed, on a phone) on its import dialog: the game and
+players matched to the user's own, the play saved. Its ``data`` is the play as URL-encoded JSON,
+in the shape BG Stats documents for apps that push plays."""
+
+
+def bg_stats_link(play: Play, ranks: Sequence[int]) -> str:
+    """The link that hands one play to BG Stats (seats in their order of play: the first starts).
+
+    >>> link = bg_stats_link(Play("7", date(2026, 11, 28), "Azul", 230802, (
+    ...     PlayerScore("Élif", "52"), PlayerScore("David", "61", win=True)), minutes=35), [2, 1])
+    >>> link.startswith(BG_STATS_CREATE_PLAY + "?data=")
+    True
+    >>> from urllib.parse import unquote
+    >>> data = json.loads(unquote(link.split("data=", 1)[1]))
+    >>> data["game"], data["durationMin"], data["playDate"]
+    ({'bggId': 230802, 'highestWins': True, 'name': 'Azul', 'noPoints': False, 'sourceGameId': 'Azul'}, 35, '2026-11-28 00:00:00')
+    >>> [(p["name"], p["score"], p["rank"], p["winner"], p["startPlayer"]) for p in data["players"]]
+    [('Élif', 52, 2, False, True), ('David', 61, 1, True, False)]
+    """
+    scores = [whole_score(seat.score) for seat in play.players]
+    data = {
+        "board": "", "durationMin": play.minutes or 0, "comments": play.comments,
+        "game": {"bggId": play.bgg_id or 0, "highestWins": not play.lowest_wins, "name": play.game,
+                 "noPoints": all(score is None for score in scores), "sourceGameId": play.game},
+        "location": play.location, "playDate": f"{play.played_on.isoformat()} 00:00:00",
+        "players": [
+            {"startPlayer": order == 0, "name": seat.name, "rank": rank, "role": "",
+             **({} if score is None else {"score": score}), "sourcePlayerId": seat.name, "winner": rank == 1}
+            for order, (seat, score, rank) in enumerate(zip(play.players, scores, ranks))
+        ],
+    }
+    return f"{BG_STATS_CREATE_PLAY}?data={quote(json.dumps(data, ensure_ascii=False, separators=(',', ':')))}"
 
 
 # -- CSV ----------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ from records.models import GameRecord, Player, Seat
 from records.players import known_players, name_key, shows, tidy_name
 from scoring.services import final_scores_each, ranks_as_told
 
+from . import formats
 from .formats import PlayerScore, Play, whole_score
 
 ANONYMOUS = "Anonymous player"
@@ -303,32 +304,51 @@ def exported_plays(player: str | None = None, *, batch: int = 500) -> tuple[list
     left_out: list[str] = []
     records = list(exported_records(player))
     for start in range(0, len(records), batch):
-        chunk = records[start:start + batch]
-        seats: dict[int, list[tuple[int, str, str]]] = {}
-        for record_id, order, name, colour in (Seat.objects.filter(record__in=[r.pk for r in chunk])
-                                               .order_by("record_id", "seat_order")
-                                               .values_list("record_id", "seat_order", "player__display_name",
-                                                            "colour")):
-            seats.setdefault(record_id, []).append((order, name, colour))
-        finals, failures = final_scores_each(chunk)
-        left_out += [f"record {pk}: {why}" for pk, why in failures.items()]
-        for record in chunk:
-            if record.pk not in finals:
-                continue
-            by_seat = {final.seat: final for final in finals[record.pk]}
-            lines = []
-            for order, name, colour in seats.get(record.pk, []):
-                final = by_seat.get(order)
-                lines.append((PlayerScore(name=name, score="" if final is None or final.score is None else str(final.score),
-                                          win=final is not None and final.rank == 1, colour=colour),
-                              final.rank if final else 0))
-            catalogue = record.catalogue_record
-            play_id = str(record.pk)
-            plays.append(Play(
-                play_id=play_id, played_on=record.played_on,
-                game=catalogue.title if catalogue else record.game_slug,
-                bgg_id=catalogue.bgg_id if catalogue else None, players=tuple(line for line, _rank in lines),
-                minutes=record.duration_minutes, location=record.location,
-            ))
-            ranks_by_play[play_id] = [rank for _line, rank in lines]
+        found, ranks, failures = plays_of(records[start:start + batch])
+        plays += found
+        ranks_by_play.update(ranks)
+        left_out += failures
     return plays, ranks_by_play, left_out
+
+
+def plays_of(records: list[GameRecord]) -> tuple[list[Play], dict[str, list[int]], list[str]]:
+    """Finished records as play-log lines (seats in their order of play), their ranks by play
+    id, and those left out because they do not replay to a final score (each with why)."""
+    plays: list[Play] = []
+    ranks_by_play: dict[str, list[int]] = {}
+    seats: dict[int, list[tuple[int, str, str]]] = {}
+    for record_id, order, name, colour in (Seat.objects.filter(record__in=[r.pk for r in records])
+                                           .order_by("record_id", "seat_order")
+                                           .values_list("record_id", "seat_order", "player__display_name", "colour")):
+        seats.setdefault(record_id, []).append((order, name, colour))
+    finals, failures = final_scores_each(records)
+    for record in records:
+        if record.pk not in finals:
+            continue
+        by_seat = {final.seat: final for final in finals[record.pk]}
+        lines = []
+        for order, name, colour in seats.get(record.pk, []):
+            final = by_seat.get(order)
+            lines.append((PlayerScore(name=name, score="" if final is None or final.score is None else str(final.score),
+                                      win=final is not None and final.rank == 1, colour=colour,
+                                      start_position=str(order + 1)),
+                          final.rank if final else 0))
+        catalogue = record.catalogue_record
+        play_id = str(record.pk)
+        plays.append(Play(
+            play_id=play_id, played_on=record.played_on,
+            game=catalogue.title if catalogue else record.game_slug,
+            bgg_id=catalogue.bgg_id if catalogue else None, players=tuple(line for line, _rank in lines),
+            minutes=record.duration_minutes, location=record.location,
+        ))
+        ranks_by_play[play_id] = [rank for _line, rank in lines]
+    return plays, ranks_by_play, [f"record {pk}: {why}" for pk, why in failures.items()]
+
+
+def bg_stats_link(record: GameRecord) -> str | None:
+    """The link that opens a finished record in BG Stats, ready to save (None: it does not replay
+    to a final score)."""
+    plays, ranks, _failures = plays_of([record])
+    if not plays:
+        return None
+    return formats.bg_stats_link(plays[0], ranks[plays[0].play_id])

@@ -19,6 +19,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 
 from games.registry import get_engine
 from records import replay
+from plays_exchange import services as plays_exchange
 from records.models import GameRecord, Player, Seat
 from records.selectors import can_append, events, readable_record, visible_records
 from scoring import selectors, standings
@@ -263,6 +264,9 @@ def _detail_context(request: HttpRequest, record: GameRecord, times_form: PlayTi
             "play_started_at": context["play_started"], "play_ended_at": context["play_ended"]})
     if results_pages.can_correct(request.user, record):
         context["correction_form"] = results_pages.correction_form(record)
+    if record.status == GameRecord.Status.FINISHED and results:
+        # BG Stats takes a play by link: a member who keeps their own log there saves it in a tap.
+        context["bg_stats_link"] = plays_exchange.bg_stats_link(record)
     if record.result_only:
         context["impacts"] = [
             {"impact": impact, "changes": changes,
