@@ -6,7 +6,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from . import recompute, tasks
+from . import ratings, recompute, tasks
 from .models import (
     Club, GameStatistics, League, LeagueMembership, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeChange,
     RecomputeRun, ScoredRecord, SeatResult, Standing, UnscorableRecord,
@@ -90,6 +90,17 @@ class MembershipInline(admin.TabularInline):
 @admin.register(Club)
 class ClubAdmin(admin.ModelAdmin):
     search_fields = ["name"]
+    list_display = ["name", "rating_system"]
+
+    def save_model(self, request, obj, form, change) -> None:
+        # A new system means every rating of the club worked out again: the service does both.
+        system = obj.rating_system
+        if change and "rating_system" in form.changed_data:
+            obj.rating_system = form.initial["rating_system"]
+            super().save_model(request, obj, form, change)
+            ratings.set_rating_system(obj, system)
+        else:
+            super().save_model(request, obj, form, change)
 
 
 @admin.register(League)

@@ -1,4 +1,5 @@
-"""The impact of a corrected result: whose rating, place and league standing moved, before → after.
+"""The impact of a corrected result or of a league ruling: whose rating, place and league standing
+moved, before → after.
 
 Pure functions over two snapshots of the projections a record touches (:func:`snapshot` before
 and after scoring it again); :func:`changes` lists what differs, player by player."""
@@ -11,7 +12,7 @@ from typing import Any
 from records.models import GameRecord
 
 from . import ratings, standings
-from .models import Rating, Standing
+from .models import League, Rating, Standing
 
 Snapshot = dict[tuple[str, ...], dict[str, Any]]
 
@@ -21,17 +22,35 @@ def snapshot(record: GameRecord) -> Snapshot:
     there) and the standing lines of every league it counts in."""
     taken: Snapshot = {}
     for club_id in ratings.scopes_of(record):
-        scope = Rating.objects.filter(game_slug=record.game_slug, club_id=club_id).select_related("player")
-        for place, rating in enumerate(scope.order_by("-ordinal", "player__display_name"), start=1):
-            taken[("rating", str(club_id or ""), str(rating.player_id))] = {
-                "player": rating.player.display_name, "player_id": rating.player_id, "club_id": club_id,
-                "rating": round(rating.ordinal, 2), "place": place}
+        _take_ratings(taken, record.game_slug, club_id)
     for league in standings.leagues_of(record):
-        for line in Standing.objects.filter(league=league).select_related("player"):
-            taken[("standing", str(league.pk), str(line.player_id))] = {
-                "player": line.player.display_name, "player_id": line.player_id, "league_id": league.pk,
-                "league": league.name, "position": line.position, "points": line.points, "games": line.games}
+        _take_standings(taken, league)
     return taken
+
+
+def league_snapshot(league: League, game_slugs: Iterable[str]) -> Snapshot:
+    """The league's standing lines and its club's ratings in the given games: what a ruling on
+    one of its games may move."""
+    taken: Snapshot = {}
+    for slug in sorted(set(game_slugs)):
+        _take_ratings(taken, slug, league.club_id)
+    _take_standings(taken, league)
+    return taken
+
+
+def _take_ratings(taken: Snapshot, game_slug: str, club_id: int | None) -> None:
+    scope = Rating.objects.filter(game_slug=game_slug, club_id=club_id).select_related("player")
+    for place, rating in enumerate(scope.order_by("-ordinal", "player__display_name"), start=1):
+        taken[("rating", str(club_id or ""), str(rating.player_id))] = {
+            "player": rating.player.display_name, "player_id": rating.player_id, "club_id": club_id,
+            "rating": round(rating.ordinal, 2), "place": place}
+
+
+def _take_standings(taken: Snapshot, league: League) -> None:
+    for line in Standing.objects.filter(league=league).select_related("player"):
+        taken[("standing", str(league.pk), str(line.player_id))] = {
+            "player": line.player.display_name, "player_id": line.player_id, "league_id": league.pk,
+            "league": league.name, "position": line.position, "points": line.points, "games": line.games}
 
 
 def changes(before: Snapshot, after: Snapshot) -> list[dict[str, Any]]:

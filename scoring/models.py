@@ -173,7 +173,15 @@ class CopyUsage(models.Model):
 
 
 class Club(models.Model):
+    class RatingSystem(models.TextChoices):
+        OPENSKILL = "openskill", _("OpenSkill")
+        ELO = "elo", _("Elo")
+
     name = models.CharField(_("name"), max_length=200, unique=True)
+    rating_system = models.CharField(
+        _("rating system"), max_length=16, choices=RatingSystem.choices, default=RatingSystem.OPENSKILL,
+        help_text=_("How the club's own ratings are worked out (the ratings over every club are OpenSkill's). "
+                    "Changing it works the club's ratings out again from its first game."))
 
     class Meta:
         ordering = ["name"]
@@ -465,3 +473,21 @@ class ResultImpact(models.Model):
 
     def __str__(self) -> str:
         return f"{self.record_id}@{self.seq}: {len(self.changes)} changes"
+
+
+class RulingImpact(models.Model):
+    """What an organiser's ruling (a game approved or ruled out) moved, before → after: each
+    standing line of the league and each rating of the club in the ruled game that changed.
+    Computed when the league is refreshed after the ruling; rulings made while one refresh was
+    pending share its changes."""
+
+    ruling = models.OneToOneField(LeagueRuling, on_delete=models.CASCADE, primary_key=True, related_name="impact")
+    changes = models.JSONField(default=list)
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("impact of a ruling")
+
+    def __str__(self) -> str:
+        return f"ruling {self.ruling_id}: {len(self.changes)} changes"
+

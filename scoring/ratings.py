@@ -1,4 +1,5 @@
-"""OpenSkill ratings (Plackett–Luce) per game, overall and within each club.
+"""Ratings per game, overall and within each club: OpenSkill (Plackett–Luce), or Elo for a club
+that chose it (:mod:`scoring.elo`; the ratings over every club stay OpenSkill's).
 
 Games are applied in the order they were played (date, then record id). A game entered late
 with an older date makes :func:`recompute` drop the history from that date and replay it, so the
@@ -18,13 +19,32 @@ from openskill.models import PlackettLuce
 
 from records.models import GameRecord
 
-from . import locks, standings
+from . import elo, locks, standings
 from .models import Club, League, Rating, RatingChange, SeatResult
 
 
 @lru_cache(maxsize=1)
 def model() -> PlackettLuce:
     return PlackettLuce()
+
+
+def system_of(club_id: int) -> str:
+    """The rating system a club's own ratings use (Elo for the clubs that chose it)."""
+    return Club.objects.filter(pk=club_id).values_list("rating_system", flat=True).first() or Club.RatingSystem.OPENSKILL
+
+
+def set_rating_system(club: Club, system: str) -> int:
+    """Switch the club's ratings to ``system`` and work every one of its scopes out again from its
+    first game (a rating of one system says nothing in the other); returns the scopes redone."""
+    with transaction.atomic():
+        Club.objects.filter(pk=club.pk).update(rating_system=system)
+        club.rating_system = system
+        slugs = sorted(set(RatingChange.objects.filter(club=club).values_list("game_slug", flat=True)) | {
+            slug for league in League.objects.filter(club=club)
+            for slug in standings.league_records(league).values_list("game_slug", flat=True).distinct()})
+        for slug in slugs:
+            recompute(slug, club.pk)
+    return len(slugs)
 
 
 @dataclass
@@ -87,17 +107,21 @@ def rate_games(scope: tuple[str, int | None], games: list[tuple[int, date]],
     game_slug, club_id = scope
     rows = []
     rate = model()
+    by_elo = club_id is not None and system_of(club_id) == Club.RatingSystem.ELO
     for record_id, played_on in games:
         lines = results.get(record_id)
         if not lines or len(lines) < 2:
             continue
-        before = [skills.get(player_id) or Skill(rate.mu, rate.sigma) for player_id, _rank in lines]
-        teams = rate.rate(
-            [[rate.create_rating([skill.mu, skill.sigma])] for skill in before],
-            ranks=[rank for _player, rank in lines],
-        )
-        for (player_id, rank), old, [new] in zip(lines, before, teams):
-            skill = Skill(new.mu, new.sigma, old.games + 1, played_on)
+        ranks = [rank for _player, rank in lines]
+        if by_elo:  # a rating and no uncertainty
+            before = [skills.get(player_id) or Skill(elo.START, 0.0) for player_id, _rank in lines]
+            after = [(mu, 0.0) for mu in elo.rate([skill.mu for skill in before], ranks)]
+        else:
+            before = [skills.get(player_id) or Skill(rate.mu, rate.sigma) for player_id, _rank in lines]
+            teams = rate.rate([[rate.create_rating([skill.mu, skill.sigma])] for skill in before], ranks=ranks)
+            after = [(new.mu, new.sigma) for [new] in teams]
+        for (player_id, rank), old, (mu, sigma) in zip(lines, before, after):
+            skill = Skill(mu, sigma, old.games + 1, played_on)
             skills[player_id] = skill
             rows.append(RatingChange(
                 player_id=player_id, game_slug=game_slug, club_id=club_id, record_id=record_id,

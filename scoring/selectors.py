@@ -106,6 +106,26 @@ def record_impacts(record: GameRecord, user: User) -> list[tuple[ResultImpact, l
     return [(impact, [line for line in impact.changes if line.get("player_id") in seen]) for impact in impacts]
 
 
+def ruling_impacts(user: User, league: League, limit: int) -> list[tuple[LeagueRuling, list[dict]]]:
+    """The league's latest rulings on games ``user`` may see, newest first, each with the lines
+    of what it moved that name players ``user`` may see."""
+    found = list(league_rulings(user, league).filter(impact__isnull=False).select_related("impact")
+                 .order_by("-id")[:limit])
+    seen = _players_seen(user, [ruling.impact.changes for ruling in found])
+    return [(ruling, [line for line in ruling.impact.changes if line.get("player_id") in seen]) for ruling in found]
+
+
+def impact_lines_seen(user: User, changes: list[dict]) -> list[dict]:
+    """The lines of an impact that name players ``user`` may see."""
+    seen = _players_seen(user, [changes])
+    return [line for line in changes if line.get("player_id") in seen]
+
+
+def _players_seen(user: User, impacts: list[list[dict]]) -> set[int]:
+    ids = {line.get("player_id") for changes in impacts for line in changes}
+    return set(visible_players(user).filter(pk__in=ids).values_list("pk", flat=True))
+
+
 def clubs() -> QuerySet[Club]:
     return Club.objects.all()
 

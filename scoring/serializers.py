@@ -3,13 +3,14 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from records.models import GameRecord
 
 from .models import (
-    Club, GameStatistics, League, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeRun, SeatResult,
-    Standing,
+    Club, GameStatistics, League, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeRun, RulingImpact,
+    SeatResult, Standing,
 )
 
 
@@ -67,11 +68,24 @@ class LeagueSerializer(serializers.ModelSerializer):
 
 class LeagueRulingSerializer(serializers.ModelSerializer):
     ruled_by = serializers.SlugRelatedField(slug_field="username", read_only=True)
+    impact = serializers.SerializerMethodField(
+        help_text="What the ruling moved once the league was refreshed after it (null until then): each "
+                  "standing line and club rating that changed, before → after.")
 
     class Meta:
         model = LeagueRuling
-        fields = ["id", "record", "counts", "reason", "ruled_by", "ruled_at"]
+        fields = ["id", "record", "counts", "reason", "ruled_by", "ruled_at", "impact"]
         read_only_fields = ["id", "ruled_by", "ruled_at"]
+
+    @extend_schema_field({"type": "array", "nullable": True, "items": {"type": "object"}})
+    def get_impact(self, ruling: LeagueRuling) -> list[dict] | None:
+        from . import selectors
+
+        found = RulingImpact.objects.filter(ruling=ruling).values_list("changes", flat=True).first()
+        request = self.context.get("request")
+        if found is None or request is None:
+            return None
+        return selectors.impact_lines_seen(request.user, found)
 
 
 class LeagueRulingRequestSerializer(serializers.Serializer):

@@ -27,7 +27,9 @@ from records import replay
 from records.models import Event, GameRecord
 
 from . import impact, locks, ratings, standings, statistics
-from .models import Club, League, Rating, ResultImpact, ScoredRecord, SeatResult, UnscorableRecord
+from .models import (
+    Club, League, LeagueRuling, Rating, ResultImpact, RulingImpact, ScoredRecord, SeatResult, UnscorableRecord,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -286,14 +288,22 @@ def refresh_league(league_id: int, club_id: int) -> None:
     then its club's ratings, which count the games of the club's leagues, replayed from scratch
     (the games that now count, or no longer do, may be of any date)."""
     league = League.objects.filter(pk=league_id).first()
+    # The rulings made since the last refresh: what this one moves is theirs (CoGs' impact).
+    pending = list(LeagueRuling.objects.filter(league=league, impact__isnull=True).select_related("record")
+                   .order_by("pk")) if league is not None else []
+    ruled_games = {ruling.record.game_slug for ruling in pending}
+    before = impact.league_snapshot(league, ruled_games) if pending else {}
     if league is not None:
         standings.refresh(league)
-    if not Club.objects.filter(pk=club_id).exists():
-        return
-    slugs = set(Rating.objects.filter(club_id=club_id).values_list("game_slug", flat=True))
-    slugs |= set(ScoredRecord.objects.values_list("game_slug", flat=True).distinct())
-    for slug in sorted(slugs):
-        ratings.recompute(slug, club_id)
+    if Club.objects.filter(pk=club_id).exists():
+        slugs = set(Rating.objects.filter(club_id=club_id).values_list("game_slug", flat=True))
+        slugs |= set(ScoredRecord.objects.values_list("game_slug", flat=True).distinct())
+        for slug in sorted(slugs):
+            ratings.recompute(slug, club_id)
+    if pending:
+        moved = impact.changes(before, impact.league_snapshot(league, ruled_games))
+        RulingImpact.objects.bulk_create([RulingImpact(ruling=ruling, changes=moved) for ruling in pending],
+                                         ignore_conflicts=True)
 
 
 def refresh_after_merge(player_id: int, record_ids: list[int]) -> None:

@@ -88,10 +88,10 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
     @action(detail=True, methods=["get"], url_path="rulings")
     def rulings(self, request: Request, pk: str | None = None) -> Response:
         """The organisers' rulings on the league's games, oldest first (the latest on a game
-        stands), on the games the reader may see."""
+        stands), on the games the reader may see, each with what it moved (``impact``)."""
         league = self.get_object()
         page = self.paginate_queryset(selectors.league_rulings(request.user, league))
-        return self.get_paginated_response(LeagueRulingSerializer(page, many=True).data)
+        return self.get_paginated_response(LeagueRulingSerializer(page, many=True, context={"request": request}).data)
 
     @rulings.mapping.post
     @extend_schema(
@@ -109,7 +109,8 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
         record = readable_record(request.user, body.validated_data["record"])
         ruling = rulings.rule(league, record, counts=body.validated_data["counts"],
                               reason=body.validated_data["reason"], by=request.user)
-        return Response(LeagueRulingSerializer(ruling).data, status=status.HTTP_201_CREATED)
+        return Response(LeagueRulingSerializer(ruling, context={"request": request}).data,
+                        status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=GameRecordSerializer(many=True))
     @action(detail=True, methods=["get"], url_path="awaiting-approval")

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_POST
 
 from records.selectors import only_visible, visible_records
 from scoring import rulings, selectors, standings
+from scoring.models import Club
 
 from .games import game_name
 from .history import CHART_COLOURS, thinned, with_seats_and_results
@@ -46,7 +47,7 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "x_origin": league.starts_on.isoformat(),
         "x_range": [0, (league.ends_on - league.starts_on).days],
         "x_label": gettext("Date"),
-        "y_label": gettext("Rating (μ − 3σ)"),
+        "y_label": gettext("Elo rating") if league.club.rating_system == Club.RatingSystem.ELO else gettext("Rating (μ − 3σ)"),
         "series": [
             dict(line, points=thinned(line["points"]), colour=CHART_COLOURS[index % len(CHART_COLOURS)])
             for index, line in enumerate(series.values())
@@ -67,6 +68,8 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "table": table,
         "chart": chart,
         "games": [_game_line(record) for record in games],
+        "ruling_impacts": [{"ruling": ruling, "changes": changes}
+                           for ruling, changes in selectors.ruling_impacts(request.user, league, RECENT_GAMES)],
     }
     return render(request, "leagues/detail.html", context)
 
