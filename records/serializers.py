@@ -33,8 +33,8 @@ class GameRecordSerializer(serializers.ModelSerializer):
         model = GameRecord
         fields = [
             "id", "game_slug", "ruleset_version", "catalogue_record", "copy", "played_on", "location",
-            "status", "is_private", "is_friendly", "play_started_at", "play_ended_at", "seed", "setup",
-            "result_only", "seats", "last_seq", "created_at",
+            "status", "is_private", "is_friendly", "is_cooperative", "play_started_at", "play_ended_at", "seed",
+            "setup", "result_only", "seats", "last_seq", "created_at",
         ]
         read_only_fields = ["id", "status", "ruleset_version", "last_seq", "created_at"]
 
@@ -54,6 +54,8 @@ class GameRecordSerializer(serializers.ModelSerializer):
         record = attrs.get("catalogue_record")
         if copy is not None and record is not None and copy.record_id != record.pk:
             raise serializers.ValidationError({"copy": "this copy belongs to another catalogue record"})
+        if attrs.get("is_cooperative") and not attrs.get("result_only"):
+            raise serializers.ValidationError({"is_cooperative": "only a result-only record is a cooperative game"})
         started, ended = attrs.get("play_started_at"), attrs.get("play_ended_at")
         if started is not None and ended is not None and ended < started:
             raise serializers.ValidationError({"play_ended_at": "play cannot end before it started"})

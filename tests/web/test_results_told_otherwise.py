@@ -112,3 +112,20 @@ def test_the_api_refuses_a_result_that_tells_nothing_or_the_wrong_kind(club, coo
     assert answer.status_code == 400, answer.content
     assert answer.json()["field"] == field, answer.json()
     assert not record.events.exists()
+
+
+def test_a_cooperative_record_made_through_the_api(club):  # noqa: F811
+    client = club["client"]
+    made = client.post("/api/records/", json.dumps({
+        "game_slug": "pandemic", "result_only": True, "is_cooperative": True,
+        "seats": [{"player": "David"}, {"player": "Élif"}]}),
+        content_type="application/json")
+    assert made.status_code == 201, made.content
+    record = GameRecord.objects.get(pk=made.json()["id"])
+    assert record.is_cooperative and made.json()["is_cooperative"] is True
+    assert api_result(client, record, {"cooperative": "lost", "scores": [{"seat": 0}, {"seat": 1}]}).status_code == 201
+    refused = client.post("/api/records/", json.dumps({
+        "game_slug": "carcassonne", "is_cooperative": True,
+        "seats": [{"player": "David"}, {"player": "Élif"}]}),
+        content_type="application/json")
+    assert refused.status_code == 400 and "is_cooperative" in refused.content.decode()
