@@ -129,3 +129,13 @@ def test_a_cooperative_record_made_through_the_api(club):  # noqa: F811
         "seats": [{"player": "David"}, {"player": "Élif"}]}),
         content_type="application/json")
     assert refused.status_code == 400 and "is_cooperative" in refused.content.decode()
+
+
+def test_a_cooperative_record_file_reads_back_as_one(club):  # noqa: F811
+    from records.files import export_document, import_document
+
+    club["client"].post("/scorekeeping/result/", form(title="Azul", told="lost", score_1="", score_2=""))
+    document = export_document(GameRecord.objects.get())
+    assert document["cooperative"] is True
+    again = import_document(json.loads(json.dumps(document)))
+    assert again.is_cooperative and again.events.get().payload["cooperative"] == "lost"
