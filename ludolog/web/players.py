@@ -13,6 +13,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext
 
@@ -20,6 +21,7 @@ from records.models import Player
 from scoring import figures, selectors
 from scoring.models import PlayerStatistics
 
+from . import statistics as charts
 from .games import game_name, source_label
 from .history import CHART_COLOURS, sources_in_order, thinned
 
@@ -130,6 +132,10 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             {"index": index, "game": game_name(slug), "chart_id": f"rating-chart-{slug}"} for index, slug in enumerate(rated)
         ],
         "rating_chart": chart,
+        "win_rate_chart": charts.bars(
+            [(game_name(row.game_slug), row.win_rate, charts.percent(row.win_rate)) for row in per_game], scale=1.0,
+            urls=[reverse("game-statistics", args=[row.game_slug]) for row in per_game],
+            notes=[charts.games_and_wins(row.games, row.wins) for row in per_game]),
         "results": [{"result": result, "game": game_name(result.record.game_slug)} for result in results],
         "results_page": results,
         **_figures(user, player),

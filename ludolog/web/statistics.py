@@ -95,7 +95,7 @@ def club_statistics(request: HttpRequest) -> HttpResponse:
         "players_chart": bars(
             [(tally.player.display_name, tally.win_rate, percent(tally.win_rate)) for tally in players], scale=1.0,
             urls=[reverse("player-detail", args=[tally.player.pk]) for tally in players],
-            notes=[_games_and_wins(tally.games, tally.wins) for tally in players],
+            notes=[games_and_wins(tally.games, tally.wins) for tally in players],
         ),
         "advantage_chart": _advantage_bars(games, names, game_url),
         "copies_chart": bars(
@@ -117,7 +117,7 @@ def _months_before(first_day: date, months: int) -> date:
     return date(index // 12, index % 12 + 1, 1)
 
 
-def _games_and_wins(games: int, wins: int) -> str:
+def games_and_wins(games: int, wins: int) -> str:
     return ngettext("%(wins)s win in %(games)s game", "%(wins)s wins in %(games)s games", games) % {
         "wins": wins, "games": games}
 
@@ -185,7 +185,7 @@ def game_statistics(request: HttpRequest, slug: str) -> HttpResponse:
         "players_chart": bars(
             [(line.player.display_name, line.win_rate, percent(line.win_rate)) for line in players], scale=1.0,
             urls=[reverse("player-detail", args=[line.player_id]) for line in players],
-            notes=[_games_and_wins(line.games, line.wins) for line in players],
+            notes=[games_and_wins(line.games, line.wins) for line in players],
         ),
         "players": players,
         "ratings": ratings,

@@ -180,3 +180,13 @@ def test_what_a_reader_was_shown_from_the_cache_follows_new_games_and_games_made
     page = anonymous.get("/statistics/azul/").content.decode()
     assert shown(page, "game-plays") == "6" and chart(page, "game-players-chart")["Cy"] == "75 %"
     assert shown(anonymous.get("/statistics/").content.decode(), "club-plays") == "7"
+
+
+def test_the_players_page_charts_their_win_rate_in_each_game(club):
+    from records.models import Player
+
+    ada = Player.objects.get(display_name="Ada")
+    page = Client().get(f"/players/{ada.pk}/").content.decode()
+    # Azul: won G1, shared G3, lost G2 and G4 (2 of 4); Stone Age: won G5.
+    assert chart(page, "player-win-rates") == {"Azul": "50 %", "Stone Age": "100 %"}
+    assert 'href="/statistics/azul/"' in page

@@ -189,14 +189,29 @@ def registered(game: WebGame) -> Iterator[WebGame]:
         unregister(game.slug)
 
 
+TITLES_KEPT = 300
+"""Seconds a game's catalogue title stays in the cache (a title is rarely edited)."""
+
+
 def game_name(slug: str) -> str:
-    """A game's name in the reader's language: its web module's, else its engine's, else the slug
-    (a game only logged as results)."""
+    """A game's name in the reader's language: its web module's, else its engine's, else the
+    catalogue's title its records name (a game only logged as results), else the slug."""
     game = web_game(slug)
     if game is not None:
         return str(game.name)
     engine = get_engine(slug)
-    return engine.name if engine is not None else slug
+    if engine is not None:
+        return engine.name
+    from django.core.cache import cache
+
+    from scoring.models import GameStatistics
+
+    key = f"game-title:{slug}"
+    title = cache.get(key)
+    if title is None:
+        title = GameStatistics.objects.filter(game_slug=slug).values_list("title", flat=True).first() or ""
+        cache.set(key, title, TITLES_KEPT)
+    return title or slug
 
 
 def source_label(slug: str, source: str) -> str:
