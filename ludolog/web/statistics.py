@@ -118,7 +118,7 @@ def _months_before(first_day: date, months: int) -> date:
 
 
 def games_and_wins(games: int, wins: int) -> str:
-    return ngettext("%(wins)s win in %(games)s game", "%(wins)s wins in %(games)s games", games) % {
+    return ngettext("won %(wins)s of %(games)s game", "won %(wins)s of %(games)s games", games) % {
         "wins": wins, "games": games}
 
 
