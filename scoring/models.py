@@ -491,3 +491,20 @@ class RulingImpact(models.Model):
     def __str__(self) -> str:
         return f"ruling {self.ruling_id}: {len(self.changes)} changes"
 
+
+class RulesetMoveImpact(models.Model):
+    """What moving a record to another ruleset moved, before → after: each rating of its game
+    and each league standing line that changed once the record was scored again by the new rules.
+    Computed once, when the moved record is scored."""
+
+    move = models.OneToOneField("records.RulesetMove", on_delete=models.CASCADE, primary_key=True,
+                                related_name="impact")
+    changes = models.JSONField(default=list)
+    computed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("impact of a ruleset move")
+
+    def __str__(self) -> str:
+        return f"ruleset move {self.move_id}: {len(self.changes)} changes"
+

@@ -44,7 +44,7 @@ from . import standings as league_tables
 from . import statistics
 from .models import (
     Club, CopyUsage, GameStatistics, League, LeagueRuling, PlayerStatistics, Rating, RatingChange, RecomputeRun, ResultImpact,
-    ScoredRecord, SeatResult, Standing,
+    RulesetMoveImpact, ScoredRecord, SeatResult, Standing,
 )
 
 User = AbstractBaseUser | AnonymousUser
@@ -104,6 +104,14 @@ def record_impacts(record: GameRecord, user: User) -> list[tuple[ResultImpact, l
     ids = {line.get("player_id") for impact in impacts for line in impact.changes}
     seen = set(visible_players(user).filter(pk__in=ids).values_list("pk", flat=True))
     return [(impact, [line for line in impact.changes if line.get("player_id") in seen]) for impact in impacts]
+
+
+def ruleset_move_impacts(record: GameRecord, user: User) -> list[tuple[RulesetMoveImpact, list[dict]]]:
+    """What each move of the record to other rules moved, oldest first, with the lines of players
+    ``user`` may see; the caller has checked that the record is visible."""
+    found = list(RulesetMoveImpact.objects.filter(move__record=record).select_related("move").order_by("move_id"))
+    seen = _players_seen(user, [entry.changes for entry in found])
+    return [(entry, [line for line in entry.changes if line.get("player_id") in seen]) for entry in found]
 
 
 def ruling_impacts(user: User, league: League, limit: int) -> list[tuple[LeagueRuling, list[dict]]]:

@@ -24,11 +24,12 @@ from django.utils import timezone
 from games.registry import RESULT, FinalScore
 from records.services import CORRECTION
 from records import replay
-from records.models import Event, GameRecord
+from records.models import Event, GameRecord, RulesetMove
 
 from . import impact, locks, ratings, standings, statistics
 from .models import (
-    Club, League, LeagueRuling, Rating, ResultImpact, RulingImpact, ScoredRecord, SeatResult, UnscorableRecord,
+    Club, League, LeagueRuling, Rating, ResultImpact, RulesetMoveImpact, RulingImpact, ScoredRecord, SeatResult,
+    UnscorableRecord,
 )
 
 logger = logging.getLogger(__name__)
@@ -255,6 +256,21 @@ def before_correction(record: GameRecord) -> tuple[int | None, impact.Snapshot]:
     if last is None or last[1] != CORRECTION or ResultImpact.objects.filter(record=record, seq=last[0]).exists():
         return None, {}
     return last[0], impact.snapshot(record)
+
+
+def before_ruleset_move(record: GameRecord) -> tuple[int | None, impact.Snapshot]:
+    """The id of the record's latest ruleset move when what it moved is not kept yet, with the
+    projections as they stand (before the record is scored by the new rules); else ``(None, {})``."""
+    move = (RulesetMove.objects.filter(record=record).order_by("-pk").values_list("pk", flat=True).first())
+    if move is None or RulesetMoveImpact.objects.filter(move_id=move).exists():
+        return None, {}
+    return move, impact.snapshot(record)
+
+
+def keep_ruleset_move_impact(record: GameRecord, move_id: int, before: impact.Snapshot) -> RulesetMoveImpact:
+    found, _created = RulesetMoveImpact.objects.get_or_create(
+        move_id=move_id, defaults={"changes": impact.changes(before, impact.snapshot(record))})
+    return found
 
 
 def keep_impact(record: GameRecord, seq: int, before: impact.Snapshot) -> ResultImpact:

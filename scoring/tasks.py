@@ -58,13 +58,17 @@ def score_record(record_id: int) -> list[int] | None:
     if record is None:
         return None
     try:
-        # A corrected result: what the projections said before, to keep what the correction moved.
+        # A corrected result, a record moved to new rules: what the projections said before, to
+        # keep what the change moved.
         correction, before = services.before_correction(record)
+        move, before_move = services.before_ruleset_move(record)
         rows = services.store_results(record)
         _pause_for_tests("LUDOLOG_SCORING_TEST_PAUSE_SECONDS")
         services.update_projections(record)
         if correction is not None:
             services.keep_impact(record, correction, before)
+        if move is not None:
+            services.keep_ruleset_move_impact(record, move, before_move)
     except Exception as error:
         if services.note_scoring_failure(record.pk, error):
             return None

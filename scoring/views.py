@@ -53,14 +53,19 @@ class RecordResultsView(ListAPIView):
 
 
 class RecordImpactView(APIView):
-    """What each correction of the record's result moved, before → after: ratings and their
-    places, league standings (players the reader may not see left out)."""
+    """What each correction of the record's result, and each move of the record to other rules,
+    moved, before → after: ratings and their places, league standings (players the reader may not
+    see left out). A correction's entry has its ``seq``; a ruleset move's its ``ruleset_move`` id."""
 
     @extend_schema(responses={200: dict})
     def get(self, request: Request, record_id: int) -> Response:
         record = readable_record(request.user, record_id)
-        return Response([{"seq": impact.seq, "computed_at": impact.computed_at, "changes": changes}
-                         for impact, changes in selectors.record_impacts(record, request.user)])
+        corrections = [{"seq": impact.seq, "computed_at": impact.computed_at, "changes": changes}
+                       for impact, changes in selectors.record_impacts(record, request.user)]
+        moves = [{"ruleset_move": entry.move_id, "from_version": entry.move.from_version,
+                  "to_version": entry.move.to_version, "computed_at": entry.computed_at, "changes": changes}
+                 for entry, changes in selectors.ruleset_move_impacts(record, request.user)]
+        return Response(corrections + moves)
 
 
 class ClubViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):

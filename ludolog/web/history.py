@@ -267,6 +267,8 @@ def _detail_context(request: HttpRequest, record: GameRecord, times_form: PlayTi
     if record.status == GameRecord.Status.FINISHED and results:
         # BG Stats takes a play by link: a member who keeps their own log there saves it in a tap.
         context["bg_stats_link"] = plays_exchange.bg_stats_link(record)
+    context["ruleset_impacts"] = [{"move": entry.move, "changes": changes}
+                                  for entry, changes in selectors.ruleset_move_impacts(record, request.user)]
     if record.result_only:
         context["impacts"] = [
             {"impact": impact, "changes": changes,

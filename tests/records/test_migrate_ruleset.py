@@ -191,3 +191,27 @@ def test_a_variant_chosen_at_the_start_is_honoured_by_the_recorder_and_the_score
                      format="json")
     assert again.status_code == (201 if hunts_again else 422)
     assert replay.state_at(GameRecord.objects.get(pk=record))[0].variants == frozenset(variants)
+
+
+def test_what_a_move_to_new_rules_moved_is_kept_and_shown(three_kinds, client, django_capture_on_commit_callbacks):
+    """CoGs' impact for a ruleset move: the record scored again by the new rules; the ratings it
+    moves are compared before → after. Ratings follow the places, so the changed record's lines
+    name its players exactly when its places changed."""
+    from scoring import tasks
+    from scoring.models import RulesetMoveImpact
+    from scoring.services import shared_ranks
+
+    tasks.score_record(three_kinds["changed"].pk)  # rated under the old rules first
+    with django_capture_on_commit_callbacks(execute=True):
+        report = migrate_ruleset(SA, "2", variants=[NEWBORN])
+    # The identical record is a game still being played: nothing scored, nothing to compare.
+    assert not RulesetMoveImpact.objects.filter(move__record=three_kinds["identical"]).exists()
+    changed = three_kinds["changed"]
+    line = next(line for line in report.records if line.record_id == changed.pk)
+    moved = RulesetMoveImpact.objects.get(move__record=changed).changes
+    places_changed = shared_ranks(list(line.scores_before)) != shared_ranks(list(line.scores_after))
+    assert bool([entry for entry in moved if entry["kind"] == "rating"]) == places_changed
+    page = client.get(f"/games/{changed.pk}/").content.decode()
+    assert 'data-testid="ruleset-impacts"' in page and "What the new rules moved" in page
+    listed = client.get(f"/api/records/{changed.pk}/impact/").json()
+    assert [entry.get("ruleset_move") for entry in listed] == [RulesetMove.objects.get(record=changed).pk]
