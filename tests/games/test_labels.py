@@ -168,3 +168,13 @@ def test_the_record_page_offers_staff_its_copies_labels(staff, client, catalogue
 
     assert link in staff.get(f"/catalogue/{record.pk}/").content.decode()
     assert link not in client.get(f"/catalogue/{record.pk}/").content.decode()
+
+
+def test_the_copy_admin_refuses_more_than_a_requests_labels(admin_client, catalogue):
+    Copy.objects.bulk_create(Copy(record=catalogue["stone_age"], barcode=f"BULK-{n}") for n in range(240))
+    selected = list(Copy.objects.values_list("pk", flat=True))
+    answer = admin_client.post("/admin/games/copy/", {"action": "print_labels", "_selected_action": selected},
+                               follow=True)
+
+    assert answer["Content-Type"].startswith("text/html")
+    assert "245 copies selected: labels are printed at most 240 at a time." in answer.content.decode()
