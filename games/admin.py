@@ -1,5 +1,5 @@
 from django import forms
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -23,7 +23,7 @@ from .models import (
 )
 from . import covers
 from .jobs_admin import ImportJobAdmin
-from .services import export_unimarc, start_unimarc_import
+from .services import MAX_LABELS, copy_labels, export_unimarc, start_unimarc_import
 from .tasks import queue_unimarc_import
 
 
@@ -210,6 +210,18 @@ class CopyAdmin(admin.ModelAdmin):
     list_filter = ["status"]
     search_fields = ["barcode", "record__title"]
     autocomplete_fields = ["record"]
+    actions = ["print_labels"]
+
+    @admin.action(description=_("Print labels for the selected copies"))
+    def print_labels(self, request: HttpRequest, queryset) -> HttpResponse | None:
+        count = queryset.count()
+        if count > MAX_LABELS:
+            self.message_user(request, _("%(count)s copies selected: labels are printed at most %(most)s at a time.")
+                              % {"count": count, "most": MAX_LABELS}, messages.ERROR)
+            return None
+        response = HttpResponse(copy_labels(queryset, request.build_absolute_uri("/")), content_type="application/pdf")
+        response["Content-Disposition"] = 'inline; filename="labels.pdf"'
+        return response
 
 
 @admin.register(Person)

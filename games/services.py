@@ -13,7 +13,7 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.dateparse import parse_date
 
-from . import unimarc
+from . import labels, unimarc
 
 from .models import (
     CatalogueRecord,
@@ -27,6 +27,22 @@ from .models import (
     Publisher,
     UnimarcImport,
 )
+
+
+MAX_LABELS = 240
+"""Copies a label request may print: ten sheets of 24, a morning's stickering."""
+
+
+def copy_labels(copies: Iterable[Copy], base_url: str, skip: int = 0) -> bytes:
+    """The PDF sheet of labels of ``copies`` (games.labels), shelf by shelf, each label's QR code
+    opening the copy's desk page under ``base_url``."""
+    if isinstance(copies, QuerySet):
+        copies = copies.select_related("record")
+    ordered = sorted(copies, key=lambda copy: (copy.shelf_location, copy.barcode))
+    return labels.label_sheet(
+        [labels.LabelData(title=copy.record.title, shelf_mark=copy.shelf_location, barcode=copy.barcode)
+         for copy in ordered],
+        base_url=base_url, skip=skip)
 
 
 def demo_catalogue_data() -> dict[str, Any]:

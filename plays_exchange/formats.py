@@ -17,7 +17,8 @@ that an export reads back as the plays it holds; :func:`write_csv` writes one ro
 
 The XML is parsed with the standard library's expat, refusing any DTD: no entity can be declared,
 so none expands (the "billion laughs") or reaches outside the file (what ``defusedxml`` guards
-against; it is not installed, and forbidding the DTD is the whole of what this format needs).
+against; it is installed only for fpdf2 and not used here: forbidding the DTD is the whole of
+what this format needs).
 """
 
 from __future__ import annotations

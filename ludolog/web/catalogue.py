@@ -617,6 +617,7 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "record": record,
         "librarian": is_librarian(request.user),
+        "staff": request.user.is_staff,
         "document_type": document_type_label(record.document_type),
         "min_age": stated_min_age(record),
         "max_age": stated_max_age(record),

@@ -1,0 +1,230 @@
+"""Copy labels to print on sticker sheets: each label the game's title, the shelf mark, the
+barcode, and a QR code that opens the copy's page at the desk.
+
+Pure: plain values in, the PDF's bytes out; no Django, no app (an import-linter contract says
+so). The desk page's address is the contract with the desk: ``{base_url}/desk/copies/{barcode}/``,
+the barcode URL-quoted (:func:`desk_url`).
+
+The QR codes are PNG images (segno, error correction M, eight pixels a module, the four-module
+quiet zone inside the image), so a PDF reader or a test can take them out and read them; a
+printer draws them as crisp as vector squares, PDF images being drawn without smoothing.
+
+The text is set in DejaVu Sans cut down to Latin-1, Latin Extended-A (œ, Œ, ł, ő…) and the common
+punctuation (’ « » – — …), shipped in ``games/fonts/`` (about 60 kB, its licence beside it), so a
+label prints the same on any machine whatever fonts it has. It was cut with fontTools, which
+fpdf2 installs::
+
+    pyftsubset DejaVuSans.ttf --no-hinting --layout-features=kern,liga \\
+      --unicodes=U+0020-007E,U+00A0-017F,U+0192,U+02C6,U+02C7,U+02D8-02DD,U+2010-2027,U+2030-203A,U+2044,U+20AC,U+2122,U+2212
+
+A character outside it prints as its letter without the accent where it has one (ǎ → a) and as
+``?`` otherwise (:func:`printable`).
+
+Member cards will come here too once households exist (issue 27); they are not drawn yet.
+"""
+
+from __future__ import annotations
+
+import io
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from urllib.parse import quote
+
+import segno
+from fontTools.ttLib import TTFont
+from fpdf import FPDF
+
+FONT_FAMILY = "DejaVuSans"
+FONT_FILES = {"": "DejaVuSans-Latin.ttf", "B": "DejaVuSans-Bold-Latin.ttf"}
+QR_ERROR_CORRECTION = "m"
+QR_PIXELS_PER_MODULE = 8
+ELLIPSIS = "…"
+
+
+@dataclass(frozen=True)
+class LabelData:
+    """What one label shows: a copy's title, shelf mark and barcode."""
+
+    title: str
+    shelf_mark: str
+    barcode: str
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """A sheet of stickers, in millimetres: the page, the grid of labels, and the blank kept
+    inside each label (printers do not print to the paper's edge, and a sticker cut a little off
+    should not cut the text)."""
+
+    name: str
+    page_width: float
+    page_height: float
+    columns: int
+    rows: int
+    label_width: float
+    label_height: float
+    left: float
+    top: float
+    column_gap: float = 0.0
+    row_gap: float = 0.0
+    padding_x: float = 5.0
+    padding_y: float = 3.5
+
+    @property
+    def per_page(self) -> int:
+        return self.columns * self.rows
+
+    def origin(self, index: int) -> tuple[float, float]:
+        """The top-left corner of the label at ``index`` on its page, row by row.
+
+        >>> A4_3x8.origin(0), A4_3x8.origin(4), A4_3x8.origin(23)
+        ((0.0, 0.5), (70.0, 37.5), (140.0, 259.5))
+        """
+        row, column = divmod(index % self.per_page, self.columns)
+        return (self.left + column * (self.label_width + self.column_gap),
+                self.top + row * (self.label_height + self.row_gap))
+
+
+A4_3x8 = SheetLayout(name="A4, 3 × 8 labels of 70 × 37 mm", page_width=210, page_height=297, columns=3, rows=8,
+                     label_width=70, label_height=37, left=0, top=0.5)
+"""The common A4 sheet of 24 stickers, edge to edge across the page, half a millimetre at the top
+and the bottom."""
+
+
+def desk_url(base_url: str, barcode: str) -> str:
+    """The address of a copy's desk page, which its QR code opens.
+
+    >>> desk_url("https://ludo.example/", "LUD 12/b")
+    'https://ludo.example/desk/copies/LUD%2012%2Fb/'
+    """
+    return f"{base_url.rstrip('/')}/desk/copies/{quote(barcode, safe='')}/"
+
+
+def label_sheet(copies: Sequence[LabelData], *, base_url: str, layout: SheetLayout = A4_3x8,
+                skip: int = 0) -> bytes:
+    """The PDF of the copies' labels, ``layout.per_page`` a page, in the order given; ``skip``
+    leaves that many labels blank at the start of the first page (a sheet already partly used)."""
+    if not copies:
+        raise ValueError("no copy to label")
+    if not 0 <= skip < layout.per_page:
+        raise ValueError(f"skip must be from 0 to {layout.per_page - 1}")
+    pdf = FPDF(orientation="portrait", unit="mm", format=(layout.page_width, layout.page_height))
+    pdf.set_auto_page_break(False)
+    pdf.set_margins(0, 0, 0)
+    pdf.set_title("Ludolog labels")
+    pdf.set_creator("Ludolog")
+    for style, file_name in FONT_FILES.items():
+        pdf.add_font(FONT_FAMILY, style, str(_font_path(file_name)))
+    for position, copy in enumerate(copies, start=skip):
+        if position % layout.per_page == 0 or position == skip:
+            pdf.add_page()
+        _draw_label(pdf, layout, *layout.origin(position), copy, desk_url(base_url, copy.barcode))
+    return bytes(pdf.output())
+
+
+def qr_png(data: str) -> bytes:
+    """The QR code of ``data`` as a black-and-white PNG, quiet zone included."""
+    buffer = io.BytesIO()
+    segno.make_qr(data, error=QR_ERROR_CORRECTION, boost_error=False).save(
+        buffer, kind="png", scale=QR_PIXELS_PER_MODULE, border=4)
+    return buffer.getvalue()
+
+
+def printable(text: str) -> str:
+    """``text`` with the characters the labels' font lacks replaced: by their letter without its
+    accent where that is in the font, by ``?`` otherwise.
+
+    >>> printable("Carcassonne à la préhistoire — Œuvre, Łódź, Ǎ, 囲碁")
+    'Carcassonne à la préhistoire — Œuvre, Łódź, A, ??'
+    """
+    covered = _covered_characters()
+    if all(character in covered for character in text):
+        return text
+    kept = []
+    for character in unicodedata.normalize("NFC", text):
+        if character in covered:
+            kept.append(character)
+            continue
+        bare = "".join(part for part in unicodedata.normalize("NFKD", character) if not unicodedata.combining(part))
+        kept.append(bare if bare and all(part in covered for part in bare) else "?")
+    return "".join(kept)
+
+
+def fitted_lines(text: str, width: float, max_lines: int, measure) -> list[str]:
+    """``text`` wrapped at spaces into at most ``max_lines`` lines no wider than ``width`` by
+    ``measure``; a word too long for a line is cut, and text left over ends the last line with an
+    ellipsis.
+
+    >>> fitted_lines("Carcassonne à la préhistoire", 16, 2, len)
+    ['Carcassonne à la', 'préhistoire']
+    >>> fitted_lines("Les Aventuriers du Rail : Europe", 12, 2, len)
+    ['Les', 'Aventuriers…']
+    """
+    lines: list[str] = []
+    words = text.split()
+    while words and len(lines) < max_lines:
+        line = words.pop(0)
+        while measure(line) > width:  # a word longer than the line: cut it where it must be cut
+            cut = len(line) - 1
+            while cut > 1 and measure(line[:cut]) > width:
+                cut -= 1
+            words.insert(0, line[cut:])
+            line = line[:cut]
+        while words and measure(f"{line} {words[0]}") <= width:
+            line = f"{line} {words.pop(0)}"
+        lines.append(line)
+    if words:
+        last = lines[-1]
+        while last and measure(last + ELLIPSIS) > width:
+            last = last[:-1].rstrip()
+        lines[-1] = last + ELLIPSIS
+    return lines
+
+
+def _draw_label(pdf: FPDF, layout: SheetLayout, x: float, y: float, copy: LabelData, url: str) -> None:
+    qr_size = layout.label_height - 2 * layout.padding_y
+    qr_x = x + layout.label_width - layout.padding_x - qr_size
+    # The quiet zone is white already: the text may come up to the image's edge.
+    pdf.image(io.BytesIO(qr_png(url)), x=qr_x, y=y + layout.padding_y, w=qr_size, h=qr_size)
+    text_x = x + layout.padding_x
+    text_width = qr_x - text_x
+    top, bottom = y + layout.padding_y, y + layout.label_height - layout.padding_y
+
+    pdf.set_font(FONT_FAMILY, "B", 9)
+    title_lines = fitted_lines(printable(copy.title), text_width, 3, pdf.get_string_width)
+    cursor = top
+    for line in title_lines:
+        pdf.set_xy(text_x, cursor)
+        pdf.cell(text_width, 3.9, line)
+        cursor += 3.9
+
+    pdf.set_font(FONT_FAMILY, "", 8)
+    shelf_lines = fitted_lines(printable(copy.shelf_mark), text_width, 2, pdf.get_string_width)
+    cursor = max(cursor + 1.2, bottom - 4.6 - 3.5 * len(shelf_lines))
+    for line in shelf_lines:
+        pdf.set_xy(text_x, cursor)
+        pdf.cell(text_width, 3.5, line)
+        cursor += 3.5
+
+    pdf.set_font(FONT_FAMILY, "B", 10)
+    barcode = (fitted_lines(printable(copy.barcode), text_width, 1, pdf.get_string_width) or [""])[0]
+    pdf.set_xy(text_x, bottom - 4.4)
+    pdf.cell(text_width, 4.4, barcode)
+
+
+def _font_path(file_name: str):
+    return resources.files("games").joinpath("fonts", file_name)
+
+
+@cache
+def _covered_characters() -> frozenset[str]:
+    """The characters both of the labels' fonts draw."""
+    covered = None
+    for file_name in FONT_FILES.values():
+        with _font_path(file_name).open("rb") as font_file:
+            characters = {chr(point) for point in TTFont(font_file).getBestCmap()}
+        covered = characters if covered is None else covered & characters
+    return frozenset(covered or ())
