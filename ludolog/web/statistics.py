@@ -23,7 +23,7 @@ from django.utils.translation import gettext, ngettext
 from scoring import figures, selectors
 from scoring.models import GameStatistics, PlayerStatistics
 
-from .games import game_name
+from .games import rules_name
 
 GAMES_CHARTED = 20
 """Games with a bar on the club's page; every game is in the table below it."""
@@ -65,9 +65,9 @@ def percent(rate: float) -> str:
 
 
 def display_name(row: GameStatistics) -> str:
-    """The game's name: its engine's, else the catalogue's title of its records, else its slug."""
-    name = game_name(row.game_slug)
-    return row.title if name == row.game_slug and row.title else name
+    """The game's name: its engine's, else the catalogue's title of its records (the row has it:
+    no look-up for each of a club's hundreds of games), else its slug."""
+    return rules_name(row.game_slug) or row.title or row.game_slug
 
 
 def club_statistics(request: HttpRequest) -> HttpResponse:

@@ -193,15 +193,22 @@ TITLES_KEPT = 300
 """Seconds a game's catalogue title stays in the cache (a title is rarely edited)."""
 
 
-def game_name(slug: str) -> str:
-    """A game's name in the reader's language: its web module's, else its engine's, else the
-    catalogue's title its records name (a game only logged as results), else the slug."""
+def rules_name(slug: str) -> str | None:
+    """The name of a game with rules here, in the reader's language: its web module's, else its
+    engine's; None for a game only logged as results."""
     game = web_game(slug)
     if game is not None:
         return str(game.name)
     engine = get_engine(slug)
-    if engine is not None:
-        return engine.name
+    return engine.name if engine is not None else None
+
+
+def game_name(slug: str) -> str:
+    """A game's name in the reader's language: :func:`rules_name`, else the catalogue's title its
+    records name (a game only logged as results), else the slug."""
+    name = rules_name(slug)
+    if name is not None:
+        return name
     from django.core.cache import cache
 
     from scoring.models import GameStatistics
