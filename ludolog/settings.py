@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "records",
     "scoring",
     "plays_exchange",
+    "loans",
 ]
 
 MIDDLEWARE = [
