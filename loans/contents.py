@@ -33,8 +33,8 @@ BULLET = re.compile(r"^[\s•·*\-–—]+")
 COUNT = re.compile(r"^(\d+)\s*(?:[x×]\s+)?(.+)$", re.IGNORECASE)
 COLOURS = re.compile(r"\s+(?:en|dans|de)\s+(\d+|[a-z]+)\s+couleurs?\b", re.IGNORECASE)
 SENTENCE_END = re.compile(r"\.(?=\s|$)")
-LONGEST_KIND = 80
-"""Longer than this, a piece of text is prose, not a component."""
+LONGEST_UNCOUNTED = 80
+"""Longer than this and with no count in front, a piece of text is prose, not a component."""
 
 
 def _split_items(line: str) -> list[str]:
@@ -66,7 +66,7 @@ def parse_item(item: str) -> ContentLine | None:
     text = BULLET.sub("", item).strip().rstrip(".").strip()
     if not text:
         return None
-    count, kind = 1, text
+    count, kind, counted = 1, text, True
     match = COUNT.match(text)
     if match:
         count, kind = int(match.group(1)), match.group(2).strip()
@@ -74,12 +74,14 @@ def parse_item(item: str) -> ContentLine | None:
         first, _space, rest = text.partition(" ")
         if rest and _count(first) is not None:
             count, kind = _count(first) or 1, rest.strip()
+        else:
+            counted = False
     colours = None
     found = COLOURS.search(kind)
     if found and _count(found.group(1)):
         colours = _count(found.group(1))
         kind = (kind[:found.start()] + kind[found.end():]).strip()
-    if not kind or len(kind) > LONGEST_KIND:
+    if not kind or (not counted and len(kind) > LONGEST_UNCOUNTED):
         return None
     return ContentLine(kind, count, colours)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from django.db import migrations
 
 COPY_EVENT_TABLE = "loans_copyevent"
-MESSAGE = "loans_copyevent is append-only: a copy's stored events are never updated or deleted"
+MESSAGE = "loans_copyevent is append-only: stored copy events are never updated or deleted"
 
 POSTGRESQL_INSTALL = [
     f"""
