@@ -60,10 +60,12 @@ class LoanRulesAdmin(admin.ModelAdmin):
 
 
 @admin.register(Hold)
-class HoldAdmin(admin.ModelAdmin):
+class HoldAdmin(ReadOnlyAdmin):
+    """Holds are placed and cancelled at the desk or through the API (``loans.services``), which keep
+    the queue and the hold shelf in step."""
+
     list_display = ["record", "household", "status", "placed_at", "copy", "ready_on"]
     list_filter = ["status"]
-    readonly_fields = ["status", "copy", "ready_on"]
 
 
 @admin.register(Notification)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
@@ -82,3 +84,9 @@ def waiting_holds(record_id: int) -> QuerySet[Hold]:
 
 def copy_history(copy: Copy) -> QuerySet[CopyEvent]:
     return CopyEvent.objects.filter(copy=copy).order_by("seq")
+
+
+def overdue_loans(today: dt.date) -> QuerySet[CopyState]:
+    """The loans due before ``today``, the longest overdue first: the desk's overdue list."""
+    return (CopyState.objects.filter(status=rules.Status.ON_LOAN, due_on__lt=today)
+            .select_related("copy__record", "household").order_by("due_on", "copy__barcode"))

@@ -246,6 +246,48 @@ def check_copy(copy: Copy, by: User, *, today: dt.date | None = None) -> rules.C
         return row.as_rule_state()
 
 
+LIBRARIAN_MOVES: dict[rules.EventType, frozenset[rules.Status]] = {
+    rules.EventType.SENT_TO_REPAIR: frozenset({rules.Status.AVAILABLE, rules.Status.NEEDS_CHECK}),
+    rules.EventType.BACK_FROM_REPAIR: frozenset({rules.Status.IN_REPAIR}),
+    rules.EventType.WITHDRAWN: frozenset({rules.Status.AVAILABLE, rules.Status.NEEDS_CHECK, rules.Status.IN_REPAIR}),
+}
+"""A copy off the floor and back: from which states each move is allowed (a copy out on loan or
+set aside for a household comes back to the desk first)."""
+
+
+def move_copy(copy: Copy, move: rules.EventType, by: User, *, note: str = "") -> rules.CopyState:
+    """Send a copy to repair, bring it back, or withdraw it."""
+    allowed = LIBRARIAN_MOVES[move]
+    with _copy_write(copy):
+        row = _locked_state(copy)
+        if rules.Status(row.status) not in allowed:
+            raise RuleRefused(rules.Refusal("copy_not_available", f"copy {copy.barcode} is {row.status}"))
+        return _append(row, [NewEvent(move, payload={"note": note} if note else {})], by)
+
+
+def piece_found(copy: Copy, kind: str, count: int, by: User) -> rules.CopyState:
+    """Known missing pieces found or replaced: they leave the copy's missing list."""
+    with _copy_write(copy):
+        row = _locked_state(copy)
+        known = {piece.kind: piece.count for piece in row.as_rule_state().missing}
+        if known.get(kind, 0) < count:
+            raise UnknownComponent(f"copy {copy.barcode} is not missing {count} {kind}", kinds=[kind])
+        return _append(row, [NewEvent(rules.EventType.PIECE_FOUND, payload={"kind": kind, "count": count})], by)
+
+
+def expire_holds(today: dt.date | None = None) -> int:
+    """Cancel the holds whose copy has waited on the hold shelf longer than the library keeps it;
+    each copy goes to the next household waiting, or back on the shelves. Returns how many."""
+    today = today or timezone.localdate()
+    policy = LoanRules.current()
+    lapsed = Hold.objects.filter(status=Hold.Status.READY, ready_on__lt=today - dt.timedelta(days=policy.hold_days))
+    expired = 0
+    for hold in lapsed:
+        cancel_hold(hold, None, today=today)
+        expired += 1
+    return expired
+
+
 def rebuild_copy_states() -> int:
     """Recompute every copy's state from its events (the projection is a cache of the fold);
     returns how many copies have events. Copies without events lose any state row."""

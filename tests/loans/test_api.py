@@ -165,3 +165,12 @@ def test_a_member_reserves_for_their_own_household_only(member_api, record, copi
     other = member_api.post("/api/loans/holds/", {"record": record.pk, "household": other_household.card_number},
                             format="json")
     assert other.status_code == 404
+
+
+def test_the_schema_names_the_copy_statuses_of_the_rules():
+    from django.conf import settings
+
+    from loans.rules import Status
+
+    overrides = settings.SPECTACULAR_SETTINGS["ENUM_NAME_OVERRIDES"]
+    assert overrides["CopyLoanStatusEnum"] == [status.value for status in Status]

@@ -12,7 +12,7 @@ from games.models import Copy
 from loans import services
 from loans.errors import CopyChanged, LoanError, RuleRefused, UnknownComponent
 from loans.models import Component, CopyEvent, CopyState, Hold, LoanRules, Notification
-from loans.rules import Piece, Status
+from loans.rules import EventType, Piece, Status
 
 from .conftest import TODAY, make_copies, make_household
 
@@ -227,4 +227,64 @@ def test_components_are_read_from_the_record_contents_once(record, db):
 def test_a_copy_without_events_is_available(record, db):
     copy = Copy.objects.create(record=record, barcode="NEW-1")
     from loans.selectors import copy_state
+
     assert copy_state(copy).status is Status.AVAILABLE
+
+
+def test_a_copy_sent_to_repair_comes_back_or_is_withdrawn(copies, household, desk_user):
+    sent = services.move_copy(copies[0], EventType.SENT_TO_REPAIR, desk_user, note="box split")
+    assert sent.status is Status.IN_REPAIR
+    assert refusal(services.lend, copies[0], household, desk_user, today=TODAY).reason == "copy_not_available"
+    assert services.move_copy(copies[0], EventType.BACK_FROM_REPAIR, desk_user).status is Status.AVAILABLE
+    services.lend(copies[0], household, desk_user, today=TODAY)
+    refused = refusal(services.move_copy, copies[0], EventType.WITHDRAWN, desk_user)
+    assert (refused.reason, refused.status_code) == ("copy_not_available", 409)
+    services.return_copy(copies[0], desk_user, today=TODAY)
+    assert services.move_copy(copies[0], EventType.WITHDRAWN, desk_user).status is Status.WITHDRAWN
+
+
+def test_found_pieces_leave_the_missing_list(copies, household, desk_user):
+    services.lend(copies[0], household, desk_user, today=TODAY)
+    services.return_copy(copies[0], desk_user, {"tuiles bonus": 9}, today=TODAY)
+    assert services.piece_found(copies[0], "tuiles bonus", 2, desk_user).missing == (Piece("tuiles bonus", 1),)
+    assert refusal(services.piece_found, copies[0], "tuiles bonus", 2, desk_user).reason == "unknown_component"
+
+
+def test_a_hold_left_on_the_shelf_too_long_lapses_and_the_copy_goes_on(record, household, other_household,
+                                                                    desk_user):
+    copy, = make_copies(record, 1)
+    third = make_household("Bernard")
+    services.lend(copy, household, desk_user, today=TODAY)
+    services.place_hold(record, other_household, today=TODAY)
+    services.place_hold(record, third, today=TODAY)
+    services.return_copy(copy, desk_user, today=TODAY)
+    assert services.expire_holds(today=TODAY + dt.timedelta(days=7)) == 0
+    assert services.expire_holds(today=TODAY + dt.timedelta(days=8)) == 1
+    state = CopyState.objects.get(copy=copy)
+    assert (state.status, state.household_id) == ("on_hold_shelf", third.pk)
+    assert Hold.objects.get(household=other_household).status == Hold.Status.CANCELLED
+
+
+def test_the_overdue_list(copies, household, other_household, desk_user):
+    services.lend(copies[0], household, desk_user, today=TODAY)
+    services.lend(copies[1], other_household, desk_user, today=TODAY + dt.timedelta(days=3))
+    services.lend(copies[2], other_household, desk_user, today=TODAY + dt.timedelta(days=10))
+    from loans.selectors import overdue_loans
+    overdue = overdue_loans(TODAY + dt.timedelta(days=25))
+    assert [row.copy for row in overdue] == [copies[0], copies[1]]
+
+
+def test_the_management_commands_rebuild_states_and_fill_checklists(record, copies, household, desk_user):
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    services.lend(copies[0], household, desk_user, today=TODAY)
+    CopyState.objects.filter(copy=copies[0]).update(status="available", household=None)
+    out = StringIO()
+    call_command("rebuild_copy_states", stdout=out)
+    assert "1 copies" in out.getvalue()
+    assert CopyState.objects.get(copy=copies[0]).status == "on_loan"
+    Component.objects.all().delete()
+    call_command("fill_components", str(record.pk), stdout=StringIO())
+    assert Component.objects.filter(record=record).count() == 8
