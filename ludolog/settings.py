@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "records",
     "scoring",
     "plays_exchange",
+    "loans",
 ]
 
 MIDDLEWARE = [
@@ -196,6 +197,8 @@ SPECTACULAR_SETTINGS = {
         "RecomputeStatusEnum": "scoring.models.RecomputeRun.Status",
         "CopyStatusEnum": "games.models.Copy.Status",
         "ScoringStatusEnum": ["not_finished", "waiting", "scored", "unscorable"],
+        "CopyLoanStatusEnum": ["available", "on_loan", "on_hold_shelf", "in_repair", "withdrawn", "needs_check"],
+        "HoldStatusEnum": "loans.models.Hold.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

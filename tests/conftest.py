@@ -163,20 +163,22 @@ def django_db_setup(django_db_setup, django_db_blocker) -> None:
 def deleting_flush(operations, tables: list[str]) -> list[str]:
     """PostgreSQL's flush between tests with real transactions, as DELETEs: a test leaves a few
     rows, and a TRUNCATE of every table (Django's flush) gives each a new file, 0.25 s a test here.
-    The events go first, their append-only guard lifted for that one statement; every other
-    foreign key waits for the end of the flush's transaction (Django makes them deferrable), when
-    every table is empty."""
+    The events (the games' and the copies') go first, their append-only guards lifted for those
+    statements; every other foreign key waits for the end of the flush's transaction (Django makes
+    them deferrable), when every table is empty."""
+    from loans.immutability import COPY_EVENT_TABLE
     from records.immutability import EVENT_TABLE
 
     quote = operations.quote_name
     statements = []
-    if EVENT_TABLE in tables:
-        statements += [f"ALTER TABLE {quote(EVENT_TABLE)} DISABLE TRIGGER USER;",
-                       f"DELETE FROM {quote(EVENT_TABLE)};",
-                       f"ALTER TABLE {quote(EVENT_TABLE)} ENABLE TRIGGER USER;"]
+    append_only = [table for table in (EVENT_TABLE, COPY_EVENT_TABLE) if table in tables]
+    for table in append_only:
+        statements += [f"ALTER TABLE {quote(table)} DISABLE TRIGGER USER;",
+                       f"DELETE FROM {quote(table)};",
+                       f"ALTER TABLE {quote(table)} ENABLE TRIGGER USER;"]
     statements.append("SET CONSTRAINTS ALL DEFERRED;")
     statements += [f"DELETE FROM {quote(table)};" for table in sorted(tables)
-                   if table not in (EVENT_TABLE, *KEPT_BY_THE_FLUSH)]
+                   if table not in (*append_only, *KEPT_BY_THE_FLUSH)]
     return [" ".join(statements)]  # one round trip
 
 

@@ -1,0 +1,97 @@
+from django.contrib import admin
+from django.http import HttpRequest
+
+from . import selectors
+from .models import Component, CopyEvent, CopyState, Hold, Household, LoanRules, Member, Notification
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Shown, never added, changed or deleted here: a copy's events are append-only and its state
+    is computed from them."""
+
+    def has_add_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+    def get_actions(self, request: HttpRequest):
+        return {}
+
+
+@admin.register(CopyEvent)
+class CopyEventAdmin(ReadOnlyAdmin):
+    list_display = ["copy", "seq", "type", "household", "recorded_by", "recorded_at"]
+    list_filter = ["type"]
+    search_fields = ["copy__barcode"]
+    readonly_fields = ["copy", "seq", "type", "payload", "household", "recorded_by", "recorded_at"]
+
+
+@admin.register(CopyState)
+class CopyStateAdmin(ReadOnlyAdmin):
+    list_display = ["copy", "status", "household", "due_on", "renewals", "last_seq"]
+    list_filter = ["status"]
+    search_fields = ["copy__barcode"]
+
+
+class MemberInline(admin.TabularInline):
+    model = Member
+    extra = 0
+    raw_id_fields = ["user", "player"]
+
+
+@admin.register(Household)
+class HouseholdAdmin(admin.ModelAdmin):
+    list_display = ["name", "card_number", "membership_ends", "fee_paid", "deposit_held", "loan_limit"]
+    search_fields = ["name", "card_number", "members__display_name"]
+    inlines = [MemberInline]
+
+
+@admin.register(LoanRules)
+class LoanRulesAdmin(admin.ModelAdmin):
+    list_display = ["loan_days", "renewals_allowed", "late_fee_per_day", "hold_days"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        # One row: the library's rules.
+        return super().has_add_permission(request) and not LoanRules.objects.exists()
+
+
+@admin.register(Hold)
+class HoldAdmin(ReadOnlyAdmin):
+    """Holds are placed and cancelled at the desk or through the API (``loans.services``), which keep
+    the queue and the hold shelf in step."""
+
+    list_display = ["record", "household", "status", "placed_at", "copy", "ready_on"]
+    list_filter = ["status"]
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    list_display = ["household", "text", "created_at"]
+
+
+@admin.register(Component)
+class ComponentAdmin(admin.ModelAdmin):
+    """Checklists are the librarians' (the ``librarians`` group, or a superuser)."""
+
+    list_display = ["record", "position", "count", "kind", "per_colour"]
+    list_editable = ["position", "count", "kind", "per_colour"]
+    list_filter = ["record"]
+
+    def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
+        return selectors.is_desk_staff(request.user)
+
+    def has_module_permission(self, request: HttpRequest) -> bool:
+        return selectors.is_desk_staff(request.user)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return selectors.is_librarian(request.user)
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return selectors.is_librarian(request.user)
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return selectors.is_librarian(request.user)

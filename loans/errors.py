@@ -1,0 +1,60 @@
+"""The desk's refusals; the API answers each with its status and reason (``ludolog.api_errors``),
+as it answers ``records.errors.RecordError``."""
+
+from __future__ import annotations
+
+from .rules import Refusal
+
+
+class LoanError(Exception):
+    """Base: every subclass carries a stable ``reason`` and the HTTP status it maps to."""
+
+    reason = "loan_error"
+    status_code = 400
+
+    def __init__(self, message: str, **details: object) -> None:
+        super().__init__(message)
+        self.message = message
+        self.details = details
+
+
+class UnknownCopy(LoanError):
+    reason = "unknown_copy"
+    status_code = 404
+
+
+class UnknownHousehold(LoanError):
+    reason = "unknown_household"
+    status_code = 404
+
+
+class UnknownRecord(LoanError):
+    reason = "unknown_record"
+    status_code = 404
+
+
+class UnknownComponent(LoanError):
+    """A count at a return for a kind the copy's checklist does not have."""
+
+    reason = "unknown_component"
+    status_code = 400
+
+
+class CopyChanged(LoanError):
+    """Another desk wrote to the copy at the same moment: look again and retry."""
+
+    reason = "copy_changed"
+    status_code = 409
+
+
+class RuleRefused(LoanError):
+    """The lending rules refuse: ``reason`` is the rule's (``loan_limit_reached``…)."""
+
+    status_code = 422
+    CONFLICTS = frozenset({"copy_not_available", "not_on_loan", "hold_already_placed", "no_hold_open"})
+    """Refusals about the copy's or the queue's current state rather than the household's rights."""
+
+    def __init__(self, refusal: Refusal) -> None:
+        super().__init__(refusal.message)
+        self.reason = refusal.reason
+        self.status_code = 409 if refusal.reason in self.CONFLICTS else 422

@@ -1,0 +1,248 @@
+"""The ludothèque's loans desk: households and members, each copy's life as append-only events
+and the projection computed from them, the hold queues, the components checklist.
+
+``CopyEvent`` is the source of truth; ``CopyState`` is a read model that
+``manage.py rebuild_copy_states`` recomputes from the events (``loans.rules.fold``).
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from django.conf import settings
+from django.core.validators import MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+from games.models import CatalogueRecord, Copy
+from records.models import Player
+
+from . import rules
+
+
+class ImmutableCopyEventError(Exception):
+    """A stored copy event was about to be changed or deleted: the history is append-only."""
+
+
+class Household(models.Model):
+    """A family membership: one card, one deposit, one loan limit for all its members."""
+
+    name = models.CharField(_("name"), max_length=200)
+    card_number = models.CharField(_("card number"), max_length=32, unique=True,
+                                   help_text=_("The barcode on the member card."))
+    membership_starts = models.DateField(_("membership starts"), null=True, blank=True)
+    membership_ends = models.DateField(_("membership ends"), null=True, blank=True)
+    fee_paid = models.BooleanField(_("fee paid"), default=False)
+    deposit_held = models.DecimalField(_("deposit held"), max_digits=8, decimal_places=2, default=Decimal("0"))
+    loan_limit = models.PositiveSmallIntegerField(_("loan limit"), default=3)
+    notes = models.TextField(_("notes"), blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("household")
+        verbose_name_plural = _("households")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.card_number})"
+
+
+class Member(models.Model):
+    household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="members",
+                                  verbose_name=_("household"))
+    display_name = models.CharField(_("display name"), max_length=150)
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                related_name="loans_member", verbose_name=_("user account"))
+    player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+                               verbose_name=_("club player"), help_text=_("The same person as a club player."))
+
+    class Meta:
+        ordering = ["display_name"]
+        verbose_name = _("member")
+        verbose_name_plural = _("members")
+
+    def __str__(self) -> str:
+        return self.display_name
+
+
+class LoanRules(models.Model):
+    """The library's lending rules: one row (``current()`` makes it with the defaults)."""
+
+    loan_days = models.PositiveSmallIntegerField(_("loan days"), default=21, validators=[MinValueValidator(1)])
+    renewals_allowed = models.PositiveSmallIntegerField(_("renewals allowed"), default=1)
+    late_fee_per_day = models.DecimalField(_("late fee per day"), max_digits=6, decimal_places=2,
+                                           default=Decimal("0.20"))
+    hold_days = models.PositiveSmallIntegerField(_("days a hold is kept on the shelf"), default=7)
+
+    class Meta:
+        verbose_name = _("loan rules")
+        verbose_name_plural = _("loan rules")
+
+    def __str__(self) -> str:
+        return str(_("loan rules"))
+
+    @classmethod
+    def current(cls) -> rules.Policy:
+        found = cls.objects.order_by("pk").first() or cls(pk=1)
+        return rules.Policy(loan_days=found.loan_days, renewals_allowed=found.renewals_allowed,
+                            late_fee_per_day=found.late_fee_per_day, hold_days=found.hold_days)
+
+
+class CopyEvent(models.Model):
+    """One fact of a copy's life, numbered in the copy's stream. Never updated or deleted: the
+    model refuses, and on PostgreSQL a trigger refuses any client (migration 0002)."""
+
+    Type = models.TextChoices("Type", [(t.value, t.value.replace("_", " ")) for t in rules.EventType])
+
+    copy = models.ForeignKey(Copy, on_delete=models.PROTECT, related_name="loan_events", db_index=False,
+                             verbose_name=_("copy"))
+    seq = models.PositiveIntegerField(_("sequence number"))
+    type = models.CharField(_("type"), max_length=32, choices=Type.choices)
+    payload = models.JSONField(_("payload"), default=dict, blank=True)
+    household = models.ForeignKey(Household, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                                  verbose_name=_("household"))
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+", verbose_name=_("recorded by"))
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["copy", "seq"]
+        verbose_name = _("copy event")
+        verbose_name_plural = _("copy events")
+        constraints = [
+            # Optimistic concurrency: two desks appending at one position, one of them loses.
+            models.UniqueConstraint(fields=["copy", "seq"], name="copy_event_seq_unique"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="copy_event_seq_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.copy_id}.{self.seq} {self.type}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ImmutableCopyEventError("stored copy events never change")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableCopyEventError("stored copy events are never deleted")
+
+    def as_rule_event(self) -> rules.CopyEvent:
+        return rules.CopyEvent(seq=self.seq, type=self.type, household=self.household_id, payload=self.payload)
+
+
+class CopyState(models.Model):
+    """Where a copy stands: the fold of its events (a projection, rebuilt by
+    ``rebuild_copy_states``). A copy without a row has no events: available."""
+
+    Status = models.TextChoices("Status", [(s.value, s.value.replace("_", " ")) for s in rules.Status])
+
+    copy = models.OneToOneField(Copy, primary_key=True, on_delete=models.CASCADE, related_name="loan_state",
+                                verbose_name=_("copy"))
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=rules.Status.AVAILABLE)
+    household = models.ForeignKey(
+        Household, null=True, blank=True, on_delete=models.PROTECT, related_name="copy_states",
+        verbose_name=_("household"),
+        help_text=_("The borrower, or the household the copy is set aside for on the hold shelf."))
+    lent_on = models.DateField(_("lent on"), null=True, blank=True)
+    due_on = models.DateField(_("due on"), null=True, blank=True)
+    renewals = models.PositiveSmallIntegerField(_("renewals"), default=0)
+    missing = models.JSONField(_("missing pieces"), default=list, blank=True)
+    last_seq = models.PositiveIntegerField(_("last event"), default=0)
+
+    class Meta:
+        verbose_name = _("copy state")
+        verbose_name_plural = _("copy states")
+        indexes = [models.Index(fields=["household", "status"], name="copy_state_household_status")]
+
+    def __str__(self) -> str:
+        return f"{self.copy_id}: {self.status}"
+
+    def as_rule_state(self) -> rules.CopyState:
+        return rules.CopyState(
+            status=rules.Status(self.status), household=self.household_id, lent_on=self.lent_on,
+            due_on=self.due_on, renewals=self.renewals,
+            missing=tuple(rules.Piece(p["kind"], int(p["count"])) for p in self.missing), last_seq=self.last_seq,
+        )
+
+    def take(self, state: rules.CopyState) -> None:
+        """Copy the fold's ``state`` onto this row (saved by the caller)."""
+        self.status = state.status.value
+        self.household_id = state.household
+        self.lent_on, self.due_on, self.renewals = state.lent_on, state.due_on, state.renewals
+        self.missing = [{"kind": p.kind, "count": p.count} for p in state.missing]
+        self.last_seq = state.last_seq
+
+
+class Hold(models.Model):
+    """A household waiting for a game (any copy of a catalogue record): served first come, first
+    served. ``ready`` once a copy is set aside for it on the hold shelf."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("waiting")
+        READY = "ready", _("ready on the hold shelf")
+        FULFILLED = "fulfilled", _("fulfilled")
+        CANCELLED = "cancelled", _("cancelled")
+
+    record = models.ForeignKey(CatalogueRecord, on_delete=models.PROTECT, related_name="holds",
+                               verbose_name=_("catalogue record"))
+    household = models.ForeignKey(Household, on_delete=models.PROTECT, related_name="holds",
+                                  verbose_name=_("household"))
+    placed_at = models.DateTimeField(_("placed at"), default=timezone.now)
+    status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.WAITING)
+    copy = models.ForeignKey(Copy, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+                             verbose_name=_("copy set aside"))
+    ready_on = models.DateField(_("ready on"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["placed_at", "id"]
+        verbose_name = _("hold")
+        verbose_name_plural = _("holds")
+        constraints = [
+            models.UniqueConstraint(fields=["record", "household"], condition=Q(status__in=["waiting", "ready"]),
+                                    name="hold_one_open_per_household"),
+        ]
+        indexes = [models.Index(fields=["record", "status", "placed_at"], name="hold_queue")]
+
+    def __str__(self) -> str:
+        return f"{self.record} ← {self.household} ({self.status})"
+
+
+class Notification(models.Model):
+    """Something the household is told (a held game waiting for them). Sending it by mail or
+    text is for later; the desk and the member's page show it."""
+
+    household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="notifications",
+                                  verbose_name=_("household"))
+    text = models.TextField(_("text"))
+    created_at = models.DateTimeField(_("created at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class Component(models.Model):
+    """One line of a catalogue record's checklist: so many of one kind of piece in the box."""
+
+    record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="components",
+                               verbose_name=_("catalogue record"))
+    kind = models.CharField(_("kind"), max_length=120)
+    count = models.PositiveIntegerField(_("count"), default=1)
+    per_colour = models.PositiveSmallIntegerField(
+        _("colours"), null=True, blank=True,
+        help_text=_("How many colours the count is split into, when the box says so (30 in 5 colours)."))
+    position = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ["record", "position", "id"]
+        verbose_name = _("component")
+        verbose_name_plural = _("components")
+        constraints = [models.UniqueConstraint(fields=["record", "kind"], name="component_kind_unique")]
+
+    def __str__(self) -> str:
+        return f"{self.count} {self.kind}"

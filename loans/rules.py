@@ -1,0 +1,257 @@
+"""The lending desk's rules as pure functions over plain values: no Django, no app.
+
+A copy's state is a fold of its events (:func:`apply`); what the desk may do next is decided
+from that state, the household and the library's policy (:func:`can_lend`, :func:`can_renew`).
+A refusal is a value with a machine-readable reason, which the services raise and the API
+answers with, so a page, a script and a test all see the same word.
+
+>>> state = fold([
+...     CopyEvent(1, "lent", household=7, payload={"lent_on": "2026-12-01", "due_on": "2026-12-22"}),
+...     CopyEvent(2, "returned", household=7, payload={"returned_on": "2026-12-20"}),
+...     CopyEvent(3, "piece_missing", payload={"kind": "tuiles bonus", "count": 2}),
+... ])
+>>> state.status.value, state.household, state.missing
+('needs_check', None, (Piece(kind='tuiles bonus', count=2),))
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from enum import StrEnum
+from typing import Any
+
+
+class Status(StrEnum):
+    AVAILABLE = "available"
+    ON_LOAN = "on_loan"
+    ON_HOLD_SHELF = "on_hold_shelf"
+    IN_REPAIR = "in_repair"
+    WITHDRAWN = "withdrawn"
+    NEEDS_CHECK = "needs_check"
+
+
+class EventType(StrEnum):
+    LENT = "lent"
+    RETURNED = "returned"
+    RENEWED = "renewed"
+    HELD = "held"
+    HOLD_FULFILLED = "hold_fulfilled"
+    HOLD_CANCELLED = "hold_cancelled"
+    CHECKED = "checked"
+    PIECE_MISSING = "piece_missing"
+    PIECE_FOUND = "piece_found"
+    SENT_TO_REPAIR = "sent_to_repair"
+    BACK_FROM_REPAIR = "back_from_repair"
+    WITHDRAWN = "withdrawn"
+
+
+@dataclass(frozen=True)
+class Piece:
+    """So many of one kind of component: missing from a copy, or counted at a return."""
+
+    kind: str
+    count: int
+
+
+@dataclass(frozen=True)
+class CopyEvent:
+    """One stored event of a copy, as the fold reads it."""
+
+    seq: int
+    type: str
+    household: int | None = None
+    payload: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CopyState:
+    """Where a copy stands after its events. ``household`` is the borrower while the copy is on
+    loan, and the household it is set aside for while it waits on the hold shelf."""
+
+    status: Status = Status.AVAILABLE
+    household: int | None = None
+    lent_on: dt.date | None = None
+    due_on: dt.date | None = None
+    renewals: int = 0
+    missing: tuple[Piece, ...] = ()
+    last_seq: int = 0
+
+
+@dataclass(frozen=True)
+class Policy:
+    """The library's lending rules (``LoanRules`` in the database)."""
+
+    loan_days: int = 21
+    renewals_allowed: int = 1
+    late_fee_per_day: Decimal = Decimal("0.20")
+    hold_days: int = 7
+
+
+@dataclass(frozen=True)
+class Household:
+    """What the rules need of a household: its membership and how many games it has out."""
+
+    id: int
+    membership_starts: dt.date | None
+    membership_ends: dt.date | None
+    loan_limit: int
+    current_loans: int
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why the desk may not do something: ``reason`` for programs, ``message`` for people."""
+
+    reason: str
+    message: str
+
+
+def _date(value: Any) -> dt.date | None:
+    return None if value in (None, "") else dt.date.fromisoformat(str(value))
+
+
+def _with_missing(missing: tuple[Piece, ...], kind: str, change: int) -> tuple[Piece, ...]:
+    """``missing`` with ``change`` more (or fewer) of ``kind``; a kind at zero leaves the list."""
+    counts = {piece.kind: piece.count for piece in missing}
+    counts[kind] = max(0, counts.get(kind, 0) + change)
+    return tuple(Piece(k, n) for k, n in counts.items() if n > 0)
+
+
+def apply(state: CopyState, event: CopyEvent) -> CopyState:
+    """The copy's state after ``event``. Events are facts already accepted by the services: the
+    fold never refuses one, so any stored history replays.
+
+    >>> lent = apply(CopyState(), CopyEvent(1, "lent", 3, {"lent_on": "2026-12-01", "due_on": "2026-12-22"}))
+    >>> lent.status.value, lent.household, lent.due_on
+    ('on_loan', 3, datetime.date(2026, 12, 22))
+    >>> apply(lent, CopyEvent(2, "renewed", 3, {"due_on": "2027-01-12"})).renewals
+    1
+    """
+    kind = EventType(event.type)
+    state = replace(state, last_seq=event.seq)
+    payload = event.payload
+    if kind is EventType.LENT:
+        return replace(state, status=Status.ON_LOAN, household=event.household, lent_on=_date(payload["lent_on"]),
+                       due_on=_date(payload["due_on"]), renewals=0)
+    if kind is EventType.RENEWED:
+        return replace(state, due_on=_date(payload["due_on"]), renewals=state.renewals + 1)
+    if kind is EventType.RETURNED:
+        return replace(state, status=Status.AVAILABLE, household=None, lent_on=None, due_on=None, renewals=0)
+    if kind is EventType.HELD:
+        return replace(state, status=Status.ON_HOLD_SHELF, household=event.household)
+    if kind in (EventType.HOLD_FULFILLED, EventType.HOLD_CANCELLED):
+        # Off the hold shelf: lent to its household (a "lent" event follows) or back on the shelves.
+        return replace(state, status=Status.AVAILABLE, household=None)
+    if kind is EventType.PIECE_MISSING:
+        missing = _with_missing(state.missing, payload["kind"], int(payload["count"]))
+        # Noted while the copy is out or away, it changes what is known, not where the copy is.
+        status = Status.NEEDS_CHECK if state.status in (Status.AVAILABLE, Status.NEEDS_CHECK) else state.status
+        return replace(state, missing=missing, status=status)
+    if kind is EventType.PIECE_FOUND:
+        return replace(state, missing=_with_missing(state.missing, payload["kind"], -int(payload["count"])))
+    if kind is EventType.CHECKED:
+        # A librarian looked at the copy: lendable again, its known missing pieces still listed.
+        status = Status.AVAILABLE if state.status is Status.NEEDS_CHECK else state.status
+        return replace(state, status=status)
+    if kind is EventType.SENT_TO_REPAIR:
+        return replace(state, status=Status.IN_REPAIR)
+    if kind is EventType.BACK_FROM_REPAIR:
+        return replace(state, status=Status.AVAILABLE)
+    return replace(state, status=Status.WITHDRAWN, household=None, lent_on=None, due_on=None)
+
+
+def fold(events: Iterable[CopyEvent], state: CopyState | None = None) -> CopyState:
+    """The state after ``events`` in order, from ``state`` (a new copy by default)."""
+    state = state or CopyState()
+    for event in events:
+        state = apply(state, event)
+    return state
+
+
+def membership_refusal(household: Household, today: dt.date) -> Refusal | None:
+    if household.membership_starts is not None and today < household.membership_starts:
+        return Refusal("membership_not_started", f"the membership starts on {household.membership_starts}")
+    if household.membership_ends is None or today > household.membership_ends:
+        return Refusal("membership_expired", f"the membership ended on {household.membership_ends}")
+    return None
+
+
+def can_lend(state: CopyState, household: Household, today: dt.date) -> Refusal | None:
+    """``None`` when the copy may be lent to ``household`` today, else why not.
+
+    >>> member = Household(1, dt.date(2026, 1, 1), dt.date(2026, 12, 31), loan_limit=3, current_loans=3)
+    >>> can_lend(CopyState(), member, dt.date(2026, 6, 1)).reason
+    'loan_limit_reached'
+    """
+    refusal = membership_refusal(household, today)
+    if refusal is not None:
+        return refusal
+    if state.status is Status.ON_HOLD_SHELF and state.household != household.id:
+        return Refusal("copy_not_available", "the copy is set aside for another household's hold")
+    if state.status not in (Status.AVAILABLE, Status.ON_HOLD_SHELF):
+        return Refusal("copy_not_available", f"the copy is not available ({state.status.value})")
+    if household.current_loans >= household.loan_limit:
+        return Refusal("loan_limit_reached", f"the household already has {household.current_loans} of its "
+                                             f"{household.loan_limit} games")
+    return None
+
+
+def due_date(lent_on: dt.date, policy: Policy) -> dt.date:
+    """The day a loan made on ``lent_on`` is due back.
+
+    >>> due_date(dt.date(2026, 12, 1), Policy(loan_days=21))
+    datetime.date(2026, 12, 22)
+    """
+    return lent_on + dt.timedelta(days=policy.loan_days)
+
+
+def can_renew(state: CopyState, policy: Policy, *, hold_waiting: bool) -> Refusal | None:
+    """``None`` when the loan may be renewed; ``hold_waiting``: another household waits for the game.
+
+    >>> on_loan = CopyState(status=Status.ON_LOAN, household=1, due_on=dt.date(2026, 12, 22))
+    >>> can_renew(on_loan, Policy(), hold_waiting=True).reason
+    'renewal_refused_hold_waiting'
+    >>> can_renew(replace(on_loan, renewals=1), Policy(renewals_allowed=1), hold_waiting=False).reason
+    'no_renewals_left'
+    """
+    if state.status is not Status.ON_LOAN:
+        return Refusal("not_on_loan", "the copy is not on loan")
+    if state.renewals >= policy.renewals_allowed:
+        return Refusal("no_renewals_left", f"the loan was already renewed {state.renewals} time(s)")
+    if hold_waiting:
+        return Refusal("renewal_refused_hold_waiting", "another household has reserved this game")
+    return None
+
+
+def renewed_due_date(state: CopyState, today: dt.date, policy: Policy) -> dt.date:
+    """A renewal runs a full loan period from today, never shortening the loan."""
+    return max(state.due_on or today, due_date(today, policy))
+
+
+def days_late(due_on: dt.date | None, returned_on: dt.date) -> int:
+    return 0 if due_on is None else max(0, (returned_on - due_on).days)
+
+
+def late_fee(due_on: dt.date | None, returned_on: dt.date, policy: Policy) -> Decimal:
+    """Days late × the library's rate.
+
+    >>> late_fee(dt.date(2026, 12, 22), dt.date(2026, 12, 27), Policy(late_fee_per_day=Decimal("0.20")))
+    Decimal('1.00')
+    >>> late_fee(dt.date(2026, 12, 22), dt.date(2026, 12, 20), Policy())
+    Decimal('0.00')
+    """
+    return (days_late(due_on, returned_on) * policy.late_fee_per_day).quantize(Decimal("0.01"))
+
+
+def differences(checklist: Iterable[Piece], counted: Mapping[str, int]) -> list[Piece]:
+    """What is short at a return: each kind of the checklist counted below its count (a kind
+    not counted was all there: the desk types only what differs).
+
+    >>> differences([Piece("tuiles paysage", 79), Piece("huttes", 10)], {"huttes": 8})
+    [Piece(kind='huttes', count=2)]
+    """
+    return [Piece(piece.kind, piece.count - counted[piece.kind]) for piece in checklist
+            if piece.kind in counted and counted[piece.kind] < piece.count]

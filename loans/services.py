@@ -1,0 +1,331 @@
+"""The desk's writes. Each appends events to a copy's stream and folds them into its
+``CopyState`` in one transaction.
+
+Concurrency: a write locks the copy's state row (``SELECT … FOR UPDATE``) and decides on what it
+reads there, so a second desk acting on the same copy waits, then sees the first desk's result
+(``copy_not_available``). Each event takes the position after the copy's last one under the
+unique constraint (copy, seq): should two writes ever meet without the lock (a database with no
+row locks, a stale projection), one insert fails and its desk is answered ``copy_changed``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext
+
+from games.models import CatalogueRecord, Copy
+
+from . import rules, selectors
+from .errors import CopyChanged, RuleRefused, UnknownComponent
+from .contents import ContentLine, parse_contents
+from .models import Component, CopyEvent, CopyState, Hold, Household, LoanRules, Notification
+
+User = AbstractBaseUser | AnonymousUser | None
+
+
+@dataclass(frozen=True)
+class NewEvent:
+    type: rules.EventType
+    household: int | None = None
+    payload: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ReturnResult:
+    state: rules.CopyState
+    days_late: int
+    late_fee: Decimal
+    newly_missing: list[rules.Piece]
+    set_aside_for: Household | None
+
+
+@contextmanager
+def _copy_write(copy: Copy) -> Iterator[None]:
+    """One transaction; a lost race on the copy's stream becomes ``copy_changed``."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError as exc:
+        raise CopyChanged(f"copy {copy.barcode} was changed by another desk at the same moment: look again",
+                          copy=copy.barcode) from exc
+
+
+def _locked_state(copy: Copy) -> CopyState:
+    """The copy's state row, made if it has none yet, locked until the transaction ends."""
+    CopyState.objects.get_or_create(copy=copy)
+    return CopyState.objects.select_for_update().get(copy=copy)
+
+
+def _append(row: CopyState, new: list[NewEvent], by: User) -> rules.CopyState:
+    """Store ``new`` after the copy's last event and fold them into ``row``."""
+    state = row.as_rule_state()
+    recorded_by = by if by is not None and by.is_authenticated else None
+    stored = []
+    for event in new:
+        stored.append(CopyEvent(copy_id=row.copy_id, seq=state.last_seq + 1, type=event.type.value,
+                                household_id=event.household, payload=event.payload, recorded_by=recorded_by))
+        state = rules.apply(state, stored[-1].as_rule_event())
+    CopyEvent.objects.bulk_create(stored)
+    row.take(state)
+    row.save()
+    return state
+
+
+def _household_view(household: Household) -> rules.Household:
+    return rules.Household(
+        id=household.pk, membership_starts=household.membership_starts, membership_ends=household.membership_ends,
+        loan_limit=household.loan_limit, current_loans=selectors.current_loans(household).count(),
+    )
+
+
+def _refuse(refusal: rules.Refusal | None) -> None:
+    if refusal is not None:
+        raise RuleRefused(refusal)
+
+
+def lend(copy: Copy, household: Household, by: User, *, today: dt.date | None = None) -> rules.CopyState:
+    """Lend ``copy`` to ``household``, due back after the library's loan period. A copy on the
+    hold shelf for this household fulfils its hold."""
+    today = today or timezone.localdate()
+    policy = LoanRules.current()
+    with _copy_write(copy):
+        # The household first, then the copy, in every write: its loan count holds while we decide.
+        household = Household.objects.select_for_update().get(pk=household.pk)
+        row = _locked_state(copy)
+        state = row.as_rule_state()
+        _refuse(rules.can_lend(state, _household_view(household), today))
+        new = []
+        if state.status is rules.Status.ON_HOLD_SHELF:
+            Hold.objects.filter(copy=copy, household=household, status=Hold.Status.READY).update(
+                status=Hold.Status.FULFILLED)
+            new.append(NewEvent(rules.EventType.HOLD_FULFILLED, household.pk))
+        due_on = rules.due_date(today, policy)
+        new.append(NewEvent(rules.EventType.LENT, household.pk,
+                            {"lent_on": today.isoformat(), "due_on": due_on.isoformat()}))
+        return _append(row, new, by)
+
+
+def _set_aside(row: CopyState, copy: Copy, by: User, today: dt.date, policy: rules.Policy) -> Household | None:
+    """Give an available copy to the first household waiting for its game, and tell them."""
+    hold = selectors.waiting_holds(copy.record_id).select_for_update().first()
+    if hold is None:
+        return None
+    hold.status, hold.copy, hold.ready_on = Hold.Status.READY, copy, today
+    hold.save(update_fields=["status", "copy", "ready_on"])
+    _append(row, [NewEvent(rules.EventType.HELD, hold.household_id, {"hold": hold.pk})], by)
+    until = today + dt.timedelta(days=policy.hold_days)
+    Notification.objects.create(household_id=hold.household_id, text=gettext(
+        "“%(title)s”, which you reserved, is waiting for you at the desk until %(until)s (copy %(barcode)s).")
+        % {"title": copy.record.title, "until": until.isoformat(), "barcode": copy.barcode})
+    return hold.household
+
+
+def _count_changes(known: tuple[rules.Piece, ...], short: list[rules.Piece],
+                   counted: Mapping[str, int]) -> list[NewEvent]:
+    """Pieces newly missing, and known missing pieces found again, from a count at the desk."""
+    known_counts = {piece.kind: piece.count for piece in known}
+    short_counts = {piece.kind: piece.count for piece in short}
+    events = []
+    for kind in counted:
+        change = short_counts.get(kind, 0) - known_counts.get(kind, 0)
+        if change > 0:
+            events.append(NewEvent(rules.EventType.PIECE_MISSING, payload={"kind": kind, "count": change}))
+        elif change < 0:
+            events.append(NewEvent(rules.EventType.PIECE_FOUND, payload={"kind": kind, "count": -change}))
+    return events
+
+
+def return_copy(copy: Copy, by: User, counted: Mapping[str, int] | None = None, *,
+                today: dt.date | None = None) -> ReturnResult:
+    """Take ``copy`` back. ``counted``: the pieces counted where they differ from the checklist
+    (a kind left out was all there); what is short and was not known becomes ``piece_missing``
+    and the copy waits for a check. A complete copy goes to the first household waiting for its
+    game, if any."""
+    today = today or timezone.localdate()
+    policy = LoanRules.current()
+    counted = dict(counted or {})
+    checklist = selectors.checklist(copy)
+    unknown = sorted(set(counted) - {piece.kind for piece in checklist})
+    if unknown:
+        raise UnknownComponent(f"not on the checklist of {copy.record.title!r}: {', '.join(unknown)}",
+                               kinds=unknown)
+    with _copy_write(copy):
+        row = _locked_state(copy)
+        state = row.as_rule_state()
+        if state.status is not rules.Status.ON_LOAN:
+            raise RuleRefused(rules.Refusal("not_on_loan", f"copy {copy.barcode} is not on loan"))
+        late = rules.days_late(state.due_on, today)
+        fee = rules.late_fee(state.due_on, today, policy)
+        changes = _count_changes(state.missing, rules.differences(checklist, counted), counted)
+        returned = NewEvent(rules.EventType.RETURNED, state.household,
+                            {"returned_on": today.isoformat(), "days_late": late, "late_fee": str(fee)})
+        after = _append(row, [returned, *changes], by)
+        household = _set_aside(row, copy, by, today, policy) if after.status is rules.Status.AVAILABLE else None
+        newly_missing = [rules.Piece(e.payload["kind"], e.payload["count"]) for e in changes
+                         if e.type is rules.EventType.PIECE_MISSING]
+        return ReturnResult(row.as_rule_state(), late, fee, newly_missing, household)
+
+
+def renew(copy: Copy, by: User, *, today: dt.date | None = None) -> rules.CopyState:
+    """Renew a loan for a full loan period from today, unless another household waits for the game
+    or the renewals are used up."""
+    today = today or timezone.localdate()
+    policy = LoanRules.current()
+    with _copy_write(copy):
+        row = _locked_state(copy)
+        state = row.as_rule_state()
+        hold_waiting = selectors.waiting_holds(copy.record_id).exclude(household_id=state.household).exists()
+        _refuse(rules.can_renew(state, policy, hold_waiting=hold_waiting))
+        due_on = rules.renewed_due_date(state, today, policy)
+        return _append(row, [NewEvent(rules.EventType.RENEWED, state.household,
+                                      {"renewed_on": today.isoformat(), "due_on": due_on.isoformat()})], by)
+
+
+def place_hold(record: CatalogueRecord, household: Household, by: User = None, *,
+               today: dt.date | None = None) -> Hold:
+    """Queue ``household`` for ``record``; a copy on the shelves is set aside for it at once."""
+    today = today or timezone.localdate()
+    policy = LoanRules.current()
+    _refuse(rules.membership_refusal(_household_view(household), today))
+    try:
+        with transaction.atomic():
+            hold = Hold.objects.create(record=record, household=household)
+    except IntegrityError as exc:
+        raise RuleRefused(rules.Refusal("hold_already_placed", "the household already waits for this game")) from exc
+    on_shelf = (Copy.objects.filter(record=record).exclude(loan_state__status__in=[
+        s for s in rules.Status if s is not rules.Status.AVAILABLE]).order_by("barcode"))
+    for copy in on_shelf:
+        with _copy_write(copy):
+            row = _locked_state(copy)
+            if row.status == rules.Status.AVAILABLE:
+                _set_aside(row, copy, by, today, policy)
+                break
+    hold.refresh_from_db()
+    return hold
+
+
+def cancel_hold(hold: Hold, by: User = None, *, today: dt.date | None = None) -> Hold:
+    """Cancel a hold; a copy set aside for it goes to the next household waiting, or back on the shelves."""
+    today = today or timezone.localdate()
+    policy = LoanRules.current()
+    with transaction.atomic():
+        hold = Hold.objects.select_for_update().get(pk=hold.pk)
+        if hold.status not in (Hold.Status.WAITING, Hold.Status.READY):
+            raise RuleRefused(rules.Refusal("no_hold_open", "the hold is no longer open"))
+        copy = hold.copy
+        hold.status = Hold.Status.CANCELLED
+        hold.save(update_fields=["status"])
+    if copy is not None:
+        with _copy_write(copy):
+            row = _locked_state(copy)
+            if row.status == rules.Status.ON_HOLD_SHELF and row.household_id == hold.household_id:
+                _append(row, [NewEvent(rules.EventType.HOLD_CANCELLED, hold.household_id)], by)
+                _set_aside(row, copy, by, today, policy)
+    return hold
+
+
+def check_copy(copy: Copy, by: User, *, today: dt.date | None = None) -> rules.CopyState:
+    """A librarian has looked at a copy waiting for a check: it is lendable again (its known missing
+    pieces still listed), first to a household waiting for its game."""
+    today = today or timezone.localdate()
+    with _copy_write(copy):
+        row = _locked_state(copy)
+        if row.status != rules.Status.NEEDS_CHECK:
+            raise RuleRefused(rules.Refusal("copy_not_available", f"copy {copy.barcode} is not waiting for a check"))
+        _append(row, [NewEvent(rules.EventType.CHECKED)], by)
+        _set_aside(row, copy, by, today, LoanRules.current())
+        return row.as_rule_state()
+
+
+LIBRARIAN_MOVES: dict[rules.EventType, frozenset[rules.Status]] = {
+    rules.EventType.SENT_TO_REPAIR: frozenset({rules.Status.AVAILABLE, rules.Status.NEEDS_CHECK}),
+    rules.EventType.BACK_FROM_REPAIR: frozenset({rules.Status.IN_REPAIR}),
+    rules.EventType.WITHDRAWN: frozenset({rules.Status.AVAILABLE, rules.Status.NEEDS_CHECK, rules.Status.IN_REPAIR}),
+}
+"""A copy off the floor and back: from which states each move is allowed (a copy out on loan or
+set aside for a household comes back to the desk first)."""
+
+
+def move_copy(copy: Copy, move: rules.EventType, by: User, *, note: str = "") -> rules.CopyState:
+    """Send a copy to repair, bring it back, or withdraw it."""
+    allowed = LIBRARIAN_MOVES[move]
+    with _copy_write(copy):
+        row = _locked_state(copy)
+        if rules.Status(row.status) not in allowed:
+            raise RuleRefused(rules.Refusal("copy_not_available", f"copy {copy.barcode} is {row.status}"))
+        return _append(row, [NewEvent(move, payload={"note": note} if note else {})], by)
+
+
+def piece_found(copy: Copy, kind: str, count: int, by: User) -> rules.CopyState:
+    """Known missing pieces found or replaced: they leave the copy's missing list."""
+    with _copy_write(copy):
+        row = _locked_state(copy)
+        known = {piece.kind: piece.count for piece in row.as_rule_state().missing}
+        if known.get(kind, 0) < count:
+            raise UnknownComponent(f"copy {copy.barcode} is not missing {count} {kind}", kinds=[kind])
+        return _append(row, [NewEvent(rules.EventType.PIECE_FOUND, payload={"kind": kind, "count": count})], by)
+
+
+def expire_holds(today: dt.date | None = None) -> int:
+    """Cancel the holds whose copy has waited on the hold shelf longer than the library keeps it;
+    each copy goes to the next household waiting, or back on the shelves. Returns how many."""
+    today = today or timezone.localdate()
+    policy = LoanRules.current()
+    lapsed = Hold.objects.filter(status=Hold.Status.READY, ready_on__lt=today - dt.timedelta(days=policy.hold_days))
+    expired = 0
+    for hold in lapsed:
+        cancel_hold(hold, None, today=today)
+        expired += 1
+    return expired
+
+
+def rebuild_copy_states() -> int:
+    """Recompute every copy's state from its events (the projection is a cache of the fold);
+    returns how many copies have events. Copies without events lose any state row."""
+    count = 0
+    with transaction.atomic():
+        CopyState.objects.all().delete()
+        rows, events, current = [], [], None
+        for event in CopyEvent.objects.order_by("copy_id", "seq").iterator(chunk_size=2000):
+            if current is not None and event.copy_id != current:
+                rows.append(_state_row(current, events))
+                events = []
+            current = event.copy_id
+            events.append(event.as_rule_event())
+        if current is not None:
+            rows.append(_state_row(current, events))
+        CopyState.objects.bulk_create(rows, batch_size=1000)
+        count = len(rows)
+    return count
+
+
+def _state_row(copy_id: int, events: list[rules.CopyEvent]) -> CopyState:
+    row = CopyState(copy_id=copy_id)
+    row.take(rules.fold(events))
+    return row
+
+
+def fill_components(record: CatalogueRecord) -> list[Component]:
+    """A record's checklist read from its "Contenu" field, for a record that has none yet (a
+    librarian then corrects it); the record's checklist as it stands otherwise."""
+    with transaction.atomic():
+        existing = list(Component.objects.select_for_update().filter(record=record))
+        if existing:
+            return existing
+        lines: dict[str, ContentLine] = {}
+        for line in parse_contents(record.contents):
+            # One line per kind: a kind named twice (two "règles") is counted once, with both counts.
+            before = lines.get(line.kind)
+            lines[line.kind] = line._replace(count=line.count + before.count) if before else line
+        return Component.objects.bulk_create(
+            Component(record=record, kind=line.kind[:120], count=line.count, per_colour=line.colours, position=index)
+            for index, line in enumerate(lines.values()))

@@ -1,0 +1,51 @@
+"""The loans desk in the admin: every page opens; checklists are the librarians' to edit, and the
+desk's staff may read them."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.admin.sites import site
+from django.contrib.auth.models import Group
+from django.test import Client, RequestFactory
+
+from loans import services
+from loans.models import Component
+
+from .conftest import TODAY
+
+pytestmark = pytest.mark.django_db
+
+
+def test_every_loans_admin_page_opens(django_user_model, copies, household, other_household, desk_user):
+    services.lend(copies[0], household, desk_user, today=TODAY)
+    services.place_hold(copies[0].record, other_household, today=TODAY)
+    admin_user = django_user_model.objects.create_superuser("root", "root@example.org", "x")
+    client = Client()
+    client.force_login(admin_user)
+    for model in ("household", "copyevent", "copystate", "hold", "notification", "component", "loanrules"):
+        assert client.get(f"/admin/loans/{model}/").status_code == 200, model
+    assert client.get(f"/admin/loans/household/{household.pk}/change/").status_code == 200
+    assert client.get(f"/admin/loans/copyevent/{copies[0].loan_events.get().pk}/change/").status_code == 200
+
+
+def request_by(user):
+    request = RequestFactory().get("/admin/loans/component/")
+    request.user = user
+    return request
+
+
+def test_librarians_edit_checklists_and_desk_staff_read_them(django_user_model, record, desk_user):
+    component = Component.objects.filter(record=record).first()
+    component_admin = site._registry[Component]
+    librarian = django_user_model.objects.create_user("librarian", is_staff=True)
+    librarian.groups.add(Group.objects.get_or_create(name="librarians")[0])
+    desk_user.is_staff = True
+    desk_user.save()
+    reader = django_user_model.objects.create_user("reader")
+
+    assert component_admin.has_change_permission(request_by(librarian), component)
+    assert component_admin.has_add_permission(request_by(librarian))
+    assert component_admin.has_view_permission(request_by(desk_user), component)
+    assert not component_admin.has_change_permission(request_by(desk_user), component)
+    assert not component_admin.has_delete_permission(request_by(desk_user), component)
+    assert not component_admin.has_view_permission(request_by(reader), component)
