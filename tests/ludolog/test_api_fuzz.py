@@ -33,8 +33,9 @@ GROUPS = {
     "records-play": ("^/api/records/\\{id\\}/(events|state|options|export)/$", 5),
     "scores": ("^/api/(clubs|leagues|ratings|recompute|statistics)/", 16),
     "catalogue-and-front-door": ("^/api/(catalogue/|auth/|$)", 4),
+    "loans": ("^/api/loans/", 6),
 }
-"""Operations by path (a regular expression) and how many there are (31 in all)."""
+"""Operations by path (a regular expression) and how many there are (37 in all)."""
 
 
 @pytest.mark.slow(seconds=45)
