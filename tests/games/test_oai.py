@@ -322,3 +322,23 @@ def test_every_category_code_has_a_set_spec_of_its_own_that_reads_back(code):
 def test_set_specs_of_other_hierarchies_or_misspelt_name_no_category():
     assert [oai.category_code(s) for s in ("category", "category:", "shelf:A", "category:~ZZ", "category:a b")] == [
         None] * 5
+
+
+# -- the scale -----------------------------------------------------------------------------
+
+
+@pytest.mark.postgres
+@pytest.mark.slow(seconds=15)
+@pytest.mark.django_db(transaction=True)
+def test_ten_thousand_records_harvested_whole_and_then_incrementally(live_server, settings):
+    settings.LUDOLOG_OAI_PAGE_SIZE = 500
+    ids = build_catalogue(10_000)
+    changed = ids[3::10]
+    CatalogueRecord.objects.filter(pk__in=changed).update(updated_at=CHANGED_AT + timedelta(days=1))
+    sickle = CountingSickle(f"{live_server.url}/oai/")
+    headers = [h.identifier for h in sickle.ListIdentifiers(metadataPrefix="unimarc")]
+    assert len(headers) == len(set(headers)) == 10_000 and len(sickle.requests) == 20
+    assert set(headers) == {f"oai:localhost:catalogue/{pk}" for pk in ids}
+    since = list(sickle.ListRecords(metadataPrefix="oai_dc", **{"from": "2026-03-02"}))
+    assert [r.header.identifier for r in since] == [f"oai:localhost:catalogue/{pk}" for pk in changed]
+    assert len(sickle.requests) == 22  # 1,000 records: two pages more
