@@ -37,7 +37,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, Protocol
 from xml.sax.saxutils import escape, quoteattr
 
@@ -349,7 +349,7 @@ class Endpoint:
             start, start_step = parse_datestamp(arguments["from"])
         if "until" in arguments:
             until, end_step = parse_datestamp(arguments["until"])
-            end = until + end_step
+            end = until + end_step if until.date() < date.max else None  # until=9999-12-31: no bound
             if start is not None and start_step != end_step:
                 raise OAIError("badArgument", "'from' and 'until' must have the same granularity")
         prefix = self._prefix(arguments["metadataPrefix"])

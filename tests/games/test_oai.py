@@ -124,6 +124,8 @@ def test_an_incremental_harvest_brings_only_the_records_changed_since_its_date(l
         list(sickle.ListIdentifiers(metadataPrefix="oai_dc", **{"from": "2026-04-10T09:30:23Z"}))
     until = list(sickle.ListRecords(metadataPrefix="unimarc", until="2026-03-01"))
     assert len(until) == len(ids) - len(changed)  # the day named is included whole
+    assert len(list(sickle.ListIdentifiers(metadataPrefix="oai_dc", until="9999-12-31T23:59:59Z"))) == len(ids)
+    assert len(list(sickle.ListIdentifiers(metadataPrefix="oai_dc", until="9999-12-31"))) == len(ids)
 
 
 @pytest.mark.django_db(transaction=True)
