@@ -221,6 +221,12 @@ def test_each_error_the_protocol_names_is_answered_200_with_its_code(client, met
 
 
 @pytest.mark.django_db
+def test_the_protocol_is_get_or_post_only(client):
+    assert client.put("/oai/?verb=Identify").status_code == 405
+    assert client.head("/oai/?verb=Identify").status_code == 200
+
+
+@pytest.mark.django_db
 def test_no_set_hierarchy_while_the_catalogue_has_no_categories(client):
     build_catalogue(2)
     Category.objects.all().delete()
