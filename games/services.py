@@ -124,6 +124,10 @@ RECORD_FIELDS = (
 )
 
 
+CATALOGUE_DATA_PREFETCH = ("languages", "categories", "identifiers", "copies", "other_titles", "contributions__person")
+"""What :func:`record_data` reads of a record beyond its own row (and its publisher's, a join)."""
+
+
 def catalogue_data(records: Iterable[CatalogueRecord]) -> dict[str, Any]:
     """The records as the plain data :func:`load_catalogue` takes (its inverse): for exports."""
     # A queryset (a search) stays a subquery; a list of records becomes its ids.
@@ -131,40 +135,44 @@ def catalogue_data(records: Iterable[CatalogueRecord]) -> dict[str, Any]:
     records = list(
         CatalogueRecord.objects.filter(pk__in=ids).order_by("title", "pk")
         .select_related("publisher")
-        .prefetch_related("languages", "categories", "identifiers", "copies", "other_titles",
-                          "contributions__person")
+        .prefetch_related(*CATALOGUE_DATA_PREFETCH)
     )
     languages = {language.code: language.name for r in records for language in r.languages.all()}
     return {
         "languages": [{"code": code, "name": name} for code, name in sorted(languages.items())],
-        "records": [
-            {field: getattr(record, field) for field in RECORD_FIELDS}
-            | {
-                "id": record.pk,
-                "entered_on": record.created_at.date().isoformat(),
-                "publisher": record.publisher.name if record.publisher else "",
-                "languages": sorted(language.code for language in record.languages.all()),
-                "categories": [{"code": c.code, "label": c.label} for c in record.categories.all()],
-                "contributors": [{"name": c.person.name, "role": c.role} for c in record.contributions.all()],
-                "other_titles": [
-                    {"title": o.title, "kind": o.kind, "language": o.language_id}
-                    for o in sorted(record.other_titles.all(), key=lambda o: o.pk)
-                ],
-                "identifiers": [
-                    {"scheme": i.scheme, "value": i.value} for i in sorted(record.identifiers.all(), key=lambda i: i.pk)
-                ],
-                "copies": [
-                    {
-                        "barcode": c.barcode, "shelf_location": c.shelf_location, "status": c.status,
-                        "acquired_on": c.acquired_on.isoformat() if c.acquired_on else None,
-                        "missing_pieces": c.missing_pieces,
-                    }
-                    for c in record.copies.all()
-                ],
-            }
-            for record in records
-        ],
+        "records": [record_data(record) for record in records],
     }
+
+
+def record_data(record: CatalogueRecord) -> dict[str, Any]:
+    """One record as plain data (an item of :func:`catalogue_data`'s ``records``), read from its
+    row, its publisher and the relations of :data:`CATALOGUE_DATA_PREFETCH`, prefetched."""
+    return (
+        {field: getattr(record, field) for field in RECORD_FIELDS}
+        | {
+            "id": record.pk,
+            "entered_on": record.created_at.date().isoformat(),
+            "publisher": record.publisher.name if record.publisher else "",
+            "languages": sorted(language.code for language in record.languages.all()),
+            "categories": [{"code": c.code, "label": c.label} for c in record.categories.all()],
+            "contributors": [{"name": c.person.name, "role": c.role} for c in record.contributions.all()],
+            "other_titles": [
+                {"title": o.title, "kind": o.kind, "language": o.language_id}
+                for o in sorted(record.other_titles.all(), key=lambda o: o.pk)
+            ],
+            "identifiers": [
+                {"scheme": i.scheme, "value": i.value} for i in sorted(record.identifiers.all(), key=lambda i: i.pk)
+            ],
+            "copies": [
+                {
+                    "barcode": c.barcode, "shelf_location": c.shelf_location, "status": c.status,
+                    "acquired_on": c.acquired_on.isoformat() if c.acquired_on else None,
+                    "missing_pieces": c.missing_pieces,
+                }
+                for c in record.copies.all()
+            ],
+        }
+    )
 
 
 UNIMARC_FORMATS = {"iso2709": unimarc.to_iso2709, "marcxml": unimarc.to_marcxml}

@@ -120,7 +120,8 @@ def _processing_data(item: dict[str, Any]) -> str:
     return value
 
 
-def _audience_note(item: dict[str, Any]) -> str:
+def audience_note(item: dict[str, Any]) -> str:
+    """Players, ages and duration in words: "2 à 5 joueurs, à partir de 8 ans, 30 min"."""
     parts = []
     if item.get("min_players") or item.get("max_players"):
         parts.append(f"{item.get('min_players') or '?'} à {item.get('max_players') or '?'} joueurs")
@@ -154,7 +155,7 @@ def to_marc(item: dict[str, Any]) -> Record:
     fields += _text_fields("300", " ", item.get("notes"))
     fields += _text_fields("327", "1", item.get("contents"))
     fields += _text_fields("330", " ", item.get("summary"))
-    fields.append(_field("333", " ", " ", ("a", _audience_note(item))))
+    fields.append(_field("333", " ", " ", ("a", audience_note(item))))
     for kind, (tag, code) in TITLE_FIELDS.items():
         for other in item.get("other_titles", []):
             if other["kind"] == kind:
@@ -203,14 +204,18 @@ def to_marcxml(items: Iterable[dict[str, Any]]) -> bytes:
     The leader's record length and base address are zeros: they describe an ISO 2709 file, and
     an XML record may exceed that format's 99,999 bytes.
     """
-    records = []
-    for item in items:
-        record = to_marc(item)
-        records.append(ElementTree.tostring(pymarc.record_to_xml_node(record, namespace=False), encoding="unicode"))
+    records = [marcxml_record(item, namespace=False) for item in items]
     return (
         '<?xml version="1.0" encoding="UTF-8"?>\n'
         '<collection xmlns="http://www.loc.gov/MARC21/slim">\n' + "\n".join(records) + "\n</collection>\n"
     ).encode("utf-8")
+
+
+def marcxml_record(item: dict[str, Any], namespace: bool = True) -> str:
+    """One catalogue record as a MARCXML ``record`` element; with ``namespace``, a document of its
+    own (the slim namespace and its schema declared on it), as OAI-PMH carries it in ``metadata``."""
+    node = pymarc.record_to_xml_node(to_marc(item), namespace=namespace)
+    return ElementTree.tostring(node, encoding="unicode")
 
 
 # -- reading -------------------------------------------------------------------------------------

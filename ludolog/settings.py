@@ -306,3 +306,11 @@ STORAGES["imports"] = {"BACKEND": "django.core.files.storage.FileSystemStorage",
                        "OPTIONS": {"location": LUDOLOG_IMPORTS_ROOT, "base_url": None}}
 LUDOLOG_IMPORT_QUEUE = os.environ.get("LUDOLOG_IMPORT_QUEUE", "")
 LUDOLOG_IMPORT_CHUNK = int(os.environ.get("LUDOLOG_IMPORT_CHUNK", "100"))
+
+# The OAI-PMH endpoint, /oai/ (games.oai, docs/oai-pmh.md): records a response, how long a
+# resumption token is honoured, and what Identify says of the repository (its name, and at
+# least one address: the protocol requires it).
+LUDOLOG_OAI_PAGE_SIZE = int(os.environ.get("LUDOLOG_OAI_PAGE_SIZE", "100"))
+LUDOLOG_OAI_TOKEN_SECONDS = int(os.environ.get("LUDOLOG_OAI_TOKEN_SECONDS", "86400"))
+LUDOLOG_OAI_REPOSITORY_NAME = os.environ.get("LUDOLOG_OAI_REPOSITORY_NAME", "Ludolog")
+LUDOLOG_OAI_ADMIN_EMAILS = env_list("LUDOLOG_OAI_ADMIN_EMAILS", "admin@localhost")

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import history, home, leagues, players, plays_import, replay, results, scorekeeping, statistics
+from . import history, home, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
 from .recorder import views as recorder
 
 urlpatterns = [
@@ -29,4 +29,5 @@ urlpatterns = [
     path("scorekeeping/<int:pk>/", recorder.record_page, name="scorekeeping-record"),
     path("scorekeeping/<int:pk>/table/", recorder.table, name="scorekeeping-table"),
     path("catalogue/", include(("ludolog.web.catalogue_urls", "catalogue"))),
+    path("oai/", oai.endpoint, name="oai"),
 ]
