@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import history, home, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
+from . import desk, history, home, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
 from .recorder import views as recorder
 
 urlpatterns = [
@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<int:pk>/replay/", replay.replay_page, name="game-replay"),
     path("games/<int:pk>/replay/board/", replay.board, name="game-replay-board"),
     path("history/import/", plays_import.import_plays, name="import-plays"),
+    path("desk/copies/<path:barcode>/", desk.copy_desk, name="desk-copy"),
     path("statistics/", statistics.club_statistics, name="statistics"),
     path("statistics/<slug:slug>/", statistics.game_statistics, name="game-statistics"),
     path("players/", players.player_list, name="player-list"),

@@ -1,0 +1,85 @@
+"""The desk's copy page (the one a label's QR opens): desk staff lend a copy by a member card's
+number, take it back counting only what differs from the box's list, renew it; a refusal shows
+the rule's words with the API's status and changes nothing; others may not use it."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+import pytest
+from django.test import Client
+
+from games.labels import desk_url
+from loans.models import CopyEvent, Hold
+from tests.loans.conftest import make_household
+
+pytestmark = pytest.mark.django_db
+
+FAR = dt.date(2099, 12, 31)
+
+
+@pytest.fixture
+def desk(desk_user) -> Client:
+    client = Client()
+    client.force_login(desk_user)
+    return client
+
+
+def page_of(copy) -> str:
+    return f"/desk/copies/{copy.barcode}/"
+
+
+def test_the_labels_qr_address_is_the_desk_page(copies, desk):
+    url = desk_url("http://testserver/", copies[0].barcode)
+    assert desk.get(url.removeprefix("http://testserver")).status_code == 200
+
+
+def test_lend_take_back_with_two_pieces_missing_then_the_next_household_waits(copies, desk):
+    martin = make_household("Martin", membership_ends=FAR)
+    dubois = make_household("Dubois", membership_ends=FAR)
+    copy = copies[0]
+    answer = desk.post(page_of(copy), {"action": "lend", "card": martin.card_number}, follow=True)
+    page = answer.content.decode()
+    assert 'data-status="on_loan"' in page and "Lent to Martin" in page
+    assert desk.post(page_of(copy), {"action": "renew"}).status_code == 302
+    second = copies[1]
+    desk.post(page_of(second), {"action": "lend", "card": martin.card_number})
+    Hold.objects.create(record=copy.record, household=dubois)
+    refused = desk.post(page_of(second), {"action": "renew"})
+    assert refused.status_code == 422
+    assert re.search(r'data-reason="renewal_refused_hold_waiting"', refused.content.decode())
+    page = desk.get(page_of(copy)).content.decode()
+    fields = dict(re.findall(r'<label for="(count_\d+)">([^<]+)</label>', page))
+    field_of = {kind: field for field, kind in fields.items()}
+    answer = desk.post(page_of(copy), {"action": "return", field_of["tuiles bonus"]: "11",
+                                       field_of["huttes en bois"]: "9", field_of["tuiles paysage"]: "79"}, follow=True)
+    page = answer.content.decode()
+    assert 'data-status="needs_check"' in page
+    assert re.search(r'data-testid="copy-missing">1 × tuiles bonus, 1 × huttes en bois|data-testid="copy-missing">1 × huttes en bois, 1 × tuiles bonus', page)
+    assert [e.type for e in CopyEvent.objects.filter(copy=copy).order_by("seq")][:3] == ["lent", "renewed", "returned"]
+    assert not CopyEvent.objects.filter(copy=second, type="renewed").exists(), "the refused renewal stored nothing"
+    assert 'data-testid="copy-history"' in page and "Martin" in page
+
+
+def test_a_refused_loan_changes_nothing_and_says_why(copies, desk):
+    martin = make_household("Martin", membership_ends=FAR, loan_limit=1)
+    desk.post(page_of(copies[0]), {"action": "lend", "card": martin.card_number})
+    before = CopyEvent.objects.count()
+    refused = desk.post(page_of(copies[1]), {"action": "lend", "card": martin.card_number})
+    assert refused.status_code == 422 and 'data-reason="loan_limit_reached"' in refused.content.decode()
+    unknown = desk.post(page_of(copies[1]), {"action": "lend", "card": "NO-SUCH-CARD"})
+    assert unknown.status_code == 404 and 'data-reason="unknown_household"' in unknown.content.decode()
+    assert CopyEvent.objects.count() == before
+
+
+def test_only_desk_staff_use_the_page(copies, django_user_model):
+    assert Client().get(page_of(copies[0])).status_code == 302  # to the login page
+    member = Client()
+    member.force_login(django_user_model.objects.create_user("a-member"))
+    assert member.get(page_of(copies[0])).status_code == 403
+
+
+def test_an_unknown_barcode_is_a_clear_404(desk):
+    answer = desk.get("/desk/copies/NOPE-1/")
+    assert answer.status_code == 404 and "NOPE-1" in answer.content.decode()
