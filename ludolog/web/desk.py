@@ -1,4 +1,7 @@
-"""The loans desk's copy page, the one a copy label's QR code opens (``/desk/copies/<barcode>/``):
+"""The loans desk on a phone or a laptop. ``/desk/``: one box to scan (or type) a member card or a
+copy, and the overdue list. ``/desk/households/<card>/``: a household's loans with their due dates,
+its holds, and a box to scan the copies it borrows or to reserve a game that is out. And the copy's
+page, the one a copy label's QR code opens (``/desk/copies/<barcode>/``):
 where the copy stands (on the shelf, lent to whom until when, set aside, missing pieces), its
 checklist, the households waiting for its game and its history; and, for desk staff, lending it
 to a household by its card number, taking it back with the pieces counted (only what differs
@@ -11,13 +14,15 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils import formats
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from loans import selectors, services
 from loans.errors import LoanError
-from loans.models import Household
+from games.models import CatalogueRecord
+from loans.models import Hold, Household
 
 ACTIONS = ("lend", "return", "renew", "check")
 EVENT_WORDS = {
@@ -27,13 +32,102 @@ EVENT_WORDS = {
     "back_from_repair": _("Back from repair"), "withdrawn": _("Withdrawn"),
 }
 """What the copy's history says of each event, in the reader's language."""
+REFUSAL_WORDS = {
+    "loan_limit_reached": _("This household has borrowed all the games it may at once."),
+    "copy_not_available": _("This copy is not on the shelves (lent, set aside for another household, or away)."),
+    "renewal_refused_hold_waiting": _("Another household has reserved this game: it cannot be renewed."),
+    "no_renewals_left": _("This loan has been renewed as often as the rules allow."),
+    "membership_expired": _("This household's membership has ended."),
+    "membership_not_started": _("This household's membership has not started yet."),
+    "not_on_loan": _("This copy is not on loan."),
+    "hold_already_placed": _("This household already waits for this game."),
+    "copy_changed": _("Another desk changed this copy at the same moment: look again and retry."),
+    "unknown_copy": _("No copy has this barcode."),
+    "unknown_household": _("No household has this card."),
+}
+"""The desk's refusals in the reader's language (the rules speak English, for programs' logs)."""
+
+
+def refusal_words(error: LoanError) -> str:
+    return str(REFUSAL_WORDS.get(error.reason, error.message))
+
+
+def _not_desk_staff() -> HttpResponse:
+    return HttpResponse(gettext("Only the desk's staff lend and take back copies."), status=403,
+                        content_type="text/plain; charset=utf-8")
+
+
+@login_required
+def desk_home(request: HttpRequest) -> HttpResponse:
+    """Scan anything: a member card opens its household, a copy its page."""
+    if not selectors.is_desk_staff(request.user):
+        return _not_desk_staff()
+    code = request.GET.get("code", "").strip()
+    if code:
+        if Household.objects.filter(card_number=code).exists():
+            return redirect("desk-household", card=code)
+        if CatalogueRecord.objects.filter(copies__barcode=code).exists():
+            return redirect("desk-copy", barcode=code)
+    overdue = list(selectors.overdue_loans(timezone.localdate()))
+    return render(request, "desk/home.html", {"code": code, "overdue": overdue},
+                  status=404 if code else 200)
+
+
+@login_required
+def household_desk(request: HttpRequest, card: str) -> HttpResponse:
+    """A household at the desk: what it has, what it waits for; scan copies to lend them."""
+    if not selectors.is_desk_staff(request.user):
+        return _not_desk_staff()
+    try:
+        household = selectors.household_by_card(card)
+    except LoanError as error:
+        return render(request, "desk/home.html", {"code": card, "error": error, "overdue": []}, status=404)
+    refusal: LoanError | None = None
+    if request.method == "POST":
+        try:
+            done = _household_act(request, household)
+        except LoanError as error:
+            refusal = error
+        else:
+            messages.success(request, done)
+            return redirect("desk-household", card=household.card_number)
+    today = timezone.localdate()
+    loans = [{"state": state, "late": state.due_on is not None and state.due_on < today}
+             for state in selectors.current_loans(household)]
+    holds = list(Hold.objects.filter(household=household, status__in=[Hold.Status.WAITING, Hold.Status.READY])
+                 .select_related("record", "copy").order_by("placed_at"))
+    context = {"household": household, "loans": loans, "holds": holds, "refusal": refusal,
+               "refusal_words": refusal_words(refusal) if refusal else "",
+               "titles": CatalogueRecord.objects.filter(copies__isnull=False).distinct().order_by("title")
+               .values_list("title", flat=True)[:3000],
+               "room": max(0, household.loan_limit - len(loans))}
+    return render(request, "desk/household.html", context, status=refusal.status_code if refusal else 200)
+
+
+def _household_act(request: HttpRequest, household: Household) -> str:
+    if request.POST.get("action") == "hold":
+        title = request.POST.get("title", "").strip()
+        record = CatalogueRecord.objects.filter(title__iexact=title, copies__isnull=False).order_by("pk").first()
+        if record is None:
+            from loans.errors import UnknownRecord
+
+            raise UnknownRecord(gettext("No game of the library is called “%(title)s”.") % {"title": title},
+                                record=title)
+        hold = services.place_hold(record, household, request.user)
+        if hold.status == Hold.Status.READY:
+            return gettext("A copy of %(title)s is on the shelves: set aside for %(household)s.") % {
+                "title": record.title, "household": household.name}
+        return gettext("%(household)s waits for %(title)s.") % {"household": household.name, "title": record.title}
+    copy = selectors.copy_by_barcode(request.POST.get("copy", "").strip())
+    state = services.lend(copy, household, request.user)
+    return gettext("%(title)s lent until %(due)s.") % {
+        "title": copy.record.title, "due": formats.date_format(state.due_on, "DATE_FORMAT")}
 
 
 @login_required
 def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
     if not selectors.is_desk_staff(request.user):
-        return HttpResponse(gettext("Only the desk's staff lend and take back copies."), status=403,
-                            content_type="text/plain; charset=utf-8")
+        return _not_desk_staff()
     try:
         copy = selectors.copy_by_barcode(barcode)
     except LoanError as error:
@@ -63,6 +157,7 @@ def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
         "history": [{"event": event, "words": EVENT_WORDS.get(event.type, event.type)} for event in
                     selectors.copy_history(copy).select_related("household", "recorded_by").order_by("-seq")[:30]],
         "refusal": refusal,
+        "refusal_words": refusal_words(refusal) if refusal else "",
         "action": action,
     }
     return render(request, "desk/copy.html", context, status=refusal.status_code if refusal else 200)

@@ -83,3 +83,31 @@ def test_only_desk_staff_use_the_page(copies, django_user_model):
 def test_an_unknown_barcode_is_a_clear_404(desk):
     answer = desk.get("/desk/copies/NOPE-1/")
     assert answer.status_code == 404 and "NOPE-1" in answer.content.decode()
+
+
+def test_the_desk_opens_what_is_scanned_and_lists_what_is_overdue(copies, desk):
+    martin = make_household("Martin", membership_ends=FAR)
+    assert desk.get(f"/desk/?code={martin.card_number}")["Location"] == f"/desk/households/{martin.card_number}/"
+    assert desk.get(f"/desk/?code={copies[0].barcode}")["Location"] == f"/desk/copies/{copies[0].barcode}/"
+    unknown = desk.get("/desk/?code=ZZZ")
+    assert unknown.status_code == 404 and 'data-testid="desk-unknown"' in unknown.content.decode()
+    from loans import services
+
+    services.lend(copies[0], martin, None, today=dt.date(2026, 1, 5))  # due long ago
+    home = desk.get("/desk/").content.decode()
+    assert copies[0].barcode in home and "Martin" in home
+
+
+def test_a_household_page_lends_scanned_copies_and_takes_holds(copies, desk):
+    martin = make_household("Martin", membership_ends=FAR, loan_limit=1)
+    page = f"/desk/households/{martin.card_number}/"
+    assert desk.post(page, {"action": "lend", "copy": copies[0].barcode}).status_code == 302
+    refused = desk.post(page, {"action": "lend", "copy": copies[1].barcode})
+    assert refused.status_code == 422 and 'data-reason="loan_limit_reached"' in refused.content.decode()
+    missing = desk.post(page, {"action": "hold", "title": "No such game"})
+    assert missing.status_code == 404
+    dubois = make_household("Dubois", membership_ends=FAR)
+    answer = desk.post(f"/desk/households/{dubois.card_number}/", {"action": "hold", "title": copies[0].record.title})
+    assert answer.status_code == 302
+    assert Hold.objects.get(household=dubois).status in ("waiting", "ready")
+    assert desk.get("/desk/households/NO-CARD/").status_code == 404
