@@ -26,7 +26,10 @@ from django.db import connection
 from django.db.models import Avg, Count, F, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest
-from django.shortcuts import get_object_or_404, render
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.http import require_POST
 from django.utils.cache import patch_vary_headers
 from django.utils.formats import date_format, localize
 from django.utils.html import conditional_escape
@@ -42,10 +45,16 @@ from games.models import CatalogueRecord, Category, Contribution, Copy, Language
 from games.services import export_unimarc
 from games.unimarc import UnimarcError
 from games.registry import get_engine
+from loans import selectors as loans_selectors
+from loans import services as loans_services
+from loans.errors import LoanError
+from loans.models import CopyState, Hold
+from loans.rules import Status as LoanStatus
 from records.models import GameRecord, Seat
 from scoring.models import ScoredRecord
 from records.selectors import hidden_records, visible_records
 
+from .desk import refusal_words as desk_refusal_words
 from .rules import rules_offered
 from .games import game_name
 
@@ -598,6 +607,28 @@ def _engine_links(request: HttpRequest, record: CatalogueRecord, engine: Any) ->
     }
 
 
+@require_POST
+@login_required
+def reserve(request: HttpRequest, pk: int) -> HttpResponse:
+    """A member reserves the game for their household: queued, or set aside at once when a copy
+    is on the shelves. A refusal shows on the record's page with its status and changes nothing."""
+    record = get_object_or_404(CatalogueRecord, pk=pk)
+    household = loans_selectors.household_of(request.user)
+    if household is None:
+        return HttpResponse(gettext("Only a member of a household reserves games."), status=403,
+                            content_type="text/plain; charset=utf-8")
+    try:
+        hold = loans_services.place_hold(record, household, request.user)
+    except LoanError as error:
+        messages.error(request, desk_refusal_words(error))
+        answer = catalogue_record(request, pk)
+        answer.status_code = error.status_code
+        return answer
+    messages.success(request, gettext("A copy is set aside for you at the desk.") if hold.status == Hold.Status.READY
+                     else gettext("Reserved: you will be told when a copy is back."))
+    return redirect("catalogue:record", pk=record.pk)
+
+
 def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     record = get_object_or_404(
         CatalogueRecord.objects.select_related("publisher").prefetch_related(
@@ -609,8 +640,16 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     copies = list(Copy.objects.filter(record=record).order_by("barcode"))
     per_copy = dict(finished_games(request.user).filter(copy__record=record).order_by()
                     .values_list("copy").annotate(times=Count("pk", distinct=True)))
+    # Where each copy is, as the loans desk's events say (a copy the desk never lent keeps the
+    # status a librarian set on it).
+    states = {row.copy_id: row for row in CopyState.objects.filter(copy__in=copies)}
     for copy in copies:
         copy.times_played = per_copy.get(copy.pk, 0)
+        state = states.get(copy.pk)
+        copy.loan_status = state.status if state else ""
+        copy.due_on = state.due_on if state and state.status == LoanStatus.ON_LOAN else None
+        copy.on_shelf = (state.status == LoanStatus.AVAILABLE if state else copy.status == Copy.Status.AVAILABLE)
+    household = loans_selectors.household_of(request.user)
     played = played_with(request.user, record).aggregate(times=Count("pk", distinct=True), last=Max("played_on"))
     games = games_played_with(request, record)
     engine = get_engine(record.engine_slug) if record.engine_slug else None
@@ -628,7 +667,9 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
         "cover_url": covers.thumbnail_url(record.cover.name, covers.THUMBNAIL_SIZES[-1]) if record.cover else None,
         **_engine_links(request, record, engine),
         "copies": copies,
-        "available": sum(copy.status == Copy.Status.AVAILABLE for copy in copies),
+        "available": sum(copy.on_shelf for copy in copies),
+        "holds_waiting": Hold.objects.filter(record=record, status=Hold.Status.WAITING).count(),
+        "may_reserve": household is not None and bool(copies),
         "times_played": played["times"],
         "last_played": played["last"],
         "games": games[:RECENT_GAMES],
