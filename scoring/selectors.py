@@ -238,15 +238,11 @@ def games_played(user: User) -> list[GameStatistics]:
     if sees_everything(user):
         rows = list(GameStatistics.objects.all())
     else:
-        hidden = sorted(hidden_records(user).order_by().values_list("pk", flat=True))
+        hidden = _hidden_ids(user)
         marker = GameStatistics.objects.aggregate(last=Max("pk"), count=Count("pk"))
-        key = "games-played:" + hashlib.sha256(
-            json.dumps([marker["last"], marker["count"], hidden]).encode()).hexdigest()
-        rows = cache.get(key)
-        if rows is None:
-            rows = statistics.game_rows_without(GameStatistics.objects.all(), hidden_records(user)) if hidden \
-                else list(GameStatistics.objects.all())
-            cache.set(key, rows, SEEN_FIGURES_KEPT)
+        rows = _kept(["games-played", marker["last"], marker["count"], hidden], lambda: (
+            statistics.game_rows_without(GameStatistics.objects.all(), hidden_records(user)) if hidden
+            else list(GameStatistics.objects.all())))
     return sorted(rows, key=lambda row: (-row.games, row.game_slug))
 
 
@@ -329,6 +325,11 @@ def catalogue_record_of(game_slug: str) -> CatalogueRecord | None:
     return scored.catalogue_record if scored else None
 
 
+def _hidden_ids(user: User) -> list[int]:
+    """The ids of the records hidden from ``user``, in order: part of the key of what is kept."""
+    return sorted(hidden_records(user).order_by().values_list("pk", flat=True))
+
+
 def _kept(parts: list, compute):
     """``compute()``, kept in the cache under a key made of ``parts`` (all it depends on)."""
     key = "figures:" + hashlib.sha256(json.dumps(parts, default=str).encode()).hexdigest()
@@ -348,7 +349,7 @@ def game_players(user: User, game_slug: str, limit: int) -> list[PlayerStatistic
     stored = PlayerStatistics.objects.filter(game_slug=game_slug)
     if sees_everything(user):
         return list(stored.select_related("player").order_by("-games", "player__display_name")[:limit])
-    hidden = sorted(hidden_records(user).order_by().values_list("pk", flat=True))
+    hidden = _hidden_ids(user)
     marker = stored.aggregate(last=Max("pk"), count=Count("pk"))
 
     def compute() -> list[dict]:
@@ -372,7 +373,7 @@ def game_ratings(user: User, game_slug: str, limit: int) -> list[Rating]:
     stored = Rating.objects.filter(game_slug=game_slug, club__isnull=True)
     if sees_everything(user):
         return list(stored.select_related("player").order_by("-ordinal", "player__display_name")[:limit])
-    hidden = sorted(hidden_records(user).order_by().values_list("pk", flat=True))
+    hidden = _hidden_ids(user)
     marker = RatingChange.objects.filter(game_slug=game_slug, club__isnull=True).aggregate(
         last=Max("pk"), count=Count("pk"))
 
@@ -530,13 +531,8 @@ def _seen_skills(user: User, scope: Scope) -> dict[int, rating_scopes.Skill]:
     changes = changes.filter(club_id=club_id) if club_id is not None else changes.filter(club__isnull=True)
     hidden = sorted(set(changes.filter(record__in=hidden_records(user).values("pk")).values_list("record_id", flat=True)))
     marker = changes.aggregate(last=Max("pk"), count=Count("pk"))
-    key = "seen-skills:" + hashlib.sha256(
-        json.dumps([game_slug, club_id, hidden, marker["last"], marker["count"]]).encode()).hexdigest()
-    skills = cache.get(key)
-    if skills is None:
-        skills = _replayed(user, scope).skills
-        cache.set(key, skills, SEEN_FIGURES_KEPT)
-    return skills
+    return _kept(["seen-skills", game_slug, club_id, hidden, marker["last"], marker["count"]],
+                 lambda: _replayed(user, scope).skills)
 
 
 @dataclass
