@@ -10,27 +10,12 @@ from __future__ import annotations
 
 from django.db import migrations
 
+from records.immutability import postgresql_append_only
+
 COPY_EVENT_TABLE = "loans_copyevent"
 MESSAGE = "loans_copyevent is append-only: stored copy events are never updated or deleted"
 
-POSTGRESQL_INSTALL = [
-    f"""
-    CREATE OR REPLACE FUNCTION loans_copyevent_refuse_change() RETURNS trigger AS $$
-    BEGIN
-        RAISE EXCEPTION '{MESSAGE}' USING ERRCODE = 'integrity_constraint_violation';
-    END;
-    $$ LANGUAGE plpgsql;
-    """,
-    f"""
-    CREATE TRIGGER loans_copyevent_append_only
-    BEFORE UPDATE OR DELETE ON {COPY_EVENT_TABLE}
-    FOR EACH ROW EXECUTE FUNCTION loans_copyevent_refuse_change();
-    """,
-]
-POSTGRESQL_REMOVE = [
-    f"DROP TRIGGER IF EXISTS loans_copyevent_append_only ON {COPY_EVENT_TABLE};",
-    "DROP FUNCTION IF EXISTS loans_copyevent_refuse_change();",
-]
+POSTGRESQL_INSTALL, POSTGRESQL_REMOVE = postgresql_append_only(COPY_EVENT_TABLE, MESSAGE)
 
 
 def append_only_trigger() -> migrations.RunPython:

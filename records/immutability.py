@@ -36,24 +36,31 @@ from django.db.migrations.operations.base import Operation
 EVENT_TABLE = "records_event"
 MESSAGE = "records_event is append-only: stored events are never updated or deleted"
 
-POSTGRESQL_INSTALL = [
-    f"""
-    CREATE OR REPLACE FUNCTION records_event_refuse_change() RETURNS trigger AS $$
+
+def postgresql_append_only(table: str, message: str) -> tuple[list[str], list[str]]:
+    """The statements installing, then removing, a PostgreSQL row trigger that refuses any
+    ``UPDATE`` or ``DELETE`` on ``table`` with ``message`` (its function ``<table>_refuse_change``,
+    its trigger ``<table>_append_only``): the game events' guard, and any other append-only table's."""
+    install = [
+        f"""
+    CREATE OR REPLACE FUNCTION {table}_refuse_change() RETURNS trigger AS $$
     BEGIN
-        RAISE EXCEPTION '{MESSAGE}' USING ERRCODE = 'integrity_constraint_violation';
+        RAISE EXCEPTION '{message}' USING ERRCODE = 'integrity_constraint_violation';
     END;
     $$ LANGUAGE plpgsql;
     """,
-    f"""
-    CREATE TRIGGER records_event_append_only
-    BEFORE UPDATE OR DELETE ON {EVENT_TABLE}
-    FOR EACH ROW EXECUTE FUNCTION records_event_refuse_change();
+        f"""
+    CREATE TRIGGER {table}_append_only
+    BEFORE UPDATE OR DELETE ON {table}
+    FOR EACH ROW EXECUTE FUNCTION {table}_refuse_change();
     """,
-]
-POSTGRESQL_REMOVE = [
-    f"DROP TRIGGER IF EXISTS records_event_append_only ON {EVENT_TABLE};",
-    "DROP FUNCTION IF EXISTS records_event_refuse_change();",
-]
+    ]
+    remove = [f"DROP TRIGGER IF EXISTS {table}_append_only ON {table};",
+              f"DROP FUNCTION IF EXISTS {table}_refuse_change();"]
+    return install, remove
+
+
+POSTGRESQL_INSTALL, POSTGRESQL_REMOVE = postgresql_append_only(EVENT_TABLE, MESSAGE)
 
 # Installed by a later migration (0004) than the row triggers, hence a list of its own.
 POSTGRESQL_TRUNCATE_INSTALL = [
