@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
@@ -90,3 +92,60 @@ def overdue_loans(today: dt.date) -> QuerySet[CopyState]:
     """The loans due before ``today``, the longest overdue first: the desk's overdue list."""
     return (CopyState.objects.filter(status=rules.Status.ON_LOAN, due_on__lt=today)
             .select_related("copy__record", "household").order_by("due_on", "copy__barcode"))
+
+
+def open_holds(household: Household) -> QuerySet[Hold]:
+    """The household's holds still open: waiting in a queue, or a copy set aside for it."""
+    return (Hold.objects.filter(household=household, status__in=[Hold.Status.WAITING, Hold.Status.READY])
+            .select_related("record", "copy").order_by("placed_at", "id"))
+
+
+def queue_positions(holds: list[Hold]) -> dict[int, int]:
+    """Each waiting hold's place in its game's queue (1: next to be served), in one query."""
+    waiting = [hold for hold in holds if hold.status == Hold.Status.WAITING]
+    if not waiting:
+        return {}
+    queues: dict[int, list[int]] = {}
+    for hold_id, record_id in (Hold.objects.filter(record_id__in={h.record_id for h in waiting},
+                                                   status=Hold.Status.WAITING)
+                               .order_by("placed_at", "id").values_list("pk", "record_id")):
+        queues.setdefault(record_id, []).append(hold_id)
+    return {hold.pk: queues[hold.record_id].index(hold.pk) + 1 for hold in waiting}
+
+
+@dataclass(frozen=True)
+class PastLoan:
+    """One loan of the household's history, told from its ``lent`` and ``returned`` events."""
+
+    copy: Copy
+    lent_on: dt.date
+    returned_on: dt.date | None
+    days_late: int
+    late_fee: Decimal
+
+
+def loan_history(household: Household, limit: int = 50) -> list[PastLoan]:
+    """The household's loans, the latest first: each ``lent`` event to it with the ``returned``
+    event that ended it (none yet while the copy is out). The events are the only record of who
+    borrowed what: the projection forgets the borrower at the return."""
+    lent = list(CopyEvent.objects.filter(household=household, type=rules.EventType.LENT)
+                .select_related("copy__record").order_by("-recorded_at", "-pk")[:limit])
+    if not lent:
+        return []
+    ends: dict[tuple[int, int], CopyEvent] = {}
+    # The return that ends a loan is the copy's first ``returned`` event after the ``lent`` one.
+    returns = (CopyEvent.objects.filter(copy_id__in={event.copy_id for event in lent}, type=rules.EventType.RETURNED)
+               .order_by("copy_id", "seq").values_list("copy_id", "seq", "payload"))
+    by_copy: dict[int, list[tuple[int, dict]]] = {}
+    for copy_id, seq, payload in returns:
+        by_copy.setdefault(copy_id, []).append((seq, payload))
+    history = []
+    for event in lent:
+        ended = next((payload for seq, payload in by_copy.get(event.copy_id, []) if seq > event.seq), None)
+        history.append(PastLoan(
+            copy=event.copy, lent_on=dt.date.fromisoformat(event.payload["lent_on"]),
+            returned_on=dt.date.fromisoformat(ended["returned_on"]) if ended else None,
+            days_late=int(ended.get("days_late", 0)) if ended else 0,
+            late_fee=Decimal(str(ended.get("late_fee", "0"))) if ended else Decimal("0"),
+        ))
+    return history

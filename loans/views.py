@@ -75,13 +75,20 @@ class ReturnView(APIView):
 
 
 class RenewView(APIView):
-    permission_classes = [IsDeskStaff]
+    """Desk staff renew any loan; a signed-in member their own household's (anyone else: 404)."""
+
+    permission_classes = [permissions.IsAuthenticated]
 
     @extend_schema(request=RenewSerializer, responses={200: CopyStateSerializer}, summary="Renew a loan")
     def post(self, request: Request) -> Response:
         data = RenewSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         copy = selectors.copy_by_barcode(data.validated_data["copy"])
+        if not selectors.is_desk_staff(request.user):
+            own = selectors.household_of(request.user)
+            if own is None or selectors.copy_state(copy).household != own.pk:
+                # Another household's loan is no loan they may name.
+                raise Http404
         state = services.renew(copy, request.user)
         return Response(CopyStateSerializer(copy_answer(copy, state, show_household=True)).data)
 

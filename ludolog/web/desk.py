@@ -41,6 +41,7 @@ REFUSAL_WORDS = {
     "membership_not_started": _("This household's membership has not started yet."),
     "not_on_loan": _("This copy is not on loan."),
     "hold_already_placed": _("This household already waits for this game."),
+    "no_hold_open": _("This reservation is no longer open."),
     "copy_changed": _("Another desk changed this copy at the same moment: look again and retry."),
     "unknown_copy": _("No copy has this barcode."),
     "unknown_household": _("No household has this card."),

@@ -3,7 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import desk, history, home, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
+from . import account, desk, history, home, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
 from .recorder import views as recorder
 
 urlpatterns = [
@@ -17,6 +17,7 @@ urlpatterns = [
     path("games/<int:pk>/replay/", replay.replay_page, name="game-replay"),
     path("games/<int:pk>/replay/board/", replay.board, name="game-replay-board"),
     path("history/import/", plays_import.import_plays, name="import-plays"),
+    path("account/", account.account, name="account"),
     path("desk/", desk.desk_home, name="desk"),
     path("desk/households/<str:card>/", desk.household_desk, name="desk-household"),
     path("desk/copies/<path:barcode>/", desk.copy_desk, name="desk-copy"),

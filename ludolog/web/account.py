@@ -1,0 +1,93 @@
+"""The member's own page (``/account/``): their household's loans with the due dates, renewing one
+where the rules allow, the games they wait for and their place in the queue (cancelling one), what
+the desk told them, and what they borrowed before. A member sees their own household only: the
+page is made from the signed-in user's household and takes no household from the request."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import formats, timezone
+from django.utils.translation import gettext
+
+from loans import rules, selectors, services
+from loans.errors import LoanError, RuleRefused, UnknownCopy
+from loans.models import CopyState, Hold, LoanRules, Notification
+
+from .desk import REFUSAL_WORDS, refusal_words
+
+NOTIFICATIONS_SHOWN = 10
+
+
+@login_required
+def account(request: HttpRequest) -> HttpResponse:
+    household = selectors.household_of(request.user)
+    if household is None:
+        return render(request, "account/no_household.html", status=404)
+    refusal: LoanError | None = None
+    if request.method == "POST":
+        try:
+            done = _act(request, household)
+        except LoanError as error:
+            refusal = error
+        else:
+            messages.success(request, done)
+            return redirect("account")
+    today = timezone.localdate()
+    policy = LoanRules.current()
+    holds = list(selectors.open_holds(household))
+    current = list(selectors.current_loans(household))
+    # Games another household waits for: their loans cannot be renewed (said before the member tries).
+    wanted = set(Hold.objects.filter(record_id__in={row.copy.record_id for row in current},
+                                     status=Hold.Status.WAITING).exclude(household=household)
+                 .values_list("record_id", flat=True))
+    loans = []
+    for row in current:
+        refused = rules.can_renew(row.as_rule_state(), policy, hold_waiting=row.copy.record_id in wanted)
+        loans.append({"row": row, "late": row.due_on is not None and row.due_on < today,
+                      "fee_so_far": rules.late_fee(row.due_on, today, policy),
+                      "renewal_refused": str(REFUSAL_WORDS.get(refused.reason, refused.message)) if refused else ""})
+    positions = selectors.queue_positions(holds)
+    context = {
+        "household": household,
+        "loans": loans,
+        "room": max(0, household.loan_limit - len(loans)),
+        "holds": [{"hold": hold, "position": positions.get(hold.pk),
+                   "until": hold.ready_on and hold.ready_on + dt.timedelta(days=policy.hold_days)}
+                  for hold in holds],
+        "notifications": Notification.objects.filter(household=household)[:NOTIFICATIONS_SHOWN],
+        "history": selectors.loan_history(household),
+        "policy": policy,
+        "refusal": refusal,
+        "refusal_words": refusal_words(refusal) if refusal else "",
+    }
+    return render(request, "account/account.html", context, status=refusal.status_code if refusal else 200)
+
+
+def _act(request: HttpRequest, household) -> str:
+    """Renew one of the household's loans, or cancel one of its holds: only its own."""
+    action = request.POST.get("action", "")
+    if action == "renew":
+        row = (CopyState.objects.select_related("copy__record")
+               .filter(copy__barcode=request.POST.get("copy", ""), household=household,
+                       status=rules.Status.ON_LOAN).first())
+        if row is None:
+            # Not one of this household's loans: the same answer as a copy that does not exist.
+            raise UnknownCopy("not one of your loans", copy=request.POST.get("copy", ""))
+        state = services.renew(row.copy, request.user)
+        return gettext("%(title)s renewed until %(due)s.") % {
+            "title": row.copy.record.title, "due": formats.date_format(state.due_on, "DATE_FORMAT")}
+    hold = Hold.objects.select_related("record").filter(pk=_int(request.POST.get("hold")), household=household,
+                                                        status__in=[Hold.Status.WAITING, Hold.Status.READY]).first()
+    if action != "cancel_hold" or hold is None:
+        raise RuleRefused(rules.Refusal("no_hold_open", "no open reservation of your household has this number"))
+    services.cancel_hold(hold, request.user)
+    return gettext("Your reservation of %(title)s is cancelled.") % {"title": hold.record.title}
+
+
+def _int(value: str | None) -> int:
+    return int(value) if value and value.isdigit() else 0
