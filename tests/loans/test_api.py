@@ -136,11 +136,15 @@ def test_a_copy_state_shows_the_borrower_to_desk_staff_only(desk_api, member_api
     assert member_api.get(url).json()["household"] is None
 
 
-def test_only_desk_staff_lend_return_and_renew(member_api, copies, household):
+def test_only_desk_staff_lend_and_take_back_and_members_renew_only_their_own(member_api, copies, household):
     for path, body in (("lend", {"copy": copies[0].barcode, "household": household.card_number}),
-                       ("return", {"copy": copies[0].barcode}), ("renew", {"copy": copies[0].barcode})):
+                       ("return", {"copy": copies[0].barcode})):
         assert member_api.post(f"/api/loans/{path}/", body, format="json").status_code == 403
         assert APIClient().post(f"/api/loans/{path}/", body, format="json").status_code in (401, 403)
+    renew = {"copy": copies[0].barcode}
+    # A copy that is not their household's loan is none they may name (test_account_page: their own).
+    assert member_api.post("/api/loans/renew/", renew, format="json").status_code == 404
+    assert APIClient().post("/api/loans/renew/", renew, format="json").status_code in (401, 403)
     assert not CopyEvent.objects.exists()
 
 
