@@ -1,5 +1,8 @@
 """Copy labels to print on sticker sheets: each label the game's title, the shelf mark, the
-barcode, and a QR code that opens the copy's page at the desk.
+barcode, and a QR code that opens the copy's page at the desk. And member cards, ten to an A4
+sheet of business cards: the library's name, the household's, its card number in words and as a
+Code 39 barcode (what a desk's keyboard-wedge scanner reads), and a QR code that opens the
+household at the desk (``{base_url}/desk/households/{card}/``, :func:`household_desk_url`).
 
 Pure: plain values in, the PDF's bytes out; no Django, no app (an import-linter contract says
 so). The desk page's address is the contract with the desk: ``{base_url}/desk/copies/{barcode}/``,
@@ -20,7 +23,6 @@ fpdf2 installs::
 A character outside it prints as its letter without the accent where it has one (ǎ → a) and as
 ``?`` otherwise (:func:`printable`).
 
-Member cards will come here too once households exist (issue 27); they are not drawn yet.
 """
 
 from __future__ import annotations
@@ -109,19 +111,65 @@ def label_sheet(copies: Sequence[LabelData], *, base_url: str, layout: SheetLayo
     leaves that many labels blank at the start of the first page (a sheet already partly used)."""
     if not copies:
         raise ValueError("no copy to label")
+    return _sheet(layout, skip, "Ludolog labels", [
+        lambda pdf, x, y, copy=copy: _draw_label(pdf, layout, x, y, copy, desk_url(base_url, copy.barcode))
+        for copy in copies])
+
+
+@dataclass(frozen=True)
+class MemberCardData:
+    """What a member card shows: whose card it is and its number. ``heading`` (the library's name)
+    and ``caption`` ("Member card", in the library's language) are the caller's words."""
+
+    household: str
+    card_number: str
+    heading: str
+    caption: str
+
+
+A4_BUSINESS_CARDS_2x5 = SheetLayout(
+    name="A4, 2 × 5 cards of 85 × 54 mm", page_width=210, page_height=297, columns=2, rows=5,
+    label_width=85, label_height=54, left=15, top=13.5, column_gap=10, padding_x=5, padding_y=4.5)
+"""The common A4 sheet of ten business cards (85 × 54 mm, the size of a bank card)."""
+
+CODE39_CHARACTERS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-. $/+%")
+
+
+def household_desk_url(base_url: str, card_number: str) -> str:
+    """The address of a household at the desk, which its member card's QR code opens.
+
+    >>> household_desk_url("https://ludo.example", "M-0042")
+    'https://ludo.example/desk/households/M-0042/'
+    """
+    return f"{base_url.rstrip('/')}/desk/households/{quote(card_number, safe='')}/"
+
+
+def member_card_sheet(cards: Sequence[MemberCardData], *, base_url: str,
+                      layout: SheetLayout = A4_BUSINESS_CARDS_2x5, skip: int = 0) -> bytes:
+    """The PDF of the member cards, ``layout.per_page`` a page; ``skip`` as for the labels."""
+    if not cards:
+        raise ValueError("no member card to print")
+    return _sheet(layout, skip, "Ludolog member cards", [
+        lambda pdf, x, y, card=card: _draw_member_card(pdf, layout, x, y, card,
+                                                       household_desk_url(base_url, card.card_number))
+        for card in cards])
+
+
+def _sheet(layout: SheetLayout, skip: int, title: str, drawings: Sequence) -> bytes:
+    """A PDF of sheets of ``layout``, each of ``drawings`` (``draw(pdf, x, y)``) in the next place."""
     if not 0 <= skip < layout.per_page:
         raise ValueError(f"skip must be from 0 to {layout.per_page - 1}")
     pdf = FPDF(orientation="portrait", unit="mm", format=(layout.page_width, layout.page_height))
     pdf.set_auto_page_break(False)
     pdf.set_margins(0, 0, 0)
-    pdf.set_title("Ludolog labels")
+    pdf.set_title(title)
     pdf.set_creator("Ludolog")
     for style, file_name in FONT_FILES.items():
         pdf.add_font(FONT_FAMILY, style, str(_font_path(file_name)))
-    for position, copy in enumerate(copies, start=skip):
+    for position, draw in enumerate(drawings, start=skip):
         if position % layout.per_page == 0 or position == skip:
             pdf.add_page()
-        _draw_label(pdf, layout, *layout.origin(position), copy, desk_url(base_url, copy.barcode))
+        draw(pdf, *layout.origin(position))
     return bytes(pdf.output())
 
 
@@ -213,6 +261,46 @@ def _draw_label(pdf: FPDF, layout: SheetLayout, x: float, y: float, copy: LabelD
     barcode = (fitted_lines(printable(copy.barcode), text_width, 1, pdf.get_string_width) or [""])[0]
     pdf.set_xy(text_x, bottom - 4.4)
     pdf.cell(text_width, 4.4, barcode)
+
+
+def _draw_member_card(pdf: FPDF, layout: SheetLayout, x: float, y: float, card: MemberCardData, url: str) -> None:
+    # Cut guides: business-card sheets are often plain paper cut by hand.
+    pdf.set_draw_color(200)
+    pdf.set_line_width(0.1)
+    pdf.rect(x, y, layout.label_width, layout.label_height)
+    left, top = x + layout.padding_x, y + layout.padding_y
+    qr_size = 27.0
+    qr_x = x + layout.label_width - layout.padding_x - qr_size
+    pdf.image(io.BytesIO(qr_png(url)), x=qr_x, y=top, w=qr_size, h=qr_size)
+    text_width = qr_x - left - 1
+
+    pdf.set_font(FONT_FAMILY, "B", 9)
+    cursor = top
+    for line in fitted_lines(printable(card.heading), text_width, 2, pdf.get_string_width):
+        pdf.set_xy(left, cursor)
+        pdf.cell(text_width, 4, line)
+        cursor += 4
+    pdf.set_font(FONT_FAMILY, "", 8)
+    pdf.set_xy(left, cursor + 0.5)
+    pdf.cell(text_width, 3.6, fitted_lines(printable(card.caption), text_width, 1, pdf.get_string_width)[0])
+    pdf.set_font(FONT_FAMILY, "B", 11)
+    cursor += 6
+    for line in fitted_lines(printable(card.household), text_width, 2, pdf.get_string_width):
+        pdf.set_xy(left, cursor)
+        pdf.cell(text_width, 5, line)
+        cursor += 5
+
+    bottom = y + layout.label_height - layout.padding_y
+    pdf.set_font(FONT_FAMILY, "B", 10)
+    pdf.set_xy(left, bottom - 4.4)
+    pdf.cell(layout.label_width - 2 * layout.padding_x, 4.4, printable(card.card_number))
+    if set(card.card_number) <= CODE39_CHARACTERS:
+        # fpdf2 takes the wide bar's width (a narrow bar is a third): a character is 16 narrow
+        # widths. A narrow bar of 0.3 mm reads well; narrower only when the number is long.
+        width = layout.label_width - 2 * layout.padding_x
+        wide = min(0.9, width * 3 / (16 * (len(card.card_number) + 2)))
+        pdf.set_fill_color(0)
+        pdf.code39(f"*{card.card_number}*", x=left, y=bottom - 16, w=wide, h=10)
 
 
 def _font_path(file_name: str):

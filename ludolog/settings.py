@@ -218,6 +218,8 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # Position rebuilding caches a snapshot every this many events (records/ issue).
+# The library's name, printed at the top of its member cards.
+LUDOLOG_LIBRARY_NAME = os.environ.get("LUDOLOG_LIBRARY_NAME", "Ludothèque")
 LUDOLOG_SNAPSHOT_EVERY = int(os.environ.get("LUDOLOG_SNAPSHOT_EVERY", "16"))
 # Each web process keeps the latest engine state of this many records it appended to (about
 # 130 KB each at the end of a game), so that an append need not rebuild the position; 0: off.

@@ -3,7 +3,8 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import account, desk, history, home, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
+from . import (account, desk, history, home, labels, leagues, oai, players, plays_import, replay, results, scorekeeping,
+               statistics)
 from .recorder import views as recorder
 
 urlpatterns = [
@@ -19,6 +20,7 @@ urlpatterns = [
     path("history/import/", plays_import.import_plays, name="import-plays"),
     path("account/", account.account, name="account"),
     path("desk/", desk.desk_home, name="desk"),
+    path("desk/cards.pdf", labels.member_cards_pdf, name="desk-member-cards"),
     path("desk/households/<str:card>/", desk.household_desk, name="desk-household"),
     path("desk/copies/<path:barcode>/", desk.copy_desk, name="desk-copy"),
     path("statistics/", statistics.club_statistics, name="statistics"),
