@@ -79,9 +79,16 @@ class DurationFilter(admin.SimpleListFilter):
         return queryset.filter(duration_minutes__gte=band[1], duration_minutes__lte=band[2])
 
 
+DESK_KEPT_FIELDS = ("status", "missing_pieces")
+"""A copy's status and missing pieces are the loans desk's: computed from the copy's events and
+written back here (``loans.services``). A new copy may say how it comes in (on loan, missing
+parts, with a note): that becomes its first events; after that, the desk changes them."""
+
+
 class CopyInline(admin.TabularInline):
     model = Copy
     extra = 0
+    readonly_fields = DESK_KEPT_FIELDS
 
 
 class ContributionInline(admin.TabularInline):
@@ -211,6 +218,9 @@ class CopyAdmin(admin.ModelAdmin):
     search_fields = ["barcode", "record__title"]
     autocomplete_fields = ["record"]
     actions = ["print_labels"]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Copy | None = None):
+        return DESK_KEPT_FIELDS if obj is not None else ()
 
     @admin.action(description=_("Print labels for the selected copies"))
     def print_labels(self, request: HttpRequest, queryset) -> HttpResponse | None:

@@ -20,6 +20,8 @@ class CopySerializer(serializers.ModelSerializer):
     class Meta:
         model = Copy
         fields = ["barcode", "shelf_location", "status", "acquired_on", "missing_pieces"]
+        # Computed from the copy's events at the loans desk (/api/loans/copies/{barcode}/ has the detail).
+        read_only_fields = ["status", "missing_pieces"]
 
 
 class CatalogueRecordSerializer(serializers.ModelSerializer):

@@ -6,3 +6,8 @@ class LoansConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "loans"
     verbose_name = _("loans desk")
+
+    def ready(self) -> None:
+        from . import catalogue_sync
+
+        catalogue_sync.connect()

@@ -93,7 +93,8 @@ class CopyEvent(models.Model):
     """One fact of a copy's life, numbered in the copy's stream. Never updated or deleted: the
     model refuses, and on PostgreSQL a trigger refuses any client (migration 0002)."""
 
-    Type = models.TextChoices("Type", [(t.value, t.value.replace("_", " ")) for t in rules.EventType])
+    # Functional API: (member name, (stored value, label)).
+    Type = models.TextChoices("Type", [(t.name, (t.value, t.value.replace("_", " "))) for t in rules.EventType])
 
     copy = models.ForeignKey(Copy, on_delete=models.PROTECT, related_name="loan_events", db_index=False,
                              verbose_name=_("copy"))
@@ -135,7 +136,7 @@ class CopyState(models.Model):
     """Where a copy stands: the fold of its events (a projection, rebuilt by
     ``rebuild_copy_states``). A copy without a row has no events: available."""
 
-    Status = models.TextChoices("Status", [(s.value, s.value.replace("_", " ")) for s in rules.Status])
+    Status = models.TextChoices("Status", [(s.name, (s.value, s.value.replace("_", " "))) for s in rules.Status])
 
     copy = models.OneToOneField(Copy, primary_key=True, on_delete=models.CASCADE, related_name="loan_state",
                                 verbose_name=_("copy"))
@@ -149,6 +150,7 @@ class CopyState(models.Model):
     renewals = models.PositiveSmallIntegerField(_("renewals"), default=0)
     missing = models.JSONField(_("missing pieces"), default=list, blank=True)
     last_seq = models.PositiveIntegerField(_("last event"), default=0)
+    note = models.TextField(_("latest note"), blank=True, default="")
 
     class Meta:
         verbose_name = _("copy state")
@@ -163,6 +165,7 @@ class CopyState(models.Model):
             status=rules.Status(self.status), household=self.household_id, lent_on=self.lent_on,
             due_on=self.due_on, renewals=self.renewals,
             missing=tuple(rules.Piece(p["kind"], int(p["count"])) for p in self.missing), last_seq=self.last_seq,
+            note=self.note,
         )
 
     def take(self, state: rules.CopyState) -> None:
@@ -172,6 +175,7 @@ class CopyState(models.Model):
         self.lent_on, self.due_on, self.renewals = state.lent_on, state.due_on, state.renewals
         self.missing = [{"kind": p.kind, "count": p.count} for p in state.missing]
         self.last_seq = state.last_seq
+        self.note = state.note
 
 
 class Hold(models.Model):

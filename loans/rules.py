@@ -46,6 +46,7 @@ class EventType(StrEnum):
     SENT_TO_REPAIR = "sent_to_repair"
     BACK_FROM_REPAIR = "back_from_repair"
     WITHDRAWN = "withdrawn"
+    NOTED = "noted"
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,8 @@ class CopyState:
     renewals: int = 0
     missing: tuple[Piece, ...] = ()
     last_seq: int = 0
+    note: str = ""
+    """The latest words noted on the copy (its free-text note, kept until another replaces it)."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,13 @@ def apply(state: CopyState, event: CopyEvent) -> CopyState:
         # A librarian looked at the copy: lendable again, its known missing pieces still listed.
         status = Status.AVAILABLE if state.status is Status.NEEDS_CHECK else state.status
         return replace(state, status=status)
+    if kind is EventType.NOTED:
+        # Words for the copy's history (what the old free-text note said, a torn box corner…);
+        # ``needs_check`` sends a copy on the shelves to be looked at before its next loan.
+        state = replace(state, note=str(payload.get("note", "")))
+        if payload.get("needs_check") and state.status is Status.AVAILABLE:
+            return replace(state, status=Status.NEEDS_CHECK)
+        return state
     if kind is EventType.SENT_TO_REPAIR:
         return replace(state, status=Status.IN_REPAIR)
     if kind is EventType.BACK_FROM_REPAIR:
@@ -255,3 +265,51 @@ def differences(checklist: Iterable[Piece], counted: Mapping[str, int]) -> list[
     """
     return [Piece(piece.kind, piece.count - counted[piece.kind]) for piece in checklist
             if piece.kind in counted and counted[piece.kind] < piece.count]
+
+
+def catalogued_events(status: str, note: str) -> list[tuple[EventType, dict[str, Any]]]:
+    """The events that tell what a copy's catalogue entry said of it before the desk kept its
+    history (``Copy.status`` and the free-text note on missing pieces, as catalogued or imported):
+    the note becomes history, a copy marked as missing parts waits for a check, one marked on
+    loan is out with no known borrower or due date (taken back at the desk like any loan), one
+    marked withdrawn is withdrawn.
+
+    >>> [(kind.value, payload) for kind, payload in catalogued_events("missing_parts", "1 green disc missing")]
+    [('noted', {'note': '1 green disc missing', 'needs_check': True})]
+    >>> [kind.value for kind, _ in catalogued_events("on_loan", "")]
+    ['lent']
+    >>> catalogued_events("available", "")
+    []
+    """
+    events: list[tuple[EventType, dict[str, Any]]] = []
+    note = note.strip()
+    if note or status == "missing_parts":
+        events.append((EventType.NOTED, {"note": note or "catalogued as missing parts",
+                                         "needs_check": status == "missing_parts"}))
+    if status == "on_loan":
+        events.append((EventType.LENT, {"lent_on": None, "due_on": None, "catalogued": True}))
+    elif status == "withdrawn":
+        events.append((EventType.WITHDRAWN, {"catalogued": True}))
+    return events
+
+
+CATALOGUE_STATUS = {
+    Status.AVAILABLE: "available", Status.ON_LOAN: "on_loan", Status.ON_HOLD_SHELF: "on_loan",
+    Status.NEEDS_CHECK: "missing_parts", Status.IN_REPAIR: "missing_parts", Status.WITHDRAWN: "withdrawn",
+}
+"""What the catalogue's copy status (``games.Copy.status``, which the catalogue layer reads: the
+search's "available" counts, the exports) says for each of the desk's states: a copy set aside for
+a household is not on the shelves; one waiting for a check or in repair is kept off them."""
+
+
+def catalogue_words(state: CopyState) -> str:
+    """The catalogue's note on a copy's missing pieces, from its state: the pieces known missing,
+    then the latest note.
+
+    >>> catalogue_words(CopyState(missing=(Piece("tuiles bonus", 2), Piece("huttes", 1))))
+    '2 × tuiles bonus, 1 × huttes'
+    >>> catalogue_words(CopyState(missing=(Piece("huttes", 1),), note="box corner torn"))
+    '1 × huttes; box corner torn'
+    """
+    missing = ", ".join(f"{piece.count} × {piece.kind}" for piece in state.missing)
+    return "; ".join(words for words in (missing, state.note) if words)

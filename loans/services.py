@@ -77,7 +77,16 @@ def _append(row: CopyState, new: list[NewEvent], by: User) -> rules.CopyState:
     CopyEvent.objects.bulk_create(stored)
     row.take(state)
     row.save()
+    _mirror(row.copy_id, state)
     return state
+
+
+def _mirror(copy_id: int, state: rules.CopyState) -> None:
+    """Write the state onto the copy's catalogue columns, which the catalogue's own code reads
+    (the search's availability, the exports) without knowing of the desk. ``update`` sends no
+    signal: the copy's own save is what ``loans.catalogue_sync`` listens to."""
+    Copy.objects.filter(pk=copy_id).update(status=rules.CATALOGUE_STATUS[state.status],
+                                           missing_pieces=rules.catalogue_words(state))
 
 
 def _household_view(household: Household) -> rules.Household:
@@ -305,6 +314,8 @@ def rebuild_copy_states() -> int:
             rows.append(_state_row(current, events))
         CopyState.objects.bulk_create(rows, batch_size=1000)
         count = len(rows)
+        for row in rows:
+            _mirror(row.copy_id, row.as_rule_state())
     return count
 
 
@@ -329,3 +340,37 @@ def fill_components(record: CatalogueRecord) -> list[Component]:
         return Component.objects.bulk_create(
             Component(record=record, kind=line.kind[:120], count=line.count, per_colour=line.colours, position=index)
             for index, line in enumerate(lines.values()))
+
+
+def adopt_catalogued_copy(copy: Copy, by: User = None) -> rules.CopyState | None:
+    """A copy the desk has no history of yet, catalogued (or imported) with a status other than
+    available or a note on missing pieces: that becomes its first events (the note in its history).
+    A copy with a history keeps it: the catalogue's columns are written back from it. Returns the
+    state when events were written or the columns restored, ``None`` when nothing was to do."""
+    known = CopyState.objects.filter(copy=copy).exists()
+    if not known and not rules.catalogued_events(copy.status, copy.missing_pieces):
+        return None  # a new copy on the shelves: nothing to tell (and no state row to make)
+    with _copy_write(copy):
+        row = _locked_state(copy)
+        if row.last_seq == 0:
+            events = rules.catalogued_events(copy.status, copy.missing_pieces)
+            if not events:
+                return None
+            return _append(row, [NewEvent(kind, payload=payload) for kind, payload in events], by)
+        state = row.as_rule_state()
+        if (copy.status, copy.missing_pieces) == (rules.CATALOGUE_STATUS[state.status], rules.catalogue_words(state)):
+            return None
+        _mirror(copy.pk, state)
+        return state
+
+
+def note_copy(copy: Copy, note: str, by: User, *, needs_check: bool = False) -> rules.CopyState:
+    """Words added to a copy's history by the desk (a torn box corner, a piece replaced by a
+    home-made one); ``needs_check`` keeps a copy on the shelves back until it is looked at."""
+    note = note.strip()
+    if not note:
+        raise RuleRefused(rules.Refusal("empty_note", "a note says something"))
+    with _copy_write(copy):
+        row = _locked_state(copy)
+        return _append(row, [NewEvent(rules.EventType.NOTED, payload={"note": note[:2000],
+                                                                       "needs_check": needs_check})], by)

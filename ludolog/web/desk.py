@@ -24,12 +24,12 @@ from loans.errors import LoanError
 from games.models import CatalogueRecord
 from loans.models import Hold, Household
 
-ACTIONS = ("lend", "return", "renew", "check")
+ACTIONS = ("lend", "return", "renew", "check", "note")
 EVENT_WORDS = {
     "lent": _("Lent"), "returned": _("Taken back"), "renewed": _("Renewed"), "held": _("Set aside for a hold"),
     "hold_fulfilled": _("Hold fulfilled"), "hold_cancelled": _("Hold cancelled"), "checked": _("Pieces checked"),
     "piece_missing": _("Piece missing"), "piece_found": _("Piece found"), "sent_to_repair": _("Sent to repair"),
-    "back_from_repair": _("Back from repair"), "withdrawn": _("Withdrawn"),
+    "back_from_repair": _("Back from repair"), "withdrawn": _("Withdrawn"), "noted": _("Noted"),
 }
 """What the copy's history says of each event, in the reader's language."""
 REFUSAL_WORDS = {
@@ -42,6 +42,7 @@ REFUSAL_WORDS = {
     "not_on_loan": _("This copy is not on loan."),
     "hold_already_placed": _("This household already waits for this game."),
     "no_hold_open": _("This reservation is no longer open."),
+    "empty_note": _("Write the note first."),
     "copy_changed": _("Another desk changed this copy at the same moment: look again and retry."),
     "unknown_copy": _("No copy has this barcode."),
     "unknown_household": _("No household has this card."),
@@ -171,6 +172,10 @@ def _act(request: HttpRequest, copy, action: str) -> str:
         state = services.lend(copy, household, request.user)
         return gettext("Lent to %(household)s until %(due)s.") % {
             "household": household.name, "due": formats.date_format(state.due_on, "DATE_FORMAT")}
+    if action == "note":
+        services.note_copy(copy, request.POST.get("note", ""), request.user,
+                           needs_check=request.POST.get("needs_check") == "1")
+        return gettext("The note is in the copy's history.")
     if action == "check":
         services.check_copy(copy, request.user)
         return gettext("Checked: the copy goes back on the shelves, or to the household waiting for it.")

@@ -1,0 +1,66 @@
+"""The demo's ludothèque desk: checklists read from the catalogue's contents, three households
+(one with a member account to sign in with), a loan returned late, loans out (one overdue) and a
+reservation waiting, so that the desk, the member's page and the catalogue show a real day."""
+
+import datetime as dt
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+from django.utils import timezone
+
+from games.models import CatalogueRecord, Copy
+from loans import services
+from loans.models import CopyEvent, Household, LoanRules, Member
+
+DEMO_MEMBER_USERNAME = "famille-martin"
+DEMO_MEMBER_PASSWORD = "ludolog-demo"
+DEMO_HOUSEHOLDS = [
+    # name, card, the member who signs in (if any)
+    ("Famille Martin", "M-0001", DEMO_MEMBER_USERNAME),
+    ("Famille Dubois", "M-0002", None),
+    ("Famille Nguyen", "M-0003", None),
+]
+
+
+class Command(BaseCommand):
+    help = ("Load the demo's loans desk (idempotent): checklists from the catalogue's contents, households, "
+            "loans and a reservation. Run after load_demo.")
+
+    @transaction.atomic
+    def handle(self, *args, **options) -> None:
+        LoanRules.objects.get_or_create(pk=1)
+        for record in CatalogueRecord.objects.all():
+            services.fill_components(record)
+        today = timezone.localdate()
+        households = {}
+        for name, card, username in DEMO_HOUSEHOLDS:
+            households[card], _ = Household.objects.get_or_create(card_number=card, defaults={
+                "name": name, "fee_paid": True, "deposit_held": 50, "loan_limit": 3,
+                "membership_starts": today - dt.timedelta(days=200), "membership_ends": today + dt.timedelta(days=165)})
+            if username:
+                self._member(households[card], name, username)
+        if CopyEvent.objects.filter(household__in=households.values()).exists():
+            self.stdout.write("demo loans: already there")
+            return
+        martin, dubois, nguyen = (households[card] for _, card, _ in DEMO_HOUSEHOLDS)
+        copies = {copy.barcode: copy for copy in Copy.objects.select_related("record")}
+        admin = get_user_model().objects.filter(is_superuser=True).order_by("pk").first()
+        days_ago = lambda days: today - dt.timedelta(days=days)  # noqa: E731
+        # Martin borrowed Carcassonne and brought it back three days late; now they have the
+        # Hunters and Gatherers copy on the shelves, and the Dubois wait for that game.
+        services.lend(copies["LUD-CA-0001"], martin, admin, today=days_ago(45))
+        services.return_copy(copies["LUD-CA-0001"], admin, today=days_ago(21))
+        services.lend(copies["LUD-HG-0001"], martin, admin, today=days_ago(10))
+        services.place_hold(copies["LUD-HG-0001"].record, dubois, admin, today=days_ago(2))
+        # The Nguyens have the Map-Chips, overdue by nine days: the desk's overdue list.
+        services.lend(copies["LUD-MC-0001"], nguyen, admin, today=days_ago(30))
+        self.stdout.write(f"demo loans: {len(households)} households, member login {DEMO_MEMBER_USERNAME} / "
+                          f"{DEMO_MEMBER_PASSWORD}")
+
+    def _member(self, household: Household, name: str, username: str) -> None:
+        user, created = get_user_model().objects.get_or_create(username=username)
+        if created:
+            user.set_password(DEMO_MEMBER_PASSWORD)
+            user.save()
+        Member.objects.get_or_create(household=household, user=user, defaults={"display_name": name})
