@@ -25,6 +25,7 @@ engine's answer offers (:func:`take_engine_count`, :func:`add_missing`), each a 
 
 from __future__ import annotations
 
+import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -209,6 +210,17 @@ def problems(lines: Sequence[ContentLine]) -> list[Problem]:
             found.append(Problem("duplicate_kind", index))
         seen.add(kind)
     return found
+
+
+def version(lines: Sequence[ContentLine]) -> str:
+    """A short fingerprint of ``lines``: a page edits the checklist it was shown, and an edit made
+    on a checklist another librarian has changed since is refused rather than overwriting theirs.
+
+    >>> version([ContentLine("dés", 7, None)]) == version([ContentLine("dés", 7, None)]) != version([])
+    True
+    """
+    text = "\n".join(f"{line.kind}\t{line.count}\t{line.colours}" for line in lines)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def take_engine_count(lines: Sequence[ContentLine], pieces: Sequence[EnginePiece], index: int) -> list[ContentLine]:
