@@ -68,6 +68,8 @@ class Row:
     known: bool = False
     """Whether the engine was asked about the line (a game with an engine, a line that could be read)."""
     reasons: tuple[str, ...] = ()
+    removed: bool = False
+    """Ticked to be removed (a page answered 422 shows it ticked)."""
 
     @property
     def reason_words(self) -> list[str]:
@@ -103,7 +105,11 @@ def _read_posted(formset: forms.BaseFormSet) -> tuple[list[Row], list[ContentLin
     for index, form in enumerate(formset.forms):
         form.is_valid()
         data = getattr(form, "cleaned_data", {})
-        if data.get("DELETE") or (index >= formset.initial_form_count() and not form.has_changed()):
+        if data.get("DELETE"):
+            # Shown again ticked, so that a page answered 422 posts the removal again.
+            rows.append(Row(index, form, None, removed=True))
+            continue
+        if index >= formset.initial_form_count() and not form.has_changed():
             continue
         kind = (data.get("kind") or "").strip()
         reasons: tuple[str, ...] = ()

@@ -107,6 +107,20 @@ def test_a_checklist_that_cannot_be_saved_answers_422_with_its_reasons_and_chang
         line_of(answer, "huttes en bois") + "-count": "-3"}).content.decode()
 
 
+def test_a_refused_page_keeps_the_removals_ticked_and_saves_them_once_corrected(record, librarian):
+    answer = librarian.get(url(record))
+    data = form_of(answer)
+    removed, wrong = line_of(answer, "jetons en bois vert"), line_of(answer, "tuiles bonus")
+    data |= {f"{removed}-DELETE": "on", f"{wrong}-count": "-12"}
+    refused = librarian.post(url(record), data)
+    assert refused.status_code == 422
+    page = refused.content.decode()
+    assert statuses(page).count("removed") == 1 and f'name="{removed}-DELETE" id="id_{removed}-DELETE" checked' in page
+    corrected = {**data, f"{wrong}-count": "12"}
+    assert librarian.post(url(record), corrected).status_code == 302
+    assert [kind for kind, _count, _colours in checklist(record)] == ["tuiles paysage", "tuiles bonus", "huttes en bois"]
+
+
 def test_desk_staff_read_the_checklist_and_may_not_change_it(record, desk):
     answer = desk.get(url(record))
     page = answer.content.decode()
