@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from importlib import import_module
 
 from .adapters.base import (
     ABANDON,
@@ -25,14 +26,23 @@ from .adapters.base import (
     UnknownEventType,
     validate_payload,
 )
+from .engines.box import BoxContents, BoxPiece
 
 __all__ = [
-    "ABANDON", "END_GAME", "RECORD_EVENT_SCHEMAS", "RESULT", "UNDO", "EngineAdapter", "FinalScore", "GameStateAdapter", "PayloadError", "UnknownEventType",
-    "engine_slugs", "get_engine", "load_engines", "register", "registered", "unregister", "validate_payload",
+    "ABANDON", "END_GAME", "RECORD_EVENT_SCHEMAS", "RESULT", "UNDO", "BoxContents", "BoxPiece", "EngineAdapter", "FinalScore", "GameStateAdapter", "PayloadError", "UnknownEventType",
+    "box_contents", "engine_slugs", "get_engine", "load_engines", "register", "registered", "unregister", "validate_payload",
 ]
 
 _ADAPTERS: dict[str, EngineAdapter] = {}
 _REGISTERED: dict[str, EngineAdapter] = {}
+_BOXES: dict[str, str] = {
+    "hunters-gatherers": "games.engines.hunters_gatherers.box",
+    "stone-age": "games.engines.stone_age.box",
+    "carcassonne": "games.engines.carcassonne.box",
+    "carcassonne-maps": "games.engines.carcassonne_maps.box",
+}
+"""Each engine's declaration of the pieces in its game's box (its ``box`` module), by the slug
+catalogue records name the engine with; imported on the first question."""
 
 
 def _load() -> dict[str, EngineAdapter]:
@@ -52,6 +62,23 @@ def _load() -> dict[str, EngineAdapter]:
 def get_engine(slug: str) -> EngineAdapter | None:
     """The adapter for ``slug``, or ``None`` when no engine replays that game yet."""
     return _REGISTERED.get(slug) or _load().get(slug)
+
+
+def box_contents(slug: str) -> BoxContents | None:
+    """What the engine ``slug`` says is in its game's box, or ``None`` when no engine declares it
+    (no engine, or one that knows no box).
+
+    >>> box_contents("hunters-gatherers").piece("landscape_tiles").count
+    79
+    >>> box_contents("no-such-game") is None
+    True
+    """
+    module = _BOXES.get(slug)
+    if module is None:
+        return None
+    contents: BoxContents = import_module(module).box_contents()
+    return contents
+
 
 
 def engine_slugs() -> list[str]:

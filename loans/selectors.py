@@ -9,9 +9,11 @@ from decimal import Decimal
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import QuerySet
 
-from games.models import Copy
+from games.models import CatalogueRecord, Copy
+from games.registry import BoxPiece, box_contents
 
-from . import rules
+from . import checklists, rules
+from .contents import ContentLine
 from .errors import UnknownCopy, UnknownHousehold
 from .models import Component, CopyEvent, CopyState, Hold, Household
 
@@ -77,6 +79,23 @@ def current_loans(household: Household) -> QuerySet[CopyState]:
 def checklist(copy: Copy) -> list[rules.Piece]:
     """A copy's checklist: its catalogue record's components."""
     return [rules.Piece(c.kind, c.count) for c in Component.objects.filter(record_id=copy.record_id)]
+
+
+def record_checklist(record: CatalogueRecord) -> list[ContentLine]:
+    """A catalogue record's checklist as lines, in the librarian's order."""
+    return [ContentLine(c.kind, c.count, c.per_colour) for c in Component.objects.filter(record=record)]
+
+
+def engine_pieces(record: CatalogueRecord) -> tuple[BoxPiece, ...]:
+    """What the record's rules engine says is in the box; nothing for a game without an engine."""
+    box = box_contents(record.engine_slug) if record.engine_slug else None
+    return box.pieces if box is not None else ()
+
+
+def engine_comparison(record: CatalogueRecord) -> checklists.Comparison | None:
+    """The record's checklist beside its engine's pieces; ``None`` for a game without an engine."""
+    pieces = engine_pieces(record)
+    return checklists.compare(record_checklist(record), pieces) if pieces else None
 
 
 def waiting_holds(record_id: int) -> QuerySet[Hold]:

@@ -657,6 +657,7 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
         "record": record,
         "librarian": is_librarian(request.user),
         "staff": request.user.is_staff,
+        "desk_staff": loans_selectors.is_desk_staff(request.user),
         "document_type": document_type_label(record.document_type),
         "min_age": stated_min_age(record),
         "max_age": stated_max_age(record),
