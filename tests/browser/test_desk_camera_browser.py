@@ -15,7 +15,9 @@ fixture's binary and arguments) instead of the session's browser."""
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import io
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -37,7 +39,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FRAME_WIDTH, FRAME_HEIGHT = 640, 480
 Y4M_HEADER = f"YUV4MPEG2 W{FRAME_WIDTH} H{FRAME_HEIGHT} F10:1 Ip A1:1 C420jpeg\n".encode()
 FAKE_CAMERA = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
-LIBRARY_FOLDER = "/static/ludolog/vendor/barcode-detector-3.2.2/"
+STATIC_VENDOR = "/static/ludolog/vendor/barcode-detector-"
 PUBLIC_SITE = "https://ludotheque.example.org"
 """The site a label was printed with: the desk may be reached at another address (here the live
 server's), and the label's QR still gives its barcode."""
@@ -105,7 +107,9 @@ def assert_only_our_site(page, live_server) -> None:
     """Everything came from the site: the reader's module and its .wasm from our static files."""
     elsewhere = [url for _, url in page.requests if not url.startswith((live_server.url, "data:", "blob:"))]
     assert elsewhere == []
-    assert f"{live_server.url}{LIBRARY_FOLDER}zxing_reader.wasm" in [url for _, url in page.requests]
+    wasm = page.locator('[data-testid="camera-view"]').get_attribute("data-wasm-url")
+    assert wasm.startswith(STATIC_VENDOR) and wasm.endswith("/zxing_reader.wasm")
+    assert f"{live_server.url}{wasm}" in [url for _, url in page.requests]
 
 
 @pytest.mark.slow(seconds=15)
@@ -281,3 +285,13 @@ def test_only_the_desk_may_compile_webassembly(client, desk):
         assert scripts == ["'self'", "'wasm-unsafe-eval'"]
     scripts = client.get("/")["Content-Security-Policy"].split("script-src")[1].split(";")[0].split()
     assert scripts == ["'self'"]
+
+
+def test_the_vendored_wasm_is_the_one_its_module_was_built_for():
+    """After an update (docs/loans.md), the .wasm beside the module is the build the module
+    expects: zxing-wasm pins its .wasm's SHA-256 in the JavaScript."""
+    vendored = sorted((Path(__file__).resolve().parents[2] / "ludolog/web/static/ludolog/vendor").glob("barcode-detector-*"))
+    assert len(vendored) == 1, "one version of the reader at a time"
+    wasm = hashlib.sha256((vendored[0] / "zxing_reader.wasm").read_bytes()).hexdigest()
+    assert wasm in re.findall(r'"([0-9a-f]{64})"', (vendored[0] / "zxing-exported.js").read_text())
+    assert {"LICENSE", "LICENSE-zxing-wasm", "LICENSE-zxing-cpp", "ponyfill.js"} <= {path.name for path in vendored[0].iterdir()}

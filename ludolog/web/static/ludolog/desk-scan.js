@@ -8,8 +8,8 @@
  * (served from our own static files, never from a CDN: a desk's internet may be poor), are the
  * dialog's data attributes, so they come translated and hashed from the template.
  *
- * The reader: the browser's own BarcodeDetector where it has one (Chrome on Android and macOS,
- * Safari), otherwise the barcode-detector ponyfill (zxing-wasm) vendored under vendor/, loaded
+ * The reader: the browser's own BarcodeDetector where it has one (Chrome on Android, macOS and
+ * ChromeOS, for instance), otherwise the barcode-detector ponyfill (zxing-wasm) vendored under vendor/, loaded
  * only when a button is first pressed (the .wasm is about 1 MB). */
 (function () {
   "use strict";
