@@ -225,13 +225,14 @@ def test_without_a_camera_the_button_says_so_and_the_typed_box_works(browser, li
 
 @pytest.mark.slow(seconds=10)
 def test_a_refused_camera_is_said_on_the_button(camera_browser, live_server, desk, tmp_path):
-    """Nobody grants the camera (no permission, no one to answer the prompt): refused."""
+    """Nobody grants the camera: the permission is still to be asked, and the prompt nobody sees
+    in a headless browser answers no."""
     label = camera_frame(tmp_path / "label.y4m", desk_url(PUBLIC_SITE, "LUD-0001"), "Azul · LUD-0001")
     page = logged_in_page(camera_browser(label, answer_prompts=False), live_server, desk, viewport=PHONE)
     page.goto(f"{live_server.url}/desk/copies/LUD-0001/")
     scan = page.locator('[data-testid="camera-scan"]')
-    if scan.is_enabled():  # The browser tells only when asked.
-        scan.click()
+    assert page.evaluate("navigator.permissions.query({name: 'camera'}).then(asked => asked.state)") == "prompt"
+    scan.click()
     scan.filter(has_text="Camera refused").wait_for()
     assert scan.is_disabled()
     assert not page.locator('[data-testid="camera-view"]').is_visible()
