@@ -1,5 +1,5 @@
 """The desk's camera, end to end: Chromium's fake camera plays a picture of a real QR code (a copy
-label's, a member card's), the page reads it with the vendored zxing-wasm reader (Debian's
+label's, a member card's; a card's Code 39 too), the page reads it with the vendored zxing-wasm reader (Debian's
 Chromium has no native BarcodeDetector), fills the scan box and sends the form, and the server
 lends the copy or opens the household. On a phone (390×844) and a laptop (1280×800).
 
@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 import segno
+import zxingcpp
 from django.contrib.auth.models import Group
 from PIL import Image, ImageDraw
 
@@ -45,18 +46,28 @@ PUBLIC_SITE = "https://ludotheque.example.org"
 server's), and the label's QR still gives its barcode."""
 
 
-def camera_frame(path: Path, qr_text: str | None, caption: str) -> Path:
-    """A one-frame Y4M video of a sticker on a table: a QR code of ``qr_text`` (none if None) and
-    ``caption`` under it. Grey only: the Y plane is the picture, U and V the neutral 128."""
+def qr_code(text: str) -> Image.Image:
+    """A QR code as our labels print it (segno, error correction M, four modules of quiet zone)."""
+    qr = segno.make(text, error="m")
+    drawn = io.BytesIO()
+    qr.save(drawn, kind="png", scale=min(8, 330 // qr.symbol_size(border=4)[0]), border=4)
+    return Image.open(drawn).convert("L")
+
+
+def code_39(text: str) -> Image.Image:
+    """A Code 39 barcode (a member card's), drawn by ZXing-C++'s writer."""
+    drawn = memoryview(zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.Code39).to_image(scale=2))
+    return Image.frombytes("L", (drawn.shape[1], drawn.shape[0]), drawn.tobytes())
+
+
+def camera_frame(path: Path, code: Image.Image | None, caption: str) -> Path:
+    """A one-frame Y4M video of a sticker on a table: ``code`` (a picture of a QR code or a
+    barcode, or nothing) and ``caption`` under it. Grey only: the Y plane is the picture, U and V
+    the neutral 128."""
     table = Image.new("L", (FRAME_WIDTH, FRAME_HEIGHT), 150)
     draw = ImageDraw.Draw(table)
-    draw.rectangle((150, 40, 490, 440), fill=250)
-    if qr_text is not None:
-        qr = segno.make(qr_text, error="m")
-        scale = min(8, 330 // qr.symbol_size(border=4)[0])
-        drawn = io.BytesIO()
-        qr.save(drawn, kind="png", scale=scale, border=4)
-        code = Image.open(drawn).convert("L")
+    draw.rectangle((140, 40, 500, 440), fill=250)
+    if code is not None:
         table.paste(code, ((FRAME_WIDTH - code.width) // 2, 50))
     draw.text((170, 405), caption, fill=20)
     chroma = bytes([128]) * (FRAME_WIDTH // 2 * FRAME_HEIGHT // 2)
@@ -117,7 +128,7 @@ def assert_only_our_site(page, live_server) -> None:
 def test_a_copy_label_read_by_the_camera_is_lent_to_the_household(camera_browser, live_server, artifacts: Path,
                                                                   desk, tmp_path, viewport):
     width = viewport["width"]
-    label = camera_frame(tmp_path / "label.y4m", desk_url(PUBLIC_SITE, "LUD-0001"), "Azul · LUD-0001")
+    label = camera_frame(tmp_path / "label.y4m", qr_code(desk_url(PUBLIC_SITE, "LUD-0001")), "Azul · LUD-0001")
     page = camera_page(camera_browser(label), live_server, desk, viewport=viewport)
     household = f"{live_server.url}/desk/households/CARD-00042/"
     page.goto(household)
@@ -141,7 +152,7 @@ def test_a_copy_label_read_by_the_camera_is_lent_to_the_household(camera_browser
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
 def test_a_member_card_read_by_the_camera_opens_its_household(camera_browser, live_server, desk, tmp_path,
                                                               viewport):
-    card = camera_frame(tmp_path / "card.y4m", f"{live_server.url}/desk/households/CARD-00042/",
+    card = camera_frame(tmp_path / "card.y4m", qr_code(f"{live_server.url}/desk/households/CARD-00042/"),
                         "Famille Lefèvre-Dubois · CARD-00042")
     page = camera_page(camera_browser(card), live_server, desk, viewport=viewport)
     page.goto(f"{live_server.url}/desk/")
@@ -150,6 +161,20 @@ def test_a_member_card_read_by_the_camera_opens_its_household(camera_browser, li
     page.wait_for_url(f"{live_server.url}/desk/households/CARD-00042/")
     assert page.locator("h1").inner_text() == "Famille Lefèvre-Dubois"
     assert page.locator('[data-testid="household-facts"]').inner_text().count("CARD-00042") == 1
+    assert_only_our_site(page, live_server)
+    assert page.script_errors == []  # type: ignore[attr-defined]
+
+
+@pytest.mark.slow(seconds=8)
+def test_a_member_cards_code_39_read_by_the_camera_opens_its_household(camera_browser, live_server, desk, tmp_path):
+    """The card's barcode, for the desks whose camera or scanner reads only barcodes."""
+    card = camera_frame(tmp_path / "card.y4m", code_39("CARD-00042"), "Famille Lefèvre-Dubois")
+    page = camera_page(camera_browser(card), live_server, desk, viewport=PHONE)
+    page.goto(f"{live_server.url}/desk/")
+    with page.expect_navigation(timeout=30_000):
+        page.get_by_role("button", name="Scan with the camera").click()
+    page.wait_for_url(f"{live_server.url}/desk/households/CARD-00042/")
+    assert page.locator("h1").inner_text() == "Famille Lefèvre-Dubois"
     assert_only_our_site(page, live_server)
     assert page.script_errors == []  # type: ignore[attr-defined]
 
@@ -227,7 +252,7 @@ def test_without_a_camera_the_button_says_so_and_the_typed_box_works(browser, li
 def test_a_refused_camera_is_said_on_the_button(camera_browser, live_server, desk, tmp_path):
     """Nobody grants the camera: the permission is still to be asked, and the prompt nobody sees
     in a headless browser answers no."""
-    label = camera_frame(tmp_path / "label.y4m", desk_url(PUBLIC_SITE, "LUD-0001"), "Azul · LUD-0001")
+    label = camera_frame(tmp_path / "label.y4m", qr_code(desk_url(PUBLIC_SITE, "LUD-0001")), "Azul · LUD-0001")
     page = logged_in_page(camera_browser(label, answer_prompts=False), live_server, desk, viewport=PHONE)
     page.goto(f"{live_server.url}/desk/copies/LUD-0001/")
     scan = page.locator('[data-testid="camera-scan"]')
