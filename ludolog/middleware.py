@@ -32,6 +32,9 @@ CONTENT_SECURITY_POLICY = "; ".join([
 ])
 """Everything comes from Ludolog itself: no CDN, no inline script (the pages' data travel as
 ``application/json`` script blocks, which are not run)."""
+DESK_CONTENT_SECURITY_POLICY = CONTENT_SECURITY_POLICY.replace("script-src 'self'", "script-src 'self' 'wasm-unsafe-eval'")
+"""The desk's pages may also compile WebAssembly: the camera's barcode reader (our own static
+``zxing_reader.wasm``, see docs/loans.md); JavaScript's eval stays forbidden."""
 
 
 class AfterResponseMiddleware:
@@ -61,7 +64,8 @@ class ContentSecurityPolicyMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        policy = DESK_CONTENT_SECURITY_POLICY if request.path.startswith("/desk/") else CONTENT_SECURITY_POLICY
+        response.headers.setdefault("Content-Security-Policy", policy)
         return response
 
 
