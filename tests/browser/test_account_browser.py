@@ -64,7 +64,7 @@ def test_a_member_reads_and_renews_their_loans(browser, live_server, artifacts: 
     assert page.locator("h1").inner_text() == words["heading"]
     assert page.locator('[data-testid="account-loans"] li[data-copy="LUD-HG-1"]').count() == 1
     assert words["line"] in page.locator('[data-testid="account-holds"]').inner_text()
-    assert page.locator('[data-testid="account-history"] tbody tr').count() == 2
+    assert page.locator('[data-testid="account-history"] li').count() == 2
     assert_no_sideways_scroll(page)
     renew = page.locator('[data-testid="account-renew"]')
     assert renew.inner_text() == words["renew"]
