@@ -12,6 +12,10 @@ class GamesConfig(AppConfig):
 
         CarcassonneMapsAdapter.map_source = staticmethod(stored_map)  # type: ignore[assignment]
 
+        from . import signals
+
+        signals.connect()
+
 
 def stored_map(name: str, version: str):
     from .models import MapFile

@@ -11,6 +11,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import MinValueValidator, RegexValidator
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
 
@@ -169,6 +170,30 @@ class CatalogueRecord(models.Model):
 
     def plays_with(self, players: int) -> bool:
         return (self.min_players or 0) <= players <= (self.max_players or players)
+
+
+class DeletedRecord(models.Model):
+    """What is left of a deleted catalogue record for the libraries that harvest the catalogue
+    (OAI-PMH ``deletedRecord`` persistent): its id, when it went, and the category codes it had,
+    so an incremental harvest learns to drop it, whatever set it harvests."""
+
+    record_id = models.PositiveBigIntegerField(_("record id"), unique=True)
+    deleted_at = models.DateTimeField(_("deleted at"), default=timezone.now, db_index=True)
+    category_codes = models.TextField(
+        _("category codes"), blank=True, default="",
+        help_text=_("The record's category codes, each between two '|' (|A 406|B 1|)."))
+
+    class Meta:
+        ordering = ["deleted_at", "record_id"]
+        verbose_name = _("deleted catalogue record")
+        verbose_name_plural = _("deleted catalogue records")
+
+    def __str__(self) -> str:
+        return f"{self.record_id} ({self.deleted_at:%Y-%m-%d})"
+
+    @property
+    def categories(self) -> list[str]:
+        return [code for code in self.category_codes.split("|") if code]
 
 
 class OtherTitle(models.Model):

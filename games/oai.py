@@ -16,7 +16,8 @@ What the repository says of itself:
   :mod:`games.unimarc`);
 - sets: ``category``, every record with a classification category, and one set per category,
   ``category:<code>`` (the code's space written ``_``, see :func:`set_spec`);
-- no deleted records kept: a record deleted from the catalogue leaves no trace to harvest;
+- deleted records kept (``persistent``): a record deleted from the catalogue is harvested as a
+  header marked ``status="deleted"`` (no metadata) from the moment it went, in its sets;
 - resumption tokens that carry the whole state of a list (format, bounds, set, the last record
   sent, the count so far and the list's size), so a harvest needs nothing kept on the server and
   stays right while the catalogue changes: records go out in (datestamp, id) order and a page
@@ -236,7 +237,7 @@ class Endpoint:
             _element("protocolVersion", "2.0"),
             *(_element("adminEmail", email) for email in self.admin_emails),
             _element("earliestDatestamp", datestamp(earliest)),
-            _element("deletedRecord", "no"),
+            _element("deletedRecord", "persistent"),
             _element("granularity", GRANULARITY),
         ]
         if DOMAIN.fullmatch(self.host):
@@ -387,10 +388,13 @@ class Endpoint:
 
     def _header(self, item: dict[str, Any]) -> str:
         specs = "".join(_element("setSpec", set_spec(c["code"])) for c in item.get("categories", []))
-        return (f"<header>{_element('identifier', self.identifier(item['id']))}"
+        status = ' status="deleted"' if item.get("deleted") else ""
+        return (f"<header{status}>{_element('identifier', self.identifier(item['id']))}"
                 f"{_element('datestamp', datestamp(item['datestamp']))}{specs}</header>")
 
     def _record(self, item: dict[str, Any], prefix: str) -> str:
+        if item.get("deleted"):
+            return f"<record>{self._header(item)}</record>"  # a deleted record has no metadata
         metadata = unimarc.marcxml_record(item) if prefix == "unimarc" else dublin_core(item)
         return f"<record>{self._header(item)}<metadata>{metadata}</metadata></record>"
 
