@@ -8,6 +8,7 @@ class LoansConfig(AppConfig):
     verbose_name = _("loans desk")
 
     def ready(self) -> None:
-        from . import catalogue_sync
+        from . import catalogue_sync, receivers
 
         catalogue_sync.connect()
+        receivers.connect()

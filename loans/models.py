@@ -151,6 +151,9 @@ class CopyState(models.Model):
     missing = models.JSONField(_("missing pieces"), default=list, blank=True)
     last_seq = models.PositiveIntegerField(_("last event"), default=0)
     note = models.TextField(_("latest note"), blank=True, default="")
+    check_wanted = models.BooleanField(
+        _("check wanted"), default=False, db_default=False,
+        help_text=_("A game played with the copy ended short of its tiles: it waits for a check when it is back."))
 
     class Meta:
         verbose_name = _("copy state")
@@ -166,6 +169,7 @@ class CopyState(models.Model):
             due_on=self.due_on, renewals=self.renewals,
             missing=tuple(rules.Piece(p["kind"], int(p["count"])) for p in self.missing), last_seq=self.last_seq,
             note=self.note,
+            check_wanted=self.check_wanted,
         )
 
     def take(self, state: rules.CopyState) -> None:
@@ -176,6 +180,7 @@ class CopyState(models.Model):
         self.missing = [{"kind": p.kind, "count": p.count} for p in state.missing]
         self.last_seq = state.last_seq
         self.note = state.note
+        self.check_wanted = state.check_wanted
 
 
 class Hold(models.Model):

@@ -12,6 +12,21 @@ answers with, so a page, a script and a test all see the same word.
 ... ])
 >>> state.status.value, state.household, state.missing
 ('needs_check', None, (Piece(kind='tuiles bonus', count=2),))
+
+A game played with the copy that ended short of its tiles asks for a check (``check_requested``):
+a copy on the shelves waits for it at once; a copy that is out keeps the mark, and waits for its
+check when it comes back, even with every piece counted. Only the librarian's ``checked`` clears it.
+
+>>> out = fold([CopyEvent(1, "lent", household=7, payload={"lent_on": "2026-12-01", "due_on": "2026-12-22"}),
+...             CopyEvent(2, "check_requested", payload={"record": 41, "reason": "game_ended_short_of_tiles"})])
+>>> out.status.value, out.check_wanted
+('on_loan', True)
+>>> back = apply(out, CopyEvent(3, "returned", household=7, payload={"returned_on": "2026-12-20"}))
+>>> back.status.value, back.check_wanted
+('needs_check', True)
+>>> checked = apply(back, CopyEvent(4, "checked"))
+>>> checked.status.value, checked.check_wanted
+('available', False)
 """
 
 from __future__ import annotations
@@ -47,6 +62,11 @@ class EventType(StrEnum):
     BACK_FROM_REPAIR = "back_from_repair"
     WITHDRAWN = "withdrawn"
     NOTED = "noted"
+    CHECK_REQUESTED = "check_requested"
+
+
+CHECK_REASON_SHORT_OF_TILES = "game_ended_short_of_tiles"
+"""Why a ``check_requested`` was appended: a game played with the copy ended for a missing tile."""
 
 
 @dataclass(frozen=True)
@@ -81,6 +101,9 @@ class CopyState:
     last_seq: int = 0
     note: str = ""
     """The latest words noted on the copy (its free-text note, kept until another replaces it)."""
+    check_wanted: bool = False
+    """A check was asked for (``check_requested``) and no librarian has checked the copy since:
+    wherever the copy comes back to the shelves from, it waits for its check."""
 
 
 @dataclass(frozen=True)
@@ -136,18 +159,22 @@ def apply(state: CopyState, event: CopyEvent) -> CopyState:
     kind = EventType(event.type)
     state = replace(state, last_seq=event.seq)
     payload = event.payload
+    # Back on the shelves from a loan, the hold shelf or repair: a copy asked to be checked waits for it.
+    back_on_shelves = Status.NEEDS_CHECK if state.check_wanted else Status.AVAILABLE
     if kind is EventType.LENT:
         return replace(state, status=Status.ON_LOAN, household=event.household, lent_on=_date(payload["lent_on"]),
                        due_on=_date(payload["due_on"]), renewals=0)
     if kind is EventType.RENEWED:
         return replace(state, due_on=_date(payload["due_on"]), renewals=state.renewals + 1)
     if kind is EventType.RETURNED:
-        return replace(state, status=Status.AVAILABLE, household=None, lent_on=None, due_on=None, renewals=0)
+        return replace(state, status=back_on_shelves, household=None, lent_on=None, due_on=None, renewals=0)
     if kind is EventType.HELD:
         return replace(state, status=Status.ON_HOLD_SHELF, household=event.household)
-    if kind in (EventType.HOLD_FULFILLED, EventType.HOLD_CANCELLED):
-        # Off the hold shelf: lent to its household (a "lent" event follows) or back on the shelves.
+    if kind is EventType.HOLD_FULFILLED:
+        # Off the hold shelf to its household: a "lent" event follows.
         return replace(state, status=Status.AVAILABLE, household=None)
+    if kind is EventType.HOLD_CANCELLED:
+        return replace(state, status=back_on_shelves, household=None)
     if kind is EventType.PIECE_MISSING:
         missing = _with_missing(state.missing, payload["kind"], int(payload["count"]))
         # Noted while the copy is out or away, it changes what is known, not where the copy is.
@@ -158,7 +185,7 @@ def apply(state: CopyState, event: CopyEvent) -> CopyState:
     if kind is EventType.CHECKED:
         # A librarian looked at the copy: lendable again, its known missing pieces still listed.
         status = Status.AVAILABLE if state.status is Status.NEEDS_CHECK else state.status
-        return replace(state, status=status)
+        return replace(state, status=status, check_wanted=False)
     if kind is EventType.NOTED:
         # Words for the copy's history (what the old free-text note said, a torn box corner…);
         # ``needs_check`` sends a copy on the shelves to be looked at before its next loan.
@@ -166,10 +193,15 @@ def apply(state: CopyState, event: CopyEvent) -> CopyState:
         if payload.get("needs_check") and state.status is Status.AVAILABLE:
             return replace(state, status=Status.NEEDS_CHECK)
         return state
+    if kind is EventType.CHECK_REQUESTED:
+        # On the shelves it waits for the check now; out, set aside for a household or away, it
+        # keeps the mark until it comes back (the household waiting keeps its place).
+        status = Status.NEEDS_CHECK if state.status in (Status.AVAILABLE, Status.NEEDS_CHECK) else state.status
+        return replace(state, status=status, check_wanted=True)
     if kind is EventType.SENT_TO_REPAIR:
         return replace(state, status=Status.IN_REPAIR)
     if kind is EventType.BACK_FROM_REPAIR:
-        return replace(state, status=Status.AVAILABLE)
+        return replace(state, status=back_on_shelves)
     return replace(state, status=Status.WITHDRAWN, household=None, lent_on=None, due_on=None)
 
 

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 import datetime as dt
+import heapq
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
+from itertools import islice
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import QuerySet
+from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.utils import timezone
 
 from games.models import CatalogueRecord, Copy
-from games.registry import BoxPiece, box_contents
+from games.registry import END_GAME, BoxPiece, box_contents
+from records.models import Event, GameRecord, Seat
+from records.selectors import only_visible
+from scoring.models import SeatResult
 
 from . import checklists, rules
 from .contents import ContentLine
@@ -168,3 +175,115 @@ def loan_history(household: Household, limit: int = 50) -> list[PastLoan]:
             late_fee=Decimal(str(ended.get("late_fee", "0"))) if ended else Decimal("0"),
         ))
     return history
+# -- a copy's history: its desk events and the games played with it -----------------------------
+
+
+@dataclass(frozen=True)
+class CopyPlay:
+    """A recorded game that named the copy, as its history tells it."""
+
+    record_id: int
+    played_on: dt.date
+    at: dt.datetime
+    status: str
+    ended_short_of_tiles: bool
+    players: tuple[str, ...]
+    winners: tuple[str, ...]
+    """The players ranked first (several share a win; none before the game is scored, and none in
+    a cooperative game, where nobody beat anybody)."""
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One line of a copy's history: a desk event or a game played with the copy."""
+
+    at: dt.datetime
+    event: CopyEvent | None = None
+    play: CopyPlay | None = None
+
+
+MIDDAY = dt.time(12)
+
+
+def play_moment(played_on: dt.date, *, ended_at: dt.datetime | None = None, started_at: dt.datetime | None = None,
+                created_at: dt.datetime | None = None) -> dt.datetime:
+    """When a game was played, to place it among the copy's desk events: its end or start at the
+    table when the record says so, the moment it was recorded when that was the day it was
+    played, else midday of that day (a game logged later is known by its day only: it stays on
+    its day, between that day's morning and evening at the desk).
+
+    >>> utc = dt.timezone.utc
+    >>> play_moment(dt.date(2026, 12, 1), created_at=dt.datetime(2026, 12, 9, 8, tzinfo=utc)).date()
+    datetime.date(2026, 12, 1)
+    >>> play_moment(dt.date(2026, 12, 1), ended_at=dt.datetime(2026, 12, 1, 21, 30, tzinfo=utc)).hour
+    21
+    """
+    for moment in (ended_at, started_at, created_at):
+        if moment is not None and timezone.localtime(moment).date() == played_on:
+            return moment
+    return timezone.make_aware(dt.datetime.combine(played_on, MIDDAY))
+
+
+def merged_history(events: Iterable[CopyEvent], plays: Iterable[CopyPlay], limit: int) -> list[HistoryLine]:
+    """The copy's desk events and the games played with it, newest first, at most ``limit``
+    lines. Both are given newest first; at the same moment the desk event comes first.
+
+    >>> utc = dt.timezone.utc
+    >>> lent = CopyEvent(seq=1, type="lent", recorded_at=dt.datetime(2026, 12, 1, 10, tzinfo=utc))
+    >>> back = CopyEvent(seq=2, type="returned", recorded_at=dt.datetime(2026, 12, 20, 17, tzinfo=utc))
+    >>> play = CopyPlay(7, dt.date(2026, 12, 6), dt.datetime(2026, 12, 6, 12, tzinfo=utc), "finished", False,
+    ...                 ("Ada", "Bo"), ("Bo",))
+    >>> [line.event.type if line.event else line.play.record_id for line in merged_history([back, lent], [play], 10)]
+    ['returned', 7, 'lent']
+    >>> len(merged_history([back, lent], [play], 2))
+    2
+    """
+    lines = heapq.merge((HistoryLine(event.recorded_at, event=event) for event in events),
+                        (HistoryLine(play.at, play=play) for play in plays),
+                        key=lambda line: line.at, reverse=True)
+    return list(islice(lines, limit))
+
+
+def copy_plays(copy: Copy, user: User, limit: int) -> list[CopyPlay]:
+    """The latest ``limit`` recorded games that named ``copy`` and that ``user`` may see (a private
+    game of others is left out), newest first, with their players and winners: three queries."""
+    ended_short = Event.objects.filter(record=OuterRef("pk"), type=END_GAME, payload__reason="missing_tile")
+    records = list(only_visible(GameRecord.objects.filter(copy=copy), user)
+                   .annotate(ended_short=Exists(ended_short)).order_by("-played_on", "-pk")
+                   .values("pk", "played_on", "status", "is_cooperative", "ended_short", "play_ended_at",
+                           "play_started_at", "created_at")[:limit])
+    ids = [record["pk"] for record in records]
+    players: dict[int, list[str]] = {pk: [] for pk in ids}
+    for record_id, name in (Seat.objects.filter(record_id__in=ids).order_by("record_id", "seat_order")
+                            .values_list("record_id", "player__display_name")):
+        players[record_id].append(name)
+    winners: dict[int, list[str]] = {pk: [] for pk in ids}
+    for record_id, name in (SeatResult.objects.filter(record_id__in=ids, rank=1, record__is_cooperative=False)
+                            .order_by("record_id", "seat__seat_order").values_list("record_id", "player__display_name")):
+        winners[record_id].append(name)
+    plays = [CopyPlay(record_id=record["pk"], played_on=record["played_on"], status=record["status"],
+                      at=play_moment(record["played_on"], ended_at=record["play_ended_at"],
+                                     started_at=record["play_started_at"], created_at=record["created_at"]),
+                      ended_short_of_tiles=record["ended_short"], players=tuple(players[record["pk"]]),
+                      winners=tuple(winners[record["pk"]]) if record["status"] == GameRecord.Status.FINISHED else ())
+             for record in records]
+    return sorted(plays, key=lambda play: play.at, reverse=True)
+
+
+def copy_history_lines(copy: Copy, user: User, limit: int = 30) -> list[HistoryLine]:
+    """The copy's page's history: its latest desk events and the games played with it that the
+    reader may see, newest first."""
+    events = (copy_history(copy).select_related("household", "recorded_by").order_by("-seq")[:limit])
+    return merged_history(events, copy_plays(copy, user, limit), limit)
+
+
+def open_check_requests(copy: Copy) -> list[CopyEvent]:
+    """The ``check_requested`` events no librarian's check has answered yet, oldest first."""
+    checked = CopyEvent.objects.filter(copy=copy, type=rules.EventType.CHECKED).aggregate(last=Max("seq"))["last"]
+    return list(CopyEvent.objects.filter(copy=copy, type=rules.EventType.CHECK_REQUESTED, seq__gt=checked or 0)
+                .order_by("seq"))
+
+
+def visible_record_ids(record_ids: Iterable[int], user: User) -> set[int]:
+    """Those of ``record_ids`` the reader may open (a private game of others is not linked)."""
+    return set(only_visible(GameRecord.objects.filter(pk__in=list(record_ids)), user).values_list("pk", flat=True))

@@ -255,6 +255,23 @@ def check_copy(copy: Copy, by: User, *, today: dt.date | None = None) -> rules.C
         return row.as_rule_state()
 
 
+def request_check(copy: Copy, record_id: int, reason: str = rules.CHECK_REASON_SHORT_OF_TILES,
+                  by: User = None) -> rules.CopyState:
+    """A game played with ``copy`` (the game record ``record_id``) says the box may lack a piece:
+    the copy is flagged for a check (``check_requested``). On the shelves it waits for the check
+    at once; out on loan, set aside or away, it keeps the mark until it is back.
+
+    Once per record: a signal sent again, or a record looked at again, finds the event already
+    stored and appends nothing (the lock on the copy's state orders two at once)."""
+    with _copy_write(copy):
+        row = _locked_state(copy)
+        if CopyEvent.objects.filter(copy=copy, type=rules.EventType.CHECK_REQUESTED,
+                                    payload__record=record_id).exists():
+            return row.as_rule_state()
+        return _append(row, [NewEvent(rules.EventType.CHECK_REQUESTED,
+                                      payload={"record": record_id, "reason": reason})], by)
+
+
 LIBRARIAN_MOVES: dict[rules.EventType, frozenset[rules.Status]] = {
     rules.EventType.SENT_TO_REPAIR: frozenset({rules.Status.AVAILABLE, rules.Status.NEEDS_CHECK}),
     rules.EventType.BACK_FROM_REPAIR: frozenset({rules.Status.IN_REPAIR}),

@@ -19,17 +19,19 @@ from django.utils import formats
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from loans import selectors, services
+from loans import rules, selectors, services
 from loans.errors import LoanError
 from games.models import CatalogueRecord
 from loans.models import Hold, Household
 
 ACTIONS = ("lend", "return", "renew", "check", "note")
+CHECK_REQUESTED = rules.EventType.CHECK_REQUESTED.value
 EVENT_WORDS = {
     "lent": _("Lent"), "returned": _("Taken back"), "renewed": _("Renewed"), "held": _("Set aside for a hold"),
     "hold_fulfilled": _("Hold fulfilled"), "hold_cancelled": _("Hold cancelled"), "checked": _("Pieces checked"),
     "piece_missing": _("Piece missing"), "piece_found": _("Piece found"), "sent_to_repair": _("Sent to repair"),
     "back_from_repair": _("Back from repair"), "withdrawn": _("Withdrawn"), "noted": _("Noted"),
+    "check_requested": _("Check asked for"),
 }
 """What the copy's history says of each event, in the reader's language."""
 REFUSAL_WORDS = {
@@ -156,13 +158,29 @@ def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
                        "field": f"count_{index}"} for index, piece in enumerate(selectors.checklist(copy))],
         "missing": state.missing,
         "waiting": list(selectors.waiting_holds(copy.record_id).select_related("household")),
-        "history": [{"event": event, "words": EVENT_WORDS.get(event.type, event.type)} for event in
-                    selectors.copy_history(copy).select_related("household", "recorded_by").order_by("-seq")[:30]],
+        **_history(copy, request.user, state),
         "refusal": refusal,
         "refusal_words": refusal_words(refusal) if refusal else "",
         "action": action,
     }
     return render(request, "desk/copy.html", context, status=refusal.status_code if refusal else 200)
+
+
+def _history(copy, user, state) -> dict:
+    """The copy's history (its desk events and the games played with it that the reader may see,
+    newest first) and, while a check is wanted, the games that asked for it. A game that asked
+    for a check is linked only for a reader who may open it."""
+    lines = selectors.copy_history_lines(copy, user)
+    asking = [event.payload.get("record") for event in selectors.open_check_requests(copy)] if state.check_wanted else []
+    named = [line.event.payload.get("record") for line in lines
+             if line.event is not None and line.event.type == CHECK_REQUESTED]
+    return {
+        "history": [{"event": line.event, "play": line.play,
+                     "words": EVENT_WORDS.get(line.event.type, line.event.type) if line.event else "",
+                     "record": line.event.payload.get("record") if line.event else None} for line in lines],
+        "check_asked_by": asking,
+        "linked_records": selectors.visible_record_ids([*asking, *named], user),
+    }
 
 
 def _act(request: HttpRequest, copy, action: str) -> str:
@@ -192,6 +210,8 @@ def _act(request: HttpRequest, copy, action: str) -> str:
     if result.newly_missing:
         said.append(gettext("Missing: %(pieces)s; the copy waits for a check.") % {
             "pieces": ", ".join(f"{piece.count} × {piece.kind}" for piece in result.newly_missing)})
+    elif result.state.status is rules.Status.NEEDS_CHECK:
+        said.append(gettext("A game played with this copy ended short of its tiles: the copy waits for a check."))
     if result.set_aside_for is not None:
         said.append(gettext("Set aside for %(household)s, who have been told.") % {
             "household": result.set_aside_for.name})

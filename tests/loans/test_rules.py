@@ -112,3 +112,41 @@ def test_a_return_lists_only_what_is_short_of_the_checklist():
     checklist = [Piece("tuiles paysage", 79), Piece("tuiles bonus", 12), Piece("huttes", 10)]
     assert differences(checklist, {}) == []
     assert differences(checklist, {"tuiles paysage": 77, "huttes": 10}) == [Piece("tuiles paysage", 2)]
+
+
+def check_requested(seq: int, record: int = 41) -> CopyEvent:
+    return CopyEvent(seq, "check_requested", payload={"record": record, "reason": "game_ended_short_of_tiles"})
+
+
+def test_a_check_asked_for_a_copy_on_the_shelves_takes_it_off_them_at_once():
+    state = fold([check_requested(1)])
+    assert (state.status, state.check_wanted) == (Status.NEEDS_CHECK, True)
+    assert can_lend(state, member(), JUNE).reason == "copy_not_available"
+    checked = apply(state, CopyEvent(2, "checked"))
+    assert checked == CopyState(status=Status.AVAILABLE, last_seq=2)
+
+
+def test_a_copy_out_on_loan_keeps_the_mark_and_its_complete_return_waits_for_the_check():
+    out = fold([lent(), check_requested(2)])
+    assert (out.status, out.household, out.check_wanted) == (Status.ON_LOAN, 1, True)
+    back = apply(out, CopyEvent(3, "returned", 1, {"returned_on": "2026-06-20"}))
+    assert (back.status, back.household, back.check_wanted) == (Status.NEEDS_CHECK, None, True)
+    assert apply(back, CopyEvent(4, "checked")) == CopyState(status=Status.AVAILABLE, last_seq=4)
+
+
+def test_a_copy_set_aside_stays_for_its_household_and_in_repair_stays_in_repair_until_back():
+    held = fold([CopyEvent(1, "held", 4), check_requested(2)])
+    assert (held.status, held.household, held.check_wanted) == (Status.ON_HOLD_SHELF, 4, True)
+    assert can_lend(held, Household(4, dt.date(2026, 1, 1), dt.date(2026, 12, 31), 3, 0), JUNE) is None
+    assert fold([CopyEvent(3, "hold_cancelled", 4)], held).status is Status.NEEDS_CHECK
+    lent_to_it = fold([CopyEvent(3, "hold_fulfilled", 4), lent(4, household=4),
+                       CopyEvent(5, "returned", 4, {"returned_on": "2026-06-20"})], held)
+    assert lent_to_it.status is Status.NEEDS_CHECK
+    away = fold([CopyEvent(1, "sent_to_repair"), check_requested(2)])
+    assert (away.status, away.check_wanted) == (Status.IN_REPAIR, True)
+    assert apply(away, CopyEvent(3, "back_from_repair")).status is Status.NEEDS_CHECK
+
+
+def test_without_a_check_asked_for_a_complete_return_goes_back_on_the_shelves():
+    assert fold([lent(), CopyEvent(2, "returned", 1, {})]).check_wanted is False
+    assert fold([lent(), CopyEvent(2, "returned", 1, {})]).status is Status.AVAILABLE

@@ -207,11 +207,22 @@ def test_rebuilding_the_states_from_the_events_gives_the_incremental_projection(
     services.renew(copies[1], desk_user, today=TODAY)
     services.place_hold(record, other_household, today=TODAY)  # sets copies[2] aside
     services.return_copy(copies[0], desk_user, {"tuiles bonus": 10}, today=TODAY)
-    fields = ["copy_id", "status", "household_id", "lent_on", "due_on", "renewals", "missing", "last_seq"]
+    # Checks asked for by games played with the copies: one out on loan (the mark kept), one on
+    # the shelves (off them at once), the same game heard of twice (flagged once).
+    services.request_check(copies[1], 501)
+    services.request_check(copies[3], 502)
+    services.request_check(copies[3], 502)
+    fields = ["copy_id", "status", "household_id", "lent_on", "due_on", "renewals", "missing", "last_seq", "note",
+              "check_wanted"]
     incremental = list(CopyState.objects.order_by("copy_id").values(*fields))
-    assert services.rebuild_copy_states() == 3
+    assert [(row["status"], row["check_wanted"]) for row in incremental] == [
+        ("needs_check", False), ("on_loan", True), ("on_hold_shelf", False), ("needs_check", True)]
+    assert services.rebuild_copy_states() == 4
     assert list(CopyState.objects.order_by("copy_id").values(*fields)) == incremental
-    assert not CopyState.objects.filter(copy=copies[3]).exists()
+    assert CopyEvent.objects.filter(copy=copies[3], type="check_requested").count() == 1
+    never_lent, = make_copies(record, 1, prefix="LUD-V")
+    services.rebuild_copy_states()
+    assert not CopyState.objects.filter(copy=never_lent).exists()
 
 
 def test_components_are_read_from_the_record_contents_once(record, db):
