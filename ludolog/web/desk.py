@@ -10,8 +10,12 @@ the form with the rule's words, answered 409 or 422 as the API answers it, and c
 
 from __future__ import annotations
 
+import csv
+from urllib.parse import urlencode
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -19,7 +23,7 @@ from django.utils import formats
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from loans import rules, selectors, services
+from loans import rules, selectors, services, usage
 from loans.errors import LoanError
 from games.models import CatalogueRecord
 from loans.models import Hold, Household
@@ -218,3 +222,63 @@ def _act(request: HttpRequest, copy, action: str) -> str:
     if result.days_late:
         said.append(gettext("%(days)s days late: %(fee)s to pay.") % {"days": result.days_late, "fee": result.late_fee})
     return " ".join(said)
+
+
+USAGE_PAGE_SIZE = 50
+PERIOD_WORDS = {usage.PeriodKey.LAST_12_MONTHS: _("Last 12 months"), usage.PeriodKey.THIS_YEAR: _("This year"),
+                usage.PeriodKey.ALL_TIME: _("All time")}
+SORT_WORDS = {usage.SortKey.LOANS: _("Loans"), usage.SortKey.PLAYS: _("Plays"),
+              usage.SortKey.DEMAND: _("Waiting per copy")}
+STATUS_WORDS = {
+    "available": _("On the shelves"), "on_loan": _("On loan"), "on_hold_shelf": _("Set aside for a hold"),
+    "in_repair": _("In repair"), "withdrawn": _("Withdrawn"), "needs_check": _("Waiting for a check"),
+}
+
+
+@login_required
+def usage_page(request: HttpRequest) -> HttpResponse:
+    """The librarian's guide to buying: each game's loans, plays and holds over a period, sorted
+    by what matters to the budget, and the same table as a CSV file for the meeting."""
+    if not selectors.is_desk_staff(request.user):
+        return _not_desk_staff()
+    today = timezone.localdate()
+    try:
+        period = usage.Period.of(request.GET.get("period", usage.PeriodKey.LAST_12_MONTHS), today)
+        sort = usage.SortKey(request.GET.get("sort", usage.SortKey.LOANS))
+    except ValueError:
+        return HttpResponse(gettext("Choose a period (12m, year, all) and a sort (loans, plays, demand)."),
+                            status=400, content_type="text/plain; charset=utf-8")
+    rows = usage.record_usage(request.user, period, sort)
+    if request.GET.get("format") == "csv":
+        return _usage_csv(rows, period)
+    page = Paginator(rows, USAGE_PAGE_SIZE).get_page(request.GET.get("page"))
+    records = [usage.RecordUsage.from_row(row) for row in page]
+    copies = usage.copy_usage([record.record_id for record in records], request.user, period)
+    context = {
+        "period": period, "sort": sort, "page": page,
+        "records": [{"usage": record, "copies": [{"usage": copy, "status": STATUS_WORDS[copy.status.value]}
+                                                 for copy in copies.get(record.record_id, [])]}
+                    for record in records],
+        "periods": [(key.value, PERIOD_WORDS[key]) for key in usage.PeriodKey],
+        "sorts": [(key.value, SORT_WORDS[key]) for key in usage.SortKey],
+        "query": urlencode({"period": period.key.value, "sort": sort.value}),
+    }
+    return render(request, "desk/usage.html", context)
+
+
+def _usage_csv(rows, period: usage.Period) -> HttpResponse:
+    """The usage table as a spreadsheet opens it (a byte-order mark: accents read right in Excel)."""
+    answer = HttpResponse(content_type="text/csv; charset=utf-8")
+    answer["Content-Disposition"] = f'attachment; filename="ludolog-usage-{period.key.value}-{period.end}.csv"'
+    answer.write("\ufeff")
+    writer = csv.writer(answer)
+    writer.writerow([gettext("Game"), gettext("Copies"), gettext("Loans"), gettext("Plays with a copy"),
+                     gettext("All plays"), gettext("Holds waiting"), gettext("Households that waited"),
+                     gettext("Holds waiting per copy"), gettext("Last lent"), gettext("Last played")])
+    for row in rows.iterator():
+        record = usage.RecordUsage.from_row(row)
+        writer.writerow([record.title, record.copies, record.loans, record.plays_with_copy, record.plays,
+                         record.holds_waiting, record.households_waited,
+                         "" if record.demand is None else f"{record.demand:.2f}",
+                         record.last_lent or "", record.last_played or ""])
+    return answer

@@ -23,6 +23,7 @@ urlpatterns = [
     path("desk/cards.pdf", labels.member_cards_pdf, name="desk-member-cards"),
     path("desk/households/<str:card>/", desk.household_desk, name="desk-household"),
     path("desk/copies/<path:barcode>/", desk.copy_desk, name="desk-copy"),
+    path("desk/usage/", desk.usage_page, name="desk-usage"),
     path("statistics/", statistics.club_statistics, name="statistics"),
     path("statistics/<slug:slug>/", statistics.game_statistics, name="game-statistics"),
     path("players/", players.player_list, name="player-list"),
