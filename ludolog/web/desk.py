@@ -5,8 +5,10 @@ page, the one a copy label's QR code opens (``/desk/copies/<barcode>/``):
 where the copy stands (on the shelf, lent to whom until when, set aside, missing pieces), its
 checklist, the households waiting for its game and its history; and, for desk staff, lending it
 to a household by its card number, taking it back with the pieces counted (only what differs
-from the checklist is typed), renewing it. Thin over ``loans.services``: a refusal shows beside
-the form with the rule's words, answered 409 or 422 as the API answers it, and changes nothing."""
+from the checklist is typed), renewing it; its history interleaves the games recorded with it.
+``/desk/usage/``: the librarian's guide to buying (``loans.usage``), as a page and a CSV file.
+Thin over ``loans.services``: a refusal shows beside the form with the rule's words, answered 409
+or 422 as the API answers it, and changes nothing."""
 
 from __future__ import annotations
 
