@@ -124,10 +124,11 @@ class Counted(Subquery):
     output_field = IntegerField()
 
 
-def _payload_text(key: str) -> Cast:
-    """An event's payload date (ISO text, which sorts as the days do) as text on every database
-    (SQLite's JSON lookups would read a compared string as JSON)."""
-    return Cast(KT(f"payload__{key}"), CharField())
+def _payload_text(key: str) -> NullIf:
+    """An event's payload date (ISO text, which sorts as the days do) as text on every database,
+    SQL null when the payload has none: SQLite's JSON lookups would read a compared string as
+    JSON, and its text of a JSON null is the word ``null``."""
+    return NullIf(Cast(KT(f"payload__{key}"), CharField()), Value("null"))
 
 
 def _day(value: Any) -> dt.date | None:
@@ -135,11 +136,12 @@ def _day(value: Any) -> dt.date | None:
 
 
 def _loans(period: Period) -> QuerySet[CopyEvent]:
-    """The ``lent`` events of the period, by the day the desk lent the copy."""
+    """The ``lent`` events of the period, by the day the desk lent the copy. A loan the catalogue
+    knew of before the desk kept history has no day (``lent_on`` null): counted over all time only."""
     lent = CopyEvent.objects.filter(type=rules.EventType.LENT).annotate(lent_on=_payload_text("lent_on"))
-    if period.start is not None:
-        lent = lent.filter(lent_on__gte=period.start.isoformat())
-    return lent.filter(lent_on__lte=period.end.isoformat()).order_by()
+    if period.start is None:
+        return lent.filter(Q(lent_on__isnull=True) | Q(lent_on__lte=period.end.isoformat())).order_by()
+    return lent.filter(lent_on__gte=period.start.isoformat(), lent_on__lte=period.end.isoformat()).order_by()
 
 
 def _plays(user: User, period: Period | None) -> QuerySet[GameRecord]:
@@ -166,7 +168,8 @@ def record_usage(user: User, period: Period, sort: SortKey = SortKey.LOANS) -> Q
     if period.start is not None:
         placed = placed.filter(placed_at__date__gte=period.start)
     last_lent = (CopyEvent.objects.filter(type=rules.EventType.LENT, copy__record=OuterRef("pk"))
-                 .annotate(lent_on=_payload_text("lent_on")).order_by("-lent_on").values("lent_on")[:1])
+                 .annotate(lent_on=_payload_text("lent_on")).filter(lent_on__isnull=False)
+                 .order_by("-lent_on").values("lent_on")[:1])
     last_played = _of_record(_plays(user, None)).order_by("-played_on").values("played_on")[:1]
     in_circulation = (Copy.objects.filter(record=OuterRef("pk"))
                       .exclude(loan_state__status=rules.Status.WITHDRAWN).order_by())
@@ -213,7 +216,8 @@ def days_on_loan(spans: Iterable[tuple[dt.date, dt.date | None]], period: Period
 
 def loan_spans(copy_ids: Iterable[int], period: Period) -> dict[int, list[tuple[dt.date, dt.date | None]]]:
     """Each copy's loans that overlap ``period``: (lent on, returned on or ``None``), one query
-    (each loan's return found by a correlated subquery: the copy's next ``returned`` event)."""
+    (each loan's return found by a correlated subquery: the copy's next ``returned`` event). A
+    loan with no known day (catalogued before the desk kept history) has no days to count."""
     returned = (CopyEvent.objects.filter(copy=OuterRef("copy"), type=rules.EventType.RETURNED, seq__gt=OuterRef("seq"))
                 .annotate(on=_payload_text("returned_on")).order_by("seq").values("on")[:1])
     loans = (CopyEvent.objects.filter(copy_id__in=list(copy_ids), type=rules.EventType.LENT)

@@ -48,7 +48,7 @@ def test_the_usage_table_reads_on_a_phone_and_a_laptop(browser, live_server, art
         page.locator('[data-testid="desk-usage-link"] a').click()
     assert page.locator("h1").inner_text() == words["title"]
     cards = page.locator('[data-testid="usage-table"] tbody[data-record]')
-    assert cards.count() == 3
+    assert cards.count() == 4
     dixit = page.locator(f'tbody[data-record="{lib.dixit.pk}"]')
     assert words["hint"] in dixit.locator("th").inner_text()
     waiting = dixit.locator('[data-figure="waiting"]')
@@ -71,7 +71,7 @@ def test_the_usage_table_reads_on_a_phone_and_a_laptop(browser, live_server, art
     assert page.locator('a[data-period="all"]').get_attribute("aria-current") == "true"
     assert page.locator('a[data-period="all"]').inner_text() == words["all"]
     order = [cards.nth(index).get_attribute("data-record") for index in range(cards.count())]
-    assert order == [str(lib.catan.pk), str(lib.dixit.pk), str(lib.azul.pk)]
+    assert order == [str(lib.catan.pk), str(lib.dixit.pk), str(lib.azul.pk), str(lib.scrabble.pk)]
     azul = page.locator(f'tbody[data-record="{lib.azul.pk}"]')
     azul.locator("summary").click()
     assert azul.locator('li[data-copy="A2"]').is_visible()

@@ -11,6 +11,8 @@ Azul       A1, A2  A1: T-400 (back T-380), T-100 (back T-79),       A1: T-50; A1
                    short: waits for a check)                         no copy named: T-3
 Dixit      B1      B1: T-5 (still out)                              B1: T-1; B1: T-2 *in progress*
 Catan      C1      none; C1 withdrawn                               none
+Scrabble   S1      S1 catalogued as on loan (a loan of no known     none
+                   day, from before the desk kept history)
 Unheld     none    (not the library's: not listed)                  no copy named: T-6
 =========  ======  ===============================================  ==================================
 
@@ -27,13 +29,18 @@ Over the last 12 months (from T-364), for a desk volunteer (who may not see the 
   last played T-1: more waiting than copies. B1: 1 loan, 1 play, 5 days out, on loan.
 - Catan: 0 copies (its one copy withdrawn), 0 loans, 0 plays, 1 waiting, 1 household waited,
   never lent nor played: more waiting than copies. C1: withdrawn, nothing.
+- Scrabble: 1 copy, 0 loans (its loan has no day), no plays, nobody waiting, last lent unknown.
+  S1: on loan, 0 loans, 0 days out.
 
 Over all time: Azul 4 loans, 3 plays with a copy (and T-400) of 4, 1 household waited (Petit,
-T-500); A1 3 loans, 2 plays, 20 + 21 + 10 = 51 days out. Staff see the private game too: Azul's
+T-500); A1 3 loans, 2 plays, 20 + 21 + 10 = 51 days out; Scrabble 1 loan (of no known day, no
+days out), still never known lent. Staff see the private game too: Azul's
 plays with a copy are 3 of 4 over the 12 months, A1's plays 2.
 
-Sorted by loans: Azul, Dixit, Catan; by plays: Azul, Dixit, Catan; by waiting per copy: Catan
-(nobody can borrow it and a household waits), Dixit (2 per copy), Azul (0).
+Sorted by loans: Azul, Dixit, then Catan and Scrabble (none, by title); by plays: the same; by
+waiting per copy: Catan (nobody can borrow it and a household waits), Dixit (2 per copy), then
+Azul and Scrabble (0 per copy: the more lent first). Over all time by loans: Azul (4), Dixit and
+Scrabble (1 each: the more played first), Catan.
 """
 
 from __future__ import annotations
@@ -66,6 +73,7 @@ class Library:
     dixit: CatalogueRecord
     catan: CatalogueRecord
     unheld: CatalogueRecord
+    scrabble: CatalogueRecord
     copies: dict[str, Copy]
     private_play: GameRecord
 
@@ -92,11 +100,13 @@ def play(keeper: User, on: dt.date, *, copy: Copy | None = None, record: Catalog
 
 def library(today: dt.date) -> Library:
     keeper = User.objects.create_user("keeper")
-    azul, dixit, catan, unheld = (CatalogueRecord.objects.create(title=title)
-                                  for title in ("Azul", "Dixit", "Catan", "Unheld"))
+    azul, dixit, catan, unheld, scrabble = (CatalogueRecord.objects.create(title=title)
+                                            for title in ("Azul", "Dixit", "Catan", "Unheld", "Scrabble"))
     Component.objects.create(record=azul, kind="tuiles", count=100)
     copies = {"A1": Copy.objects.create(record=azul, barcode="A1"), "A2": Copy.objects.create(record=azul, barcode="A2"),
-              "B1": Copy.objects.create(record=dixit, barcode="B1"), "C1": Copy.objects.create(record=catan, barcode="C1")}
+              "B1": Copy.objects.create(record=dixit, barcode="B1"), "C1": Copy.objects.create(record=catan, barcode="C1"),
+              # Catalogued as out before the desk kept history: a "lent" event with no day.
+              "S1": Copy.objects.create(record=scrabble, barcode="S1", status=Copy.Status.ON_LOAN)}
     martin, dubois = household("Martin", "H1", today), household("Dubois", "H2", today)
     bernard, petit = household("Bernard", "H3", today), household("Petit", "H4", today)
     a1, a2 = copies["A1"], copies["A2"]
@@ -122,7 +132,7 @@ def library(today: dt.date) -> Library:
     play(keeper, days(today, 1), copy=copies["B1"])
     play(keeper, days(today, 2), copy=copies["B1"], finished=False)
     play(keeper, days(today, 6), record=unheld)
-    return Library(today, azul, dixit, catan, unheld, copies, private_play)
+    return Library(today, azul, dixit, catan, unheld, scrabble, copies, private_play)
 
 
 @pytest.fixture
@@ -153,14 +163,15 @@ def test_each_game_counted_over_the_last_twelve_months(lib, volunteer):
         "Azul": (2, 3, 2, 3, 0, 0, days(t, 10), days(t, 3)),
         "Dixit": (1, 1, 1, 1, 2, 2, days(t, 5), days(t, 1)),
         "Catan": (0, 0, 0, 0, 1, 1, None, None),
+        "Scrabble": (1, 0, 0, 0, 0, 0, None, None),
     }
-    assert [row.more_waiting_than_copies for row in rows] == [False, True, True]
-    assert [row.demand for row in rows] == [0.0, 2.0, None]
+    assert [row.more_waiting_than_copies for row in rows] == [False, True, True, False]
+    assert [row.demand for row in rows] == [0.0, 2.0, None, 0.0]
 
 
 def test_each_copy_counted_with_its_days_out_and_missing_pieces(lib, volunteer):
     period = usage.Period.of("12m", lib.today)
-    found = usage.copy_usage([lib.azul.pk, lib.dixit.pk, lib.catan.pk], volunteer, period)
+    found = usage.copy_usage([lib.azul.pk, lib.dixit.pk, lib.catan.pk, lib.scrabble.pk], volunteer, period)
     by_copy = {copy.barcode: (copy.loans, copy.plays, copy.days_on_loan, copy.status, copy.missing)
                for copies in found.values() for copy in copies}
     assert by_copy == {
@@ -168,16 +179,21 @@ def test_each_copy_counted_with_its_days_out_and_missing_pieces(lib, volunteer):
         "A2": (1, 1, 10, Status.NEEDS_CHECK, (Piece("tuiles", 1),)),
         "B1": (1, 1, 5, Status.ON_LOAN, ()),
         "C1": (0, 0, 0, Status.WITHDRAWN, ()),
+        "S1": (0, 0, 0, Status.ON_LOAN, ()),
     }
     assert [copy.barcode for copy in found[lib.azul.pk]] == ["A1", "A2"]
 
 
 def test_all_time_counts_the_old_loans_plays_and_holds(lib, volunteer):
     period = usage.Period.of("all", lib.today)
-    azul = figures(records(volunteer, period))["Azul"]
-    assert azul[:6] == (2, 4, 3, 4, 0, 1)
+    all_time = figures(records(volunteer, period))
+    assert all_time["Azul"][:6] == (2, 4, 3, 4, 0, 1)
+    assert all_time["Scrabble"] == (1, 1, 0, 0, 0, 0, None, None)
+    assert [row.title for row in records(volunteer, period)] == ["Azul", "Dixit", "Scrabble", "Catan"]
     a1 = usage.copy_usage([lib.azul.pk], volunteer, period)[lib.azul.pk][0]
     assert (a1.loans, a1.plays, a1.days_on_loan) == (3, 2, 51)
+    s1 = usage.copy_usage([lib.scrabble.pk], volunteer, period)[lib.scrabble.pk][0]
+    assert (s1.loans, s1.days_on_loan) == (1, 0)
 
 
 def test_a_private_game_counts_only_for_whoever_may_see_it(lib, volunteer, django_user_model):
@@ -193,9 +209,9 @@ def test_a_private_game_counts_only_for_whoever_may_see_it(lib, volunteer, djang
 def test_sorted_by_loans_plays_or_households_waiting_per_copy(lib, volunteer):
     period = usage.Period.of("12m", lib.today)
     titles = {sort: [row.title for row in records(volunteer, period, sort)] for sort in usage.SortKey}
-    assert titles == {usage.SortKey.LOANS: ["Azul", "Dixit", "Catan"],
-                      usage.SortKey.PLAYS: ["Azul", "Dixit", "Catan"],
-                      usage.SortKey.DEMAND: ["Catan", "Dixit", "Azul"]}
+    assert titles == {usage.SortKey.LOANS: ["Azul", "Dixit", "Catan", "Scrabble"],
+                      usage.SortKey.PLAYS: ["Azul", "Dixit", "Catan", "Scrabble"],
+                      usage.SortKey.DEMAND: ["Catan", "Dixit", "Azul", "Scrabble"]}
 
 
 def test_days_on_loan_count_only_the_days_of_the_period():
@@ -227,7 +243,7 @@ def figure(row: str, name: str) -> str:
 def test_the_page_shows_the_table_sorted_with_the_purchase_hint(lib, desk):
     html = desk.get("/desk/usage/").content.decode()
     order = re.findall(r'<tbody data-record="(\d+)"', html)
-    assert order == [str(lib.azul.pk), str(lib.dixit.pk), str(lib.catan.pk)]
+    assert order == [str(lib.azul.pk), str(lib.dixit.pk), str(lib.catan.pk), str(lib.scrabble.pk)]
     azul, dixit = row_of(html, lib.azul), row_of(html, lib.dixit)
     assert [figure(azul, name) for name in ("copies", "loans", "plays-with-copy", "waiting", "waited")] == [
         "2", "3", "2 with a copy", "0", "0"]
@@ -236,7 +252,7 @@ def test_the_page_shows_the_table_sorted_with_the_purchase_hint(lib, desk):
                      azul, re.S)
     by_demand = desk.get("/desk/usage/?sort=demand&period=all").content.decode()
     assert re.findall(r'<tbody data-record="(\d+)"', by_demand) == [str(lib.catan.pk), str(lib.dixit.pk),
-                                                                      str(lib.azul.pk)]
+                                                                      str(lib.azul.pk), str(lib.scrabble.pk)]
     assert figure(row_of(by_demand, lib.azul), "loans") == "4"
     assert 'aria-current="true" data-period="all"' in by_demand and 'aria-current="true" data-sort="demand"' in by_demand
 
@@ -253,13 +269,15 @@ def test_the_csv_is_the_same_table(lib, desk):
         ["Azul", "2", "3", "2", "3", "0", "0", "0.00", str(days(t, 10)), str(days(t, 3))],
         ["Dixit", "1", "1", "1", "1", "2", "2", "2.00", str(days(t, 5)), str(days(t, 1))],
         ["Catan", "0", "0", "0", "0", "1", "1", "", "", ""],
+        ["Scrabble", "1", "0", "0", "0", "0", "0", "0.00", "", ""],
     ]
 
 
 def test_the_page_counts_in_the_database_whatever_the_number_of_games(lib, desk, django_assert_max_num_queries):
-    """Eight queries for 3 games or 15: the session, the user, the two group checks of the desk,
-    the count for the pages, the records' figures, their copies' figures, their copies' loans."""
-    with django_assert_max_num_queries(8):
+    """Nine queries for 4 games or 16: the session, the user, the two group checks of the desk,
+    the count for the pages, the records' figures, their copies' figures, their copies' loans,
+    and the site header's look for the reader's household."""
+    with django_assert_max_num_queries(9):
         small = desk.get("/desk/usage/")
     assert small.status_code == 200
     extra = Household.objects.get(card_number="H4")
@@ -268,9 +286,9 @@ def test_the_page_counts_in_the_database_whatever_the_number_of_games(lib, desk,
         copy = Copy.objects.create(record=record, barcode=f"X{number:02d}")
         if number < 3:
             services.lend(copy, extra, None, today=lib.today)
-    with django_assert_max_num_queries(8):
+    with django_assert_max_num_queries(9):
         large = desk.get("/desk/usage/")
-    assert large.content.decode().count("<tbody data-record=") == 15
+    assert large.content.decode().count("<tbody data-record=") == 16
 
 
 def test_only_the_desk_and_librarians_open_it_and_a_bad_choice_is_refused(lib, desk, django_user_model):
