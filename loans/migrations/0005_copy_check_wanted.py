@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('loans', '0003_catalogued_copies_history'),
+        ('loans', '0004_desk_and_librarian_groups'),
     ]
 
     operations = [
