@@ -27,7 +27,8 @@ def make_groups(apps, schema_editor):
     # Permissions are made after the migrations of a new database: make them now.
     for config in apps.get_app_configs():
         # create_permissions skips an app without a models module, which a migration's apps lack.
-        models_module, config.models_module = config.models_module, config.models_module or True
+        models_module = getattr(config, "models_module", None)
+        config.models_module = models_module or True
         create_permissions(config, apps=apps, verbosity=0)
         config.models_module = models_module
     Group = apps.get_model("auth", "Group")
