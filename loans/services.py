@@ -24,7 +24,7 @@ from django.utils.translation import gettext
 
 from games.models import CatalogueRecord, Copy
 
-from . import rules, selectors
+from . import checklists, rules, selectors
 from .errors import CopyChanged, RuleRefused, UnknownComponent
 from .contents import ContentLine, parse_contents
 from .models import Component, CopyEvent, CopyState, Hold, Household, LoanRules, Notification
@@ -354,9 +354,26 @@ def fill_components(record: CatalogueRecord) -> list[Component]:
             # One line per kind: a kind named twice (two "règles") is counted once, with both counts.
             before = lines.get(line.kind)
             lines[line.kind] = line._replace(count=line.count + before.count) if before else line
-        return Component.objects.bulk_create(
-            Component(record=record, kind=line.kind[:120], count=line.count, per_colour=line.colours, position=index)
-            for index, line in enumerate(lines.values()))
+        return _store_checklist(record, list(lines.values()))
+
+
+def _store_checklist(record: CatalogueRecord, lines: list[ContentLine]) -> list[Component]:
+    return Component.objects.bulk_create(
+        Component(record=record, kind=line.kind[:120], count=line.count, per_colour=line.colours, position=index)
+        for index, line in enumerate(lines))
+
+
+def replace_checklist(record: CatalogueRecord, expected_version: str, lines: list[ContentLine]) -> bool:
+    """Store ``lines`` as the record's checklist, in their order, if the checklist is still the one
+    whose :func:`~loans.checklists.version` the librarian was shown; ``False`` (nothing changed)
+    when another librarian changed it meanwhile."""
+    with transaction.atomic():
+        CatalogueRecord.objects.select_for_update().filter(pk=record.pk).first()
+        if checklists.version(selectors.record_checklist(record)) != expected_version:
+            return False
+        Component.objects.filter(record=record).delete()
+        _store_checklist(record, lines)
+    return True
 
 
 def adopt_catalogued_copy(copy: Copy, by: User = None) -> rules.CopyState | None:

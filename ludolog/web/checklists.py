@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext, ngettext
@@ -137,20 +136,6 @@ def _with_engine(rows: list[Row], lines: list[ContentLine], row_of_line: dict[in
     return comparison
 
 
-def _replace_checklist(record: CatalogueRecord, expected_version: str, lines: list[ContentLine]) -> bool:
-    """Store ``lines`` as the record's checklist, in their order, if the checklist is still the one
-    whose :func:`~loans.checklists.version` the page was shown; ``False`` (nothing changed) else."""
-    with transaction.atomic():
-        CatalogueRecord.objects.select_for_update().filter(pk=record.pk).first()
-        if checklists.version(selectors.record_checklist(record)) != expected_version:
-            return False
-        Component.objects.filter(record=record).delete()
-        Component.objects.bulk_create(
-            Component(record=record, kind=line.kind, count=line.count, per_colour=line.colours, position=position)
-            for position, line in enumerate(lines))
-    return True
-
-
 @login_required
 def record_checklist(request: HttpRequest, pk: int) -> HttpResponse:
     record = get_object_or_404(CatalogueRecord, pk=pk)
@@ -212,7 +197,7 @@ def _edit(request: HttpRequest, record: CatalogueRecord, pieces: tuple[selectors
         added = len(lines) - before
         said = ngettext("Checklist saved, with the engine's %(count)s missing piece added.",
                         "Checklist saved, with the engine's %(count)s missing pieces added.", added) % {"count": added}
-    if not _replace_checklist(record, request.POST.get("version", ""), lines):
+    if not services.replace_checklist(record, request.POST.get("version", ""), lines):
         messages.error(request, gettext("Another librarian changed this checklist meanwhile: "
                                         "here it is as it stands now; make your change again."))
         return _page(request, record, True, status=409)
