@@ -198,3 +198,20 @@ def test_a_game_known_by_its_day_only_is_placed_at_midday_of_that_day(settings):
     assert play_moment(dt.date(2026, 12, 1), created_at=same_day) == same_day
     ended = dt.datetime(2026, 12, 1, 22, 15, tzinfo=utc)
     assert play_moment(dt.date(2026, 12, 1), ended_at=ended, created_at=same_day) == ended
+
+
+def test_a_flag_missed_when_the_game_ended_is_caught_up_by_the_command(copies, keeper, celery_eager):
+    from django.core.management import call_command
+    from io import StringIO
+
+    copy = copies[1]
+    record = game_with(copy, keeper)
+    # Ended without the receiver hearing of it (the commit callbacks not run: as if the flag failed).
+    append_event(record, 0, "end_game", {"reason": "missing_tile"}, recorded_by=keeper)
+    assert not CopyEvent.objects.filter(copy=copy).exists()
+    said = StringIO()
+    call_command("flag_short_copies", stdout=said)
+    assert said.getvalue().strip() == "copies flagged now: 1"
+    assert CopyState.objects.get(copy=copy).status == Status.NEEDS_CHECK
+    call_command("flag_short_copies", stdout=StringIO())
+    assert CopyEvent.objects.filter(copy=copy, type="check_requested").count() == 1
