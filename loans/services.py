@@ -237,8 +237,9 @@ def cancel_hold(hold: Hold, by: User = None, *, today: dt.date | None = None) ->
         with _copy_write(copy):
             row = _locked_state(copy)
             if row.status == rules.Status.ON_HOLD_SHELF and row.household_id == hold.household_id:
-                _append(row, [NewEvent(rules.EventType.HOLD_CANCELLED, hold.household_id)], by)
-                _set_aside(row, copy, by, today, policy)
+                after = _append(row, [NewEvent(rules.EventType.HOLD_CANCELLED, hold.household_id)], by)
+                if after.status is rules.Status.AVAILABLE:  # a copy flagged for a check waits for it first
+                    _set_aside(row, copy, by, today, policy)
     return hold
 
 

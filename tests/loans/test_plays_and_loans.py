@@ -215,3 +215,23 @@ def test_a_flag_missed_when_the_game_ended_is_caught_up_by_the_command(copies, k
     assert CopyState.objects.get(copy=copy).status == Status.NEEDS_CHECK
     call_command("flag_short_copies", stdout=StringIO())
     assert CopyEvent.objects.filter(copy=copy, type="check_requested").count() == 1
+
+
+def test_a_flagged_copy_on_the_hold_shelf_is_checked_before_the_next_household_gets_it(
+    record, keeper, desk_user, django_capture_on_commit_callbacks, celery_eager,
+):
+    from tests.loans.conftest import make_copies
+
+    only = make_copies(record, 1, prefix="SHELF")[0]
+    first, second = make_household("Petit", membership_ends=FAR), make_household("Grand", membership_ends=FAR)
+    services.place_hold(record, first, desk_user)  # the copy is on the shelves: set aside for the Petits
+    services.place_hold(record, second, desk_user)
+    game = game_with(only, keeper)
+    end_short_of_tiles(game, keeper, django_capture_on_commit_callbacks)
+    assert CopyState.objects.get(copy=only).status == Status.ON_HOLD_SHELF  # still theirs, marked
+    services.cancel_hold(Hold.objects.get(household=first), desk_user)
+    # Not passed on to the Grands before someone has looked at the box.
+    assert CopyState.objects.get(copy=only).status == Status.NEEDS_CHECK
+    assert Hold.objects.get(household=second).status == Hold.Status.WAITING
+    services.check_copy(only, desk_user)
+    assert Hold.objects.get(household=second).status == Hold.Status.READY
