@@ -81,7 +81,7 @@ class HoldAdmin(ReadOnlyAdmin):
 
 @admin.register(Notification)
 class NotificationAdmin(ReadOnlyAdmin):
-    list_display = ["household", "text", "created_at"]
+    list_display = ["household", "text", "created_at", "emailed_at", "emailed_to"]
 
 
 @admin.register(Component)

@@ -37,6 +37,9 @@ class Household(models.Model):
     fee_paid = models.BooleanField(_("fee paid"), default=False)
     deposit_held = models.DecimalField(_("deposit held"), max_digits=8, decimal_places=2, default=Decimal("0"))
     loan_limit = models.PositiveSmallIntegerField(_("loan limit"), default=3)
+    email = models.EmailField(_("email"), blank=True, help_text=_(
+        "Where the household is told that a game it reserved is waiting (its members' accounts' "
+        "addresses are told too)."))
     notes = models.TextField(_("notes"), blank=True)
 
     class Meta:
@@ -218,13 +221,15 @@ class Hold(models.Model):
 
 
 class Notification(models.Model):
-    """Something the household is told (a held game waiting for them). Sending it by mail or
-    text is for later; the desk and the member's page show it."""
+    """Something the household is told (a held game waiting for them): shown on the member's page
+    and at the desk, and emailed to the household and its members (``loans.tasks``)."""
 
     household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="notifications",
                                   verbose_name=_("household"))
     text = models.TextField(_("text"))
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
+    emailed_at = models.DateTimeField(_("emailed at"), null=True, blank=True)
+    emailed_to = models.TextField(_("emailed to"), blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]

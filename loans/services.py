@@ -17,7 +17,9 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext
@@ -132,10 +134,38 @@ def _set_aside(row: CopyState, copy: Copy, by: User, today: dt.date, policy: rul
     hold.save(update_fields=["status", "copy", "ready_on"])
     _append(row, [NewEvent(rules.EventType.HELD, hold.household_id, {"hold": hold.pk})], by)
     until = today + dt.timedelta(days=policy.hold_days)
-    Notification.objects.create(household_id=hold.household_id, text=gettext(
+    told = Notification.objects.create(household_id=hold.household_id, text=gettext(
         "“%(title)s”, which you reserved, is waiting for you at the desk until %(until)s (copy %(barcode)s).")
         % {"title": copy.record.title, "until": until.isoformat(), "barcode": copy.barcode})
+    transaction.on_commit(lambda: _queue_email(told.pk))
     return hold.household
+
+
+def _queue_email(notification_id: int) -> None:
+    from .tasks import email_notification  # the tasks wrap the services: imported when first needed
+
+    email_notification.delay(notification_id)
+
+
+def email_notification(notification_id: int) -> list[str]:
+    """Email a notification to its household's address and its members' accounts' addresses, once:
+    a notification already emailed, or a household with no address, sends nothing. Returns the
+    addresses written to."""
+    with transaction.atomic():
+        told = Notification.objects.select_for_update().select_related("household").get(pk=notification_id)
+        if told.emailed_at is not None:
+            return []
+        household = told.household
+        addresses = sorted({address.strip() for address in [household.email, *household.members.exclude(
+            user__isnull=True).values_list("user__email", flat=True)] if address and address.strip()})
+        if not addresses:
+            return []
+        send_mail(subject=gettext("%(library)s: a game you reserved is waiting for you") % {
+                      "library": settings.LUDOLOG_LIBRARY_NAME},
+                  message=told.text, from_email=None, recipient_list=addresses)
+        told.emailed_at, told.emailed_to = timezone.now(), ", ".join(addresses)
+        told.save(update_fields=["emailed_at", "emailed_to"])
+        return addresses
 
 
 def _count_changes(known: tuple[rules.Piece, ...], short: list[rules.Piece],

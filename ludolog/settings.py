@@ -218,8 +218,19 @@ CELERY_ACCEPT_CONTENT = ["json"]
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # Position rebuilding caches a snapshot every this many events (records/ issue).
-# The library's name, printed at the top of its member cards.
+# The library's name, printed at the top of its member cards and in the mail it sends.
 LUDOLOG_LIBRARY_NAME = os.environ.get("LUDOLOG_LIBRARY_NAME", "Ludothèque")
+# Mail (a household told that a game it reserved is waiting): written to the console by
+# `make run`; in production through the SMTP server EMAIL_HOST (Django's EMAIL_* settings).
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.console.EmailBackend" if DEBUG
+                               else "django.core.mail.backends.smtp.EmailBackend")
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "localhost")
+EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ludotheque@localhost")
 LUDOLOG_SNAPSHOT_EVERY = int(os.environ.get("LUDOLOG_SNAPSHOT_EVERY", "16"))
 # Each web process keeps the latest engine state of this many records it appended to (about
 # 130 KB each at the end of a game), so that an append need not rebuild the position; 0: off.
