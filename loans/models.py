@@ -77,6 +77,9 @@ class LoanRules(models.Model):
     late_fee_per_day = models.DecimalField(_("late fee per day"), max_digits=6, decimal_places=2,
                                            default=Decimal("0.20"))
     hold_days = models.PositiveSmallIntegerField(_("days a hold is kept on the shelf"), default=7)
+    reminder_days = models.PositiveSmallIntegerField(
+        _("days between reminders"), default=7,
+        help_text=_("A household with games overdue is reminded, then again after so many days (0: never)."))
 
     class Meta:
         verbose_name = _("loan rules")
@@ -89,7 +92,8 @@ class LoanRules(models.Model):
     def current(cls) -> rules.Policy:
         found = cls.objects.order_by("pk").first() or cls(pk=1)
         return rules.Policy(loan_days=found.loan_days, renewals_allowed=found.renewals_allowed,
-                            late_fee_per_day=found.late_fee_per_day, hold_days=found.hold_days)
+                            late_fee_per_day=found.late_fee_per_day, hold_days=found.hold_days,
+                            reminder_days=found.reminder_days)
 
 
 class CopyEvent(models.Model):
@@ -221,11 +225,16 @@ class Hold(models.Model):
 
 
 class Notification(models.Model):
-    """Something the household is told (a held game waiting for them): shown on the member's page
-    and at the desk, and emailed to the household and its members (``loans.tasks``)."""
+    """Something the household is told (a held game waiting for them, games overdue): shown on the
+    member's page, and emailed to the household and its members (``loans.tasks``)."""
+
+    class Kind(models.TextChoices):
+        HOLD_READY = "hold_ready", _("a reserved game is waiting")
+        OVERDUE = "overdue", _("games overdue")
 
     household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="notifications",
                                   verbose_name=_("household"))
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.HOLD_READY)
     text = models.TextField(_("text"))
     created_at = models.DateTimeField(_("created at"), default=timezone.now)
     emailed_at = models.DateTimeField(_("emailed at"), null=True, blank=True)

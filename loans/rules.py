@@ -114,6 +114,7 @@ class Policy:
     renewals_allowed: int = 1
     late_fee_per_day: Decimal = Decimal("0.20")
     hold_days: int = 7
+    reminder_days: int = 7
 
 
 @dataclass(frozen=True)
@@ -271,6 +272,24 @@ def can_renew(state: CopyState, policy: Policy, *, hold_waiting: bool) -> Refusa
 def renewed_due_date(state: CopyState, today: dt.date, policy: Policy) -> dt.date:
     """A renewal runs a full loan period from today, never shortening the loan."""
     return max(state.due_on or today, due_date(today, policy))
+
+
+def reminder_due(last_reminded: dt.date | None, today: dt.date, policy: Policy) -> bool:
+    """Whether a household with games overdue is reminded today: never yet, or the library's
+    ``reminder_days`` gone by since the last reminder (0: the library sends none).
+
+    >>> reminder_due(None, dt.date(2026, 12, 6), Policy(reminder_days=7))
+    True
+    >>> reminder_due(dt.date(2026, 12, 1), dt.date(2026, 12, 6), Policy(reminder_days=7))
+    False
+    >>> reminder_due(dt.date(2026, 11, 29), dt.date(2026, 12, 6), Policy(reminder_days=7))
+    True
+    >>> reminder_due(None, dt.date(2026, 12, 6), Policy(reminder_days=0))
+    False
+    """
+    if policy.reminder_days == 0:
+        return False
+    return last_reminded is None or (today - last_reminded).days >= policy.reminder_days
 
 
 def days_late(due_on: dt.date | None, returned_on: dt.date) -> int:

@@ -21,6 +21,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext
 
@@ -160,8 +161,9 @@ def email_notification(notification_id: int) -> list[str]:
             user__isnull=True).values_list("user__email", flat=True)] if address and address.strip()})
         if not addresses:
             return []
-        send_mail(subject=gettext("%(library)s: a game you reserved is waiting for you") % {
-                      "library": settings.LUDOLOG_LIBRARY_NAME},
+        subject = (gettext("%(library)s: games to bring back") if told.kind == Notification.Kind.OVERDUE
+                   else gettext("%(library)s: a game you reserved is waiting for you"))
+        send_mail(subject=subject % {"library": settings.LUDOLOG_LIBRARY_NAME},
                   message=told.text, from_email=None, recipient_list=addresses)
         told.emailed_at, told.emailed_to = timezone.now(), ", ".join(addresses)
         told.save(update_fields=["emailed_at", "emailed_to"])
@@ -343,6 +345,34 @@ def expire_holds(today: dt.date | None = None) -> int:
         cancel_hold(hold, None, today=today)
         expired += 1
     return expired
+
+
+def remind_overdue(today: dt.date | None = None) -> int:
+    """Tell each household with games overdue which ones, with the late fees so far, unless it was
+    reminded less than the library's ``reminder_days`` ago (mailed like any notification). Returns
+    how many households were reminded."""
+    today = today or timezone.localdate()
+    policy = LoanRules.current()
+    overdue: dict[int, list[CopyState]] = {}
+    for row in selectors.overdue_loans(today).filter(household__isnull=False):
+        overdue.setdefault(row.household_id, []).append(row)
+    last = dict(Notification.objects.filter(household_id__in=overdue, kind=Notification.Kind.OVERDUE)
+                .values_list("household_id").annotate(last=Max("created_at")).values_list("household_id", "last"))
+    reminded = 0
+    for household_id, rows in overdue.items():
+        previous = last.get(household_id)
+        if not rules.reminder_due(timezone.localdate(previous) if previous else None, today, policy):
+            continue
+        games = "; ".join(gettext("%(title)s (copy %(barcode)s), due %(due)s") % {
+            "title": row.copy.record.title, "barcode": row.copy.barcode, "due": row.due_on.isoformat()}
+            for row in rows)
+        fees = sum((rules.late_fee(row.due_on, today, policy) for row in rows), Decimal("0"))
+        with transaction.atomic():
+            told = Notification.objects.create(household_id=household_id, kind=Notification.Kind.OVERDUE, text=gettext(
+                "To bring back to the desk: %(games)s. Late fees so far: %(fees)s.") % {"games": games, "fees": fees})
+            transaction.on_commit(lambda pk=told.pk: _queue_email(pk))
+        reminded += 1
+    return reminded
 
 
 def rebuild_copy_states() -> int:

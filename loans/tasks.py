@@ -14,3 +14,11 @@ from . import services
 def email_notification(notification_id: int) -> None:
     """A mail server that does not answer (``OSError``: refused, timed out) is tried again later."""
     services.email_notification(notification_id)
+
+
+@shared_task(name="loans.daily", ignore_result=True)
+def daily() -> None:
+    """The desk's day starts: holds left on the shelf too long lapse, households with games
+    overdue are reminded (each service does what is due today and nothing twice)."""
+    services.expire_holds()
+    services.remind_overdue()

@@ -8,6 +8,7 @@ import os
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -288,6 +289,11 @@ LUDOLOG_VERIFY_EVENTS_SECONDS = float(os.environ.get("LUDOLOG_VERIFY_EVENTS_SECO
 # records.checkpoint_file). Empty: one derived from SECRET_KEY. Set it before ever rotating
 # SECRET_KEY, or the files kept so far can no longer be checked.
 LUDOLOG_CHECKPOINT_KEY = os.environ.get("LUDOLOG_CHECKPOINT_KEY", "")
+# The loans desk's day (loans.tasks.daily): lapsed holds, overdue reminders; at LUDOLOG_LOANS_DAILY_HOUR.
+CELERY_BEAT_SCHEDULE["loans-daily"] = {
+    "task": "loans.daily",
+    "schedule": crontab(hour=int(os.environ.get("LUDOLOG_LOANS_DAILY_HOUR", "7")), minute=0),
+}
 CELERY_BEAT_SCHEDULE["records-verify-events"] = {
     "task": "records.verify_events",
     "schedule": LUDOLOG_VERIFY_EVENTS_SECONDS,
