@@ -356,7 +356,7 @@ def remind_overdue(today: dt.date | None = None) -> int:
     overdue: dict[int, list[CopyState]] = {}
     for row in selectors.overdue_loans(today).filter(household__isnull=False):
         overdue.setdefault(row.household_id, []).append(row)
-    last = dict(Notification.objects.filter(household_id__in=overdue, kind=Notification.Kind.OVERDUE)
+    last = dict(Notification.objects.filter(household_id__in=overdue, kind=Notification.Kind.OVERDUE).order_by()
                 .values_list("household_id").annotate(last=Max("created_at")).values_list("household_id", "last"))
     reminded = 0
     for household_id, rows in overdue.items():
@@ -368,8 +368,9 @@ def remind_overdue(today: dt.date | None = None) -> int:
             for row in rows)
         fees = sum((rules.late_fee(row.due_on, today, policy) for row in rows), Decimal("0"))
         with transaction.atomic():
-            told = Notification.objects.create(household_id=household_id, kind=Notification.Kind.OVERDUE, text=gettext(
-                "To bring back to the desk: %(games)s. Late fees so far: %(fees)s.") % {"games": games, "fees": fees})
+            text = gettext("To bring back to the desk: %(games)s. Late fees so far: %(fees)s.") % {
+                "games": games, "fees": fees}
+            told = Notification.objects.create(household_id=household_id, kind=Notification.Kind.OVERDUE, text=text)
             transaction.on_commit(lambda pk=told.pk: _queue_email(pk))
         reminded += 1
     return reminded
