@@ -46,6 +46,11 @@ PUBLIC_SITE = "https://ludotheque.example.org"
 server's), and the label's QR still gives its barcode."""
 
 
+
+def settled(page) -> None:
+    """The scan buttons are shown once what the browser knows of its camera is asked (desk-scan.js)."""
+    page.wait_for_selector("html[data-camera-ready]", state="attached")
+
 def qr_code(text: str) -> Image.Image:
     """A QR code as our labels print it (segno, error correction M, four modules of quiet zone)."""
     qr = segno.make(text, error="m")
@@ -132,6 +137,7 @@ def test_a_copy_label_read_by_the_camera_is_lent_to_the_household(camera_browser
     page = camera_page(camera_browser(label), live_server, desk, viewport=viewport)
     household = f"{live_server.url}/desk/households/CARD-00042/"
     page.goto(household)
+    settled(page)
     scan = page.get_by_role("button", name="Scan with the camera")
     assert scan.is_visible() and scan.is_enabled()
     with page.expect_navigation(timeout=30_000):
@@ -156,6 +162,7 @@ def test_a_member_card_read_by_the_camera_opens_its_household(camera_browser, li
                         "Famille Lefèvre-Dubois · CARD-00042")
     page = camera_page(camera_browser(card), live_server, desk, viewport=viewport)
     page.goto(f"{live_server.url}/desk/")
+    settled(page)
     with page.expect_navigation(timeout=30_000):
         page.get_by_role("button", name="Scan with the camera").click()
     page.wait_for_url(f"{live_server.url}/desk/households/CARD-00042/")
@@ -171,6 +178,7 @@ def test_a_member_cards_code_39_read_by_the_camera_opens_its_household(camera_br
     card = camera_frame(tmp_path / "card.y4m", code_39("CARD-00042"), "Famille Lefèvre-Dubois")
     page = camera_page(camera_browser(card), live_server, desk, viewport=PHONE)
     page.goto(f"{live_server.url}/desk/")
+    settled(page)
     with page.expect_navigation(timeout=30_000):
         page.get_by_role("button", name="Scan with the camera").click()
     page.wait_for_url(f"{live_server.url}/desk/households/CARD-00042/")
@@ -201,6 +209,7 @@ def test_the_camera_view_fits_the_screen_and_stops(camera_browser, live_server, 
         words = VIEW_WORDS[language]
         page = camera_page(started, live_server, desk, viewport=viewport, locale=locale)
         page.goto(f"{live_server.url}/desk/copies/LUD-0001/")
+        settled(page)
         page.get_by_role("button", name=words["button"]).click()
         view = page.locator('[data-testid="camera-view"]')
         status = view.locator("[data-camera-status]")
@@ -223,6 +232,7 @@ def test_the_camera_view_fits_the_screen_and_stops(camera_browser, live_server, 
         page.close()
     page = camera_page(started, live_server, desk, viewport=viewport)
     page.goto(f"{live_server.url}/desk/copies/LUD-0001/")
+    settled(page)
     page.fill("#card", "CARD-00042")
     with page.expect_navigation():
         page.keyboard.press("Enter")
@@ -235,6 +245,7 @@ def test_without_a_camera_the_button_says_so_and_the_typed_box_works(browser, li
     """The session's browser has no camera at all."""
     page = logged_in_page(browser, live_server, desk, viewport=PHONE)
     page.goto(f"{live_server.url}/desk/households/CARD-00042/")
+    settled(page)
     scan = page.locator('[data-testid="camera-scan"]')
     scan.filter(has_text="No camera here").wait_for()
     assert scan.inner_text() == "No camera here: type or scan the code"
@@ -255,6 +266,7 @@ def test_a_refused_camera_is_said_on_the_button(camera_browser, live_server, des
     label = camera_frame(tmp_path / "label.y4m", qr_code(desk_url(PUBLIC_SITE, "LUD-0001")), "Azul · LUD-0001")
     page = logged_in_page(camera_browser(label, answer_prompts=False), live_server, desk, viewport=PHONE)
     page.goto(f"{live_server.url}/desk/copies/LUD-0001/")
+    settled(page)
     scan = page.locator('[data-testid="camera-scan"]')
     assert page.evaluate("navigator.permissions.query({name: 'camera'}).then(asked => asked.state)") == "prompt"
     scan.click()
@@ -273,6 +285,7 @@ def test_what_a_read_puts_in_the_box(browser, live_server, desk):
     """A desk address gives its last part (unquoted, from any site); any other text is used as is."""
     page = logged_in_page(browser, live_server, desk, viewport=LAPTOP)
     page.goto(f"{live_server.url}/desk/")
+    settled(page)
     reads = {
         desk_url(PUBLIC_SITE, "LUD-0001"): "LUD-0001",
         desk_url("http://192.168.1.20:8000", "LUD 12/b"): "LUD 12/b",

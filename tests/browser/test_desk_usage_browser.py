@@ -44,6 +44,7 @@ def test_the_usage_table_reads_on_a_phone_and_a_laptop(browser, live_server, art
     words, width = WORDS[language], viewport["width"]
     page = logged_in_page(browser, live_server, volunteer, viewport=viewport, locale=locale)
     page.goto(f"{live_server.url}/desk/")
+    page.wait_for_selector("html[data-camera-ready]", state="attached")  # the scan box's buttons settled
     with page.expect_navigation():
         page.locator('[data-testid="desk-usage-link"] a').click()
     assert page.locator("h1").inner_text() == words["title"]

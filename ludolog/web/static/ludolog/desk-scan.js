@@ -170,24 +170,39 @@
     buttons.forEach(function (button) { if (!button.classList.contains("camera-scan-unavailable")) button.disabled = false; });
   });
 
+  /** The buttons shown once, in their final state: what is known before a press (no camera at
+   * all, a camera already refused to this site) is asked first, so no button grows under a
+   * finger that is about to tap what follows it. ``data-camera-ready`` on <html> says it is done. */
+  function ready() {
+    document.documentElement.dataset.cameraReady = "1";
+  }
   if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
     // Browsers give the camera only to secure pages (https, or localhost).
     cannotScan(window.isSecureContext ? words.absent : words.insecure);
+    ready();
     return;
   }
-  buttons.forEach(function (button) {
-    button.hidden = false;
-    button.addEventListener("click", function () { scanInto(button); });
+  var hasCamera = navigator.mediaDevices.enumerateDevices
+    ? navigator.mediaDevices.enumerateDevices().then(function (devices) {
+      return devices.some(function (device) { return device.kind === "videoinput"; });
+    }, function () { return true; })
+    : Promise.resolve(true);
+  var refused = navigator.permissions && navigator.permissions.query
+    ? navigator.permissions.query({name: "camera"}).then(function (permission) {
+      return permission.state === "denied";
+    }, function () { return false; })  // Firefox does not answer for the camera: the press will tell.
+    : Promise.resolve(false);
+  Promise.all([hasCamera, refused]).then(function (known) {
+    if (!known[0]) {
+      cannotScan(words.absent);
+    } else if (known[1]) {
+      cannotScan(words.refused);
+    } else {
+      buttons.forEach(function (button) {
+        button.hidden = false;
+        button.addEventListener("click", function () { scanInto(button); });
+      });
+    }
+    ready();
   });
-  // Known before a press: no camera at all, or a camera already refused to this site.
-  if (navigator.mediaDevices.enumerateDevices) {
-    navigator.mediaDevices.enumerateDevices().then(function (devices) {
-      if (!devices.some(function (device) { return device.kind === "videoinput"; })) cannotScan(words.absent);
-    }, function () {});
-  }
-  if (navigator.permissions && navigator.permissions.query) {
-    navigator.permissions.query({name: "camera"}).then(function (permission) {
-      if (permission.state === "denied") cannotScan(words.refused);
-    }, function () {});  // Firefox does not answer for the camera: the press will tell.
-  }
 })();
