@@ -46,10 +46,10 @@ PUBLIC_SITE = "https://ludotheque.example.org"
 server's), and the label's QR still gives its barcode."""
 
 
-
 def settled(page) -> None:
     """The scan buttons are shown once what the browser knows of its camera is asked (desk-scan.js)."""
     page.wait_for_selector("html[data-camera-ready]", state="attached")
+
 
 def qr_code(text: str) -> Image.Image:
     """A QR code as our labels print it (segno, error correction M, four modules of quiet zone)."""
