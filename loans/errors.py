@@ -40,6 +40,13 @@ class UnknownComponent(LoanError):
     status_code = 400
 
 
+class LibrariansOnly(LoanError):
+    """A move kept for librarians (withdrawing a copy) asked by desk staff who are not."""
+
+    reason = "librarians_only"
+    status_code = 403
+
+
 class CopyChanged(LoanError):
     """Another desk wrote to the copy at the same moment: look again and retry."""
 

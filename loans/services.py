@@ -314,14 +314,20 @@ LIBRARIAN_MOVES: dict[rules.EventType, frozenset[rules.Status]] = {
 set aside for a household comes back to the desk first)."""
 
 
-def move_copy(copy: Copy, move: rules.EventType, by: User, *, note: str = "") -> rules.CopyState:
-    """Send a copy to repair, bring it back, or withdraw it."""
+def move_copy(copy: Copy, move: rules.EventType, by: User, *, note: str = "",
+              today: dt.date | None = None) -> rules.CopyState:
+    """Send a copy to repair, bring it back, or withdraw it. A copy back on the shelves goes to
+    the first household waiting for its game, if any."""
     allowed = LIBRARIAN_MOVES[move]
     with _copy_write(copy):
         row = _locked_state(copy)
         if rules.Status(row.status) not in allowed:
             raise RuleRefused(rules.Refusal("copy_not_available", f"copy {copy.barcode} is {row.status}"))
-        return _append(row, [NewEvent(move, payload={"note": note} if note else {})], by)
+        after = _append(row, [NewEvent(move, payload={"note": note} if note else {})], by)
+        if after.status is rules.Status.AVAILABLE:
+            _set_aside(row, copy, by, today or timezone.localdate(), LoanRules.current())
+            return row.as_rule_state()
+        return after
 
 
 def piece_found(copy: Copy, kind: str, count: int, by: User) -> rules.CopyState:
@@ -329,7 +335,7 @@ def piece_found(copy: Copy, kind: str, count: int, by: User) -> rules.CopyState:
     with _copy_write(copy):
         row = _locked_state(copy)
         known = {piece.kind: piece.count for piece in row.as_rule_state().missing}
-        if known.get(kind, 0) < count:
+        if count < 1 or known.get(kind, 0) < count:
             raise UnknownComponent(f"copy {copy.barcode} is not missing {count} {kind}", kinds=[kind])
         return _append(row, [NewEvent(rules.EventType.PIECE_FOUND, payload={"kind": kind, "count": count})], by)
 

@@ -26,11 +26,14 @@ from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
 from loans import rules, selectors, services, usage
-from loans.errors import LoanError
+from loans.errors import LibrariansOnly, LoanError
 from games.models import CatalogueRecord
 from loans.models import Hold, Household
 
-ACTIONS = ("lend", "return", "renew", "check", "note")
+ACTIONS = ("lend", "return", "renew", "check", "note", "found", "repair", "repaired", "withdraw")
+MOVES = {"repair": rules.EventType.SENT_TO_REPAIR, "repaired": rules.EventType.BACK_FROM_REPAIR,
+         "withdraw": rules.EventType.WITHDRAWN}
+"""The copy page's moves off the floor and back (withdrawing is the librarians')."""
 CHECK_REQUESTED = rules.EventType.CHECK_REQUESTED.value
 EVENT_WORDS = {
     "lent": _("Lent"), "returned": _("Taken back"), "renewed": _("Renewed"), "held": _("Set aside for a hold"),
@@ -51,6 +54,8 @@ REFUSAL_WORDS = {
     "hold_already_placed": _("This household already waits for this game."),
     "no_hold_open": _("This reservation is no longer open."),
     "empty_note": _("Write the note first."),
+    "librarians_only": _("Only librarians withdraw copies."),
+    "unknown_component": _("The copy is not missing that many of these pieces."),
     "copy_changed": _("Another desk changed this copy at the same moment: look again and retry."),
     "unknown_copy": _("No copy has this barcode."),
     "unknown_household": _("No household has this card."),
@@ -168,6 +173,7 @@ def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
         "refusal": refusal,
         "refusal_words": refusal_words(refusal) if refusal else "",
         "action": action,
+        "librarian": selectors.is_librarian(request.user),
     }
     return render(request, "desk/copy.html", context, status=refusal.status_code if refusal else 200)
 
@@ -200,6 +206,16 @@ def _act(request: HttpRequest, copy, action: str) -> str:
         services.note_copy(copy, request.POST.get("note", ""), request.user,
                            needs_check=request.POST.get("needs_check") == "1")
         return gettext("The note is in the copy's history.")
+    if action == "found":
+        kind, count = request.POST.get("kind", ""), request.POST.get("count", "1").strip()
+        services.piece_found(copy, kind, int(count) if count.isdigit() else 0, request.user)
+        return gettext("Found or replaced: %(count)s × %(kind)s, no longer missing.") % {"count": count, "kind": kind}
+    if action in MOVES:
+        if action == "withdraw" and not selectors.is_librarian(request.user):
+            raise LibrariansOnly("only librarians withdraw copies")
+        services.move_copy(copy, MOVES[action], request.user, note=request.POST.get("note", "").strip())
+        return {"repair": gettext("Sent to repair."), "repaired": gettext("Back from repair."),
+                "withdraw": gettext("Withdrawn from the collection.")}[action]
     if action == "check":
         services.check_copy(copy, request.user)
         return gettext("Checked: the copy goes back on the shelves, or to the household waiting for it.")
