@@ -88,8 +88,13 @@ def _mirror(copy_id: int, state: rules.CopyState) -> None:
     """Write the state onto the copy's catalogue columns, which the catalogue's own code reads
     (the search's availability, the exports) without knowing of the desk. ``update`` sends no
     signal: the copy's own save is what ``loans.catalogue_sync`` listens to."""
-    Copy.objects.filter(pk=copy_id).update(status=rules.CATALOGUE_STATUS[state.status],
-                                           missing_pieces=rules.catalogue_words(state))
+    copy = _mirrored(copy_id, state)
+    Copy.objects.filter(pk=copy_id).update(status=copy.status, missing_pieces=copy.missing_pieces)
+
+
+def _mirrored(copy_id: int, state: rules.CopyState) -> Copy:
+    """The copy's catalogue columns as the state says them (an unsaved instance carrying only them)."""
+    return Copy(pk=copy_id, status=rules.CATALOGUE_STATUS[state.status], missing_pieces=rules.catalogue_words(state))
 
 
 def _household_view(household: Household) -> rules.Household:
@@ -399,8 +404,9 @@ def rebuild_copy_states() -> int:
             rows.append(_state_row(current, events))
         CopyState.objects.bulk_create(rows, batch_size=1000)
         count = len(rows)
-        for row in rows:
-            _mirror(row.copy_id, row.as_rule_state())
+        # The catalogue's columns written back in batches, as the states were (not a statement a copy).
+        Copy.objects.bulk_update([_mirrored(row.copy_id, row.as_rule_state()) for row in rows],
+                                 ["status", "missing_pieces"], batch_size=1000)
     return count
 
 
@@ -460,9 +466,10 @@ def adopt_catalogued_copy(copy: Copy, by: User = None) -> rules.CopyState | None
                 return None
             return _append(row, [NewEvent(kind, payload=payload) for kind, payload in events], by)
         state = row.as_rule_state()
-        if (copy.status, copy.missing_pieces) == (rules.CATALOGUE_STATUS[state.status], rules.catalogue_words(state)):
+        kept = _mirrored(copy.pk, state)
+        if (copy.status, copy.missing_pieces) == (kept.status, kept.missing_pieces):
             return None
-        _mirror(copy.pk, state)
+        Copy.objects.filter(pk=copy.pk).update(status=kept.status, missing_pieces=kept.missing_pieces)
         return state
 
 
