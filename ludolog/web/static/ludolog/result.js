@@ -7,7 +7,8 @@
   if (!form) return;
   const rows = Array.from(form.querySelectorAll(".result-row"));
   const nameOf = (row) => row.querySelector("input.result-name");
-  const key = (text) => text.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().trim();
+  // One player whatever the case and accents (names.js, loaded before this script).
+  const key = window.Ludolog.nameKey;
   const chipBox = document.getElementById("member-chips");
   const chips = chipBox ? Array.from(chipBox.querySelectorAll("button.chip")) : [];
 

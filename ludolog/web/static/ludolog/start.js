@@ -10,10 +10,8 @@
   const chipBox = document.getElementById("member-chips");
   const chips = chipBox ? Array.from(chipBox.querySelectorAll("button.chip")) : [];
 
-  // One player whatever the case and accents: the key records/players.py matches names by.
-  function nameKey(name) {
-    return name.toLowerCase().normalize("NFKD").replace(/\p{M}/gu, "").trim().split(/\s+/).join(" ");
-  }
+  // One player whatever the case and accents (names.js, loaded before this script).
+  const nameKey = window.Ludolog.nameKey;
 
   function seatHolding(name) {
     const key = nameKey(name);
