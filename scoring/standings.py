@@ -63,7 +63,8 @@ def _trusted_q(league: League) -> Q:
 def trusted(league: League, record: GameRecord, seated_accounts: set[int | None]) -> bool:
     """Whether ``league`` counts ``record`` without a ruling, by who recorded it: the operator
     (no account: the command line), staff, an organiser or trusted scorekeeper, or the account
-    of a player seated (``seated_accounts``, the seated players' user ids)."""
+    of a player seated (``seated_accounts``, the seated players' user ids). The Python form of
+    :func:`_trusted_q` for one record; a test holds the two equal."""
     author = record.created_by
     return (author is None or author.is_staff or author.pk in trusted_accounts(league)
             or author.pk in seated_accounts)
@@ -114,17 +115,20 @@ def leagues_of(record: GameRecord) -> list[League]:
 
 
 def leagues_fitting(record: GameRecord) -> list[League]:
-    """The leagues whose games, dates and members ``record`` fits, counted or not (none for a
-    friendly game)."""
-    if record.is_friendly:
+    """The leagues whose games, dates and members ``record`` fits, counted or not: the Python
+    form of :func:`league_candidates` for one record, check for check (a test holds the two
+    equal over a table of cases)."""
+    if record.status != GameRecord.Status.FINISHED or record.is_friendly or record.is_cooperative:
         return []
     seated = set(record.seats.values_list("player_id", flat=True))
+    if not seated:
+        return []
     leagues = League.objects.filter(starts_on__lte=record.played_on, ends_on__gte=record.played_on)
     return [
         league for league in leagues.prefetch_related("memberships")
         if not (league.game_slugs and record.game_slug not in league.game_slugs)
         and not (league.record_kinds == League.RecordKinds.ENGINE and record.result_only)
-        and seated and seated <= {m.player_id for m in league.memberships.all()}
+        and seated <= {m.player_id for m in league.memberships.all()}
     ]
 
 
