@@ -24,7 +24,7 @@ from django.db.models.functions import Cast, NullIf
 
 from games.models import CatalogueRecord, Copy
 from records.models import GameRecord
-from records.selectors import only_visible
+from records.selectors import only_visible, played_with
 
 from . import rules
 from .models import CopyEvent, Hold
@@ -155,7 +155,7 @@ def _plays(user: User, period: Period | None) -> QuerySet[GameRecord]:
 
 
 def _of_record(plays: QuerySet[GameRecord]) -> QuerySet[GameRecord]:
-    return plays.filter(Q(catalogue_record=OuterRef("pk")) | Q(copy__record=OuterRef("pk")))
+    return plays.filter(played_with(OuterRef("pk")))
 
 
 def record_usage(user: User, period: Period, sort: SortKey = SortKey.LOANS) -> QuerySet:

@@ -35,6 +35,25 @@ from .models import Event, GameRecord, Player, RulesetMove, Seat
 User = AbstractBaseUser | AnonymousUser
 
 
+# -- which catalogue record a game was played with ------------------------------------------------
+
+
+def played_with(catalogue_record: Any) -> Q:
+    """The condition on a game record that it was played with ``catalogue_record`` (a catalogue
+    record, its id, or an expression such as ``OuterRef("pk")``): it names that record, or names
+    none and was played with one of its copies. A record counts for one catalogue record only,
+    the one it names first (:func:`catalogue_record_played`, the same rule for a record in hand;
+    a test holds the two equal)."""
+    return Q(catalogue_record=catalogue_record) | Q(catalogue_record__isnull=True, copy__record=catalogue_record)
+
+
+def catalogue_record_played(record: GameRecord) -> int | None:
+    """The id of the catalogue record ``record`` was played with (:func:`played_with`), if any."""
+    if record.catalogue_record_id is not None:
+        return record.catalogue_record_id
+    return record.copy.record_id if record.copy_id is not None else None
+
+
 # -- who may see and record a record -------------------------------------------------------------
 
 

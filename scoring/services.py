@@ -24,6 +24,7 @@ from django.utils import timezone
 from games.registry import RESULT, FinalScore
 from records.services import CORRECTION
 from records import replay
+from records.selectors import catalogue_record_played
 from records.models import Event, GameRecord, RulesetMove
 
 from . import impact, locks, ratings, standings, statistics
@@ -208,7 +209,7 @@ def summaries_of(records: Sequence[GameRecord]) -> list[ScoredRecord]:
     summaries = []
     for record in records:
         duration = _duration_seconds(record, spans.get(record.pk))
-        catalogue_id = record.catalogue_record_id or (record.copy.record_id if record.copy_id else None)
+        catalogue_id = catalogue_record_played(record)
         summaries.append(ScoredRecord(
             record_id=record.pk, game_slug=record.game_slug, played_on=record.played_on,
             players=len(record.seats.all()), winning_score=winning.get(record.pk), duration_seconds=duration,

@@ -52,6 +52,7 @@ from loans.models import CopyState, Hold
 from loans.rules import Status as LoanStatus
 from records.models import GameRecord, Seat
 from scoring.models import ScoredRecord
+from records import selectors as records_selectors
 from records.selectors import hidden_records, visible_records
 
 from .desk import refusal_words as desk_refusal_words
@@ -60,14 +61,6 @@ from .games import game_name
 
 PAGE_SIZE = 20
 RECENT_GAMES = 50
-
-
-def recorded_with(record: Any) -> Q:
-    """Game records played with this catalogue record, named directly or through the copy used.
-
-    ``record`` is a record or its id.
-    """
-    return Q(catalogue_record=record) | Q(catalogue_record__isnull=True, copy__record=record)
 
 
 def finished_games(user: Any) -> QuerySet[GameRecord]:
@@ -84,7 +77,7 @@ def hides_catalogued_games(user: Any) -> bool:
 
 def played_with(user: Any, record: Any) -> QuerySet[GameRecord]:
     """The finished games the reader may know of that were played with ``record`` (or its id)."""
-    return finished_games(user).filter(recorded_with(record))
+    return finished_games(user).filter(records_selectors.played_with(record))
 
 
 # --- What a reader reads: labels in their language, and no placeholder read as a fact --------------
@@ -442,7 +435,7 @@ def _sorting(query: str, sort: str, user: Any, hides: bool) -> tuple[tuple[str, 
         return ("title", "id"), None
     if sort == SortOrder.TIMES_PLAYED:
         if hides:
-            counted = (finished_games(user).filter(recorded_with(OuterRef("pk"))).order_by()
+            counted = (finished_games(user).filter(records_selectors.played_with(OuterRef("pk"))).order_by()
                        .values("status").annotate(n=Count("pk", distinct=True)).values("n"))
             return ("-times_played", "title", "id"), CatalogueRecord.objects.annotate(
                 times_played=Coalesce(Subquery(counted[:1]), 0))
@@ -583,7 +576,7 @@ def observed_duration(record: CatalogueRecord, user: Any) -> ObservedDuration:
 def games_played_with(request: HttpRequest, record: CatalogueRecord) -> QuerySet[GameRecord]:
     return (
         visible_records(request.user)
-        .filter(recorded_with(record))
+        .filter(records_selectors.played_with(record))
         .select_related("copy")
         .prefetch_related(Prefetch("seats", Seat.objects.select_related("player", "result")))
         .order_by("-played_on", "-pk")
