@@ -56,7 +56,7 @@ class HouseholdAdmin(admin.ModelAdmin):
 
     @admin.action(description=_("Print the member cards of the selected households"))
     def print_member_cards(self, request: HttpRequest, queryset):
-        # The site draws the cards (the loans app sits below it): send the admin to its PDF.
+        # One page draws the cards, the desk's (loans.pages.member_cards): send the admin to its PDF.
         cards = urlencode([("card", card) for card in queryset.values_list("card_number", flat=True)])
         return HttpResponseRedirect(f"{reverse('desk-member-cards')}?{cards}")
 

@@ -49,13 +49,13 @@ from loans import selectors as loans_selectors
 from loans import services as loans_services
 from loans.errors import LoanError
 from loans.models import CopyState, Hold
+from loans.refusals import refusal_words
 from loans.rules import Status as LoanStatus
 from records.models import GameRecord, Seat
 from scoring.models import ScoredRecord
 from records import selectors as records_selectors
 from records.selectors import hidden_records, visible_records
 
-from .desk import refusal_words as desk_refusal_words
 from .rules import rules_offered
 from .games import game_name
 
@@ -613,7 +613,7 @@ def reserve(request: HttpRequest, pk: int) -> HttpResponse:
     try:
         hold = loans_services.place_hold(record, household, request.user)
     except LoanError as error:
-        messages.error(request, desk_refusal_words(error))
+        messages.error(request, refusal_words(error))
         answer = catalogue_record(request, pk)
         answer.status_code = error.status_code
         return answer

@@ -3,8 +3,7 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from . import (account, desk, history, home, labels, leagues, oai, players, plays_import, replay, results, scorekeeping,
-               statistics)
+from . import history, home, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
 from .recorder import views as recorder
 
 urlpatterns = [
@@ -18,12 +17,9 @@ urlpatterns = [
     path("games/<int:pk>/replay/", replay.replay_page, name="game-replay"),
     path("games/<int:pk>/replay/board/", replay.board, name="game-replay-board"),
     path("history/import/", plays_import.import_plays, name="import-plays"),
-    path("account/", account.account, name="account"),
-    path("desk/", desk.desk_home, name="desk"),
-    path("desk/cards.pdf", labels.member_cards_pdf, name="desk-member-cards"),
-    path("desk/households/<str:card>/", desk.household_desk, name="desk-household"),
-    path("desk/copies/<path:barcode>/", desk.copy_desk, name="desk-copy"),
-    path("desk/usage/", desk.usage_page, name="desk-usage"),
+    # The desk and the member's account are the loans app's pages: mounted by the module's name, so
+    # that the site imports nothing of them (pyproject.toml's contract).
+    path("", include("loans.pages.urls")),
     path("statistics/", statistics.club_statistics, name="statistics"),
     path("statistics/<slug:slug>/", statistics.game_statistics, name="game-statistics"),
     path("players/", players.player_list, name="player-list"),

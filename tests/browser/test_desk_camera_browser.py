@@ -40,7 +40,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 FRAME_WIDTH, FRAME_HEIGHT = 640, 480
 Y4M_HEADER = f"YUV4MPEG2 W{FRAME_WIDTH} H{FRAME_HEIGHT} F10:1 Ip A1:1 C420jpeg\n".encode()
 FAKE_CAMERA = ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"]
-STATIC_VENDOR = "/static/ludolog/vendor/barcode-detector-"
+STATIC_VENDOR = "/static/loans/vendor/barcode-detector-"
 PUBLIC_SITE = "https://ludotheque.example.org"
 """The site a label was printed with: the desk may be reached at another address (here the live
 server's), and the label's QR still gives its barcode."""
@@ -329,7 +329,7 @@ def test_only_the_desk_may_compile_webassembly(client, desk):
 def test_the_vendored_wasm_is_the_one_its_module_was_built_for():
     """After an update (docs/loans.md), the .wasm beside the module is the build the module
     expects: zxing-wasm pins its .wasm's SHA-256 in the JavaScript."""
-    vendored = sorted((Path(__file__).resolve().parents[2] / "ludolog/web/static/ludolog/vendor").glob("barcode-detector-*"))
+    vendored = sorted((Path(__file__).resolve().parents[2] / "loans/static/loans/vendor").glob("barcode-detector-*"))
     assert len(vendored) == 1, "one version of the reader at a time"
     wasm = hashlib.sha256((vendored[0] / "zxing_reader.wasm").read_bytes()).hexdigest()
     assert wasm in re.findall(r'"([0-9a-f]{64})"', (vendored[0] / "zxing-exported.js").read_text())

@@ -17,8 +17,7 @@ from django.utils.translation import gettext
 from loans import rules, selectors, services
 from loans.errors import LoanError, RuleRefused, UnknownCopy
 from loans.models import CopyState, Hold, LoanRules, Notification
-
-from .desk import REFUSAL_WORDS, refusal_words
+from loans.refusals import REFUSAL_WORDS, refusal_words
 
 NOTIFICATIONS_SHOWN = 10
 
@@ -27,7 +26,7 @@ NOTIFICATIONS_SHOWN = 10
 def account(request: HttpRequest) -> HttpResponse:
     household = selectors.household_of(request.user)
     if household is None:
-        return render(request, "account/no_household.html", status=404)
+        return render(request, "loans/account/no_household.html", status=404)
     refusal: LoanError | None = None
     if request.method == "POST":
         try:
@@ -65,7 +64,7 @@ def account(request: HttpRequest) -> HttpResponse:
         "refusal": refusal,
         "refusal_words": refusal_words(refusal) if refusal else "",
     }
-    return render(request, "account/account.html", context, status=refusal.status_code if refusal else 200)
+    return render(request, "loans/account/account.html", context, status=refusal.status_code if refusal else 200)
 
 
 def _act(request: HttpRequest, household) -> str:

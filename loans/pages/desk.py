@@ -25,10 +25,11 @@ from django.utils import formats
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from games.models import CatalogueRecord
 from loans import rules, selectors, services, usage
 from loans.errors import LibrariansOnly, LoanError
-from games.models import CatalogueRecord
 from loans.models import Hold, Household
+from loans.refusals import refusal_words
 
 ACTIONS = ("lend", "return", "renew", "check", "note", "found", "repair", "repaired", "withdraw")
 MOVES = {"repair": rules.EventType.SENT_TO_REPAIR, "repaired": rules.EventType.BACK_FROM_REPAIR,
@@ -43,30 +44,6 @@ EVENT_WORDS = {
     "check_requested": _("Check asked for"),
 }
 """What the copy's history says of each event, in the reader's language."""
-REFUSAL_WORDS = {
-    "loan_limit_reached": _("This household has borrowed all the games it may at once."),
-    "copy_not_available": _("This copy is not on the shelves (lent, set aside for another household, or away)."),
-    "renewal_refused_hold_waiting": _("Another household has reserved this game: it cannot be renewed."),
-    "no_renewals_left": _("This loan has been renewed as often as the rules allow."),
-    "membership_expired": _("This household's membership has ended."),
-    "membership_not_started": _("This household's membership has not started yet."),
-    "not_on_loan": _("This copy is not on loan."),
-    "hold_already_placed": _("This household already waits for this game."),
-    "no_hold_open": _("This reservation is no longer open."),
-    "empty_note": _("Write the note first."),
-    "librarians_only": _("Only librarians withdraw copies."),
-    "unknown_component": _("The copy is not missing that many of these pieces."),
-    "copy_changed": _("Another desk changed this copy at the same moment: look again and retry."),
-    "unknown_copy": _("No copy has this barcode."),
-    "unknown_household": _("No household has this card."),
-}
-"""The desk's refusals in the reader's language (the rules speak English, for programs' logs)."""
-
-
-def refusal_words(error: LoanError) -> str:
-    return str(REFUSAL_WORDS.get(error.reason, error.message))
-
-
 def _not_desk_staff() -> HttpResponse:
     return HttpResponse(gettext("Only the desk's staff lend and take back copies."), status=403,
                         content_type="text/plain; charset=utf-8")
@@ -84,7 +61,7 @@ def desk_home(request: HttpRequest) -> HttpResponse:
         if CatalogueRecord.objects.filter(copies__barcode=code).exists():
             return redirect("desk-copy", barcode=code)
     overdue = list(selectors.overdue_loans(timezone.localdate()))
-    return render(request, "desk/home.html", {"code": code, "overdue": overdue},
+    return render(request, "loans/desk/home.html", {"code": code, "overdue": overdue},
                   status=404 if code else 200)
 
 
@@ -96,7 +73,7 @@ def household_desk(request: HttpRequest, card: str) -> HttpResponse:
     try:
         household = selectors.household_by_card(card)
     except LoanError as error:
-        return render(request, "desk/home.html", {"code": card, "error": error, "overdue": []}, status=404)
+        return render(request, "loans/desk/home.html", {"code": card, "error": error, "overdue": []}, status=404)
     refusal: LoanError | None = None
     if request.method == "POST":
         try:
@@ -116,7 +93,7 @@ def household_desk(request: HttpRequest, card: str) -> HttpResponse:
                "titles": CatalogueRecord.objects.filter(copies__isnull=False).distinct().order_by("title")
                .values_list("title", flat=True)[:3000],
                "room": max(0, household.loan_limit - len(loans))}
-    return render(request, "desk/household.html", context, status=refusal.status_code if refusal else 200)
+    return render(request, "loans/desk/household.html", context, status=refusal.status_code if refusal else 200)
 
 
 def _household_act(request: HttpRequest, household: Household) -> str:
@@ -146,7 +123,7 @@ def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
     try:
         copy = selectors.copy_by_barcode(barcode)
     except LoanError as error:
-        return render(request, "desk/unknown_copy.html", {"barcode": barcode, "error": error}, status=404)
+        return render(request, "loans/desk/unknown_copy.html", {"barcode": barcode, "error": error}, status=404)
     refusal: LoanError | None = None
     action = request.POST.get("action", "") if request.method == "POST" else ""
     if action in ACTIONS:
@@ -175,7 +152,7 @@ def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
         "action": action,
         "librarian": selectors.is_librarian(request.user),
     }
-    return render(request, "desk/copy.html", context, status=refusal.status_code if refusal else 200)
+    return render(request, "loans/desk/copy.html", context, status=refusal.status_code if refusal else 200)
 
 
 def _history(copy, user, state) -> dict:
@@ -281,7 +258,7 @@ def usage_page(request: HttpRequest) -> HttpResponse:
         "sorts": [(key.value, SORT_WORDS[key]) for key in usage.SortKey],
         "query": urlencode({"period": period.key.value, "sort": sort.value}),
     }
-    return render(request, "desk/usage.html", context)
+    return render(request, "loans/desk/usage.html", context)
 
 
 def _usage_csv(rows, period: usage.Period) -> HttpResponse:

@@ -222,4 +222,4 @@ def _render(request: HttpRequest, record: CatalogueRecord, librarian: bool, form
         "empty": not Component.objects.filter(record=record).exists(),
         "problems": sorted({reason for row in rows for reason in row.reasons}),
     }
-    return render(request, "catalogue/checklist.html", context, status=status)
+    return render(request, "loans/checklist.html", context, status=status)

@@ -1,0 +1,32 @@
+"""The loans rules' refusals in the reader's language, for every page that shows one: the desk's,
+the member's account and the catalogue's reserve button (which is why they live beside the rules
+and not among the loans pages, which the site does not import)."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+from loans.errors import LoanError
+
+REFUSAL_WORDS = {
+    "loan_limit_reached": _("This household has borrowed all the games it may at once."),
+    "copy_not_available": _("This copy is not on the shelves (lent, set aside for another household, or away)."),
+    "renewal_refused_hold_waiting": _("Another household has reserved this game: it cannot be renewed."),
+    "no_renewals_left": _("This loan has been renewed as often as the rules allow."),
+    "membership_expired": _("This household's membership has ended."),
+    "membership_not_started": _("This household's membership has not started yet."),
+    "not_on_loan": _("This copy is not on loan."),
+    "hold_already_placed": _("This household already waits for this game."),
+    "no_hold_open": _("This reservation is no longer open."),
+    "empty_note": _("Write the note first."),
+    "librarians_only": _("Only librarians withdraw copies."),
+    "unknown_component": _("The copy is not missing that many of these pieces."),
+    "copy_changed": _("Another desk changed this copy at the same moment: look again and retry."),
+    "unknown_copy": _("No copy has this barcode."),
+    "unknown_household": _("No household has this card."),
+}
+"""The desk's refusals in the reader's language (the rules speak English, for programs' logs)."""
+
+
+def refusal_words(error: LoanError) -> str:
+    return str(REFUSAL_WORDS.get(error.reason, error.message))
