@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from accounts.roles import Action, can
 from . import selectors
 from .models import Component, CopyEvent, CopyState, Hold, Household, LoanRules, Member, Notification
 
@@ -86,23 +87,23 @@ class NotificationAdmin(ReadOnlyAdmin):
 
 @admin.register(Component)
 class ComponentAdmin(admin.ModelAdmin):
-    """Checklists are the librarians' (the ``librarians`` group, or a superuser)."""
+    """Checklists are the librarians' (``accounts.roles``)."""
 
     list_display = ["record", "position", "count", "kind", "per_colour"]
     list_editable = ["position", "count", "kind", "per_colour"]
     list_filter = ["record"]
 
     def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
-        return selectors.is_desk_staff(request.user)
+        return can(request.user, Action.USE_DESK)
 
     def has_module_permission(self, request: HttpRequest) -> bool:
-        return selectors.is_desk_staff(request.user)
+        return can(request.user, Action.USE_DESK)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
-        return selectors.is_librarian(request.user)
+        return can(request.user, Action.EDIT_CHECKLISTS)
 
     def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return selectors.is_librarian(request.user)
+        return can(request.user, Action.EDIT_CHECKLISTS)
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return selectors.is_librarian(request.user)
+        return can(request.user, Action.EDIT_CHECKLISTS)

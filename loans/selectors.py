@@ -13,6 +13,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Exists, Max, OuterRef, QuerySet
 from django.utils import timezone
 
+from accounts.roles import Action, can
 from games.models import CatalogueRecord, Copy
 from games.registry import END_GAME, BoxPiece, box_contents
 from records.models import Event, GameRecord, Seat
@@ -24,25 +25,7 @@ from .contents import ContentLine
 from .errors import UnknownCopy, UnknownHousehold
 from .models import Component, CopyEvent, CopyState, Hold, Household
 
-DESK_GROUP = "desk"
-LIBRARIANS_GROUP = "librarians"
-
 User = AbstractBaseUser | AnonymousUser
-
-
-def in_group(user: User, name: str) -> bool:
-    return bool(user.is_authenticated and user.groups.filter(name=name).exists())  # type: ignore[union-attr]
-
-
-def is_librarian(user: User) -> bool:
-    """Librarians edit the catalogue's checklists: the ``librarians`` group, or a superuser."""
-    return bool(user.is_authenticated and (getattr(user, "is_superuser", False) or in_group(user, LIBRARIANS_GROUP)))
-
-
-def is_desk_staff(user: User) -> bool:
-    """Desk staff lend, take back and renew: the ``desk`` group, staff, or a librarian."""
-    return bool(user.is_authenticated and (getattr(user, "is_staff", False) or is_librarian(user)
-                                           or in_group(user, DESK_GROUP)))
 
 
 def household_of(user: User) -> Household | None:
@@ -53,7 +36,7 @@ def household_of(user: User) -> Household | None:
 
 
 def may_see_household(user: User, household: Household) -> bool:
-    if is_desk_staff(user):
+    if can(user, Action.USE_DESK):
         return True
     own = household_of(user)
     return own is not None and own.pk == household.pk

@@ -12,6 +12,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.roles import Action, can
 from games.models import CatalogueRecord, Copy
 
 from . import rules, selectors, services
@@ -27,7 +28,7 @@ class IsDeskStaff(permissions.BasePermission):
     message = "only desk staff lend, take back and renew"
 
     def has_permission(self, request: Request, view: Any) -> bool:
-        return selectors.is_desk_staff(request.user)
+        return can(request.user, Action.USE_DESK)
 
 
 def copy_answer(copy: Copy, state: rules.CopyState, *, show_household: bool) -> dict[str, Any]:
@@ -84,7 +85,7 @@ class RenewView(APIView):
         data = RenewSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         copy = selectors.copy_by_barcode(data.validated_data["copy"])
-        if not selectors.is_desk_staff(request.user):
+        if not can(request.user, Action.USE_DESK):
             own = selectors.household_of(request.user)
             if own is None or selectors.copy_state(copy).household != own.pk:
                 # Another household's loan is no loan they may name.
@@ -124,7 +125,7 @@ class CopyView(APIView):
         copy = selectors.copy_by_barcode(barcode)
         state = selectors.copy_state(copy)
         return Response(CopyStateSerializer(
-            copy_answer(copy, state, show_household=selectors.is_desk_staff(request.user))).data)
+            copy_answer(copy, state, show_household=can(request.user, Action.USE_DESK))).data)
 
 
 class HouseholdLoansView(APIView):

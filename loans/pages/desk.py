@@ -25,6 +25,7 @@ from django.utils import formats
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.roles import Action, can
 from games.models import CatalogueRecord
 from loans import rules, selectors, services, usage
 from loans.errors import LibrariansOnly, LoanError
@@ -52,7 +53,7 @@ def _not_desk_staff() -> HttpResponse:
 @login_required
 def desk_home(request: HttpRequest) -> HttpResponse:
     """Scan anything: a member card opens its household, a copy its page."""
-    if not selectors.is_desk_staff(request.user):
+    if not can(request.user, Action.USE_DESK):
         return _not_desk_staff()
     code = request.GET.get("code", "").strip()
     if code:
@@ -68,7 +69,7 @@ def desk_home(request: HttpRequest) -> HttpResponse:
 @login_required
 def household_desk(request: HttpRequest, card: str) -> HttpResponse:
     """A household at the desk: what it has, what it waits for; scan copies to lend them."""
-    if not selectors.is_desk_staff(request.user):
+    if not can(request.user, Action.USE_DESK):
         return _not_desk_staff()
     try:
         household = selectors.household_by_card(card)
@@ -118,7 +119,7 @@ def _household_act(request: HttpRequest, household: Household) -> str:
 
 @login_required
 def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
-    if not selectors.is_desk_staff(request.user):
+    if not can(request.user, Action.USE_DESK):
         return _not_desk_staff()
     try:
         copy = selectors.copy_by_barcode(barcode)
@@ -150,7 +151,7 @@ def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
         "refusal": refusal,
         "refusal_words": refusal_words(refusal) if refusal else "",
         "action": action,
-        "librarian": selectors.is_librarian(request.user),
+        "may_withdraw": can(request.user, Action.WITHDRAW_COPY),
     }
     return render(request, "loans/desk/copy.html", context, status=refusal.status_code if refusal else 200)
 
@@ -188,7 +189,7 @@ def _act(request: HttpRequest, copy, action: str) -> str:
         services.piece_found(copy, kind, int(count) if count.isdigit() else 0, request.user)
         return gettext("Found or replaced: %(count)s × %(kind)s, no longer missing.") % {"count": count, "kind": kind}
     if action in MOVES:
-        if action == "withdraw" and not selectors.is_librarian(request.user):
+        if action == "withdraw" and not can(request.user, Action.WITHDRAW_COPY):
             raise LibrariansOnly("only librarians withdraw copies")
         services.move_copy(copy, MOVES[action], request.user, note=request.POST.get("note", "").strip())
         return {"repair": gettext("Sent to repair."), "repaired": gettext("Back from repair."),
@@ -234,7 +235,7 @@ STATUS_WORDS = {
 def usage_page(request: HttpRequest) -> HttpResponse:
     """The librarian's guide to buying: each game's loans, plays and holds over a period, sorted
     by what matters to the budget, and the same table as a CSV file for the meeting."""
-    if not selectors.is_desk_staff(request.user):
+    if not can(request.user, Action.USE_DESK):
         return _not_desk_staff()
     today = timezone.localdate()
     try:

@@ -13,10 +13,10 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts.roles import Action, can
 from games.labels import A4_BUSINESS_CARDS_2x5, MemberCardData, member_card_sheet
 from games.services import MAX_LABELS
 from loans.models import Household
-from loans.selectors import is_desk_staff
 
 
 def _refused(message: str, status: int = 400) -> HttpResponse:
@@ -34,7 +34,7 @@ def member_cards(households, base_url: str, skip: int = 0) -> bytes:
 
 @login_required
 def member_cards_pdf(request: HttpRequest) -> HttpResponse:
-    if not is_desk_staff(request.user):
+    if not can(request.user, Action.PRINT_MEMBER_CARDS):
         return _refused(gettext("Only the desk's staff print member cards."), status=403)
     try:
         skip = int(request.GET.get("skip") or 0)

@@ -40,6 +40,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from accounts.roles import Action, can
 from games import covers, search
 from games.models import CatalogueRecord, Category, Contribution, Copy, Language
 from games.services import export_unimarc
@@ -179,11 +180,6 @@ def stated_min_age(record: Any) -> int | None:
 def stated_max_age(record: Any) -> int | None:
     max_age = record.max_age
     return None if max_age is None or max_age >= UNSTATED_MAX_AGE else max_age
-
-
-def is_librarian(user: Any) -> bool:
-    """Whether the reader keeps the catalogue: they see the gaps in a record ("not stated")."""
-    return bool(user.has_perm("games.change_cataloguerecord"))
 
 
 def age_fact(low: int | None, high: int | None) -> str:
@@ -648,9 +644,9 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     engine = get_engine(record.engine_slug) if record.engine_slug else None
     context = {
         "record": record,
-        "librarian": is_librarian(request.user),
+        "librarian": can(request.user, Action.EDIT_CATALOGUE),
         "staff": request.user.is_staff,
-        "desk_staff": loans_selectors.is_desk_staff(request.user),
+        "desk_staff": can(request.user, Action.USE_DESK),
         "document_type": document_type_label(record.document_type),
         "min_age": stated_min_age(record),
         "max_age": stated_max_age(record),

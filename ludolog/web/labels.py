@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
+from accounts.roles import Action, can
 from games.labels import A4_3x8
 from games.models import Copy
 from games.services import MAX_LABELS, copy_labels
@@ -29,8 +30,8 @@ def labels_pdf_response(pdf: bytes, name: str = "labels.pdf") -> HttpResponse:
 
 @login_required
 def copy_labels_pdf(request: HttpRequest) -> HttpResponse:
-    if not request.user.is_staff:
-        return _refused(gettext("Only staff print copy labels."), status=403)
+    if not can(request.user, Action.PRINT_COPY_LABELS):
+        return _refused(gettext("Only the desk and the librarians print copy labels."), status=403)
     try:
         copy_ids = [int(value) for value in request.GET.getlist("copy")]
         record_ids = [int(value) for value in request.GET.getlist("record")]

@@ -1,0 +1,1 @@
+"""People and what they may do: the roles a person holds and the actions each allows."""
