@@ -36,9 +36,11 @@ from django.db import transaction
 from django.utils.text import slugify
 
 from games.models import CatalogueRecord
+from games.selectors import records_by_title
+from games.spelling import name_key, shows, tidy_name
 from records import services as record_services
 from records.models import GameRecord, Player, Seat
-from records.players import known_players, name_key, shows, tidy_name
+from records.players import known_players
 from scoring.services import final_scores_each, ranks_as_told
 
 from . import formats
@@ -178,17 +180,16 @@ def _source_ids(play: Play) -> list[str]:
 class _Catalogue:
     """The catalogue's records by BGG id and by title key, read once for a whole import."""
 
-    def __init__(self) -> None:
+    def __init__(self, plays: list[Play]) -> None:
+        bgg_ids = {play.bgg_id for play in plays if play.bgg_id}
         self.by_bgg: dict[int, CatalogueRecord] = {}
-        self.by_title: dict[str, CatalogueRecord] = {}
-        for record in CatalogueRecord.objects.order_by("pk").only("pk", "title", "bgg_id", "engine_slug"):
-            if record.bgg_id:
-                self.by_bgg.setdefault(record.bgg_id, record)
-            self.by_title.setdefault(name_key(record.title), record)
+        for record in CatalogueRecord.objects.filter(bgg_id__in=bgg_ids).order_by("pk"):
+            self.by_bgg.setdefault(record.bgg_id, record)
+        self.by_title = records_by_title(_title(play) for play in plays)
         self.matches: dict[tuple[int | None, str], GameMatch] = {}
 
     def match(self, play: Play) -> GameMatch:
-        title = tidy_name(play.game)[:TITLE_LENGTH]
+        title = _title(play)
         key = (play.bgg_id, name_key(title)) if not play.bgg_id else (play.bgg_id, "")
         found = self.matches.get(key)
         if found is None:
@@ -202,6 +203,10 @@ class _Catalogue:
         return found
 
 
+def _title(play: Play) -> str:
+    return tidy_name(play.game)[:TITLE_LENGTH]
+
+
 def plan_import(plays: Iterable[Play], source: str, *, seen_by: AbstractBaseUser | None = None) -> Plan:
     """What importing ``plays`` would do, reading the database and writing nothing."""
     plays = list(plays)
@@ -210,7 +215,7 @@ def plan_import(plays: Iterable[Play], source: str, *, seen_by: AbstractBaseUser
     for start in range(0, len(all_ids), 5000):
         imported.update(GameRecord.objects.filter(source=source, source_id__in=all_ids[start:start + 5000])
                         .values_list("source_id", flat=True))
-    catalogue = _Catalogue()
+    catalogue = _Catalogue(plays)
     planned: list[PlannedPlay] = []
     seat_names: dict[str, int] = {}
     for play in plays:

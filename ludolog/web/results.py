@@ -28,10 +28,11 @@ from django.utils.translation import gettext, gettext_lazy as _
 
 from games.models import CatalogueRecord, Copy
 from games.registry import RESULT
+from games.selectors import record_titled
+from games.spelling import name_key, tidy_name
 from records import players, services
 from records.errors import RecordError
 from records.models import GameRecord
-from records.players import name_key, tidy_name
 from records.selectors import can_append, readable_record, visible_players, visible_records
 from scoring.services import ranks_as_told
 
@@ -130,7 +131,7 @@ class ResultForm(forms.Form):
         if not title:
             self.add_error("title", forms.ValidationError(_("Choose the game, or type its title."), code="no_game"))
             return None
-        found = catalogue_by_title(title)
+        found = record_titled(title)
         if found is not None:
             return found
         self.unknown_title = title
@@ -251,18 +252,6 @@ def cooperative_payload(outcome: str, scores: list[int | None]) -> dict[str, Any
     """
     return {"cooperative": outcome,
             "scores": [{"seat": seat, **({} if score is None else {"score": score})} for seat, score in enumerate(scores)]}
-
-
-def catalogue_by_title(title: str) -> CatalogueRecord | None:
-    """The catalogue record titled ``title``, whatever its case and accents (the oldest of equals)."""
-    key = name_key(title)
-    for record in CatalogueRecord.objects.filter(title__iexact=title).order_by("pk"):
-        return record
-    # Accents differ: compare keys among titles of the same length (a catalogue of thousands).
-    for record in CatalogueRecord.objects.filter(title__regex=r"^.{%d}$" % len(title)).only("pk", "title"):
-        if name_key(record.title) == key:
-            return CatalogueRecord.objects.get(pk=record.pk)
-    return None
 
 
 def recent_games(user: AbstractBaseUser) -> list[CatalogueRecord]:

@@ -24,10 +24,10 @@ from django.utils.translation import gettext, gettext_lazy as _
 
 from games.models import Copy
 from games.registry import UNDO, engine_slugs, get_engine
+from games.spelling import name_key, tidy_name
 from records import players, services
 from records.errors import RecordError
 from records.models import GameRecord, Player
-from records.players import name_key, tidy_name
 from records.selectors import appendable_records, visible_players
 from scoring.models import Club
 

@@ -1,4 +1,4 @@
-"""The player-name key in the browser (``names.js``) is ``records.players.name_key``: fed the same
+"""The player-name key in the browser (``names.js``) is ``games.spelling.name_key``: fed the same
 names, and every character Python's Unicode tables know, the two give the same keys.
 
 The pages use it to tell a member already seated before the server says so (``start.js``,
@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from records.players import name_key
+from games.spelling import name_key
 
 NAMES_JS = Path(__file__).resolve().parents[2] / "ludolog" / "web" / "static" / "ludolog" / "names.js"
 

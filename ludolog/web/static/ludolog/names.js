@@ -1,6 +1,6 @@
 // The player-name key: what two spellings of one name share (case folded, accents dropped, spaces
 // collapsed), so that a page can tell "Chloé" typed twice before the server does. It is
-// records/players.py's name_key written for the browser, step for step; a test feeds both every
+// games/spelling.py's name_key written for the browser, step for step; a test feeds both every
 // assigned code point and a list of names and finds them equal (tests/web/test_name_key_js.py).
 (function () {
   "use strict";
@@ -48,7 +48,7 @@
   // Python's str.split() whitespace, which collapses a name's inner spaces.
   const WHITESPACE = /[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+/u;
   // What is trimmed from a name's ends: controls, format characters, spaces and separators, and
-  // the letters drawn as nothing (records/players.py: UNSEEN_AT_THE_ENDS, BLANK_LETTERS).
+  // the letters drawn as nothing (games/spelling.py: UNSEEN_AT_THE_ENDS, BLANK_LETTERS).
   const UNSEEN_AT_AN_END = /^[\p{Cc}\p{Cf}\p{Zs}\p{Zl}\p{Zp}\u115f\u1160\u3164\uffa0\u2800]$/u;
 
   function combining(codePoint) {
