@@ -23,7 +23,7 @@ from django.utils.translation import gettext, ngettext
 from scoring import figures, selectors
 from scoring.models import GameStatistics, PlayerStatistics
 
-from .games import rules_name
+from .games import game_name
 
 GAMES_CHARTED = 20
 """Games with a bar on the club's page; every game is in the table below it."""
@@ -64,12 +64,6 @@ def percent(rate: float) -> str:
     return f"{formats.number_format(round(100 * rate), 0)} %"
 
 
-def display_name(row: GameStatistics) -> str:
-    """The game's name: its engine's, else the catalogue's title of its records (the row has it:
-    no look-up for each of a club's hundreds of games), else its slug."""
-    return rules_name(row.game_slug) or row.title or row.game_slug
-
-
 def club_statistics(request: HttpRequest) -> HttpResponse:
     user = request.user
     games = selectors.games_played(user)
@@ -78,7 +72,7 @@ def club_statistics(request: HttpRequest) -> HttpResponse:
     since = _months_before(date(today.year, today.month, 1), MONTHS_SHOWN - 1)
     months = selectors.plays_by_month(user, since)
     copies = selectors.most_played_copies(user, COPIES_SHOWN)
-    names = {row.game_slug: display_name(row) for row in games}
+    names = {row.game_slug: game_name(row.game_slug, row.title) for row in games}
     game_url = {row.game_slug: reverse("game-statistics", args=[row.game_slug]) for row in games}
     charted = games[:GAMES_CHARTED]
     month_list = [_months_before(since, -step) for step in range(MONTHS_SHOWN)]
@@ -162,7 +156,7 @@ def game_statistics(request: HttpRequest, slug: str) -> HttpResponse:
                None)
     if row is None:
         raise Http404(gettext("No game the reader may see has these statistics."))
-    name = display_name(row)
+    name = game_name(row.game_slug, row.title)
     players = selectors.game_players(user, slug, GAME_PLAYERS_SHOWN)
     ratings = selectors.game_ratings(user, slug, RATINGS_SHOWN)
     copies = selectors.most_played_copies(user, COPIES_SHOWN, game_slug=slug)

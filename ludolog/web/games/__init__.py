@@ -203,12 +203,19 @@ def rules_name(slug: str) -> str | None:
     return engine.name if engine is not None else None
 
 
-def game_name(slug: str) -> str:
+def game_name(slug: str, title: str | None = None) -> str:
     """A game's name in the reader's language: :func:`rules_name`, else the catalogue's title its
-    records name (a game only logged as results), else the slug."""
+    records name (a game only logged as results: ``title`` when the caller has read it already,
+    as a statistics row has, else looked up), else the slug."""
     name = rules_name(slug)
     if name is not None:
         return name
+    if title is None:
+        title = _catalogue_title(slug)
+    return title or slug
+
+
+def _catalogue_title(slug: str) -> str:
     from django.core.cache import cache
 
     from scoring.models import GameStatistics
@@ -218,7 +225,7 @@ def game_name(slug: str) -> str:
     if title is None:
         title = GameStatistics.objects.filter(game_slug=slug).values_list("title", flat=True).first() or ""
         cache.set(key, title, TITLES_KEPT)
-    return title or slug
+    return title
 
 
 def source_label(slug: str, source: str) -> str:
