@@ -16,6 +16,7 @@ from importlib import import_module
 from .adapters.base import (
     ABANDON,
     END_GAME,
+    ENDED_MISSING_TILE,
     RECORD_EVENT_SCHEMAS,
     RESULT,
     UNDO,
@@ -29,7 +30,7 @@ from .adapters.base import (
 from .engines.box import BoxContents, BoxPiece
 
 __all__ = [
-    "ABANDON", "END_GAME", "RECORD_EVENT_SCHEMAS", "RESULT", "UNDO", "BoxContents", "BoxPiece", "EngineAdapter", "FinalScore", "GameStateAdapter", "PayloadError", "UnknownEventType",
+    "ABANDON", "END_GAME", "ENDED_MISSING_TILE", "RECORD_EVENT_SCHEMAS", "RESULT", "UNDO", "BoxContents", "BoxPiece", "EngineAdapter", "FinalScore", "GameStateAdapter", "PayloadError", "UnknownEventType",
     "box_contents", "engine_slugs", "get_engine", "load_engines", "register", "registered", "unregister", "validate_payload",
 ]
 

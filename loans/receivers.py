@@ -6,27 +6,21 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from django.db.models import Exists, OuterRef
-
 from games.models import Copy
-from games.registry import END_GAME
-from records.models import Event, GameRecord
+from records.models import GameRecord
+from records.selectors import ended_short_of_a_tile
 from records.signals import record_finished, records_finished
 
 from . import rules, selectors, services
 
 logger = logging.getLogger(__name__)
 
-MISSING_TILE = "missing_tile"
-"""The ``end_game`` reason of a game whose box lacked a tile (``games.adapters.base.END_REASONS``)."""
-
 
 def short_of_tiles(record_ids: Iterable[int]) -> list[tuple[int, int]]:
     """``(record id, copy id)`` of the records among ``record_ids`` that name a copy and ended
     for a missing tile, in one query whatever their number. An ``end_game`` is a record's last
     event: a record that has one for a missing tile ended so."""
-    ended = Event.objects.filter(record=OuterRef("pk"), type=END_GAME, payload__reason=MISSING_TILE)
-    return list(GameRecord.objects.filter(pk__in=list(record_ids), copy__isnull=False).filter(Exists(ended))
+    return list(GameRecord.objects.filter(pk__in=list(record_ids), copy__isnull=False).filter(ended_short_of_a_tile())
                 .order_by("pk").values_list("pk", "copy_id"))
 
 

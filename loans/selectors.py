@@ -10,14 +10,14 @@ from decimal import Decimal
 from itertools import islice
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, Max, OuterRef, QuerySet
+from django.db.models import Max, QuerySet
 from django.utils import timezone
 
 from accounts.roles import Action, can
 from games.models import CatalogueRecord, Copy
-from games.registry import END_GAME, BoxPiece, box_contents
-from records.models import Event, GameRecord, Seat
-from records.selectors import only_visible
+from games.registry import BoxPiece, box_contents
+from records.models import GameRecord, Seat
+from records.selectors import ended_short_of_a_tile, only_visible
 from scoring.models import SeatResult
 
 from . import checklists, rules
@@ -230,9 +230,8 @@ def merged_history(events: Iterable[CopyEvent], plays: Iterable[CopyPlay], limit
 def copy_plays(copy: Copy, user: User, limit: int) -> list[CopyPlay]:
     """The latest ``limit`` recorded games that named ``copy`` and that ``user`` may see (a private
     game of others is left out), newest first, with their players and winners: three queries."""
-    ended_short = Event.objects.filter(record=OuterRef("pk"), type=END_GAME, payload__reason="missing_tile")
     records = list(only_visible(GameRecord.objects.filter(copy=copy), user)
-                   .annotate(ended_short=Exists(ended_short)).order_by("-played_on", "-pk")
+                   .annotate(ended_short=ended_short_of_a_tile()).order_by("-played_on", "-pk")
                    .values("pk", "played_on", "status", "is_cooperative", "ended_short", "play_ended_at",
                            "play_started_at", "created_at")[:limit])
     ids = [record["pk"] for record in records]

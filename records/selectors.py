@@ -29,6 +29,8 @@ from django.db.models import Exists, Model, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 
+from games.registry import END_GAME, ENDED_MISSING_TILE
+
 from . import replay, store
 from .models import Event, GameRecord, Player, RulesetMove, Seat
 
@@ -52,6 +54,12 @@ def catalogue_record_played(record: GameRecord) -> int | None:
     if record.catalogue_record_id is not None:
         return record.catalogue_record_id
     return record.copy.record_id if record.copy_id is not None else None
+
+
+def ended_short_of_a_tile() -> Exists:
+    """The condition on a game record that it ended because its box lacked a tile (its last
+    event, ``end_game``, says so), for a query over records."""
+    return Exists(Event.objects.filter(record=OuterRef("pk"), type=END_GAME, payload__reason=ENDED_MISSING_TILE))
 
 
 # -- who may see and record a record -------------------------------------------------------------

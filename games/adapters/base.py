@@ -57,7 +57,9 @@ ABANDON = "abandon"
 """The scorekeeper abandons the game (``reason`` in words): the record is kept, its position
 unchanged, and it counts for nothing. Known to every engine; the record takes no more events."""
 
-END_REASONS = ("complete", "missing_tile")
+ENDED_COMPLETE = "complete"
+ENDED_MISSING_TILE = "missing_tile"
+END_REASONS = (ENDED_COMPLETE, ENDED_MISSING_TILE)
 
 RECORD_EVENT_SCHEMAS: Mapping[str, Mapping[str, Any]] = {
     END_GAME: {

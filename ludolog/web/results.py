@@ -36,6 +36,7 @@ from records.models import GameRecord
 from records.selectors import can_append, readable_record, visible_players, visible_records
 from scoring.services import ranks_as_told
 
+from .new_players import confirm_new_players
 from .scorekeeping import _club_members
 
 RESULT_ROWS = 12
@@ -157,19 +158,9 @@ class ResultForm(forms.Form):
             rows.append((number, name, score, bool(data.get(f"won_{number}"))))
         if not rows:
             self.add_error(None, forms.ValidationError(_("Add the players and their scores."), code="no_players"))
-        known = players.known_players((name for _n, name, _s, _w in rows), seen_by=self.keeper)
-        seen: set[str] = set()
-        for number, name, _score, _won in rows:
-            key = name_key(name)
-            if key in seen:
-                self.add_error(f"player_{number}", forms.ValidationError(
-                    _("Each player can be listed only once."), code="duplicate_player"))
-            seen.add(key)
-            if key not in known:
-                self.new_names[number] = name
-                if name_key(data.get(f"new_{number}") or "") != key:
-                    self.add_error(f"player_{number}", forms.ValidationError(
-                        _("No player called “%(name)s” yet."), code="new_player", params={"name": name}))
+        self.new_names = confirm_new_players(
+            self, [(number, f"player_{number}", name) for number, name, _s, _w in rows], data, self.keeper,
+            duplicate=_("Each player can be listed only once."))
         data["players"] = [name for _n, name, _s, _w in rows]
         if rows:
             payload = told_payload(self, data.get("told") or TOLD_SCORES,

@@ -33,6 +33,7 @@ from scoring.models import Club
 
 from .games import game_name
 from .games import web_game
+from .new_players import confirm_new_players
 from .setup_choices import SetupChoices, SetupError, colour_name, field_name
 from .tile_frame import seat_colour
 
@@ -211,20 +212,9 @@ class StartForm(forms.Form):
                 self.add_error(f"seat_{number}", forms.ValidationError(
                     _("A name needs at least one visible character."), code="invisible_name"))
         seated = [(number, name) for number, name in seated if players.shows(name)]
-        known = players.known_players((name for _number, name in seated), seen_by=self.keeper)
-        seat_of_key: dict[str, int] = {}
-        for number, name in seated:
-            key = name_key(name)
-            if key in seat_of_key:
-                self.add_error(f"seat_{number}", forms.ValidationError(
-                    _("Each player can take only one seat."), code="duplicate_player"))
-                continue
-            seat_of_key[key] = number
-            if key not in known:
-                self.new_names[number] = name
-                if name_key(data.get(f"new_{number}") or "") != key:
-                    self.add_error(f"seat_{number}", forms.ValidationError(
-                        _("No player called “%(name)s” yet."), code="new_player", params={"name": name}))
+        self.new_names = confirm_new_players(
+            self, [(number, f"seat_{number}", name) for number, name in seated], data, self.keeper,
+            duplicate=_("Each player can take only one seat."))
         data["players"] = [name for _number, name in seated]
         data["colours"] = self._seat_colours(data, [number for number, _name in seated])
         self._check_player_count(data)

@@ -21,6 +21,8 @@ from typing import Any
 
 from django.utils.translation import gettext, pgettext
 
+from games.registry import ENDED_MISSING_TILE
+
 from ..games import web_game
 
 UNDO = "undo"
@@ -88,7 +90,7 @@ def ended(event_type: str, payload: Mapping[str, Any], before: Position, after: 
     """The scorekeeper ended the game (confirmed, or early for a missing tile) or abandoned it."""
     if event_type == ABANDON:
         text = gettext("The game is abandoned: %(reason)s") % {"reason": payload.get("reason", "")}
-    elif payload.get("reason") == "missing_tile":
+    elif payload.get("reason") == ENDED_MISSING_TILE:
         text = gettext("The game is ended early, a tile being missing, and scored")
     else:
         text = gettext("The game is ended and scored")

@@ -25,7 +25,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from django.views.decorators.http import require_http_methods
 from rest_framework.exceptions import ParseError
 
-from games.registry import RECORD_EVENT_SCHEMAS, UNDO, get_engine
+from games.registry import ENDED_MISSING_TILE, RECORD_EVENT_SCHEMAS, UNDO, get_engine
 from records import replay, services, state_cache
 from records.models import GameRecord
 from records.serializers import AppendEventSerializer
@@ -284,7 +284,7 @@ def _ending(record: GameRecord, engine: Any, state: Any, seats: list[dict[str, A
     winners = [names[final.seat] for final in finals if final.rank == 1]
     return {
         "abandoned": False,
-        "missing_tile": reason == "missing_tile",
+        "missing_tile": reason == ENDED_MISSING_TILE,
         "winners": winners,
         "headline": _winners_sentence(winners),
         "ranking": [{"seat": final.seat, "player": names[final.seat], "colour": colours[final.seat],
