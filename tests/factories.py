@@ -3,15 +3,38 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
+import psycopg
 from django.contrib.auth.models import User
+from django.db import connection
 from rest_framework.test import APIClient
 
 from games.registry import get_engine
 from records.models import GameRecord
 from records.services import SeatSpec, start_game
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The project's folder, where ``manage.py`` is."""
+
+
+def sqlite_env(database: Path) -> dict[str, str]:
+    """The environment of a ``manage.py`` run on the SQLite file ``database``, without a broker."""
+    env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}")
+    env.pop("CELERY_BROKER_URL", None)
+    return env
+
+
+def plain_postgresql_client() -> psycopg.Connection:
+    """A connection of its own to the suite's PostgreSQL database, in autocommit: any client."""
+    params = connection.settings_dict
+    return psycopg.connect(
+        dbname=params["NAME"], user=params["USER"], host=params["HOST"], port=params["PORT"] or None,
+        password=params["PASSWORD"] or None, autocommit=True,
+    )
 
 HG = "hunters-gatherers"
 NAMES = ["Ada", "Bo", "Cy", "Di", "Ed"]

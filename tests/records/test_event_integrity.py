@@ -38,12 +38,10 @@ from records.integrity import GENESIS, StoredEvent, canonical_event, canonical_j
 from records.models import Event, EventVerification, GameRecord
 from records.selectors import AppendTarget
 from records.services import RecordFull, append_event
-from tests.factories import event, keeper_api, post_event, seeded_record, simulated_document
-from tests.records.test_event_store_guards import (  # noqa: F401 (fixtures)
-    migrated_sqlite, migrated_sqlite_template, plain_postgresql_client, sqlite_env,
+from tests.factories import (
+    ROOT, event, keeper_api, plain_postgresql_client, post_event, seeded_record, simulated_document, sqlite_env,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def append_game(record: GameRecord, count: int, **kwargs) -> list[Event]:

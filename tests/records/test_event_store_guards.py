@@ -2,11 +2,7 @@
 
 from __future__ import annotations
 
-import os
-import shutil
 import sqlite3
-import subprocess
-import sys
 import threading
 from pathlib import Path
 
@@ -20,45 +16,13 @@ from rest_framework.test import APIClient
 from records.errors import IdempotencyKeyReused, SeqConflict
 from records.models import Event, GameRecord, ImmutableEventError
 from records.services import append_event
-from tests.factories import event, seeded_record
+from tests.factories import event, plain_postgresql_client, seeded_record, sqlite_env
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
 def record(db) -> GameRecord:
     return seeded_record()
-
-
-@pytest.fixture(scope="session")
-def migrated_sqlite_template(tmp_path_factory) -> Path:
-    """A SQLite file with every migration applied, made once (migrating takes seconds)."""
-    database = tmp_path_factory.mktemp("sqlite-template") / "template.sqlite3"
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=sqlite_env(database), check=True)
-    return database
-
-
-@pytest.fixture
-def migrated_sqlite(migrated_sqlite_template, tmp_path) -> Path:
-    """A fresh copy of the migrated SQLite file, for a test to write to as a plain client would."""
-    database = tmp_path / "ledger.sqlite3"
-    shutil.copy(migrated_sqlite_template, database)
-    return database
-
-
-def plain_postgresql_client() -> psycopg.Connection:
-    """A connection of its own to the suite's PostgreSQL database, in autocommit: any client."""
-    params = connection.settings_dict
-    return psycopg.connect(
-        dbname=params["NAME"], user=params["USER"], host=params["HOST"], port=params["PORT"] or None,
-        password=params["PASSWORD"] or None, autocommit=True,
-    )
-
-
-def sqlite_env(database: Path) -> dict[str, str]:
-    env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}")
-    env.pop("CELERY_BROKER_URL", None)
-    return env
 
 
 def plain_sqlite_client(database: Path) -> sqlite3.Connection:

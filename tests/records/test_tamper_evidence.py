@@ -41,10 +41,8 @@ from records.models import Event, GameRecord, Player, Seat
 from records.players import merge_players
 from records.rulesets import migrate_ruleset
 from records.services import SeatSpec, append_event, start_game
-from tests.factories import event, seeded_record, simulated_events
-from tests.records.test_event_store_guards import migrated_sqlite, migrated_sqlite_template, sqlite_env  # noqa: F401
+from tests.factories import ROOT, event, seeded_record, simulated_events, sqlite_env
 
-ROOT = Path(__file__).resolve().parents[2]
 VARIANT = "figures_home_at_end_of_turn"
 """A Hunters and Gatherers variant its first ruleset has: a set-up that replays without error."""
 
