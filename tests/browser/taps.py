@@ -186,3 +186,50 @@ def stone_age_action(page: Any, kind: str, payload: Mapping[str, Any], before_co
     else:
         raise AssertionError(f"no taps for {kind}")
     return taps + confirm(page, payload, before_confirm)
+
+
+def record_by_the_page(page: Any, events: list[tuple[str, Mapping[str, Any]]], last_seq: int) -> None:
+    """Record ``events`` through the recorder's own entry point, ``LudologRecorder.record`` (what
+    every tap ends in: the queue, its idempotency keys, the posts one at a time), all queued at
+    once, and wait until the last, event ``last_seq``, is stored."""
+    page.evaluate("events => events.forEach(([kind, payload]) => window.LudologRecorder.record(kind, payload))",
+                  [[kind, dict(payload)] for kind, payload in events])
+    wait_stored(page, last_seq)
+
+
+def sort_of_action(game: str, kind: str, payload: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What taps an action takes, as far as recording it by taps once proves the rest alike: the
+    kind, the place (Stone Age) and which parts the payload has; the figure a tile takes, a bonus
+    tile, an island paid for (the tile games)."""
+    if game == "stone-age":
+        place = str(payload.get("location", "")).rstrip("0123456789")
+        return kind, place, tuple(sorted(key for key in payload if key not in ("seat", "location", "people")))
+    figure = figure_of(game, payload)
+    return (kind, figure[1] if figure else None, str(payload.get("tile", "")).startswith("B"),
+            bool(payload.get("island")), bool(payload.get("chip")))
+
+
+def record_game(page: Any, game: str, events: list[tuple[str, Mapping[str, Any]]], tap: Any, *,
+                first: int) -> list[int]:
+    """Record a whole game: its first ``first`` actions by taps, then each action of a sort not
+    tapped yet (:func:`sort_of_action`) by taps too, and the others through the page's own entry
+    point (:func:`record_by_the_page`), a stretch at a time. ``tap(seq, kind, payload)`` makes
+    one action's taps and returns how many it took; the taps of the tapped actions are returned.
+    Every action is stored before the next tapped one."""
+    taps: list[int] = []
+    tapped: set[tuple[Any, ...]] = set()
+    stretch: list[tuple[str, Mapping[str, Any]]] = []
+    for seq, (kind, payload) in enumerate(events, start=1):
+        sort = sort_of_action(game, kind, payload)
+        if seq > first and sort in tapped:
+            stretch.append((kind, payload))
+            continue
+        if stretch:
+            record_by_the_page(page, stretch, seq - 1)
+            stretch = []
+        tapped.add(sort)
+        taps.append(tap(seq, kind, payload))
+        wait_stored(page, seq)
+    if stretch:
+        record_by_the_page(page, stretch, len(events))
+    return taps

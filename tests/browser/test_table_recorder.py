@@ -21,7 +21,7 @@ from records.services import SeatSpec, start_game
 
 from .recorder_driver import LAPTOP, assert_no_sideways_scroll, assert_tap_targets, logged_in_page, shown_totals
 from .table_games import unseeded_stone_age_action
-from .taps import end_the_game, lay_tile, stone_age_action, wait_stored
+from .taps import end_the_game, lay_tile, record_game, stone_age_action, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -53,18 +53,23 @@ def spot_chosen(page) -> None:
     assert_tap_targets(page)
 
 
-def record_tile_game(page, record: GameRecord, events, *, pick: bool, screenshot: Path | None = None) -> list[int]:
-    taps = []
+def record_tile_game(page, record: GameRecord, events, *, pick: bool, screenshot: Path | None = None,
+                     first: int = 12) -> list[int]:
+    """The whole game recorded, its first ``first`` moves and every sort of move by taps
+    (``taps.record_game``), checked on the way: no sideways scroll, tap targets, a screenshot."""
     assert_tap_targets(page)
-    for seq, (kind, payload) in enumerate(events, start=1):
-        check = spot_chosen if seq == len(events) // 3 and kind == "place_tile" else None
-        taps.append(lay_tile(page, record.game_slug, kind, payload, pick=pick, before_confirm=check))
-        wait_stored(page, seq)
-        if seq in (1, len(events) // 2) :
+
+    def tap(seq: int, kind: str, payload: dict) -> int:
+        check = spot_chosen if seq == first // 2 and kind == "place_tile" else None
+        taps = lay_tile(page, record.game_slug, kind, payload, pick=pick, before_confirm=check)
+        if seq in (1, first):
+            wait_stored(page, seq)
             assert_no_sideways_scroll(page)
-        if screenshot is not None and seq == len(events) // 2:
-            page.screenshot(path=str(screenshot))
-    return taps
+            if screenshot is not None and seq == first:
+                page.screenshot(path=str(screenshot))
+        return taps
+
+    return record_game(page, record.game_slug, events, tap, first=first)
 
 
 def expected_payloads(engine, events, seed):
@@ -165,15 +170,18 @@ def test_a_stone_age_game_recorded_by_taps(browser, live_server, keeper, artifac
         shots.append("dice")
 
     rolled_by_ludolog = []
-    for seq, (kind, payload) in enumerate(events, start=1):
+
+    def tap(seq: int, kind: str, payload: dict) -> int:
         wants_shot = not shots and kind == "resolve" and payload.get("dice") and seq > 20
         # Once, Ludolog rolls for the table: a seeded record's dice are the seed's, the same
         # the engine's own game rolled.
         roll = not rolled_by_ludolog and kind == "resolve" and payload["location"] == "forest"
         if roll:
             rolled_by_ludolog.append(seq)
-        stone_age_action(page, kind, payload, dice_entered if wants_shot else None, let_ludolog_roll=roll)
-        wait_stored(page, seq)
+        return stone_age_action(page, kind, payload, dice_entered if wants_shot else None, let_ludolog_roll=roll)
+
+    # Two rounds by taps, and every sort of action the game holds; the rest through the page.
+    record_game(page, "stone-age", events, tap, first=40)
     assert shots and rolled_by_ludolog
     state = engine.new_state(2, 3)
     assert stored(record) == [(kind, engine.apply(state, kind, payload)) for kind, payload in events]
