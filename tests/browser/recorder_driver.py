@@ -3,11 +3,14 @@ shows. The taps themselves are in :mod:`tests.browser.taps`."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.test import Client
+
+from .taps import wait_stored
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -27,6 +30,27 @@ def logged_in_page(browser: Any, live_server: Any, user: Any, *, viewport: Mappi
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.script_errors = errors  # type: ignore[attr-defined]
     return page
+
+
+def post_to_the_table(record: Any, user: Any) -> Any:
+    """For :func:`tests.browser.taps.record_game`: a stretch of a game posted to the page's own
+    endpoint (``/scorekeeping/<id>/table/``, what the recorder posts each action to) as ``user``,
+    from Python rather than through the browser, then the page asked to show the position after
+    it, as it does when another phone recorded."""
+    client = Client()
+    client.force_login(user)
+
+    def post(page: Any, events: list[tuple[str, Mapping[str, Any]]], last_seq: int) -> None:
+        first_seq = last_seq - len(events) + 1
+        for seq, (kind, payload) in enumerate(events, start=first_seq):
+            answer = client.post(f"/scorekeeping/{record.pk}/table/", {
+                "expected_seq": seq - 1, "type": kind, "payload": dict(payload), "idempotency_key": uuid.uuid4().hex,
+            }, content_type="application/json")
+            assert answer.status_code == 201, (seq, kind, payload, answer.content[:300])
+        page.evaluate("() => window.LudologRecorder.refresh()")
+        wait_stored(page, last_seq)
+
+    return post
 
 
 def page_width(page: Any) -> int:

@@ -188,6 +188,7 @@ def stone_age_action(page: Any, kind: str, payload: Mapping[str, Any], before_co
     return taps + confirm(page, payload, before_confirm)
 
 
+
 def record_by_the_page(page: Any, events: list[tuple[str, Mapping[str, Any]]], last_seq: int) -> None:
     """Record ``events`` through the recorder's own entry point, ``LudologRecorder.record`` (what
     every tap ends in: the queue, its idempotency keys, the posts one at a time), all queued at
@@ -209,27 +210,27 @@ def sort_of_action(game: str, kind: str, payload: Mapping[str, Any]) -> tuple[An
             bool(payload.get("island")), bool(payload.get("chip")))
 
 
-def record_game(page: Any, game: str, events: list[tuple[str, Mapping[str, Any]]], tap: Any, *,
-                first: int) -> list[int]:
-    """Record a whole game: its first ``first`` actions by taps, then each action of a sort not
-    tapped yet (:func:`sort_of_action`) by taps too, and the others through the page's own entry
-    point (:func:`record_by_the_page`), a stretch at a time. ``tap(seq, kind, payload)`` makes
-    one action's taps and returns how many it took; the taps of the tapped actions are returned.
-    Every action is stored before the next tapped one."""
+def record_game(page: Any, game: str, events: list[tuple[str, Mapping[str, Any]]], tap: Any, *, first: int,
+                between: Any = None) -> list[int]:
+    """Record a whole game: by taps its first ``first`` actions, every action of a sort not tapped
+    yet (:func:`sort_of_action`) and the last one; the stretches between them by ``between(page,
+    events, last_seq)`` (by default :func:`record_by_the_page`; the browser tests post them to the
+    page's own endpoint, ``recorder_driver.post_to_the_table``), the page then showing the position
+    after them. ``tap(seq, kind, payload)`` makes one action's taps and returns how many it took;
+    the taps of the tapped actions are returned. Every action is stored before the next is tapped."""
+    between = between or record_by_the_page
     taps: list[int] = []
     tapped: set[tuple[Any, ...]] = set()
     stretch: list[tuple[str, Mapping[str, Any]]] = []
     for seq, (kind, payload) in enumerate(events, start=1):
         sort = sort_of_action(game, kind, payload)
-        if seq > first and sort in tapped:
+        if first < seq < len(events) and sort in tapped:
             stretch.append((kind, payload))
             continue
         if stretch:
-            record_by_the_page(page, stretch, seq - 1)
+            between(page, stretch, seq - 1)
             stretch = []
         tapped.add(sort)
         taps.append(tap(seq, kind, payload))
         wait_stored(page, seq)
-    if stretch:
-        record_by_the_page(page, stretch, len(events))
     return taps

@@ -19,7 +19,9 @@ from records import replay
 from records.models import Event, GameRecord
 from records.services import SeatSpec, start_game
 
-from .recorder_driver import LAPTOP, assert_no_sideways_scroll, assert_tap_targets, logged_in_page, shown_totals
+from .recorder_driver import (
+    LAPTOP, assert_no_sideways_scroll, assert_tap_targets, logged_in_page, post_to_the_table, shown_totals,
+)
 from .table_games import unseeded_stone_age_action
 from .taps import end_the_game, lay_tile, record_game, stone_age_action, wait_stored
 
@@ -69,7 +71,8 @@ def record_tile_game(page, record: GameRecord, events, *, pick: bool, screenshot
                 page.screenshot(path=str(screenshot))
         return taps
 
-    return record_game(page, record.game_slug, events, tap, first=first)
+    return record_game(page, record.game_slug, events, tap, first=first,
+                       between=post_to_the_table(record, record.created_by))
 
 
 def expected_payloads(engine, events, seed):
@@ -181,7 +184,7 @@ def test_a_stone_age_game_recorded_by_taps(browser, live_server, keeper, artifac
         return stone_age_action(page, kind, payload, dice_entered if wants_shot else None, let_ludolog_roll=roll)
 
     # Two rounds by taps, and every sort of action the game holds; the rest through the page.
-    record_game(page, "stone-age", events, tap, first=40)
+    record_game(page, "stone-age", events, tap, first=40, between=post_to_the_table(record, keeper))
     assert shots and rolled_by_ludolog
     state = engine.new_state(2, 3)
     assert stored(record) == [(kind, engine.apply(state, kind, payload)) for kind, payload in events]
