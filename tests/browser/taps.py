@@ -207,13 +207,13 @@ def sort_of_action(game: str, kind: str, payload: Mapping[str, Any]) -> tuple[An
         return kind, place, tuple(sorted(key for key in payload if key not in ("seat", "location", "people")))
     figure = figure_of(game, payload)
     return (kind, figure[1] if figure else None, str(payload.get("tile", "")).startswith("B"),
-            bool(payload.get("island")), bool(payload.get("chip")))
+            bool(payload.get("island")), bool(payload.get("chip")), bool(payload.get("reveal")))
 
 
 def record_game(page: Any, game: str, events: list[tuple[str, Mapping[str, Any]]], tap: Any, *, first: int,
-                between: Any = None) -> list[int]:
+                between: Any = None, also: frozenset[int] = frozenset()) -> list[int]:
     """Record a whole game: by taps its first ``first`` actions, every action of a sort not tapped
-    yet (:func:`sort_of_action`) and the last one; the stretches between them by ``between(page,
+    yet (:func:`sort_of_action`), the actions numbered in ``also`` and the last one; the stretches between them by ``between(page,
     events, last_seq)`` (by default :func:`record_by_the_page`; the browser tests post them to the
     page's own endpoint, ``recorder_driver.post_to_the_table``), the page then showing the position
     after them. ``tap(seq, kind, payload)`` makes one action's taps and returns how many it took;
@@ -224,7 +224,7 @@ def record_game(page: Any, game: str, events: list[tuple[str, Mapping[str, Any]]
     stretch: list[tuple[str, Mapping[str, Any]]] = []
     for seq, (kind, payload) in enumerate(events, start=1):
         sort = sort_of_action(game, kind, payload)
-        if first < seq < len(events) and sort in tapped:
+        if first < seq < len(events) and sort in tapped and seq not in also:
             stretch.append((kind, payload))
             continue
         if stretch:

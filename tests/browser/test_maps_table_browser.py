@@ -19,9 +19,11 @@ from games.registry import get_engine
 from records.models import Event, GameRecord, Player
 from scoring.models import Club, League, LeagueMembership
 
-from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, assert_tap_targets, logged_in_page
+from .recorder_driver import (
+    LAPTOP, PHONE, assert_no_sideways_scroll, assert_tap_targets, logged_in_page, post_to_the_table,
+)
 from .table_games import physical_tile_game
-from .taps import end_the_game, lay_tile, wait_stored
+from .taps import end_the_game, lay_tile, record_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -112,18 +114,24 @@ def test_a_whole_maps_game_at_a_table_from_the_start_page_to_the_end_screen(brow
         laptop.screenshot(path=str(artifacts / "recorder-maps-table-1280.png"), full_page=True)
         laptop.context.close()
 
-    for seq, (kind, payload) in enumerate(events, start=1):
+    def tap(seq: int, kind: str, payload: dict) -> int:
+        nonlocal chips, reveals
         if payload.get("island"):
             # Only what the table shows: the stack's face-up tile, paid with a chip.
             island = page.locator(f'[data-testid="island"][data-colour="{payload["island"]}"]'
                                   f'[data-stack="{payload["stack"]}"]')
             assert island.get_attribute("data-tile") == payload["tile"]
-        lay_tile(page, MAPS, kind, payload, pick=not payload.get("island"),
-                 before_spot=mid_game if seq == middle else None)
         chips += "chip" in payload
         reveals += "reveal" in payload
-        if seq < len(events):
-            wait_stored(page, seq)
+        taps = lay_tile(page, MAPS, kind, payload, pick=not payload.get("island"),
+                        before_spot=mid_game if seq == middle else None)
+        if seq == len(events):
+            page.locator('[data-testid="end-confirm"]').wait_for()
+        return taps
+
+    # The first moves, every sort of move, the middle one and the last by taps.
+    record_game(page, MAPS, events, tap, first=10, also=frozenset({middle}),
+                between=post_to_the_table(record, keeper))
     # The last tile: the page asks whether to end the game and score it.
     page.locator('[data-testid="end-confirm"]').wait_for()
     end_the_game(page)
