@@ -13,8 +13,10 @@ from games.registry import get_engine
 from records.models import Event
 from records.services import SeatSpec, start_game
 
-from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, assert_tap_targets, logged_in_page
-from .taps import lay_tile, wait_stored
+from .recorder_driver import (
+    LAPTOP, PHONE, assert_no_sideways_scroll, assert_tap_targets, logged_in_page, post_to_the_table,
+)
+from .taps import lay_tile, record_game, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +35,9 @@ def test_recording_a_map_chips_game_by_taps_and_paying_a_chip(browser, live_serv
     page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
     assert page.locator("svg.carcassonne-maps").count() == 1 and "Approximate map" in page.content()
     drew_instead = False
-    for seq, (kind, payload) in enumerate(events[:paying + 1], start=1):
+
+    def tap(seq: int, kind: str, payload: dict) -> int:
+        nonlocal drew_instead
         if seq == paying + 1:
             island = page.locator(f'[data-testid="island"][data-colour="{payload["island"]}"]'
                                   f'[data-stack="{payload["stack"]}"]')
@@ -48,12 +52,17 @@ def test_recording_a_map_chips_game_by_taps_and_paying_a_chip(browser, live_serv
             page.locator('[data-testid="island"]').first.click()
             page.locator('[data-testid="draw-instead"]').click()
             drew_instead = True
+            taps = 2
         else:
-            lay_tile(page, MAPS, kind, payload, pick=False)
-        wait_stored(page, seq)
+            taps = lay_tile(page, MAPS, kind, payload, pick=False)
         if kind == "draw_tile":
+            wait_stored(page, seq)
             assert page.locator('[data-testid="island"]').count() == 0, "no island once the tile is drawn"
             assert page.locator(".hand").count() == 1
+        return taps
+
+    # Up to the first chip paid: the first moves and every sort of move by taps, the paying one.
+    record_game(page, MAPS, events[:paying + 1], tap, first=6, between=post_to_the_table(record, keeper))
     assert drew_instead, "the game drew face down while it could pay"
     stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
     assert stored == [(kind, dict(payload)) for kind, payload in events[:paying + 1]]
@@ -101,17 +110,19 @@ def test_a_table_without_a_seed_says_what_each_chip_shows_and_what_the_island_tu
     assert last < 70, "a short game to record by taps"
     page = logged_in_page(browser, live_server, keeper, viewport=PHONE)
     page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
-    for seq, (kind, payload) in enumerate(events[:last + 1], start=1):
+    def tap(seq: int, kind: str, payload: dict) -> int:
         if seq == chip + 1:
             def chip_asked(page, payload=payload):
                 page.locator('[data-testid="confirm"]').click()
                 assert page.locator('[data-testid="chip"]').count() >= 2, "the chip's faces are asked"
                 assert_tap_targets(page)
                 page.locator('[data-testid="cancel-ask"]').click()
-            lay_tile(page, MAPS, kind, payload, pick=True, before_confirm=chip_asked)
-        else:
-            lay_tile(page, MAPS, kind, payload, pick=not payload.get("island"))
-        wait_stored(page, seq)
+            return lay_tile(page, MAPS, kind, payload, pick=True, before_confirm=chip_asked)
+        return lay_tile(page, MAPS, kind, payload, pick=not payload.get("island"))
+
+    # The first chip turned over and the first tile an island turns up by taps, and every sort of move.
+    record_game(page, MAPS, events[:last + 1], tap, first=6, also=frozenset({chip + 1}),
+                between=post_to_the_table(record, keeper))
     stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
     assert stored == [(kind, dict(payload)) for kind, payload in events[:last + 1]]
     assert page.script_errors == []  # type: ignore[attr-defined]

@@ -13,8 +13,10 @@ from games.registry import get_engine
 from records.models import Event
 from records.services import SeatSpec, start_game
 
-from .recorder_driver import assert_no_sideways_scroll, assert_tap_targets, logged_in_page, shown_totals
-from .taps import lay_tile, wait_stored
+from .recorder_driver import (
+    assert_no_sideways_scroll, assert_tap_targets, logged_in_page, post_to_the_table, shown_totals,
+)
+from .taps import lay_tile, record_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +35,7 @@ def test_the_expansions_figures_by_taps(browser, live_server, artifacts: Path):
     page = logged_in_page(browser, live_server, keeper)
     page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
     screenshot = artifacts / "recorder-carcassonne-builder-390.png"
-    for seq, (kind, payload) in enumerate(events[:last + 1], start=1):
+    def tap(seq: int, kind: str, payload: dict) -> int:
         figure = next((k for k in ("big", "builder", "pig") if k in payload), None)
 
         def offered(page, figure=figure):
@@ -44,8 +46,10 @@ def test_the_expansions_figures_by_taps(browser, live_server, artifacts: Path):
             if figure == "builder" and not screenshot.exists():
                 page.screenshot(path=str(screenshot), full_page=True)
 
-        lay_tile(page, "carcassonne", kind, payload, pick=False, before_confirm=offered if figure else None)
-        wait_stored(page, seq)
+        return lay_tile(page, "carcassonne", kind, payload, pick=False, before_confirm=offered if figure else None)
+
+    # Up to the last kind of figure first put: each kind of figure by taps, the moves between posted.
+    record_game(page, "carcassonne", events[:last + 1], tap, first=4, between=post_to_the_table(record, keeper))
     stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
     assert stored == [(kind, dict(payload)) for kind, payload in events[:last + 1]]
     state = engine.new_state(2, 3, record.setup)
