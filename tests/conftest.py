@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import subprocess
 import uuid
+from itertools import islice
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -106,7 +107,8 @@ def slow_first(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
     remaining = len(items)
     for index, share in enumerate(shares):
         size = remaining // (len(shares) - index)
-        ordered += share + [next(others) for _ in range(max(0, size - len(share)))]
+        # (islice: when most of the items are slow, the others run out before the shares fill)
+        ordered += share + list(islice(others, max(0, size - len(share))))
         remaining -= size
     return ordered + list(others)
 
@@ -114,6 +116,33 @@ def slow_first(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
 def _seconds(item: pytest.Item) -> float:
     marker = item.get_closest_marker("slow")
     return float(marker.kwargs.get("seconds", 20)) if marker else 0.0
+
+
+@pytest.fixture(scope="session", autouse=True)
+def each_simulated_game_played_once() -> Iterator[None]:
+    """A simulated game is a pure function of its arguments and the engines' code
+    (``records.files.simulate_document``: the same seed, the same file). The demo, which a dozen
+    tests load, plays its games with the engines' simple players, and that play is most of what
+    loading it costs: in a test process each game is played once, and each caller gets a copy of
+    it to change as it likes."""
+    import copy
+    import json
+
+    from records import files
+    from scoring.management.commands import load_demo
+
+    simulate = files.simulate_document
+    played: dict[str, dict] = {}
+
+    def simulated(*args, **kwargs):
+        key = json.dumps([args, kwargs], sort_keys=True)
+        if key not in played:
+            played[key] = simulate(*args, **kwargs)
+        return copy.deepcopy(played[key])
+
+    files.simulate_document = load_demo.simulate_document = simulated
+    yield
+    files.simulate_document = load_demo.simulate_document = simulate
 
 
 @pytest.fixture(scope="session")
