@@ -28,6 +28,14 @@ def sqlite_env(database: Path) -> dict[str, str]:
     return env
 
 
+def database_url_for_other_processes() -> str:
+    """The test database as a URL another process (a Celery worker, ``manage.py``) can open
+    (PostgreSQL: SQLite's in-memory test database cannot be shared)."""
+    params = connection.settings_dict
+    auth = params["USER"] + (f":{params['PASSWORD']}" if params.get("PASSWORD") else "")
+    return f"postgres://{auth}@{params['HOST'] or '127.0.0.1'}:{params['PORT'] or 5432}/{params['NAME']}"
+
+
 def plain_postgresql_client() -> psycopg.Connection:
     """A connection of its own to the suite's PostgreSQL database, in autocommit: any client."""
     params = connection.settings_dict

@@ -8,23 +8,9 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def test_database_url() -> str:
-    """The test database as a URL another process can open (PostgreSQL: SQLite's in-memory test
-    database cannot be shared)."""
-    from django.db import connection
-
-    settings = connection.settings_dict
-    auth = settings["USER"] + (f":{settings['PASSWORD']}" if settings.get("PASSWORD") else "")
-    return f"postgres://{auth}@{settings['HOST'] or '127.0.0.1'}:{settings['PORT'] or 5432}/{settings['NAME']}"
-
-
-test_database_url.__test__ = False  # a helper, not a test
+from tests.factories import ROOT, database_url_for_other_processes
 
 
 @contextmanager
@@ -51,7 +37,7 @@ def worker_process(queue: str, *, env: dict[str, str], output: Any) -> Iterator[
 def celery_worker(queue: str, log: Path, **env: str) -> Iterator[subprocess.Popen]:
     """A worker process listening on ``queue`` alone, on the test database, until the block ends."""
     with open(log, "w") as output, worker_process(
-            queue, env={**os.environ, "DATABASE_URL": test_database_url(), **env}, output=output) as worker:
+            queue, env={**os.environ, "DATABASE_URL": database_url_for_other_processes(), **env}, output=output) as worker:
         yield worker
 
 

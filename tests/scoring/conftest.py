@@ -9,16 +9,13 @@ import time
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import date
-from pathlib import Path
 
 import pytest
 
 from games.registry import get_engine
 from records.models import GameRecord
 from records.services import SeatSpec, append_event, start_game
-from tests.factories import HG, seeded_record, simulated_events
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.factories import HG, ROOT, database_url_for_other_processes, seeded_record, simulated_events
 
 
 def play(players: int = 4, seed: int = 1, **fields) -> GameRecord:
@@ -64,17 +61,6 @@ def eager(celery_eager):
     """Run tasks in-process even when a broker is configured (for tests that start no worker)."""
 
 
-def test_database_url() -> str:
-    from django.db import connection
-
-    s = connection.settings_dict
-    auth = s["USER"] + (f":{s['PASSWORD']}" if s.get("PASSWORD") else "")
-    return f"postgres://{auth}@{s['HOST'] or '127.0.0.1'}:{s['PORT'] or 5432}/{s['NAME']}"
-
-
-test_database_url.__test__ = False  # a helper, not a test
-
-
 @pytest.fixture
 def scoring_queue(settings) -> str:
     """A queue of this test's own; scoring tasks queued by the test process go there."""
@@ -94,7 +80,7 @@ def start_worker(tmp_path, scoring_queue) -> Iterator[Callable[..., subprocess.P
             [sys.executable, "-m", "celery", "-A", "ludolog", "worker", "--pool=solo", "-Q", scoring_queue,
              "--without-gossip", "--without-mingle", "--without-heartbeat", "-l", "warning"],
             cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
-            env={**os.environ, "DATABASE_URL": test_database_url(), "LUDOLOG_SCORING_QUEUE": scoring_queue,
+            env={**os.environ, "DATABASE_URL": database_url_for_other_processes(), "LUDOLOG_SCORING_QUEUE": scoring_queue,
                  "LUDOLOG_SWEEP_GRACE_SECONDS": "0", **env},
         )
         workers.append(worker)

@@ -21,7 +21,8 @@ from ludolog.celery import app
 from records.signals import record_finished
 from scoring import receivers, tasks
 from scoring.models import ScoredRecord, SeatResult
-from tests.scoring.conftest import ROOT, engine_scores, play, test_database_url, wait_for
+from tests.factories import database_url_for_other_processes
+from tests.scoring.conftest import ROOT, engine_scores, play, wait_for
 from tests.scoring.test_results import stored
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -90,7 +91,7 @@ def supervised_worker(tmp_path, scoring_queue) -> Iterator[Callable[..., tuple[s
         supervisor = subprocess.Popen(
             [sys.executable, "-m", "ludolog.supervise", "worker", "-Q", scoring_queue, "-l", "info", *celery_options],
             cwd=ROOT, stdout=open(log_path, "w"), stderr=subprocess.STDOUT,
-            env={**os.environ, "DATABASE_URL": test_database_url(), "LUDOLOG_SCORING_QUEUE": scoring_queue,
+            env={**os.environ, "DATABASE_URL": database_url_for_other_processes(), "LUDOLOG_SCORING_QUEUE": scoring_queue,
                  "CELERY_BROKER_URL": broker_url, "CELERY_RESULT_BACKEND": broker_url, **env},
         )
         started.append(supervisor)

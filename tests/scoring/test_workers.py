@@ -15,7 +15,8 @@ import pytest
 from records.models import GameRecord
 from scoring import tasks
 from scoring.models import PlayerStatistics, ScoredRecord, SeatResult
-from tests.scoring.conftest import ROOT, engine_scores, play, test_database_url, wait_for
+from tests.factories import database_url_for_other_processes
+from tests.scoring.conftest import ROOT, engine_scores, play, wait_for
 from tests.scoring.test_results import stored
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
@@ -49,7 +50,7 @@ def test_games_finished_while_the_broker_is_down_are_scored_by_the_sweep(start_w
     """)
     finished = subprocess.run(
         [sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=180,
-        env={**os.environ, "DJANGO_SETTINGS_MODULE": "ludolog.settings", "DATABASE_URL": test_database_url(),
+        env={**os.environ, "DJANGO_SETTINGS_MODULE": "ludolog.settings", "DATABASE_URL": database_url_for_other_processes(),
              "CELERY_BROKER_URL": DEAD_BROKER, "CELERY_RESULT_BACKEND": DEAD_BROKER},
     )
     assert finished.returncode == 0, finished.stderr[-3000:]
