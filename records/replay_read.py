@@ -1,21 +1,22 @@
 """What the replay viewer shows of a record, read in one pass over its events.
 
-A replay page shows the position after event N, the events listed around N with the positions
-before and after each (the web layer says them in words), every player's score after every event
+A replay page shows the position after event N, the events listed around N in words (the web
+layer's, said from the positions before and after each), every player's score after every event
 and, for a game that is over, its final position. All of it comes from one replay: the events
 are applied once each, in order, and the positions wanted are viewed on the way. (The page used
 to replay the game up to four times on a cold cache, once for each of these: issue 34.)
 
 What is the same at every step, the scores over the game and the final position, is kept in the
 cache under the record's last event; the position after N under N, since an event never changes
-once recorded. The events whose words the caller has already are said to :func:`read_replay` as
-``told``: no position is viewed for them. Whatever is kept about a record's replay, here or by
-the pages, is kept under a key made by :func:`cache_key`.
+once recorded. The caller's words for the events (``say``) are made during the pass, as each
+event is applied, for those the caller has not ``told`` already (its own cache holds them).
+Whatever is kept about a record's replay, here or by the pages, is kept under a key made by
+:func:`cache_key`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,14 +47,25 @@ def cache_key(record: GameRecord, *parts: object) -> str:
 
 @dataclass(frozen=True)
 class Step:
-    """One event listed, with the positions its words are said from."""
+    """One event with the positions before and after it: what its words are said from."""
 
-    line: replay.HistoryLine
-    """The event, its notation and the undo that took it back, if any."""
-    before: Position | None
-    """The engine's view before the event; ``None`` for an event the caller has words for."""
-    after: Position | None
-    """The engine's view after it; ``None`` likewise."""
+    game: str
+    """The record's game (its slug)."""
+    seq: int
+    type: str
+    payload: Mapping[str, Any]
+    notation: str
+    before: Position
+    """The engine's view before the event."""
+    after: Position
+    """The engine's view after it."""
+
+
+Seats = Sequence[Mapping[str, Any]]
+Say = Callable[[Step, Seats], Any]
+"""What the caller makes of an event (the web layer: its words), from its step and the record's
+seats (``{"seat", "player", "colour"}``); called during the replay, as each event is applied,
+so that no more than two positions are held for it at a time."""
 
 
 @dataclass(frozen=True)
@@ -64,8 +76,10 @@ class ReplayRead:
     last: int
     document: dict[str, Any]
     """The position after event ``at``, as the state API gives it (``services.position``)."""
-    steps: tuple[Step, ...]
-    """The events listed, in order."""
+    lines: tuple[replay.HistoryLine, ...]
+    """The events listed, in order, each with its notation and the undo that took it back."""
+    said: Mapping[int, Any]
+    """seq → what ``say`` made of each event listed and not told."""
     scores: tuple[tuple[int, ...], ...]
     """Seat by seat, the score after each event (index = event number, 0 the first position)."""
     end: Position | None
@@ -73,19 +87,30 @@ class ReplayRead:
 
 
 @dataclass(frozen=True)
+class Listed:
+    """The events listed around a step, as :func:`read_replay` gives them, and the seats."""
+
+    seats: list[dict[str, Any]]
+    lines: tuple[replay.HistoryLine, ...]
+    said: Mapping[int, Any]
+
+
+@dataclass(frozen=True)
 class _Pass:
     viewed: dict[int, tuple[bool, Position]]
-    """seq → (whether the game is over there, the engine's view)."""
+    """seq → (whether the game is over there, the engine's view), for the positions wanted."""
+    said: dict[int, Any]
     totals: list[list[int]]
     """Each seat's total after each event, when the pass started from the first position."""
     kinds: list[tuple[int, str]] | None
     """``(seq, type)`` of every event, when the pass read them all."""
 
 
-def read_replay(record: GameRecord, at: int, *, last: int, listed: range, told: Collection[int] = ()) -> ReplayRead:
+def read_replay(record: GameRecord, at: int, *, last: int, listed: range, told: Collection[int], say: Say
+                ) -> ReplayRead:
     """The replay page of ``record`` at step ``at`` (``last``: its last seq, which the caller
-    has checked ``at`` against), listing the events ``listed``; ``told``: those of them whose
-    words the caller has, for which no position is viewed.
+    has checked ``at`` against), listing the events ``listed``, each said by ``say`` but those
+    ``told`` (the caller has their words).
 
     On a cold cache the record is replayed once from its first position; with its scores kept,
     only from the snapshot before the first position wanted to the last one, if any is wanted.
@@ -94,12 +119,13 @@ def read_replay(record: GameRecord, at: int, *, last: int, listed: range, told: 
     course_key, position_key = cache_key(record, "course", last), cache_key(record, "position", at)
     kept = cache.get_many([course_key, position_key])
     course, position = kept.get(course_key), kept.get(position_key)
-    wanted = _around(listed, told)
+    wanted = set()
     if position is None:
         wanted.add(at)
     if course is None:
         wanted.add(last)
-    passed = _replay(record, engine, wanted, every_score=course is None, last=last)
+    seats = services.seating(record)
+    passed = _replay(record, engine, wanted, _untold(listed, told), say, seats, every_score=course is None, last=last)
     new = {}
     if course is None:
         is_over, view = passed.viewed[last]
@@ -110,48 +136,68 @@ def read_replay(record: GameRecord, at: int, *, last: int, listed: range, told: 
     if new:
         cache.set_many(new, KEPT_FOR)
     is_over, view = position
-    document = services.viewed_position(engine, at, is_over, view, seats=services.seating(record),
+    document = services.viewed_position(engine, at, is_over, view, seats=seats,
                                         ruleset_version=replay.ruleset_of(record))
-    return ReplayRead(at=at, last=last, document=document,
-                      steps=_steps(record, listed, told, passed, last),
-                      scores=tuple(tuple(column) for column in course["scores"]), end=course["end"])
+    return ReplayRead(at=at, last=last, document=document, lines=_lines(record, listed, passed, last),
+                      said=passed.said, scores=tuple(tuple(column) for column in course["scores"]),
+                      end=course["end"])
 
 
-def read_steps(record: GameRecord, listed: range, *, last: int, told: Collection[int] = ()) -> tuple[Step, ...]:
+def read_listed(record: GameRecord, listed: range, *, last: int, told: Collection[int], say: Say) -> Listed:
     """The events ``listed`` alone, as :func:`read_replay` gives them (``last``: the record's
     last seq): the list the viewer fetches around a step its page does not list."""
-    passed = _replay(record, replay.engine_for(record), _around(listed, told), every_score=False, last=last)
-    return _steps(record, listed, told, passed, last)
+    seats = services.seating(record)
+    passed = _replay(record, replay.engine_for(record), set(), _untold(listed, told), say, seats,
+                     every_score=False, last=last)
+    return Listed(seats, _lines(record, listed, passed, last), passed.said)
 
 
-def _around(listed: range, told: Collection[int]) -> set[int]:
-    """The positions the words of the events ``listed`` but not ``told`` are said from."""
-    return {seq for event in listed if event not in told for seq in (event - 1, event)}
+def read_said(record: GameRecord, seqs: range, *, told: Collection[int], say: Say, seats: Seats) -> dict[int, Any]:
+    """What ``say`` makes of each of the events ``seqs`` but those ``told``, by seq (``seats``:
+    the record's, as the caller read them): the table recorder's last moves."""
+    passed = _replay(record, replay.engine_for(record), set(), _untold(seqs, told), say, seats,
+                     every_score=False, last=seqs.stop - 1)
+    return passed.said
 
 
-def _replay(record: GameRecord, engine: EngineAdapter, wanted: set[int], *, every_score: bool, last: int) -> _Pass:
+def _untold(listed: range, told: Collection[int]) -> list[int]:
+    return [seq for seq in listed if seq not in told]
+
+
+def _replay(record: GameRecord, engine: EngineAdapter, wanted: set[int], untold: list[int], say: Say, seats: Seats,
+            *, every_score: bool, last: int) -> _Pass:
     """One pass over the events, each applied once: from the first position with every score,
-    else from the latest snapshot at or before the first position ``wanted``; up to the last
-    position wanted, each viewed on the way."""
-    if not wanted and not every_score:
-        return _Pass({}, [], None)
-    until = last if every_score else max(wanted)
-    state, start, rows = replay.start_and_events(record, engine, min(wanted, default=0), until,
-                                                 use_snapshots=not every_score)
+    else from the latest snapshot at or before the first position wanted; up to the last
+    position wanted. The positions ``wanted`` are kept, the events ``untold`` said on the way."""
+    if not (wanted or untold or every_score):
+        return _Pass({}, {}, [], None)
+    saying = set(untold)
+    first = min(wanted | {seq - 1 for seq in untold})
+    until = last if every_score else max(wanted | saying)
+    state, start, rows = replay.start_and_events(record, engine, first, until, use_snapshots=not every_score)
     viewed: dict[int, tuple[bool, Position]] = {}
+    said: dict[int, Any] = {}
     totals = [engine.totals(state)] if every_score else []
+    # A position is viewed once, and held only while something still needs it: a view is large,
+    # and a hundred held at once made the garbage collector's passes cost more than the replay.
+    view = engine.view(state) if start in wanted or start + 1 in saying else None
     if start in wanted:
-        viewed[start] = (engine.is_over(state), engine.view(state))
+        viewed[start] = (engine.is_over(state), view)
     for seq, kind, payload in rows:
+        before = view
         replay.apply_event(engine, state, kind, payload)
         if every_score:
             totals.append(engine.totals(state))
+        view = engine.view(state) if seq in wanted or seq in saying or seq + 1 in saying else None
+        if seq in saying:
+            said[seq] = say(Step(record.game_slug, seq, kind, payload, engine.notation(kind, payload), before, view),
+                            seats)
         if seq in wanted:
-            viewed[seq] = (engine.is_over(state), engine.view(state))
-    return _Pass(viewed, totals, [(seq, kind) for seq, kind, _payload in rows] if every_score else None)
+            viewed[seq] = (engine.is_over(state), view)
+    return _Pass(viewed, said, totals, [(seq, kind) for seq, kind, _payload in rows] if every_score else None)
 
 
-def _steps(record: GameRecord, listed: range, told: Collection[int], passed: _Pass, last: int) -> tuple[Step, ...]:
+def _lines(record: GameRecord, listed: range, passed: _Pass, last: int) -> tuple[replay.HistoryLine, ...]:
     if not listed:
         return ()
     events = selectors.events_between(record, listed.start, listed.stop - 1)
@@ -161,8 +207,4 @@ def _steps(record: GameRecord, listed: range, told: Collection[int], passed: _Pa
         retracted = replay.retractions((event.seq, event.type) for event in events)
     else:
         retracted = selectors.retracted(record)
-    return tuple(
-        Step(line, *((None, None) if line.event.seq in told else
-                     (passed.viewed[line.event.seq - 1][1], passed.viewed[line.event.seq][1])))
-        for line in replay.history_lines(record, events, retracted)
-    )
+    return tuple(replay.history_lines(record, events, retracted))

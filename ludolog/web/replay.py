@@ -128,42 +128,33 @@ def told_words(record: GameRecord, seqs: Iterable[int]) -> dict[int, dict[str, A
 
 def narrations(record: GameRecord, events: Sequence[Event], seats: Sequence[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
     """Each event of ``events`` (consecutive, in order) in words: ``{seq: {"seat", "text",
-    "scoring", "points", "notation"}}``. Those not said yet are said from one replay: the
-    position before the first of them, then each event applied and its views compared."""
+    "scoring", "points", "notation"}}``. Those not said yet are said from one replay."""
     if not events:
         return {}
-    engine = replay.engine_for(record)
-    said = told_words(record, [event.seq for event in events])
-    missing = [event for event in events if event.seq not in said]
-    if missing:
-        state, _at = replay.state_at(record, missing[0].seq - 1)
-        before = engine.view(state)
-        new: dict[int, dict[str, Any]] = {}
-        for event in events[events.index(missing[0]):events.index(missing[-1]) + 1]:
-            replay.apply_events(engine, state, [event])
-            after = engine.view(state)
-            if event.seq not in said:
-                new[event.seq] = _said(record, event, engine.notation(event.type, event.payload), before, after, seats)
-            before = after
-        _keep_words(record, new)
-        said.update(new)
+    seqs = range(events[0].seq, events[-1].seq + 1)
+    said = told_words(record, seqs)
+    if len(said) < len(seqs):
+        said.update(_kept(record, replay_read.read_said(record, seqs, told=said.keys(), say=say, seats=seats)))
     return {event.seq: said[event.seq] for event in events}
 
 
-def _keep_words(record: GameRecord, said: Mapping[int, dict[str, Any]]) -> None:
+def _kept(record: GameRecord, said: Mapping[int, dict[str, Any]]) -> Mapping[int, dict[str, Any]]:
+    """``said``, kept for the next reader."""
     if said:
         cache.set_many({said_key(record, seq): words for seq, words in said.items()}, NARRATION_MAX_AGE)
+    return said
 
 
-def _said(record: GameRecord, event: Event, notation: str, before: Any, after: Any,
-          seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def say(step: replay_read.Step, seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One event in words, as the cache keeps them."""
     try:
-        told = narrate(record.game_slug, event.type, event.payload, before, after, seats)
+        told = narrate(step.game, step.type, step.payload, step.before, step.after, seats)
     except (ValueError, KeyError):
         # An event the narration cannot say (a game without words): its notation says it.
-        return {"seq": event.seq, "seat": None, "text": notation, "scoring": [], "points": {}, "notation": notation}
-    return {"seq": event.seq, "seat": told.seat, "text": told.text, "scoring": list(told.scoring),
-            "points": {str(seat): points for seat, points in told.points.items()}, "notation": notation}
+        return {"seq": step.seq, "seat": None, "text": step.notation, "scoring": [], "points": {},
+                "notation": step.notation}
+    return {"seq": step.seq, "seat": told.seat, "text": told.text, "scoring": list(told.scoring),
+            "points": {str(seat): points for seat, points in told.points.items()}, "notation": step.notation}
 
 
 @dataclass(frozen=True)
@@ -231,18 +222,11 @@ class Seating:
         return mark_safe(words[:mention.start()] + self.who(seat) + words[mention.end():])
 
 
-def replay_lines(record: GameRecord, steps: Sequence[replay_read.Step], told: Mapping[int, dict[str, Any]],
-                 table: Seating) -> list[ReplayLine]:
-    """The events listed, each with its words: ``told`` (the words kept, by seq), else said from
-    the step's positions and kept."""
-    said = dict(told)
-    new = {step.line.event.seq: _said(record, step.line.event, step.line.notation, step.before, step.after, table.seats)
-           for step in steps if step.line.event.seq not in said}
-    _keep_words(record, new)
-    said.update(new)
+def replay_lines(lines: Sequence[replay.HistoryLine], said: Mapping[int, dict[str, Any]], table: Seating) -> list[ReplayLine]:
+    """The history lines of the events listed, each with its words (``said``, by seq)."""
     result = []
-    for step in steps:
-        line, words = step.line, said[step.line.event.seq]
+    for line in lines:
+        words = said[line.event.seq]
         seat = words["seat"]
         result.append(ReplayLine(
             event=line.event, notation=line.notation, retracted_by=line.retracted_by, seat=seat,
@@ -307,11 +291,11 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     show = request.GET.get("show", "")
     listed, earlier, later = listed_around(at, last)
     told = told_words(record, listed)
-    read = replay_read.read_replay(record, at, last=last, listed=listed, told=told.keys())
+    read = replay_read.read_replay(record, at, last=last, listed=listed, told=told.keys(), say=say)
     document = read.document
     position = document["position"]
     table = Seating(document["seats"])
-    lines = replay_lines(record, read.steps, told, table)
+    lines = replay_lines(read.lines, {**told, **_kept(record, read.said)}, table)
     end = end_of_game(record, read.end, table)
     sources = list(position["scores"][0]["breakdown"]) if position["scores"] else []
     seats = [
@@ -366,10 +350,10 @@ def events_part(request: HttpRequest, record: GameRecord, at: int, last: int) ->
     can only change with a new event."""
     listed, earlier, later = listed_around(at, last)
     told = told_words(record, listed)
-    steps = replay_read.read_steps(record, listed, last=last, told=told.keys())
-    table = Seating(services.seating(record))
+    read = replay_read.read_listed(record, listed, last=last, told=told.keys(), say=say)
     response = render(request, "games/_event_list.html", {
-        "record": record, "lines": replay_lines(record, steps, told, table), "earlier": earlier, "later": later,
+        "record": record, "lines": replay_lines(read.lines, {**told, **_kept(record, read.said)}, Seating(read.seats)),
+        "earlier": earlier, "later": later,
         "replay_window": True, "link_steps": True, "current_seq": at,
     })
     if request.GET.get("last") == str(last):
