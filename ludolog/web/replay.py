@@ -9,8 +9,8 @@ page's event list alone (``?part=events``).
 What the page shows comes from one call, :func:`records.replay_read.read_replay`, which replays the
 record once; this module turns it into words and drawings. Each event is said once
 (:mod:`ludolog.web.narration`) and kept in the cache under its record, seq, ruleset and language
-(the table recorder's key, :func:`said_key`): an event never changes once recorded. The events
-already said are told to the read, which then views no position for them.
+(the table recorder's key, :func:`said_key`): an event never changes once recorded. The read is
+told which events are said already; it says the others (:func:`say`) as it applies them.
 """
 
 from __future__ import annotations
