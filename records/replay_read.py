@@ -119,14 +119,14 @@ def read_replay(record: GameRecord, at: int, *, last: int, listed: range, told: 
     course_key, position_key = cache_key(record, "course", last), cache_key(record, "position", at)
     kept = cache.get_many([course_key, position_key])
     course, position = kept.get(course_key), kept.get(position_key)
-    wanted = set()
+    wanted: set[int] = set()
     if position is None:
         wanted.add(at)
     if course is None:
         wanted.add(last)
     seats = services.seating(record)
     passed = _replay(record, engine, wanted, _untold(listed, told), say, seats, every_score=course is None, last=last)
-    new = {}
+    new: dict[str, Any] = {}
     if course is None:
         is_over, view = passed.viewed[last]
         course = new[course_key] = {"scores": [list(column) for column in zip(*passed.totals)],
