@@ -32,6 +32,8 @@ load, the two together, ~540-1,400 ms before, ~430-720 ms after.
 Usage: ``.venv/bin/python bench/bench_replay_first_load.py [--rounds 3] [--warm 5] [--workers 1]``
 It creates (and drops) its own database ``ludolog_bench_first_load`` on 127.0.0.1:5432 and serves
 it with gunicorn on port 8790. ``--keep`` keeps the database; ``--reuse`` uses it as it is.
+``--database`` and ``--port`` (and ``LUDOLOG_BENCH_CACHE_URL`` for the Redis cache) choose others,
+so that two copies of the project on one machine can measure at the same time.
 """
 
 from __future__ import annotations
@@ -67,22 +69,22 @@ if not GameRecord.objects.filter(location="bench: expansions").exists():
 """
 
 
-def server_env() -> dict[str, str]:
-    return production_env(DB, LUDOLOG_CACHE_URL=CACHE)
+def server_env(database: str) -> dict[str, str]:
+    return production_env(database, LUDOLOG_CACHE_URL=CACHE)
 
 
-def prepare() -> None:
-    recreate_database(DB)
-    env = server_env()
+def prepare(database: str) -> None:
+    recreate_database(database)
+    env = server_env(database)
     manage(env, "migrate", "-v0")
     manage(env, "collectstatic", "--noinput", "-v0")
     manage(env, "load_demo", quiet=True)
     subprocess.run([sys.executable, "manage.py", "shell", "-c", EXPANSIONS], cwd=ROOT, env=env, check=True)
 
 
-def longest_records() -> list[tuple[str, int, int]]:
+def longest_records(database: str) -> list[tuple[str, int, int]]:
     """(label, record id, last seq) of each game's longest record of moves."""
-    with psycopg.connect(PG + DB) as connection:
+    with psycopg.connect(PG + database) as connection:
         rows = connection.execute(
             "SELECT r.game_slug, r.location = 'bench: expansions', r.id, max(e.seq) AS last"
             " FROM records_gamerecord r JOIN records_event e ON e.record_id = r.id"
@@ -101,9 +103,9 @@ def flush_cache() -> None:
                    stdout=subprocess.DEVNULL)
 
 
-def get(path: str) -> tuple[float, int]:
+def get(path: str, port: int) -> tuple[float, int]:
     """Milliseconds until the whole answer to ``GET path`` is read, and its size in bytes."""
-    connection = http.client.HTTPConnection("127.0.0.1", PORT, timeout=60)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
     start = time.perf_counter()
     connection.request("GET", path, headers={"Accept-Language": "en"})
     response = connection.getresponse()
@@ -124,12 +126,12 @@ BROWSER_TIMING = """() => {
 }"""
 
 
-def browser_loads(browser, paths: list[str]) -> dict[str, dict]:
+def browser_loads(browser, paths: list[str], port: int) -> dict[str, dict]:
     figures = {}
     for path in paths:
         context = browser.new_context(viewport={"width": 390, "height": 844}, locale="en")
         page = context.new_page()
-        page.goto(f"http://127.0.0.1:{PORT}{path}", wait_until="load")
+        page.goto(f"http://127.0.0.1:{port}{path}", wait_until="load")
         page.wait_for_function("() => performance.getEntriesByType('navigation')[0].loadEventEnd > 0")
         figures[path] = page.evaluate(BROWSER_TIMING)
         context.close()
@@ -143,11 +145,14 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=1, help="gunicorn sync workers")
     parser.add_argument("--keep", action="store_true", help="keep the benchmark database")
     parser.add_argument("--reuse", action="store_true", help="use the benchmark database as it is")
+    parser.add_argument("--database", default=DB, help="the benchmark's own database (dropped at the end)")
+    parser.add_argument("--port", type=int, default=PORT, help="gunicorn's port")
     args = parser.parse_args()
+    database, port = args.database, args.port
 
     if not args.reuse:
-        prepare()
-    records = longest_records()
+        prepare(database)
+    records = longest_records(database)
     pages = [(label, last, path) for label, record, last in records
              for path in (f"/games/{record}/replay/", f"/games/{record}/replay/?at={last}")]
     cold: dict[str, list[float]] = {path: [] for _l, _n, path in pages}
@@ -157,27 +162,27 @@ def main() -> None:
     use_browser = Path(CHROMIUM).exists()
     for _round in range(args.rounds):
         flush_cache()
-        server = start_gunicorn(server_env(), PORT, args.workers)
+        server = start_gunicorn(server_env(database), port, args.workers)
         try:
             for _label, _last, path in pages:
-                ms, size[path] = get(path)
+                ms, size[path] = get(path, port)
                 cold[path].append(ms)
             if use_browser:
                 from playwright.sync_api import sync_playwright
 
                 with sync_playwright() as playwright:
                     browser = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", "--disable-gpu"])
-                    for path, figures in browser_loads(browser, [path for _l, _n, path in pages]).items():
+                    for path, figures in browser_loads(browser, [path for _l, _n, path in pages], port).items():
                         shown[path].append(figures)
                     browser.close()
             for _label, _last, path in pages:
                 for _ in range(args.warm):
-                    warm[path].append(get(path)[0])
+                    warm[path].append(get(path, port)[0])
         finally:
             stop(server)
     load = os.getloadavg()
     print(f"machine: {os.cpu_count()} cores, load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f}; "
-          f"gunicorn {args.workers} sync worker(s), DEBUG off, PostgreSQL {DB}, cache {CACHE}; "
+          f"gunicorn {args.workers} sync worker(s), DEBUG off, PostgreSQL {database}, cache {CACHE}; "
           f"{args.rounds} rounds (server restarted, cache emptied), {args.warm} warm requests a round")
     print(f"target: first load <= {TARGET_MS} ms. Figures: median over the rounds (max in brackets)")
     for label, last, path in pages:
@@ -194,7 +199,7 @@ def main() -> None:
                      f"first byte); cold first load ~{statistics.median(cold[path]) + statistics.median(browser_part):.0f} ms")
         print(line)
     if not args.keep and not args.reuse:
-        drop_database(DB)
+        drop_database(database)
 
 
 if __name__ == "__main__":

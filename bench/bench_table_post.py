@@ -131,7 +131,7 @@ PARTS = (
     ("ending", "ludolog.web.recorder.views", "_ending"),
     ("  words", "ludolog.web.recorder.views", "narrations"),
     ("  retracted", "records.selectors", "retracted"),
-    ("    rebuild", "records.replay", "state_at"),
+    ("    rebuild", "records.replay", "start_and_events"),
 )
 
 

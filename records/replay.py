@@ -96,12 +96,17 @@ def initial_state(record: GameRecord, engine: EngineAdapter, ruleset: str | None
     return engine.new_state(record.seats.count(), record.seed, setup_of(record) if setup is None else setup, ruleset)
 
 
+def apply_event(engine: EngineAdapter, state: Any, type: str, payload: Any) -> None:
+    """One stored event applied to ``state``: checked when it was appended, so not again."""
+    if type == UNDO:
+        engine.undo(state)
+    else:
+        engine.apply(state, type, payload, validate=False)
+
+
 def apply_events(engine: EngineAdapter, state: Any, events: Iterable[Event]) -> Any:
     for event in events:
-        if event.type == UNDO:
-            engine.undo(state)
-        else:
-            engine.apply(state, event.type, event.payload, validate=False)
+        apply_event(engine, state, event.type, event.payload)
     return state
 
 
@@ -132,9 +137,28 @@ def state_at(
     return apply_events(engine, state, events.only("seq", "type", "payload")), target
 
 
-def _snapshot_and_events(record: GameRecord, target: int) -> tuple[tuple[int, Any] | None, list[tuple[int, str, Any]]]:
+def start_and_events(record: GameRecord, engine: EngineAdapter, start_by: int, until: int, *,
+                     use_snapshots: bool = True) -> tuple[Any, int, list[tuple[int, str, Any]]]:
+    """A state to replay from at or before event ``start_by`` (the latest snapshot there, else
+    the first position), the seq it stands at, and the events ``(seq, type, payload)`` after it
+    up to ``until``, in one query: a reader that wants several positions replays them in one
+    pass from there."""
+    if not use_snapshots:
+        state, start = initial_state(record, engine), 0
+        rows = Event.objects.filter(record=record, seq__gt=0, seq__lte=until).order_by("seq")
+        return state, start, list(rows.values_list("seq", "type", "payload"))
+    snapshot, rows = _snapshot_and_events(record, start_by, until)
+    state, start = _restore_data(record, engine, snapshot)
+    if snapshot is not None and start != snapshot[0]:
+        # The snapshot could not be read: the events before it too.
+        return start_and_events(record, engine, start_by, until, use_snapshots=False)
+    return state, start, rows
+
+
+def _snapshot_and_events(record: GameRecord, target: int, until: int | None = None
+                         ) -> tuple[tuple[int, Any] | None, list[tuple[int, str, Any]]]:
     """The latest snapshot of the record's ruleset at or before ``target`` (``(seq, state)``, or
-    None) and the events after it up to ``target``, in one query."""
+    None) and the events after it up to ``until`` (default: ``target``), in one query."""
     snapshots, events = Snapshot._meta.db_table, Event._meta.db_table
     latest = (f"(SELECT MAX(seq) FROM {snapshots} WHERE record_id = %s AND ruleset_version = %s AND seq <= %s)")
     # The state and the payloads in columns of their own: a snapshot's state is json, an
@@ -150,7 +174,7 @@ def _snapshot_and_events(record: GameRecord, target: int) -> tuple[tuple[int, An
     key = (record.pk, ruleset, target)
     using = router.db_for_read(Event, instance=record)
     with connections[using].cursor() as cursor:
-        cursor.execute(sql, [record.pk, ruleset, *key, record.pk, target, *key])
+        cursor.execute(sql, [record.pk, ruleset, *key, record.pk, target if until is None else until, *key])
         fetched = cursor.fetchall()
     snapshot = None
     rows = []
@@ -184,10 +208,7 @@ def _restore_data(record: GameRecord, engine: EngineAdapter, snapshot: tuple[int
 def _apply_rows(engine: EngineAdapter, state: Any, rows: Iterable[tuple[Any, ...]]) -> None:
     """Apply rows that start ``(seq, type, payload, …)``."""
     for _seq, type, payload, *_rest in rows:
-        if type == UNDO:
-            engine.undo(state)
-        else:
-            engine.apply(state, type, payload, validate=False)
+        apply_event(engine, state, type, payload)
 
 
 def catch_up_limit() -> int:

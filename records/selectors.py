@@ -23,7 +23,6 @@ from operator import or_
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.core.cache import cache
 from django.db import DEFAULT_DB_ALIAS, connection
 from django.db.models import Exists, Model, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
@@ -237,32 +236,6 @@ def retracted(record: GameRecord) -> dict[int, int]:
     # server-side cursor (iterator()) costs three round trips where one does (the table
     # recorder asks this after every move).
     return replay.retractions(list(Event.objects.filter(record=record).order_by("seq").values_list("seq", "type")))
-
-
-SCORES_MAX_AGE = 24 * 3600
-
-
-def score_progression(record: GameRecord, last: int) -> list[list[int]]:
-    """Each seat's score after every event (index = event number), replaying the record once.
-
-    Kept in the cache under the record's last event and ruleset: an append changes the key,
-    nothing else can change the answer.
-    """
-    engine = replay.engine_for(record)
-    created = record.created_at.timestamp() if record.created_at else ""
-    key = f"ludolog:replay-scores:{record.pk}:{created}:{last}:{replay.ruleset_of(record)}"
-    cached = cache.get(key)
-    if cached is not None:
-        return cached
-    state = replay.initial_state(record, engine)
-    totals = [engine.totals(state)]
-    for event in Event.objects.filter(record=record).order_by("seq").only("seq", "type", "payload").iterator(
-            chunk_size=2000):
-        replay.apply_events(engine, state, [event])
-        totals.append(engine.totals(state))
-    series = [list(column) for column in zip(*totals)]
-    cache.set(key, series, SCORES_MAX_AGE)
-    return series
 
 
 # -- what an append needs to know ----------------------------------------------------------------

@@ -553,11 +553,15 @@ def position_and_state(record: GameRecord, at: int | None = None, *,
     """:func:`position` and the engine state it describes (for a page that asks the engine more)."""
     engine = replay.engine_for(record)
     state, seq = replay.state_at(record, at, last=last)
-    seats = [
+    return position_document(engine, state, seq, seats=seating(record), ruleset_version=replay.ruleset_of(record)), state
+
+
+def seating(record: GameRecord) -> list[dict[str, Any]]:
+    """The record's seats as a position document lists them: ``{"seat", "player", "colour"}``."""
+    return [
         {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
         for seat in record.seats.select_related("player")
     ]
-    return position_document(engine, state, seq, seats=seats, ruleset_version=replay.ruleset_of(record)), state
 
 
 def recording_options(record: GameRecord, tile: str | None = None, **chosen: Any) -> dict[str, Any]:
@@ -575,11 +579,18 @@ def position_document(engine: Any, state: Any, seq: int, *, seats: list[dict[str
                       ruleset_version: str | None = None) -> dict[str, Any]:
     """One JSON shape for a position, whether it comes from the database or from a file
     (``ruleset_version``: the one it was judged by, the engine's newest by default)."""
+    return viewed_position(engine, seq, engine.is_over(state), engine.view(state), seats=seats,
+                           ruleset_version=ruleset_version)
+
+
+def viewed_position(engine: Any, seq: int, is_over: bool, view: dict[str, Any], *, seats: list[dict[str, Any]],
+                    ruleset_version: str | None = None) -> dict[str, Any]:
+    """:func:`position_document` of a position already viewed (a replay that viewed it on its way)."""
     return {
         "game": engine.slug,
         "ruleset_version": ruleset_version or engine.ruleset_version,
         "at": seq,
         "seats": seats,
-        "is_over": engine.is_over(state),
-        "position": engine.view(state),
+        "is_over": is_over,
+        "position": view,
     }

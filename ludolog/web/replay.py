@@ -6,14 +6,17 @@ the final scoring a link that outlines its feature); ``replay.js`` turns them in
 state API, of :func:`board` (the SVG alone) and, for a step outside the events listed, of the
 page's event list alone (``?part=events``).
 
-Each event is said once (:mod:`ludolog.web.narration`) and kept in the cache under its record,
-seq, ruleset and language (the table recorder's key): an event never changes once recorded.
+What the page shows comes from one call, :func:`records.replay_read.read_replay`, which replays the
+record once; this module turns it into words and drawings. Each event is said once
+(:mod:`ludolog.web.narration`) and kept in the cache under its record, seq, ruleset and language
+(the table recorder's key, :func:`said_key`): an event never changes once recorded. The read is
+told which events are said already; it says the others (:func:`say`) as it applies them.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -27,9 +30,8 @@ from django.utils.translation import get_language, gettext
 from django.views.decorators.http import require_GET
 
 from games.registry import get_engine
-from records import replay, services
+from records import replay, replay_read, selectors, services
 from records.models import Event, GameRecord
-from records import selectors
 
 from .games import WebGame, game_name, source_label, web_game
 from .history import thinned
@@ -112,47 +114,47 @@ SHOW = re.compile(r"^(?:award|tribe)-\d{1,4}$")
 """What a line of the final scoring may ask the board to outline."""
 
 
-def narration_key(record: GameRecord, engine: Any, seq: int) -> str:
-    """Where the words of event ``seq`` are kept: the table recorder's key (the same words)."""
-    created = record.created_at.timestamp() if record.created_at else ""
-    return f"ludolog:narration:{record.pk}:{created}:{replay.ruleset_of(record)}:{seq}:{get_language()}"
+def said_key(record: GameRecord, seq: int) -> str:
+    """Where the words of event ``seq`` are kept (the replay page's and the table recorder's)."""
+    return replay_read.cache_key(record, "said", seq, get_language())
+
+
+def told_words(record: GameRecord, seqs: Iterable[int]) -> dict[int, dict[str, Any]]:
+    """The words kept of the events ``seqs``, by seq (those not said yet are left out)."""
+    keys = {seq: said_key(record, seq) for seq in seqs}
+    said = cache.get_many(list(keys.values()))
+    return {seq: said[key] for seq, key in keys.items() if key in said}
 
 
 def narrations(record: GameRecord, events: Sequence[Event], seats: Sequence[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
     """Each event of ``events`` (consecutive, in order) in words: ``{seq: {"seat", "text",
-    "scoring", "points", "notation"}}``. Those not said yet are said from one replay: the
-    position before the first of them, then each event applied and its views compared."""
+    "scoring", "points", "notation"}}``. Those not said yet are said from one replay."""
     if not events:
         return {}
-    engine = replay.engine_for(record)
-    keys = {event.seq: narration_key(record, engine, event.seq) for event in events}
-    said = cache.get_many(list(keys.values()))
-    missing = [event for event in events if keys[event.seq] not in said]
-    if missing:
-        state, _at = replay.state_at(record, missing[0].seq - 1)
-        before = engine.view(state)
-        new: dict[str, dict[str, Any]] = {}
-        for event in events[events.index(missing[0]):events.index(missing[-1]) + 1]:
-            replay.apply_events(engine, state, [event])
-            after = engine.view(state)
-            if keys[event.seq] not in said:
-                new[keys[event.seq]] = _said(record, engine, event, before, after, seats)
-            before = after
-        cache.set_many(new, NARRATION_MAX_AGE)
-        said.update(new)
-    return {seq: said[key] for seq, key in keys.items()}
+    seqs = range(events[0].seq, events[-1].seq + 1)
+    said = told_words(record, seqs)
+    if len(said) < len(seqs):
+        said.update(_kept(record, replay_read.read_said(record, seqs, told=said.keys(), say=say, seats=seats)))
+    return {event.seq: said[event.seq] for event in events}
 
 
-def _said(record: GameRecord, engine: Any, event: Event, before: Any, after: Any,
-          seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    notation = engine.notation(event.type, event.payload)
+def _kept(record: GameRecord, said: Mapping[int, dict[str, Any]]) -> Mapping[int, dict[str, Any]]:
+    """``said``, kept for the next reader."""
+    if said:
+        cache.set_many({said_key(record, seq): words for seq, words in said.items()}, NARRATION_MAX_AGE)
+    return said
+
+
+def say(step: replay_read.Step, seats: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """One event in words, as the cache keeps them."""
     try:
-        told = narrate(record.game_slug, event.type, event.payload, before, after, seats)
+        told = narrate(step.game, step.type, step.payload, step.before, step.after, seats)
     except (ValueError, KeyError):
         # An event the narration cannot say (a game without words): its notation says it.
-        return {"seq": event.seq, "seat": None, "text": notation, "scoring": [], "points": {}, "notation": notation}
-    return {"seq": event.seq, "seat": told.seat, "text": told.text, "scoring": list(told.scoring),
-            "points": {str(seat): points for seat, points in told.points.items()}, "notation": notation}
+        return {"seq": step.seq, "seat": None, "text": step.notation, "scoring": [], "points": {},
+                "notation": step.notation}
+    return {"seq": step.seq, "seat": told.seat, "text": told.text, "scoring": list(told.scoring),
+            "points": {str(seat): points for seat, points in told.points.items()}, "notation": step.notation}
 
 
 @dataclass(frozen=True)
@@ -220,12 +222,11 @@ class Seating:
         return mark_safe(words[:mention.start()] + self.who(seat) + words[mention.end():])
 
 
-def replay_lines(record: GameRecord, lines: Sequence[replay.HistoryLine], table: Seating) -> list[ReplayLine]:
-    """The history lines of the events listed, each with its words."""
-    told = narrations(record, [line.event for line in lines], table.seats)
+def replay_lines(lines: Sequence[replay.HistoryLine], said: Mapping[int, dict[str, Any]], table: Seating) -> list[ReplayLine]:
+    """The history lines of the events listed, each with its words (``said``, by seq)."""
     result = []
     for line in lines:
-        words = told[line.event.seq]
+        words = said[line.event.seq]
         seat = words["seat"]
         result.append(ReplayLine(
             event=line.event, notation=line.notation, retracted_by=line.retracted_by, seat=seat,
@@ -234,51 +235,37 @@ def replay_lines(record: GameRecord, lines: Sequence[replay.HistoryLine], table:
     return result
 
 
-def end_of_game(record: GameRecord, last: int, table: Seating, document: dict[str, Any] | None = None) -> dict[str, Any] | None:
+def end_of_game(record: GameRecord, end: Mapping[str, Any] | None, table: Seating) -> dict[str, Any] | None:
     """The final scoring of a finished record, feature by feature (tile games) or player by
-    player (Stone Age), with each player's points before it, from it and in all; ``None`` while
-    the game goes on. Kept under the record's last event and the language.
-
-    ``document`` is the position after the last event when the caller has it already.
-    """
-    created = record.created_at.timestamp() if record.created_at else ""
-    key = f"ludolog:replay-end:{record.pk}:{created}:{last}:{replay.ruleset_of(record)}:{get_language()}"
-    cached = cache.get(key)
-    if cached is not None:
-        return cached or None
-    if document is None or document["at"] != last:
-        document = services.position(record, last)
-    end: dict[str, Any] = {}
-    if document["is_over"]:
-        explained = explain_end(record.game_slug, document["position"])
-        end = {
-            "by_player": _web_game(record).final_by_player,
-            "groups": [
-                {"heading": group.heading, "figure_word": group.figure_word,
-                 "who": table.who(group.seat) if group.seat is not None else "",
-                 "lines": [{"target": line.target, "feature": line.feature,
-                            "best": max((points for _seat, points in line.gains), default=0),
-                            "figures": [{"who": table.who(seat), "count": count} for seat, count in line.figures],
-                            "gains": [table.gain(seat, points) for seat, points in line.gains]}
-                           for line in group.lines]}
-                for group in explained.groups
-            ],
-            "sums": [{"who": table.who(seat), "seat": seat, "before": explained.before[seat],
-                      "final": signed(explained.final[seat]), "total": explained.totals[seat]}
-                     for seat in sorted(explained.totals)],
-        }
-    cache.set(key, end, NARRATION_MAX_AGE)
-    return end or None
+    player (Stone Age), with each player's points before it, from it and in all, from ``end``,
+    the position after its last event; ``None`` while the game goes on (``end`` None)."""
+    if end is None:
+        return None
+    explained = explain_end(record.game_slug, end)
+    return {
+        "by_player": _web_game(record).final_by_player,
+        "groups": [
+            {"heading": group.heading, "figure_word": group.figure_word,
+             "who": table.who(group.seat) if group.seat is not None else "",
+             "lines": [{"target": line.target, "feature": line.feature,
+                        "best": max((points for _seat, points in line.gains), default=0),
+                        "figures": [{"who": table.who(seat), "count": count} for seat, count in line.figures],
+                        "gains": [table.gain(seat, points) for seat, points in line.gains]}
+                       for line in group.lines]}
+            for group in explained.groups
+        ],
+        "sums": [{"who": table.who(seat), "seat": seat, "before": explained.before[seat],
+                  "final": signed(explained.final[seat]), "total": explained.totals[seat]}
+                 for seat in sorted(explained.totals)],
+    }
 
 
-def event_window(record: GameRecord, at: int, last: int) -> tuple[list[replay.HistoryLine], int | None, int | None]:
+def listed_around(at: int, last: int) -> tuple[range, int | None, int | None]:
     """The events listed around step ``at``, and the steps the links to earlier and later
     events go to (None when the list already starts or ends there)."""
     first = max(1, min(at - EVENT_WINDOW, last - 2 * EVENT_WINDOW))
     final = min(last, first + 2 * EVENT_WINDOW)
-    events = selectors.events_between(record, first, final)
-    lines = replay.history(record, events) if first == 1 and final == last else replay.history_page(record, events)
-    return lines, (max(0, first - 1 - EVENT_WINDOW) if first > 1 else None), (
+    return range(first, final + 1), (max(0, first - 1 - EVENT_WINDOW) if first > 1 else None), (
         min(last, final + 1 + EVENT_WINDOW) if final < last else None)
 
 
@@ -302,12 +289,14 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
     if request.GET.get("part") == "events":
         return events_part(request, record, at, last)
     show = request.GET.get("show", "")
-    document = services.position(record, at)
+    listed, earlier, later = listed_around(at, last)
+    told = told_words(record, listed)
+    read = replay_read.read_replay(record, at, last=last, listed=listed, told=told.keys(), say=say)
+    document = read.document
     position = document["position"]
     table = Seating(document["seats"])
-    history, earlier, later = event_window(record, at, last)
-    lines = replay_lines(record, history, table)
-    end = end_of_game(record, last, table, document)
+    lines = replay_lines(read.lines, {**told, **_kept(record, read.said)}, table)
+    end = end_of_game(record, read.end, table)
     sources = list(position["scores"][0]["breakdown"]) if position["scores"] else []
     seats = [
         {
@@ -326,7 +315,7 @@ def replay_page(request: HttpRequest, pk: int) -> HttpResponse:
         "marker": at,
         "series": [
             {"label": seat["player"], "colour": seat["colour"], "points": chart_points(totals)}
-            for seat, totals in zip(seats, selectors.score_progression(record, last))
+            for seat, totals in zip(seats, read.scores)
         ],
     }
     context = {
@@ -359,13 +348,12 @@ def events_part(request: HttpRequest, record: GameRecord, at: int, last: int) ->
     reader goes to a step the list does not show. With ``last`` (the record's last event when
     the page was drawn) still the last, a browser may keep it: which events an undo took back
     can only change with a new event."""
-    history, earlier, later = event_window(record, at, last)
-    table = Seating([
-        {"seat": seat.seat_order, "player": seat.player.display_name, "colour": seat.colour}
-        for seat in record.seats.select_related("player")
-    ])
+    listed, earlier, later = listed_around(at, last)
+    told = told_words(record, listed)
+    read = replay_read.read_listed(record, listed, last=last, told=told.keys(), say=say)
     response = render(request, "games/_event_list.html", {
-        "record": record, "lines": replay_lines(record, history, table), "earlier": earlier, "later": later,
+        "record": record, "lines": replay_lines(read.lines, {**told, **_kept(record, read.said)}, Seating(read.seats)),
+        "earlier": earlier, "later": later,
         "replay_window": True, "link_steps": True, "current_seq": at,
     })
     if request.GET.get("last") == str(last):

@@ -139,7 +139,7 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
         "record": record,
         "game": game_name(record.game_slug),
         "ending": state.get("ending"),
-        "end": end_of_game(record, state["seq"], Seating(state["seats"])) if state.get("ending") else None,
+        "end": _end(record, state) if state.get("ending") else None,
         "form": form,
         "refusal": refusal,
         "table": state,
@@ -149,6 +149,12 @@ def record_page(request: HttpRequest, pk: int) -> HttpResponse:
         "in_progress": record.status == GameRecord.Status.IN_PROGRESS,
     }
     return render(request, "scorekeeping/record.html", context, status=status)
+
+
+def _end(record: GameRecord, state: dict[str, Any]) -> dict[str, Any] | None:
+    """The final scoring of a closed record, as its replay's last step explains it."""
+    document = services.position(record, state["seq"])
+    return end_of_game(record, document["position"] if document["is_over"] else None, Seating(state["seats"]))
 
 
 @login_required
