@@ -91,11 +91,6 @@ class HuntersGatherersAdapter(EngineRulesets, TileGameAdapter):
         stored.pop("discard", None)
         return stored
 
-    def undo(self, state: Any) -> None:
-        if not state.history:
-            raise self.engine.IllegalAction("nothing_to_undo", "there is no action left to take back")
-        state.undo()
-
     def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
         data = dict(payload, discard=True) if event_type == "discard_tile" else dict(payload)
         data.setdefault("tile", "?")

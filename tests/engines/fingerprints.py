@@ -222,7 +222,8 @@ def _hunters_gatherers_walk() -> Walk:
     def position(game: Any) -> Any:
         return [game.to_dict(), game.view(), [a.to_text() for a in game.legal_actions()],
                 [s.to_dict() for s in game.scores()], [[i, repr(a)] for i, a in game.awards()],
-                game.final_ranks() if game.is_over else None]
+                # The ranks were a list in seat order when the chains were recorded.
+                list(game.final_ranks().values()) if game.is_over else None]
 
     return Walk(lambda p: Game.new(p["players"], seed=p["seed"]), parse_action, lambda g: g.snapshot(), position,
                 _hunters_gatherers_refused)

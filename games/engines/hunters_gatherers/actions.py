@@ -30,6 +30,8 @@ from __future__ import annotations
 import re
 from typing import Any, Final, Literal, NamedTuple, cast
 
+from games.engines.errors import InvalidNotation
+
 FigureKind = Literal["gatherer", "fisher", "hunter", "hut"]
 FIGURE_KINDS: Final[tuple[FigureKind, ...]] = ("gatherer", "fisher", "hunter", "hut")
 TRIBE_MEMBERS: Final[frozenset[str]] = frozenset({"gatherer", "fisher", "hunter"})
@@ -42,10 +44,6 @@ _NOTATION: Final = re.compile(
     r"^(?:P(?P<seat>\d+):)?(?P<tile>[A-Za-z][A-Za-z0-9_-]*)"
     r"(?:(?P<discard> discard)|@(?P<x>-?\d+),(?P<y>-?\d+)r(?P<rot>\d+)"
     r"(?: (?P<figure>[a-z]+):(?P<feature>\d+))?)$")
-
-
-class NotationError(ValueError):
-    """Text that is not an action in this notation."""
 
 
 class _ActionFields(NamedTuple):
@@ -66,6 +64,9 @@ class Action(_ActionFields):
 
     A named tuple (as the tile core's ``PlacedTile``) rather than a frozen dataclass: as
     immutable, and built in a third of the time; every replay builds one per stored action.
+    Its ``position`` and its one ``figure`` with its ``feature`` are this game's own shape:
+    Carcassonne's actions have a field per figure kind; what the engines' contract asks of an
+    action (:class:`games.engines.contract.Notated`) is the same for both.
     """
 
     __slots__ = ()
@@ -109,6 +110,11 @@ class Action(_ActionFields):
     def is_bonus(self) -> bool:
         return self.tile.startswith("B")
 
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        """The action ``text`` writes in the notation (:func:`parse_action`)."""
+        return parse_action(text)
+
     def to_text(self) -> str:
         prefix = "" if self.seat is None else f"P{self.seat}:"
         if self.discard:
@@ -149,14 +155,15 @@ class Action(_ActionFields):
 
 
 def parse_action(text: str) -> Action:
-    """Read one action in the notation above; raises :class:`NotationError`.
+    """Read one action in the notation above; raises
+    :class:`~games.engines.errors.InvalidNotation` (a ``ValueError``).
 
     >>> parse_action("P1:B03@0,1r270 hut:8").to_dict()
     {'tile': 'B03', 'x': 0, 'y': 1, 'rotation': 270, 'figure': 'hut', 'feature': 8, 'seat': 1}
     """
     match = _NOTATION.match(text.strip())
     if match is None:
-        raise NotationError(f"{text!r} is not an action (expected e.g. 'L17@2,-1r90 hunter:0' or 'L44 discard')")
+        raise InvalidNotation(f"{text!r} is not an action (expected e.g. 'L17@2,-1r90 hunter:0' or 'L44 discard')")
     seat, tile, discard, x, y, rotation, figure, feature = match.groups()  # one call, not a lookup per group
     if discard:
         return Action.discard_tile(tile, None if seat is None else int(seat))
@@ -165,12 +172,12 @@ def parse_action(text: str) -> Action:
     # action), and the tuple is built as Action() builds it.
     degrees = int(rotation)
     if degrees not in ROTATIONS:
-        raise NotationError(f"{text!r}: rotation must be one of {ROTATIONS}, not {degrees}")
+        raise InvalidNotation(f"{text!r}: rotation must be one of {ROTATIONS}, not {degrees}")
     if figure is None:
         return tuple.__new__(Action, (tile, (int(x), int(y)), degrees, None, None, False,
                                       None if seat is None else int(seat)))
     kind = _FIGURE_NAMED.get(figure)
     if kind is None:
-        raise NotationError(f"{text!r}: unknown figure {figure!r}; one of {', '.join(FIGURE_KINDS)}")
+        raise InvalidNotation(f"{text!r}: unknown figure {figure!r}; one of {', '.join(FIGURE_KINDS)}")
     return tuple.__new__(Action, (tile, (int(x), int(y)), degrees, kind, int(feature), False,
                                   None if seat is None else int(seat)))
