@@ -25,15 +25,15 @@ PostgreSQL, which keeps no key order, writes the text of the game it was taken f
 actions to take back do not come with it, as a FEN has no move stack, except where an engine's
 snapshot holds them (Hunters and Gatherers': its position names its actions).
 
->>> text = write("pebbles", {"pile": 3, "taken": [2, 4]})
+>>> text = write("example", {"heap": 3, "taken": [2, 4]})
 >>> text.split(" ")[:2], len(text.splitlines())
-(['pebbles', '1'], 1)
->>> read("pebbles", text, dict)
-{'pile': 3, 'taken': [2, 4]}
+(['example', '1'], 1)
+>>> read("example", text, dict)
+{'heap': 3, 'taken': [2, 4]}
 >>> read("stone-age", text, dict)
 Traceback (most recent call last):
 ...
-games.engines.errors.InvalidNotation: a pebbles position, not a stone-age one
+games.engines.errors.InvalidNotation: a position of example, not of stone-age
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def read(tag: str, text: str, restore: Callable[[dict[str, Any]], GameT]) -> Gam
         raise InvalidNotation(f"a position is written '<game> {VERSION} <state>', not {_shown(text)}")
     written_tag, version, packed = words
     if written_tag != tag:
-        raise InvalidNotation(f"a {written_tag} position, not a {tag} one")
+        raise InvalidNotation(f"a position of {written_tag}, not of {tag}")
     if version != str(VERSION):
         raise InvalidNotation(f"a position in the form of version {version!r}; this engine reads version {VERSION}")
     try:
