@@ -93,3 +93,11 @@ class Engine(Protocol[ActionT]):
 
     @classmethod
     def from_text(cls, text: str) -> Self: ...
+
+
+@runtime_checkable
+class EndsEarly(Protocol):
+    """A game a table may end before its rules do (a tile game whose box lacks a tile): the
+    final scoring now. Not an action, so not taken back by ``undo``."""
+
+    def end_now(self) -> None: ...
