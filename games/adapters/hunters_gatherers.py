@@ -133,10 +133,8 @@ class HuntersGatherersAdapter(EngineRulesets["Game"], TileGameAdapter["Game"]):
             if action.discard:
                 discard = True
                 continue
-            assert action.position is not None  # a placement's (a discard has none)
-            x, y = action.position
             figure = None if action.figure is None or action.feature is None else (action.feature, action.figure)
-            found.append(Placement(x, y, action.rotation, figure))
+            found.append(Placement(action.x, action.y, action.rotation, figure))
         return found, discard
 
     def snapshot(self, state: Game) -> dict[str, Any]:

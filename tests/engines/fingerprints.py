@@ -211,9 +211,9 @@ def _hunters_gatherers_refused(game: Any) -> Iterator[Any]:
             for feature in sorted(tile.features):
                 yield placement.replace(figure=kind, feature=feature)
         yield placement.replace(seat=(game.current_player + 1) % game.players)
-        yield placement.replace(position=(placement.position[0] + 40, placement.position[1]))
-        yield placement.replace(position=(0, 0))
-        yield placement.replace(discard=True, position=None, rotation=0)
+        yield placement.replace(x=placement.x + 40)
+        yield placement.replace(x=0, y=0)
+        yield placement.replace(discard=True, x=0, y=0, rotation=0)
 
 
 def _hunters_gatherers_walk() -> Walk:

@@ -129,7 +129,7 @@ def _hunters_gatherers(players: int, setup: dict[str, Any] | None = None) -> Sub
         action = game.legal_actions()[0]
         yield action.replace(seat=(game.current_player + 1) % game.players)
         if not action.discard:
-            yield action.replace(position=(0, 0))
+            yield action.replace(x=0, y=0)
 
     return Subject(_adapter_game("hunters-gatherers", players, setup), _any_choice,
                    hunters_gatherers.Game.from_text, hunters_gatherers.parse_action, "L17@2,-1", refused)

@@ -24,7 +24,7 @@ from games.engines.errors import IllegalAction, InvalidNotation
 from games.engines.ranks import seat_ranks
 from games.engines.tiles import Around, Figure
 
-from .actions import FIGURE_KINDS, TRIBE_MEMBERS, Action, FigureKind, parse_action
+from .actions import FIGURE_KINDS, PLACEMENT, TRIBE_MEMBERS, Action, FigureKind, parse_action
 from .landscape import Landscape
 from .rulesets import DEFAULT_RULESET, VariantChoice, check_ruleset, check_variants, choose_variants, exactly
 from .scoring import SOURCES, Award, Source, StandingFigure, completed_award, final_awards, forest_has_gold, standing
@@ -272,8 +272,7 @@ class Game:
             if not self._pile():
                 self._end_turn()
             return
-        assert action.position is not None
-        position, turns = action.position, action.rotation // 90  # an action's rotation is 0, 90, 180 or 270
+        position, turns = (action.x, action.y), action.rotation // 90  # an action's rotation is 0, 90, 180 or 270
         board = self.land.board
         around = board.around(position)  # asked once, and passed on to lay the tile
         if not board.fits(tile.geometry, position, turns, around):
@@ -392,15 +391,16 @@ class Game:
         if not placements:
             return [Action.discard_tile(tile.id)]
         actions: list[Action] = []
+        listed = Action.listed
         for (x, y), turns in placements:
-            rotation = turns * 90
-            actions.append(Action.place(tile.id, x, y, rotation))
+            fields = PLACEMENT | {"tile": tile.id, "x": x, "y": y, "rotation": turns * 90}
+            actions.append(listed(fields))
             joined = self.land.joins(tile, (x, y), turns)
             for fid, feature in sorted(tile.features.items()):
                 for figure in FIGURE_KINDS:
                     if feature.kind in FIGURE_TERRAIN[figure] and \
                             self._figure_problem(tile, figure, fid, joined) is None:
-                        actions.append(Action.place(tile.id, x, y, rotation, figure, fid))
+                        actions.append(listed(fields | {"figure": figure, "feature": fid}))
         return actions
 
     # -- history --------------------------------------------------------------------------
