@@ -21,6 +21,7 @@ from django.db import IntegrityError, InterfaceError, OperationalError, transact
 from django.db.models import F, Max, Min
 from django.utils import timezone
 
+from games.engines.ranks import competition_ranks
 from games.registry import RESULT, FinalScore
 from records.services import CORRECTION
 from records import replay
@@ -37,12 +38,12 @@ logger = logging.getLogger(__name__)
 
 
 def shared_ranks(scores: list[int], tiebreaks: list[float] | None = None) -> list[int]:
-    """Competition ranking: tied players share a rank, the next rank skips (1, 1, 3).
+    """Competition ranking (:func:`games.engines.ranks.competition_ranks`, the engines' too):
+    tied players share a rank, the next rank skips (1, 1, 3).
 
     A tie-break value, when the game has one (Stone Age's resources), separates equal scores.
     """
-    keys = list(zip(scores, tiebreaks or [0] * len(scores)))
-    return [1 + sum(other > key for other in keys) for key in keys]
+    return competition_ranks(list(zip(scores, tiebreaks or [0] * len(scores))))
 
 
 def ranks_as_told(lines: Sequence[tuple[int, bool]], *, lowest_wins: bool = False) -> list[int]:
@@ -53,8 +54,7 @@ def ranks_as_told(lines: Sequence[tuple[int, bool]], *, lowest_wins: bool = Fals
     >>> ranks_as_told([(30, False), (42, False), (42, False)]), ranks_as_told([(12, False), (20, True)], lowest_wins=True)
     ([3, 1, 1], [2, 1])
     """
-    keys = [(1 if won else 0, -score if lowest_wins else score) for score, won in lines]
-    return [1 + sum(other > key for other in keys) for key in keys]
+    return competition_ranks([(1 if won else 0, -score if lowest_wins else score) for score, won in lines])
 
 
 class StoredAction(NamedTuple):

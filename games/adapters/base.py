@@ -10,11 +10,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 import jsonschema
 
+from games.engines.contract import EndsEarly, Engine
+
 from .schema_check import compile_schema
+
+StateT = TypeVar("StateT", bound=Engine[Any])
+"""The engine's game an adapter plays (every one keeps :class:`games.engines.contract.Engine`)."""
 
 UNDO = "undo"
 """Retracts the last effective action. Known to every engine; the log keeps both events."""
@@ -97,7 +102,10 @@ class FinalScore:
     breakdown: Mapping[str, int] = field(default_factory=dict)
 
 
-class EngineAdapter(Protocol):
+class EngineAdapter(Protocol[StateT]):
+    """What the platform asks of a game's adapter; ``StateT`` is its engine's game (the records
+    app, which replays any game, sees ``EngineAdapter[Any]``)."""
+
     slug: str
     name: str
     ruleset_version: str
@@ -128,27 +136,27 @@ class EngineAdapter(Protocol):
         """The set-up as (what, value) lines for the pages, in English (the pages translate)."""
         ...
     def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
-                  ruleset_version: str | None = None) -> Any:
+                  ruleset_version: str | None = None) -> StateT:
         """A game's first position under ``ruleset_version`` (one of :attr:`rulesets`; ``None``
         is :attr:`ruleset_version`, what a new record pins)."""
         ...
-    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]: ...
-    def undo(self, state: Any) -> None: ...
+    def apply(self, state: StateT, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]: ...
+    def undo(self, state: StateT) -> None: ...
     def notation(self, event_type: str, payload: Mapping[str, Any]) -> str: ...
     def parse_notation(self, text: str) -> tuple[str, dict[str, Any]]: ...
-    def snapshot(self, state: Any) -> dict[str, Any]: ...
-    def restore(self, data: Mapping[str, Any]) -> Any: ...
-    def view(self, state: Any) -> dict[str, Any]: ...
-    def is_over(self, state: Any) -> bool: ...
-    def final_scores(self, state: Any) -> list[FinalScore]: ...
-    def totals(self, state: Any) -> list[int]:
+    def snapshot(self, state: StateT) -> dict[str, Any]: ...
+    def restore(self, data: Mapping[str, Any]) -> StateT: ...
+    def view(self, state: StateT) -> dict[str, Any]: ...
+    def is_over(self, state: StateT) -> bool: ...
+    def final_scores(self, state: StateT) -> list[FinalScore]: ...
+    def totals(self, state: StateT) -> list[int]:
         """Each seat's score now, in seat order: what a score chart needs after every event."""
         ...
     def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
                     ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]: ...
     def demo_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,
                   ruleset_version: str | None = None) -> list[tuple[str, dict[str, Any]]]: ...
-    def options(self, state: Any, tile: str | None = None) -> dict[str, Any]:
+    def options(self, state: StateT, tile: str | None = None) -> dict[str, Any]:
         """What may be recorded now, arranged for the table recorder (JSON-able)."""
         ...
 
@@ -206,12 +214,12 @@ def validate_against(schema: Mapping[str, Any], value: Any, name: str) -> None:
     raise PayloadError(field_name, f"{field_name}: {error.message}")
 
 
-class GameStateAdapter:
-    """What the adapters do the same way. Their engine's ``Game`` has ``new(players, seed)``,
-    ``apply``, ``undo``, ``to_dict()``/``from_dict()``, ``view()``, ``is_over``, ``scores()``
-    (seat, total, breakdown) and ``final_ranks()``; an adapter says how an event becomes an
-    action (:meth:`apply_action`) and how actions read as text (:meth:`action_text`,
-    :meth:`read_action`)."""
+class GameStateAdapter(Generic[StateT]):
+    """What the adapters do the same way. Their engine's ``Game`` keeps the engines' contract
+    (:class:`games.engines.contract.Engine`: ``apply``, ``undo``, ``is_over``, ``scores()``,
+    ``final_ranks()``, ``view()``, ``to_dict()``...), and has ``new(players, seed)`` and
+    ``from_dict()``; an adapter says how an event becomes an action (:meth:`apply_action`) and
+    how actions read as text (:meth:`action_text`, :meth:`read_action`)."""
 
     engine: Any
     event_schemas: Mapping[str, Mapping[str, Any]]
@@ -243,12 +251,12 @@ class GameStateAdapter:
         return []
 
     def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
-                  ruleset_version: str | None = None) -> Any:
+                  ruleset_version: str | None = None) -> StateT:
         if setup:
             raise PayloadError("setup", f"setup: {self.engine.__name__} takes no set-up choices")
         return self.engine.Game.new(players, seed)
 
-    def apply(self, state: Any, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:
+    def apply(self, state: StateT, event_type: str, payload: Mapping[str, Any], *, validate: bool = True) -> dict[str, Any]:
         """Apply one event; returns the payload as stored (with the chance a seeded game drew).
 
         ``validate=False`` skips the schema check for events read back from the store, which
@@ -265,10 +273,10 @@ class GameStateAdapter:
             return {}
         return self.apply_action(state, event_type, payload)
 
-    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    def apply_action(self, state: StateT, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
 
-    def end(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    def end(self, state: StateT, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         """An ``end_game`` or ``abandon``: what the position allows, and what ending does to it
         (a game ended for a missing tile is scored as the rules score it at the end)."""
         if event_type == ABANDON:
@@ -282,18 +290,18 @@ class GameStateAdapter:
             if self.is_over(state):
                 raise EndRefused("payload.reason", "payload.reason: the rules have already ended the game: "
                                  "confirm it as complete")
-            if not self.can_end_early(state):
+            if not self.can_end_early(state) or not isinstance(state, EndsEarly):
                 raise EndRefused("payload.reason", "payload.reason: only a game whose tiles are drawn at the "
                                  "table can be ended for a missing tile")
             state.end_now()
         return dict(payload)
 
-    def can_end_early(self, state: Any) -> bool:
+    def can_end_early(self, state: StateT) -> bool:
         """Whether ``end_game`` ``missing_tile`` may end the game now: a tile game whose tiles are
         drawn at the table (a seeded bag lacks nothing), not over yet."""
-        return not self.is_over(state) and getattr(state, "seed", 0) is None and hasattr(state, "end_now")
+        return not self.is_over(state) and getattr(state, "seed", 0) is None and isinstance(state, EndsEarly)
 
-    def undo(self, state: Any) -> None:
+    def undo(self, state: StateT) -> None:
         state.undo()
 
     def notation(self, event_type: str, payload: Mapping[str, Any]) -> str:
@@ -315,30 +323,30 @@ class GameStateAdapter:
     def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
         raise NotImplementedError
 
-    def snapshot(self, state: Any) -> dict[str, Any]:
+    def snapshot(self, state: StateT) -> dict[str, Any]:
         """The full state as JSON, restorable without replaying (a cache entry, see records.replay)."""
         return dict(state.to_dict())
 
-    def restore(self, data: Mapping[str, Any]) -> Any:
+    def restore(self, data: Mapping[str, Any]) -> StateT:
         return self.engine.Game.from_dict(data)
 
     action_kind_events: Mapping[str, str] = {}
     """The engine's word for a kind of action → the event type the API appends it as, where they
     differ (a position's ``legal_action_kinds`` speaks the API's words)."""
 
-    def view(self, state: Any) -> dict[str, Any]:
+    def view(self, state: StateT) -> dict[str, Any]:
         view = dict(state.view())
         if self.action_kind_events and "legal_action_kinds" in view:
             view["legal_action_kinds"] = [self.action_kind_events.get(kind, kind) for kind in view["legal_action_kinds"]]
         return view
 
-    def is_over(self, state: Any) -> bool:
+    def is_over(self, state: StateT) -> bool:
         return bool(state.is_over)
 
-    def totals(self, state: Any) -> list[int]:
+    def totals(self, state: StateT) -> list[int]:
         return [score.total for score in state.scores()]
 
-    def final_scores(self, state: Any) -> list[FinalScore]:
+    def final_scores(self, state: StateT) -> list[FinalScore]:
         ranks = state.final_ranks()
         return [
             FinalScore(seat=score.seat, score=score.total, rank=ranks[score.seat], breakdown=dict(score.breakdown))

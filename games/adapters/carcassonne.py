@@ -4,14 +4,21 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .base import COORDINATE, SEAT, UNDO, PayloadError
 from .tiles import Placement, TileGameAdapter
 
+if TYPE_CHECKING:
+    from games.engines.carcassonne import Game
 
-class CarcassonneAdapter(TileGameAdapter):
-    """Base Carcassonne through the platform's interface (the game the Maps are played with)."""
+GameT = TypeVar("GameT", bound="Game")
+
+
+class CarcassonneEngineAdapter(TileGameAdapter[GameT]):
+    """A game played with Carcassonne's engine, through the platform's interface: base
+    Carcassonne (:class:`CarcassonneAdapter`), and the Maps, whose game is a Carcassonne game
+    (:class:`games.adapters.carcassonne_maps.CarcassonneMapsAdapter`)."""
 
     slug = "carcassonne"
     name = "Carcassonne"
@@ -77,7 +84,7 @@ class CarcassonneAdapter(TileGameAdapter):
         return {} if options.is_base_game else options.to_dict()
 
     def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
-                  ruleset_version: str | None = None) -> Any:
+                  ruleset_version: str | None = None) -> GameT:
         return self.engine.Game.new(players, seed, options=self.carcassonne.Options.from_dict(setup))
 
     def describe_setup(self, setup: Mapping[str, Any]) -> list[tuple[str, str]]:
@@ -90,7 +97,7 @@ class CarcassonneAdapter(TileGameAdapter):
         lines.append(("Meeples per player", str(options.meeples)))
         return lines
 
-    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    def apply_action(self, state: GameT, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         action = self.engine.Action.from_dict(payload, discard=event_type == "discard_tile")
         if action.tile is None:
             # A seeded record lets the platform draw: the stored event names the tile drawn.
@@ -120,22 +127,22 @@ class CarcassonneAdapter(TileGameAdapter):
         every = self.carcassonne.tileset_for(self.carcassonne.EXPANSIONS)
         return {letter: dict(t.record) for letter, t in every.types.items()}
 
-    def pile(self, state: Any) -> list[str]:
+    def pile(self, state: GameT) -> list[str]:
         return list(state.pile)
 
-    def phase(self, state: Any) -> str:
+    def phase(self, state: GameT) -> str:
         return "over" if state.is_over else "tile"
 
-    def current_seat(self, state: Any) -> int:
+    def current_seat(self, state: GameT) -> int:
         return int(state.current)
 
-    def supply(self, state: Any) -> list[dict[str, int]]:
+    def supply(self, state: GameT) -> list[dict[str, int]]:
         return [{"meeples": left, **figures} for left, figures in zip(state.meeples_left, state.figures_left)]
 
-    def fits_anywhere(self, state: Any, tile: str) -> bool:
+    def fits_anywhere(self, state: GameT, tile: str) -> bool:
         return bool(state.fits_anywhere(tile))
 
-    def placements(self, state: Any, tile: str) -> tuple[list[Placement], bool]:
+    def placements(self, state: GameT, tile: str) -> tuple[list[Placement], bool]:
         found, discard = [], False
         for action in state.legal_actions(tile=tile):
             if action.discard:
@@ -161,3 +168,7 @@ class CarcassonneAdapter(TileGameAdapter):
 
         _game, actions = heuristic_game(players, seed, self.carcassonne.Options.from_dict(setup))
         return [("discard_tile" if action.discard else "place_tile", action.to_dict()) for action in actions]
+
+
+class CarcassonneAdapter(CarcassonneEngineAdapter["Game"]):
+    """Base Carcassonne through the platform's interface (the game the Maps are played with)."""

@@ -16,16 +16,19 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .base import PayloadError
-from .carcassonne import CarcassonneAdapter
+from .carcassonne import CarcassonneEngineAdapter
 from .tiles import Placement
+
+if TYPE_CHECKING:
+    from games.engines.carcassonne_maps import Action, Game
 
 CHIP_COLOURS = ("violet", "light_blue", "orange")
 
 
-class CarcassonneMapsAdapter(CarcassonneAdapter):
+class CarcassonneMapsAdapter(CarcassonneEngineAdapter["Game"]):
     slug = "carcassonne-maps"
     name = "Carcassonne Maps – Benelux (Map-Chips)"
     min_players = 2
@@ -133,7 +136,7 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
         return {**options.to_dict(), "table": game.setup.to_dict()}
 
     def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
-                  ruleset_version: str | None = None) -> Any:
+                  ruleset_version: str | None = None) -> Game:
         if not setup or "table" not in setup:
             setup = self.complete_setup(players, seed, dict(setup or {}), ruleset_version or self.ruleset_version)
         table = setup["table"]
@@ -159,7 +162,7 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
 
     # -- actions ------------------------------------------------------------------------------
 
-    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    def apply_action(self, state: Game, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         if event_type == "draw_tile":
             state.apply(self.engine.Action(draw=True, seat=payload.get("seat")))
             return dict(payload)
@@ -178,7 +181,7 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
         state.apply(action)
         return dict(action.to_dict())
 
-    def _dealt(self, state: Any, action: Any) -> Any:
+    def _dealt(self, state: Game, action: Action) -> Action:
         """A seeded record's action with what the deal showed written in (the chip under the
         tile, the tile its island stack turns up), as an action at a table names them: chance is
         stored, never dealt again."""
@@ -210,13 +213,14 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
 
     # -- the table recorder --------------------------------------------------------------------
 
-    def pile(self, state: Any) -> list[str]:
+    def pile(self, state: Game) -> list[str]:
         return list(state.pile)
 
-    def placements(self, state: Any, tile: str, **chosen: Any) -> tuple[list[Placement], bool]:
+    def placements(self, state: Game, tile: str, **chosen: Any) -> tuple[list[Placement], bool]:
         found, discard = [], False
         island = chosen.get("island")
-        for action in state.legal_actions(tile=tile if island is None else None):
+        # The Maps list their own actions (with the island, stack and chip), typed as Carcassonne's.
+        for action in cast("list[Action]", state.legal_actions(tile=tile if island is None else None)):
             if action.island != island or (island is not None and action.stack != chosen.get("stack")):
                 continue
             if action.tile != tile:
@@ -230,7 +234,7 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
         # (and each tile an island may turn up): the recorder asks those apart.
         return list(dict.fromkeys(found)), discard
 
-    def options(self, state: Any, tile: str | None = None, island: str | None = None,
+    def options(self, state: Game, tile: str | None = None, island: str | None = None,
                 stack: int | None = None) -> dict[str, Any]:
         """Carcassonne's options, and the islands whose face-up tile the player may pay a chip for;
         with ``island`` and ``stack``, the spots of that tile instead of the drawn one."""
@@ -286,7 +290,7 @@ class CarcassonneMapsAdapter(CarcassonneAdapter):
         state = self.new_state(players, seed, setup)
         return self._events(heuristic_game, players, seed, state)
 
-    def _events(self, play: Any, players: int, seed: int, state: Any) -> list[tuple[str, dict[str, Any]]]:
+    def _events(self, play: Any, players: int, seed: int, state: Game) -> list[tuple[str, dict[str, Any]]]:
         _game, actions = play(players, seed, state.options, setup=state.setup)
         return [self.event_of(action) for action in actions]
 

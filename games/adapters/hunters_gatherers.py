@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .base import COORDINATE, SEAT, UNDO, PayloadError
 from .rulesets import EngineRulesets
 from .tiles import Placement, TileGameAdapter
 
+if TYPE_CHECKING:
+    from games.engines.hunters_gatherers import Action, Game
 
-class HuntersGatherersAdapter(EngineRulesets, TileGameAdapter):
+
+class HuntersGatherersAdapter(EngineRulesets["Game"], TileGameAdapter["Game"]):
     """Carcassonne – Hunters and Gatherers (first edition) through the platform's interface."""
 
     slug = "hunters-gatherers"
@@ -68,7 +71,7 @@ class HuntersGatherersAdapter(EngineRulesets, TileGameAdapter):
             UNDO: {"type": "object", "additionalProperties": False},
         }
 
-    def _action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> Any:
+    def _action(self, state: Game, event_type: str, payload: Mapping[str, Any]) -> Action:
         data = dict(payload)
         if "tile" not in data:
             # A seeded record lets the platform draw: the stored event names the tile drawn.
@@ -79,7 +82,7 @@ class HuntersGatherersAdapter(EngineRulesets, TileGameAdapter):
             data["discard"] = True
         return self.engine.Action.from_dict(data)
 
-    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    def apply_action(self, state: Game, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         try:
             action = self._action(state, event_type, payload)
         except ValueError as error:
@@ -90,11 +93,6 @@ class HuntersGatherersAdapter(EngineRulesets, TileGameAdapter):
         stored = dict(action.to_dict())
         stored.pop("discard", None)
         return stored
-
-    def undo(self, state: Any) -> None:
-        if not state.history:
-            raise self.engine.IllegalAction("nothing_to_undo", "there is no action left to take back")
-        state.undo()
 
     def action_text(self, event_type: str, payload: Mapping[str, Any]) -> str:
         data = dict(payload, discard=True) if event_type == "discard_tile" else dict(payload)
@@ -112,36 +110,37 @@ class HuntersGatherersAdapter(EngineRulesets, TileGameAdapter):
     def tile_records(self) -> Mapping[str, Mapping[str, Any]]:
         return {tile.id: dict(tile.record, kind=tile.kind) for tile in self.engine.load_tileset().by_id.values()}
 
-    def pile(self, state: Any) -> list[str]:
+    def pile(self, state: Game) -> list[str]:
         return list(state.bonus_left if state.phase == "bonus" else state.landscape_left)
 
-    def phase(self, state: Any) -> str:
+    def phase(self, state: Game) -> str:
         return str(state.phase)
 
-    def current_seat(self, state: Any) -> int:
-        return int(state.current_player)
+    def current_seat(self, state: Game) -> int:
+        seat = state.current_player
+        assert seat is not None, "a game over has no seat to play"  # asked only while it is in play
+        return seat
 
-    def supply(self, state: Any) -> list[dict[str, int]]:
+    def supply(self, state: Game) -> list[dict[str, int]]:
         return [state.supply(seat) for seat in range(state.players)]
 
-    def fits_anywhere(self, state: Any, tile: str) -> bool:
+    def fits_anywhere(self, state: Game, tile: str) -> bool:
         return bool(state.fits_anywhere(tile))
 
-    def placements(self, state: Any, tile: str) -> tuple[list[Placement], bool]:
+    def placements(self, state: Game, tile: str) -> tuple[list[Placement], bool]:
         found, discard = [], False
         for action in state.legal_actions(tile=tile):
             if action.discard:
                 discard = True
                 continue
-            x, y = action.position
-            figure = None if action.figure is None else (action.feature, action.figure)
-            found.append(Placement(x, y, action.rotation, figure))
+            figure = None if action.figure is None or action.feature is None else (action.feature, action.figure)
+            found.append(Placement(action.x, action.y, action.rotation, figure))
         return found, discard
 
-    def snapshot(self, state: Any) -> dict[str, Any]:
+    def snapshot(self, state: Game) -> dict[str, Any]:
         return dict(state.snapshot())  # this engine's to_dict() is the replay-checked form, not the cache
 
-    def restore(self, data: Mapping[str, Any]) -> Any:
+    def restore(self, data: Mapping[str, Any]) -> Game:
         return self.engine.Game.from_snapshot(data)
 
     def random_game(self, players: int, seed: int, setup: Mapping[str, Any] | None = None,

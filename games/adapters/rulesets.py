@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic
 
-from .base import PayloadError
+from .base import PayloadError, StateT
 
 
 @dataclass(frozen=True)
@@ -50,7 +50,7 @@ def single_ruleset(version: str, description: str = "", source: str = "") -> dic
     return {version: RulesetInfo(version, "1", description, source)}
 
 
-class EngineRulesets:
+class EngineRulesets(Generic[StateT]):
     """What an adapter reads from its engine's ``RULESETS`` and ``VARIANTS``.
 
     The adapter sets :attr:`data_version` (its data's name and version: the cards or tiles)
@@ -127,5 +127,5 @@ class EngineRulesets:
         return self.describe_variants(setup)
 
     def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
-                  ruleset_version: str | None = None) -> Any:
+                  ruleset_version: str | None = None) -> StateT:
         return self.engine.Game.new(players, seed, **self.rules_of(setup, ruleset_version))

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .base import SEAT, UNDO, GameStateAdapter, PayloadError
 from .rulesets import EngineRulesets
+
+if TYPE_CHECKING:
+    from games.engines.stone_age import Game
 
 
 RESOURCE_AMOUNTS = {
@@ -17,7 +20,7 @@ RESOURCE_AMOUNTS = {
 DIE = {"type": "integer", "minimum": 1, "maximum": 6}
 
 
-class StoneAgeAdapter(EngineRulesets, GameStateAdapter):
+class StoneAgeAdapter(EngineRulesets["Game"], GameStateAdapter["Game"]):
     """Stone Age (Stenen Tijdperk) through the platform's interface."""
 
     slug = "stone-age"
@@ -83,7 +86,7 @@ class StoneAgeAdapter(EngineRulesets, GameStateAdapter):
             UNDO: {"type": "object", "additionalProperties": False},
         }
 
-    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    def apply_action(self, state: Game, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         action = state.complete(self.engine.Action.from_dict(event_type, payload))  # the dice a seeded game rolls
         state.apply(action)
         return dict(action.to_dict())
@@ -95,7 +98,7 @@ class StoneAgeAdapter(EngineRulesets, GameStateAdapter):
         action = self.engine.parse_action(text)
         return action.kind, action.to_dict()
 
-    def options(self, state: Any, tile: str | None = None) -> dict[str, Any]:
+    def options(self, state: Game, tile: str | None = None) -> dict[str, Any]:
         """What may be recorded now, arranged for the table recorder (see :mod:`.stone_age_options`)."""
         from .stone_age_options import options
 

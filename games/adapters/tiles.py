@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .base import GameStateAdapter, PayloadError
+from .base import GameStateAdapter, PayloadError, StateT
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,7 +33,7 @@ class Placement:
     """(feature number as printed, figure kind)."""
 
 
-class TileGameAdapter(GameStateAdapter):
+class TileGameAdapter(GameStateAdapter[StateT]):
     """A tile game's adapter: the engine's turn arranged for the table recorder.
 
     Each game says what its tiles look like (:meth:`tile_records`), which tiles may be drawn now
@@ -54,26 +54,26 @@ class TileGameAdapter(GameStateAdapter):
         ``features`` and, where the game has them, ``kind`` (start, landscape, bonus)."""
         raise NotImplementedError
 
-    def pile(self, state: Any) -> list[str]:
+    def pile(self, state: StateT) -> list[str]:
         """The tiles the current player may draw now, one entry per copy."""
         raise NotImplementedError
 
-    def phase(self, state: Any) -> str:
+    def phase(self, state: StateT) -> str:
         raise NotImplementedError
 
-    def current_seat(self, state: Any) -> int:
+    def current_seat(self, state: StateT) -> int:
         raise NotImplementedError
 
-    def supply(self, state: Any) -> list[dict[str, int]]:
+    def supply(self, state: StateT) -> list[dict[str, int]]:
         """Each seat's figures still in hand, by pool (see :attr:`figure_pools`)."""
         raise NotImplementedError
 
-    def placements(self, state: Any, tile: str) -> tuple[list[Placement], bool]:
+    def placements(self, state: StateT, tile: str) -> tuple[list[Placement], bool]:
         """Where ``tile`` may be laid now, with each figure it may carry, and whether it may be
         discarded instead (only when it fits nowhere)."""
         raise NotImplementedError
 
-    def fits_anywhere(self, state: Any, tile: str) -> bool:
+    def fits_anywhere(self, state: StateT, tile: str) -> bool:
         """Whether ``tile`` may be laid somewhere now (drawn, it would be discarded otherwise).
         This default lists its placements; a game whose engine answers faster says so."""
         placements, _discard = self.placements(state, tile)
@@ -84,7 +84,7 @@ class TileGameAdapter(GameStateAdapter):
         record = self.tile_records()[tile]
         return [_terrain(record["edges"][side]) for side in ("N", "E", "S", "W")]
 
-    def options(self, state: Any, tile: str | None = None) -> dict[str, Any]:
+    def options(self, state: StateT, tile: str | None = None) -> dict[str, Any]:
         """What may be recorded now: the tile in hand (the one drawn in a seeded game, else
         ``tile`` when given), the pile an unseeded game draws from, and where the tile fits.
 

@@ -211,9 +211,9 @@ def _hunters_gatherers_refused(game: Any) -> Iterator[Any]:
             for feature in sorted(tile.features):
                 yield placement.replace(figure=kind, feature=feature)
         yield placement.replace(seat=(game.current_player + 1) % game.players)
-        yield placement.replace(position=(placement.position[0] + 40, placement.position[1]))
-        yield placement.replace(position=(0, 0))
-        yield placement.replace(discard=True, position=None, rotation=0)
+        yield placement.replace(x=placement.x + 40)
+        yield placement.replace(x=0, y=0)
+        yield placement.replace(discard=True, x=0, y=0, rotation=0)
 
 
 def _hunters_gatherers_walk() -> Walk:
@@ -222,7 +222,8 @@ def _hunters_gatherers_walk() -> Walk:
     def position(game: Any) -> Any:
         return [game.to_dict(), game.view(), [a.to_text() for a in game.legal_actions()],
                 [s.to_dict() for s in game.scores()], [[i, repr(a)] for i, a in game.awards()],
-                game.final_ranks() if game.is_over else None]
+                # The ranks were a list in seat order when the chains were recorded.
+                list(game.final_ranks().values()) if game.is_over else None]
 
     return Walk(lambda p: Game.new(p["players"], seed=p["seed"]), parse_action, lambda g: g.snapshot(), position,
                 _hunters_gatherers_refused)

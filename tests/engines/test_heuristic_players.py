@@ -170,9 +170,8 @@ def test_previewing_a_hunters_and_gatherers_tile_agrees_with_laying_it():
     while not game.is_over and checked < 600:
         legal = game.legal_actions()
         for action in [a for a in legal if not a.discard and a.figure is None][:3]:
-            assert action.position is not None
             tile = game.tileset.by_id[action.tile]
-            joinings = preview(game.land.board, game.land.graph, tile.geometry, action.position,
+            joinings = preview(game.land.board, game.land.graph, tile.geometry, (action.x, action.y),
                                quarter_turns_from_degrees(action.rotation))
             tiles = [joining.tiles(game.land.graph) for joining in joinings]
             trial = hunters_gatherers.Game.from_snapshot(game.snapshot())

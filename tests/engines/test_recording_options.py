@@ -36,7 +36,7 @@ def engine_moves(slug: str, state: Any, tile: str) -> set[tuple]:
         elif slug == "carcassonne":
             moves.add((action.x, action.y, action.rotation, action.meeple, None if action.meeple is None else "meeple"))
         else:
-            moves.add((*action.position, action.rotation, action.feature, action.figure))
+            moves.add((action.x, action.y, action.rotation, action.feature, action.figure))
     return moves
 
 

@@ -10,7 +10,7 @@ from games.adapters.base import SEAT, UNDO, GameStateAdapter, PayloadError
 from . import engine
 
 
-class PebblesAdapter(GameStateAdapter):
+class PebblesAdapter(GameStateAdapter[engine.Game]):
     slug = "pebbles"
     name = "Pebbles"
     min_players = 2
@@ -29,10 +29,10 @@ class PebblesAdapter(GameStateAdapter):
         }
 
     def new_state(self, players: int, seed: int | None, setup: Mapping[str, Any] | None = None,
-                  ruleset_version: str | None = None) -> Any:
+                  ruleset_version: str | None = None) -> engine.Game:
         return engine.Game.new(players)
 
-    def apply_action(self, state: Any, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    def apply_action(self, state: engine.Game, event_type: str, payload: Mapping[str, Any]) -> dict[str, Any]:
         action = engine.Action(int(payload["count"]), payload.get("seat"))
         state.apply(action)
         return action.to_dict()
@@ -43,7 +43,7 @@ class PebblesAdapter(GameStateAdapter):
     def read_action(self, text: str) -> tuple[str, dict[str, Any]]:
         return "take", engine.parse_action(text).to_dict()
 
-    def options(self, state: Any, tile: str | None = None) -> dict[str, Any]:
+    def options(self, state: engine.Game, tile: str | None = None) -> dict[str, Any]:
         """The turn as a choice among actions, the shape ``recorder-choices.js`` reads."""
         return {"kind": "choices", "over": state.is_over,
                 "seat": None if state.is_over else state.current_player,

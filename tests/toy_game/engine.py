@@ -1,22 +1,27 @@
-"""Pebbles, the rules engine: pure Python, deterministic, typed, shaped like the real engines
-(a state with ``legal_actions``, ``apply``, ``undo``, a view, scores and final ranks).
+"""Pebbles, the rules engine: pure Python, deterministic, typed, keeping the contract of the real
+engines (:class:`games.engines.contract.Engine`: ``legal_actions``, ``apply``, ``undo``, ``copy``,
+a view, scores, final ranks and a position's one-line text form).
 
 >>> game = Game.new(2, pile=3)
 >>> [action.to_text() for action in game.legal_actions()]
 ['take 1', 'take 2']
 >>> game.apply(Action(2)); game.apply(Action(1))
 >>> game.is_over, [score.total for score in game.scores()], game.final_ranks()
-(True, [2, 4], [2, 1])
->>> game.undo(); game.pile, game.current_player
-(1, 1)
+(True, [2, 4], {0: 2, 1: 1})
+>>> game.undo(), game.pile, game.current_player
+(Action(count=1, seat=None), 1, 1)
+>>> Game.from_text(game.to_text()) == game
+True
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from games.engines.errors import IllegalAction
+from games.engines import position_text
+from games.engines.errors import IllegalAction, InvalidNotation
+from games.engines.ranks import seat_ranks
 
 LAST_PEBBLE_BONUS = 3
 MOST_TAKEN = 2
@@ -29,6 +34,10 @@ class Action:
     count: int
     seat: int | None = None
 
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        return parse_action(text)
+
     def to_text(self) -> str:
         return f"take {self.count}"
 
@@ -37,10 +46,10 @@ class Action:
 
 
 def parse_action(text: str) -> Action:
-    """``take 2`` → the action; ``ValueError`` naming what is wrong otherwise."""
+    """``take 2`` → the action; :class:`InvalidNotation` naming what is wrong otherwise."""
     words = text.split()
     if len(words) != 2 or words[0] != "take" or not words[1].isdigit():
-        raise ValueError(f"expected 'take 1' or 'take 2', not {text!r}")
+        raise InvalidNotation(f"expected 'take 1' or 'take 2', not {text!r}")
     return Action(int(words[1]))
 
 
@@ -53,6 +62,8 @@ class Score:
 
 @dataclass
 class Game:
+    text_tag: ClassVar[str] = "pebbles"
+
     players: int
     pile: int
     taken: list[int]
@@ -91,13 +102,17 @@ class Game:
             self.last_taker = self.current_player
         self.history.append(action)
 
-    def undo(self) -> None:
+    def undo(self) -> Action:
         if not self.history:
             raise IllegalAction("nothing_to_undo", "no move to take back")
         action = self.history.pop()
         self.pile += action.count
         self.taken[self.current_player] -= action.count
         self.last_taker = None
+        return action
+
+    def copy(self) -> Game:
+        return Game(self.players, self.pile, list(self.taken), self.last_taker, list(self.history))
 
     def scores(self) -> list[Score]:
         scores = []
@@ -106,9 +121,8 @@ class Game:
             scores.append(Score(seat, sum(breakdown.values()), breakdown))
         return scores
 
-    def final_ranks(self) -> list[int]:
-        totals = [score.total for score in self.scores()]
-        return [1 + sum(other > total for other in totals) for total in totals]
+    def final_ranks(self) -> dict[int, int]:
+        return seat_ranks([score.total for score in self.scores()])
 
     def view(self) -> dict[str, Any]:
         return {
@@ -123,6 +137,13 @@ class Game:
     def to_dict(self) -> dict[str, Any]:
         return {"players": self.players, "pile": self.pile, "taken": list(self.taken), "last_taker": self.last_taker,
                 "history": [action.to_dict() for action in self.history]}
+
+    def to_text(self) -> str:
+        return position_text.write(self.text_tag, self.to_dict())
+
+    @classmethod
+    def from_text(cls, text: str) -> Game:
+        return position_text.read(cls.text_tag, text, cls.from_dict)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Game:

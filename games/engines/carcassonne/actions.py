@@ -21,6 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, Self
 
+from games.engines.errors import InvalidNotation
 from games.engines.values import build
 
 from .figures import BIG, BUILDER, KINDS, MEEPLE, PIG
@@ -91,6 +92,11 @@ class Action:
                    rotation=int(data.get("rotation", 0)), meeple=data.get("meeple"), discard=discard,
                    seat=data.get("seat"), big=data.get("big"), builder=data.get("builder"), pig=data.get("pig"))
 
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        """The action ``text`` writes in the notation (:func:`parse_action`)."""
+        return parse_action(text)
+
     def to_text(self) -> str:
         tile = self.tile or "?"
         text = f"{tile} discard" if self.discard else f"{tile}@{self.x},{self.y}r{self.rotation}"
@@ -122,7 +128,14 @@ _DISCARD = re.compile(rf"^{_TILE} discard(?: seat:(?P<seat>\d+))?$")
 
 
 def parse_action(text: str) -> Action:
-    """Read one action in the notation; ``ValueError`` names what does not parse."""
+    """Read one action in the notation; :class:`InvalidNotation` (a ``ValueError``) names what
+    does not parse.
+
+    >>> parse_action("V@1,0r45")
+    Traceback (most recent call last):
+    ...
+    games.engines.errors.InvalidNotation: 'V@1,0r45' is not an action: write e.g. V@1,0r90 meeple:2, IC05@1,0r90 big:2 or V discard
+    """
     text = " ".join(text.split())
     match = _PLACE.match(text)
     if match:
@@ -142,4 +155,4 @@ def parse_action(text: str) -> Action:
     match = _DISCARD.match(text)
     if match:
         return Action(tile=match["tile"], discard=True, seat=int(match["seat"]) if match["seat"] else None)
-    raise ValueError(f"{text!r} is not an action: write e.g. V@1,0r90 meeple:2, IC05@1,0r90 big:2 or V discard")
+    raise InvalidNotation(f"{text!r} is not an action: write e.g. V@1,0r90 meeple:2, IC05@1,0r90 big:2 or V discard")

@@ -26,10 +26,12 @@ import marshal
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, Self
 
+from games.engines import position_text
 from games.engines.chance import shuffle
 from games.engines.errors import IllegalAction
+from games.engines.ranks import seat_ranks
 from games.engines.tiles import (
     SIDES, Board, FeatureGraph, Figure, PlacedTile, Position, TileDef, neighbour,
 )
@@ -165,6 +167,8 @@ class Game:
 
     action_class: ClassVar[type[Action]] = Action
     """What :meth:`legal_actions` builds: a subclass's action may carry more fields."""
+    text_tag: ClassVar[str] = "carcassonne"
+    """The engine's name in a position's text form (:meth:`to_text`)."""
 
     def __init__(self, players: int, seed: int | None, pile: list[str], ordered: bool,
                  options: Options = BASE_GAME) -> None:
@@ -413,12 +417,33 @@ class Game:
         self._final_scoring()
         self.is_over = True
 
-    def undo(self) -> None:
-        """Take back the last action: the position before it, exactly (rebuilt from the last
-        position kept and the actions since, see :mod:`games.engines.undo`)."""
+    def undo(self) -> Action:
+        """Take back the last action and return it: the position before it, exactly (rebuilt
+        from the last position kept and the actions since, see :mod:`games.engines.undo`)."""
         if not self.history:
             raise IllegalAction("nothing_to_undo", "there is no action left to take back")
-        self._rebuild(self.history.pop().before)
+        step = self.history.pop()
+        self._rebuild(step.before)
+        return step.action
+
+    def copy(self) -> Self:
+        """An independent game in the same position, with the same actions to take back.
+
+        What an action may change is copied as undo keeps a position (:meth:`_kept`, which a
+        subclass extends with its own); the rest (the options, the tile set, a map) never
+        changes and is shared, as are the steps of the history (a step is never changed).
+
+        >>> game = Game.new(2, seed=3)
+        >>> twin = game.copy()
+        >>> twin.apply(twin.legal_actions()[0])
+        >>> len(game.letters), len(twin.letters), twin.undo() is not None
+        (1, 2, True)
+        """
+        game = self.__class__.__new__(self.__class__)
+        game.__dict__.update(vars(self))
+        game.__dict__.update(self._kept(vars(self)))
+        game.history = self.history.copy()
+        return game
 
     def _rebuild(self, before: Mapping[str, Any] | None) -> None:
         """Back to the position after the actions of :attr:`history` (``before`` is its copy,
@@ -633,8 +658,9 @@ class Game:
         return [Score(seat, dict(points)) for seat, points in enumerate(self.points)]
 
     def final_ranks(self) -> dict[int, int]:
-        totals = {s.seat: s.total for s in self.scores()}
-        return {seat: 1 + sum(1 for other in totals.values() if other > total) for seat, total in totals.items()}
+        """Seat → place by total, tied seats sharing a place (:func:`games.engines.ranks.seat_ranks`);
+        before the end, the standing as the scores stand."""
+        return seat_ranks([score.total for score in self.scores()])
 
     # -- what may be done --------------------------------------------------------------------
 
@@ -820,6 +846,17 @@ class Game:
             "is_over": self.is_over, "final_scored": self.final_scored, "discarded": list(self.discarded),
             "awards": [award.to_dict() for award in self.awards],
         }
+
+    def to_text(self) -> str:
+        """The position on one line (:mod:`games.engines.position_text`: this snapshot, tagged);
+        the actions to take back do not come with it, as a FEN has no move stack."""
+        return position_text.write(self.text_tag, self.to_dict())
+
+    @classmethod
+    def from_text(cls, text: str) -> Game:
+        """The game in the position :meth:`to_text` wrote (nothing to take back);
+        :class:`~games.engines.errors.InvalidNotation` for text that is not one."""
+        return position_text.read(cls.text_tag, text, cls.from_dict)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:

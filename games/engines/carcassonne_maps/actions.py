@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from games.engines.carcassonne import actions as carcassonne
+from games.engines.errors import InvalidNotation
 
 from .chips import Chip
 
@@ -106,6 +107,11 @@ class Action(carcassonne.Action):
                    island=data.get("island"), stack=None if stack is None else int(stack),
                    chip=None if chip is None else Chip.from_text(str(chip)), reveal=data.get("reveal"))
 
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        """The action ``text`` writes in the notation (:func:`parse_action`)."""
+        return parse_action(text)
+
     def to_text(self) -> str:
         seat = self.seat
         if self.draw:
@@ -129,13 +135,20 @@ def _without_seat(action: Action) -> carcassonne.Action:
 
 
 def parse_action(text: str) -> Action:
-    """Read one action in the notation; ``ValueError`` names what does not parse. The words
-    ``chip:``, ``island:`` and ``reveal:`` are read wherever they stand, each once."""
+    """Read one action in the notation; :class:`InvalidNotation` (a ``ValueError``) names what
+    does not parse. The words ``chip:``, ``island:`` and ``reveal:`` are read wherever they
+    stand, each once.
+
+    >>> parse_action("U@11,5r0 chip:violet")
+    Traceback (most recent call last):
+    ...
+    games.engines.errors.InvalidNotation: 'chip:violet' in 'U@11,5r0 chip:violet': write chip:violet:2, island:violet/1 or reveal:W
+    """
     words = text.split()
     if words and words[0] == "draw":
         seat = re.fullmatch(r"seat:(\d+)", words[1]) if len(words) == 2 else None
         if len(words) > 2 or (len(words) == 2 and seat is None):
-            raise ValueError(f"{text!r}: a draw is written draw (or draw seat:N)")
+            raise InvalidNotation(f"{text!r}: a draw is written draw (or draw seat:N)")
         return Action(draw=True, seat=None if seat is None else int(seat[1]))
     found: dict[str, re.Match[str]] = {}
     rest: list[str] = []
@@ -147,9 +160,9 @@ def parse_action(text: str) -> Action:
             continue
         match = pattern.match(word)
         if match is None:
-            raise ValueError(f"{word!r} in {text!r}: write chip:violet:2, island:violet/1 or reveal:W")
+            raise InvalidNotation(f"{word!r} in {text!r}: write chip:violet:2, island:violet/1 or reveal:W")
         if name in found:
-            raise ValueError(f"{text!r} names {name}: twice")
+            raise InvalidNotation(f"{text!r} names {name}: twice")
         found[name] = match
     base = carcassonne.parse_action(" ".join(rest))
     chip = found.get("chip")

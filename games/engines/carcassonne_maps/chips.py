@@ -44,7 +44,7 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from games.engines.chance import sample, shuffle
-from games.engines.errors import IllegalAction
+from games.engines.errors import IllegalAction, InvalidNotation
 from games.engines.tiles import Position
 
 from .map import ISLAND_COLOURS, MapDefinition, SquareKind
@@ -73,14 +73,15 @@ class Chip:
 
     @classmethod
     def from_text(cls, text: str) -> Chip:
-        """The chip written ``colour:points`` (as :meth:`__str__` writes it); ``ValueError`` else.
+        """The chip written ``colour:points`` (as :meth:`__str__` writes it);
+        :class:`~games.engines.errors.InvalidNotation` (a ``ValueError``) else.
 
         >>> Chip.from_text("light_blue:2")
         Chip(colour='light_blue', points=2)
         """
         colour, _, points = text.partition(":")
         if colour not in CHIP_COLOURS or not points.isdigit() or points.startswith("0"):
-            raise ValueError(f"{text!r} is not a chip: write its colour ({', '.join(CHIP_COLOURS)}) and points, "
+            raise InvalidNotation(f"{text!r} is not a chip: write its colour ({', '.join(CHIP_COLOURS)}) and points, "
                              "e.g. violet:2")
         return cls(colour, int(points))
 

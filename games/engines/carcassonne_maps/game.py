@@ -31,6 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Final
 
+from games.engines import position_text
 from games.engines.carcassonne import game as carcassonne
 from games.engines.carcassonne.actions import Action as CarcassonneAction
 from games.engines.carcassonne.options import INNS_CATHEDRALS, TRADERS_BUILDERS, Options
@@ -115,6 +116,7 @@ class Game(carcassonne.Game):
     """A game of Carcassonne Maps – Benelux with Map-Chips, from the set-up to the final scoring."""
 
     action_class: ClassVar[type[CarcassonneAction]] = Action
+    text_tag: ClassVar[str] = "carcassonne-maps"
     board: MapBoard
 
     def __init__(self, players: int, seed: int | None, pile: list[str], ordered: bool,
@@ -647,6 +649,12 @@ class Game(carcassonne.Game):
         return data
 
     @classmethod
+    def from_text(cls, text: str, map_definition: MapDefinition | None = None) -> Game:
+        """The game in the position :meth:`to_text` wrote, on ``map_definition`` (the map it
+        names, which must be packaged when none is given, as in :meth:`from_dict`)."""
+        return position_text.read(cls.text_tag, text, lambda data: cls.from_dict(data, map_definition))
+
+    @classmethod
     def from_dict(cls, data: Mapping[str, Any], map_definition: MapDefinition | None = None) -> Game:
         """The game of :meth:`to_dict`, restored without replaying; its map is ``map_definition``
         (which must be the one the snapshot names) or the packaged map it names."""
@@ -688,12 +696,6 @@ class Game(carcassonne.Game):
             "large_cities": dict(position["large_cities"]), "drew_face_down": position["drew_face_down"],
             "fresh_chips": position["fresh_chips"],
         }
-
-    def copy(self) -> Game:
-        """An independent game in the same position, with the same actions to undo."""
-        game = Game.from_dict(self.to_dict(), self.map)
-        game.history = self.history.copy()
-        return game
 
 
 def _chip(chip: Chip) -> dict[str, Any]:

@@ -86,7 +86,9 @@ at the end of the turn, after the bonus tile. Without variants a game plays the
 default, as every game recorded before variants existed.
 """
 
-from .actions import FIGURE_KINDS, Action, FigureKind, NotationError, parse_action
+from games.engines.errors import InvalidNotation
+
+from .actions import FIGURE_KINDS, Action, FigureKind, parse_action
 from .game import ENGINE_SLUG, FIGURE_TERRAIN, Game, IllegalAction, Score
 from .rulesets import DEFAULT_RULESET, LATEST_RULESET, RULESETS, VARIANTS, Ruleset, Variant
 from .scoring import Award
@@ -98,6 +100,6 @@ TILESET_VERSION: str = _DEFAULT.version
 
 __all__ = [
     "DEFAULT_RULESET", "ENGINE_SLUG", "FIGURE_KINDS", "FIGURE_TERRAIN", "LATEST_RULESET", "RULESETS", "TILESET_NAME",
-    "TILESET_VERSION", "VARIANTS", "Action", "Award", "FigureKind", "Game", "IllegalAction", "NotationError",
+    "TILESET_VERSION", "VARIANTS", "Action", "Award", "FigureKind", "Game", "IllegalAction", "InvalidNotation",
     "Ruleset", "Score", "Tile", "Tileset", "TilesetError", "Variant", "load_tileset", "parse_action",
 ]

@@ -22,7 +22,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from .actions import NotationError, parse_action
+from games.engines.errors import InvalidNotation
+
+from .actions import parse_action
 from .game import ENGINE_SLUG, Game, IllegalAction
 from .rulesets import DEFAULT_RULESET, VariantChoice, exactly
 
@@ -49,7 +51,8 @@ def summary(game: Game) -> dict[str, Any]:
         "actions": [a.to_text() for a in game.history],
         "final_scores": [s.total for s in scores],
         "breakdown": [dict(s.breakdown) for s in scores],
-        "ranks": game.final_ranks() if game.is_over else None,
+        # The output keeps the list in seat order it has always printed.
+        "ranks": list(game.final_ranks().values()) if game.is_over else None,
     }
 
 
@@ -73,7 +76,7 @@ def replay(record: Any, players: int, seed: int | None) -> Game:
     for index, text in enumerate(texts):
         try:
             game.apply(parse_action(str(text)))
-        except NotationError as error:
+        except InvalidNotation as error:
             raise ReplayError(f"action {index} ({text}): bad_notation: {error}") from None
         except IllegalAction as error:
             raise ReplayError(f"action {index} ({text}): {error.reason}: {error.message}") from None

@@ -15,8 +15,8 @@ rotation. Figures: ``gatherer`` (forest), ``fisher`` (river), ``hunter``
 (meadow), ``hut`` (river or lake).
 
 >>> a = parse_action("L17@2,-1r90 hunter:0")
->>> a.tile, a.position, a.rotation, a.figure, a.feature
-('L17', (2, -1), 90, 'hunter', 0)
+>>> a.tile, a.x, a.y, a.rotation, a.figure, a.feature
+('L17', 2, -1, 90, 'hunter', 0)
 >>> a.to_text()
 'L17@2,-1r90 hunter:0'
 >>> Action.from_dict(a.to_dict()) == a
@@ -27,8 +27,14 @@ True
 
 from __future__ import annotations
 
+import dataclasses
 import re
-from typing import Any, Final, Literal, NamedTuple, cast
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal, cast
+
+from games.engines.errors import InvalidNotation
+from games.engines.values import build
 
 FigureKind = Literal["gatherer", "fisher", "hunter", "hut"]
 FIGURE_KINDS: Final[tuple[FigureKind, ...]] = ("gatherer", "fisher", "hunter", "hut")
@@ -44,77 +50,82 @@ _NOTATION: Final = re.compile(
     r"(?: (?P<figure>[a-z]+):(?P<feature>\d+))?)$")
 
 
-class NotationError(ValueError):
-    """Text that is not an action in this notation."""
+@dataclass(frozen=True)
+class Action:
+    """One tile laid at ``x``, ``y`` turned ``rotation`` degrees clockwise, or discarded.
 
+    ``figure``/``feature`` name the optional figure put on the tile just laid.
+    ``seat`` is who plays it; ``None`` means "whoever is to play". A discard's ``x``, ``y`` and
+    ``rotation`` are 0 and mean nothing (as in Carcassonne's actions).
 
-class _ActionFields(NamedTuple):
+    An action built by hand is checked (:meth:`__post_init__`); the engine's legal actions and
+    the parser, whose fields are good by construction and which build them by the dozen (every
+    replay parses every stored action), build them at once with :meth:`listed`.
+    """
+
     tile: str
-    position: tuple[int, int] | None = None
+    x: int = 0
+    y: int = 0
     rotation: int = 0
     figure: FigureKind | None = None
     feature: int | None = None
     discard: bool = False
     seat: int | None = None
 
-
-class Action(_ActionFields):
-    """One tile laid at ``position`` turned ``rotation`` degrees clockwise, or discarded.
-
-    ``figure``/``feature`` name the optional figure put on the tile just laid.
-    ``seat`` is who plays it; ``None`` means "whoever is to play".
-
-    A named tuple (as the tile core's ``PlacedTile``) rather than a frozen dataclass: as
-    immutable, and built in a third of the time; every replay builds one per stored action.
-    """
-
-    __slots__ = ()
-
-    def __new__(cls, tile: str, position: tuple[int, int] | None = None, rotation: int = 0,
-                figure: FigureKind | None = None, feature: int | None = None, discard: bool = False,
-                seat: int | None = None) -> Action:
-        if discard:
-            if position is not None or figure is not None or feature is not None:
-                raise ValueError("a discard names only the tile")
-        elif position is None:
-            raise ValueError("a placement needs a position (or discard=True)")
-        if rotation not in ROTATIONS:
-            raise ValueError(f"rotation must be one of {ROTATIONS}, not {rotation}")
-        if (figure is None) != (feature is None):
+    def __post_init__(self) -> None:
+        if self.discard and (self.x or self.y or self.rotation or self.figure is not None
+                             or self.feature is not None):
+            raise ValueError("a discard names only the tile")
+        if self.rotation not in ROTATIONS:
+            raise ValueError(f"rotation must be one of {ROTATIONS}, not {self.rotation}")
+        if (self.figure is None) != (self.feature is None):
             raise ValueError("a figure needs a feature and a feature needs a figure")
-        if figure is not None and figure not in FIGURE_KINDS:
-            raise ValueError(f"unknown figure {figure!r}; one of {', '.join(FIGURE_KINDS)}")
-        return tuple.__new__(cls, (tile, position, rotation, figure, feature, discard, seat))
+        if self.figure is not None and self.figure not in FIGURE_KINDS:
+            raise ValueError(f"unknown figure {self.figure!r}; one of {', '.join(FIGURE_KINDS)}")
+
+    @classmethod
+    def listed(cls, fields: Mapping[str, Any]) -> Action:
+        """The action whose fields are ``fields``, every one of them by name, in order (a copy of
+        :data:`PLACEMENT` changed), unchecked: what the engine's legal actions and the parser
+        build (:func:`games.engines.values.build`).
+
+        >>> Action.listed(PLACEMENT | {"tile": "L17", "x": 2, "y": -1}) == Action.place("L17", 2, -1)
+        True
+        """
+        return build(cls, fields)
 
     @classmethod
     def place(cls, tile: str, x: int, y: int, rotation: int = 0, figure: FigureKind | None = None,
               feature: int | None = None, seat: int | None = None) -> Action:
         """``Action.place("L17", 2, -1, 90, "hunter", 0)``"""
-        return cls(tile, (x, y), rotation, figure, feature, False, seat)
+        return cls(tile, x, y, rotation, figure, feature, False, seat)
 
     @classmethod
     def discard_tile(cls, tile: str, seat: int | None = None) -> Action:
         return cls(tile, discard=True, seat=seat)
 
     def replace(self, **changes: Any) -> Action:
-        """This action with some fields changed, checked as a new one is (a named tuple's own
-        ``_replace`` checks nothing).
+        """This action with some fields changed, checked as a new one is.
 
         >>> parse_action("L17@2,-1r90").replace(figure="hunter", feature=0).to_text()
         'L17@2,-1r90 hunter:0'
         """
-        return Action(**{**self._asdict(), **changes})
+        return dataclasses.replace(self, **changes)
 
     @property
     def is_bonus(self) -> bool:
         return self.tile.startswith("B")
 
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        """The action ``text`` writes in the notation (:func:`parse_action`)."""
+        return parse_action(text)
+
     def to_text(self) -> str:
         prefix = "" if self.seat is None else f"P{self.seat}:"
         if self.discard:
             return f"{prefix}{self.tile} discard"
-        assert self.position is not None
-        text = f"{prefix}{self.tile}@{self.position[0]},{self.position[1]}r{self.rotation}"
+        text = f"{prefix}{self.tile}@{self.x},{self.y}r{self.rotation}"
         if self.figure is not None:
             text += f" {self.figure}:{self.feature}"
         return text
@@ -128,8 +139,7 @@ class Action(_ActionFields):
         if self.discard:
             out["discard"] = True
         else:
-            assert self.position is not None
-            out.update(x=self.position[0], y=self.position[1], rotation=self.rotation)
+            out.update(x=self.x, y=self.y, rotation=self.rotation)
             if self.figure is not None:
                 out.update(figure=self.figure, feature=self.feature)
         if self.seat is not None:
@@ -143,34 +153,39 @@ class Action(_ActionFields):
             return cls.discard_tile(str(data["tile"]), seat)
         figure = data.get("figure")
         feature = data.get("feature")
-        return cls(str(data["tile"]), (int(data["x"]), int(data["y"])), int(data.get("rotation", 0)),
+        return cls(str(data["tile"]), int(data["x"]), int(data["y"]), int(data.get("rotation", 0)),
                    cast("FigureKind | None", figure), None if feature is None else int(feature), False,
                    None if seat is None else int(seat))
 
 
+PLACEMENT: Final[dict[str, Any]] = {field.name: field.default for field in dataclasses.fields(Action)}
+"""Every field of an action with its default, in order: what :meth:`Action.listed` changes."""
+
+
 def parse_action(text: str) -> Action:
-    """Read one action in the notation above; raises :class:`NotationError`.
+    """Read one action in the notation above; raises
+    :class:`~games.engines.errors.InvalidNotation` (a ``ValueError``).
 
     >>> parse_action("P1:B03@0,1r270 hut:8").to_dict()
     {'tile': 'B03', 'x': 0, 'y': 1, 'rotation': 270, 'figure': 'hut', 'feature': 8, 'seat': 1}
     """
     match = _NOTATION.match(text.strip())
     if match is None:
-        raise NotationError(f"{text!r} is not an action (expected e.g. 'L17@2,-1r90 hunter:0' or 'L44 discard')")
+        raise InvalidNotation(f"{text!r} is not an action (expected e.g. 'L17@2,-1r90 hunter:0' or 'L44 discard')")
     seat, tile, discard, x, y, rotation, figure, feature = match.groups()  # one call, not a lookup per group
     if discard:
         return Action.discard_tile(tile, None if seat is None else int(seat))
     # The grammar gives a placement its position and a figure its feature: only the values are
     # left to check, here, rather than all of it again by Action() (every replay parses every
-    # action), and the tuple is built as Action() builds it.
+    # action).
     degrees = int(rotation)
     if degrees not in ROTATIONS:
-        raise NotationError(f"{text!r}: rotation must be one of {ROTATIONS}, not {degrees}")
-    if figure is None:
-        return tuple.__new__(Action, (tile, (int(x), int(y)), degrees, None, None, False,
-                                      None if seat is None else int(seat)))
-    kind = _FIGURE_NAMED.get(figure)
-    if kind is None:
-        raise NotationError(f"{text!r}: unknown figure {figure!r}; one of {', '.join(FIGURE_KINDS)}")
-    return tuple.__new__(Action, (tile, (int(x), int(y)), degrees, kind, int(feature), False,
-                                  None if seat is None else int(seat)))
+        raise InvalidNotation(f"{text!r}: rotation must be one of {ROTATIONS}, not {degrees}")
+    kind = None
+    if figure is not None:
+        kind = _FIGURE_NAMED.get(figure)
+        if kind is None:
+            raise InvalidNotation(f"{text!r}: unknown figure {figure!r}; one of {', '.join(FIGURE_KINDS)}")
+    return Action.listed({"tile": tile, "x": int(x), "y": int(y), "rotation": degrees, "figure": kind,
+                          "feature": None if feature is None else int(feature), "discard": False,
+                          "seat": None if seat is None else int(seat)})

@@ -16,13 +16,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Final, Literal
+from typing import Any, ClassVar, Final, Literal
 
+from games.engines import position_text
 from games.engines.chance import shuffle
-from games.engines.errors import IllegalAction
+from games.engines.errors import IllegalAction, InvalidNotation
+from games.engines.ranks import seat_ranks
 from games.engines.tiles import Around, Figure
 
-from .actions import FIGURE_KINDS, TRIBE_MEMBERS, Action, FigureKind, NotationError, parse_action
+from .actions import FIGURE_KINDS, PLACEMENT, TRIBE_MEMBERS, Action, FigureKind, parse_action
 from .landscape import Landscape
 from .rulesets import DEFAULT_RULESET, VariantChoice, check_ruleset, check_variants, choose_variants, exactly
 from .scoring import SOURCES, Award, Source, StandingFigure, completed_award, final_awards, forest_has_gold, standing
@@ -71,6 +73,9 @@ class Score:
 
 class Game:
     """A game of Hunters and Gatherers, from the start tile to the final scoring."""
+
+    text_tag: ClassVar[str] = ENGINE_SLUG
+    """The engine's name in a position's text form (:meth:`to_text`)."""
 
     def __init__(self, players: int, *, seed: int | None = None, tileset: Tileset | None = None,
                  landscape_order: Sequence[str] | None = None, bonus_order: Sequence[str] | None = None,
@@ -190,12 +195,10 @@ class Game:
         they went home without points (empty until the end)."""
         return list(self._sent_home)
 
-    def final_ranks(self) -> list[int]:
-        """1-based rank per seat, ties sharing a rank (1, 1, 3...); only once the game is over."""
-        if not self.is_over:
-            raise ValueError("ranks are known only once the game is over")
-        totals = [s.total for s in self.scores()]
-        return [1 + sum(other > mine for other in totals) for mine in totals]
+    def final_ranks(self) -> dict[int, int]:
+        """Seat → place by total, tied seats sharing a place (1, 1, 3: :func:`games.engines.ranks.seat_ranks`);
+        before the end, the standing as the scores stand (huts and hunters not scored yet)."""
+        return seat_ranks([score.total for score in self.scores()])
 
     # -- the rules ------------------------------------------------------------------------
     def _pile(self) -> list[str]:
@@ -269,8 +272,7 @@ class Game:
             if not self._pile():
                 self._end_turn()
             return
-        assert action.position is not None
-        position, turns = action.position, action.rotation // 90  # an action's rotation is 0, 90, 180 or 270
+        position, turns = (action.x, action.y), action.rotation // 90  # an action's rotation is 0, 90, 180 or 270
         board = self.land.board
         around = board.around(position)  # asked once, and passed on to lay the tile
         if not board.fits(tile.geometry, position, turns, around):
@@ -389,15 +391,16 @@ class Game:
         if not placements:
             return [Action.discard_tile(tile.id)]
         actions: list[Action] = []
+        listed = Action.listed
         for (x, y), turns in placements:
-            rotation = turns * 90
-            actions.append(Action.place(tile.id, x, y, rotation))
+            fields = PLACEMENT | {"tile": tile.id, "x": x, "y": y, "rotation": turns * 90}
+            actions.append(listed(fields))
             joined = self.land.joins(tile, (x, y), turns)
             for fid, feature in sorted(tile.features.items()):
                 for figure in FIGURE_KINDS:
                     if feature.kind in FIGURE_TERRAIN[figure] and \
                             self._figure_problem(tile, figure, fid, joined) is None:
-                        actions.append(Action.place(tile.id, x, y, rotation, figure, fid))
+                        actions.append(listed(fields | {"figure": figure, "feature": fid}))
         return actions
 
     # -- history --------------------------------------------------------------------------
@@ -414,15 +417,18 @@ class Game:
         return game
 
     def undo(self) -> Action:
-        """Take back the last action; the position is rebuilt from the history, exactly."""
+        """Take back the last action and return it; the position is rebuilt from the history,
+        exactly."""
         if not self._history:
-            raise IndexError("nothing to undo")
+            raise IllegalAction("nothing_to_undo", "there is no action left to take back")
         last = self._history[-1]
         self.__dict__.update(self.replayed(self._history[:-1]).__dict__)
         return last
 
     def copy(self) -> Game:
-        return self.replayed(self._history)
+        """An independent game in the same position, with the same actions to take back: its
+        snapshot restored (quicker than replaying them, and a game ended early stays ended)."""
+        return Game.from_snapshot(self.snapshot(), self.tileset)
 
     # -- serialisation --------------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
@@ -469,8 +475,8 @@ class Game:
         for index, text in enumerate(data.get("actions", [])):
             try:
                 game.apply(parse_action(text))
-            except NotationError as error:
-                raise ValueError(f"action {index}: {error}") from None
+            except InvalidNotation as error:
+                raise InvalidNotation(f"action {index}: {error}") from None
         if "position" in data:
             position = game.view()
             if "ruleset" not in data["position"]:  # written before rulesets: its view lacked their keys
@@ -516,6 +522,23 @@ class Game:
             "landscape": self.land.to_state(),
         }
 
+    def to_text(self) -> str:
+        """The position on one line (:mod:`games.engines.position_text`: the :meth:`snapshot`,
+        tagged, with the actions it names: this game's position is its actions).
+
+        >>> game = Game.new(players=2, seed=7)
+        >>> game.apply(game.legal_actions()[0])
+        >>> Game.from_text(game.to_text()).to_dict() == game.to_dict()
+        True
+        """
+        return position_text.write(self.text_tag, self.snapshot())
+
+    @classmethod
+    def from_text(cls, text: str, tileset: Tileset | None = None) -> Game:
+        """The game in the position :meth:`to_text` wrote (played with ``tileset``, by default
+        the packaged one); :class:`~games.engines.errors.InvalidNotation` for text that is not one."""
+        return position_text.read(cls.text_tag, text, lambda data: cls.from_snapshot(data, tileset))
+
     @classmethod
     def from_snapshot(cls, data: Mapping[str, Any], tileset: Tileset | None = None) -> Game:
         """Restore a game from :meth:`snapshot` without replaying its actions.
@@ -534,7 +557,7 @@ class Game:
                              f"not {tileset.name} {tileset.version}")
         try:
             return cls._restore(data, tileset)
-        except (KeyError, IndexError, TypeError, NotationError) as error:
+        except (KeyError, IndexError, TypeError, InvalidNotation) as error:
             raise ValueError(f"a malformed {ENGINE_SLUG} snapshot: {error!r}") from None
 
     @classmethod

@@ -55,8 +55,7 @@ def choose(game: Game, chooser: random.Random) -> Action:
     turn = _Turn(game, game.tileset.by_id[legal[0].tile])
     by_placement: dict[tuple[tuple[int, int], int], list[Action]] = {}
     for action in legal:
-        assert action.position is not None
-        by_placement.setdefault((action.position, action.rotation), []).append(action)
+        by_placement.setdefault(((action.x, action.y), action.rotation), []).append(action)
     valued: list[tuple[float, Action]] = []
     for (position, rotation), options in by_placement.items():
         base, claims = turn.weigh(position, rotation // 90)

@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.engines.errors import InvalidNotation
 
 Payment = Mapping[str, int]
 KINDS = ("place", "resolve", "feed", "reveal")
@@ -112,6 +113,11 @@ class Action:
 
     # -- text --------------------------------------------------------------------------------
 
+    @classmethod
+    def from_text(cls, text: str) -> Action:
+        """The action ``text`` writes in the notation (:func:`parse_action`)."""
+        return parse_action(text)
+
     def to_text(self) -> str:
         words = [self.kind]
         if self.location is not None:
@@ -152,10 +158,19 @@ def _amounts(text: str) -> dict[str, int]:
 
 
 def parse_action(text: str) -> Action:
-    """Read one action in the text notation; ``ValueError`` says what does not parse."""
+    """Read one action in the text notation; :class:`~games.engines.errors.InvalidNotation` (a
+    ``ValueError``) says what does not parse.
+
+    >>> parse_action("resolve forest dice=3,5,6 tools=0").dice
+    (3, 5, 6)
+    >>> parse_action("resolve forest dice=three")
+    Traceback (most recent call last):
+    ...
+    games.engines.errors.InvalidNotation: 'resolve forest dice=three': invalid literal for int() with base 10: 'three'
+    """
     words = text.split()
     if not words or words[0] not in KINDS:
-        raise ValueError(f"an action starts with one of {', '.join(KINDS)}: {text!r}")
+        raise InvalidNotation(f"an action starts with one of {', '.join(KINDS)}: {text!r}")
     kind, rest = words[0], words[1:]
     data: dict[str, Any] = {}
     buildings: dict[str, str] = {}
@@ -188,7 +203,7 @@ def parse_action(text: str) -> Action:
             else:
                 raise ValueError(f"unknown {key}=")
     except ValueError as error:
-        raise ValueError(f"{text!r}: {error}") from None
+        raise InvalidNotation(f"{text!r}: {error}") from None
     if buildings:
         data["buildings"] = buildings
     return Action.from_dict(kind, data)

@@ -14,10 +14,12 @@ import random
 from collections import Counter
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
+from games.engines import position_text
 from games.engines.chance import roll, shuffle
 from games.engines.errors import IllegalAction
+from games.engines.ranks import seat_ranks
 
 from .actions import Action, Payment
 from .components import RESOURCES, GameData, load
@@ -91,6 +93,9 @@ class Score:
 
 @dataclass
 class Game:
+    text_tag: ClassVar[str] = "stone-age"
+    """The engine's name in a position's text form (:meth:`to_text`)."""
+
     players: int
     seed: int | None
     tribes: list[Tribe]
@@ -214,15 +219,19 @@ class Game:
         self.history.append(action)
         self.actions_taken += 1
 
-    def undo(self) -> None:
+    def undo(self) -> Action:
+        """Take back the last action and return it (the position before it is replayed from the
+        nearest checkpoint)."""
         if not self.history:
             raise IllegalAction("nothing_to_undo", "there is no action left to take back")
         done = len(self.history) - 1
         history, checkpoints = self.history, self.checkpoints
+        last = history[done]
         self._become(self._replayed(done))
         del history[done:]
         del checkpoints[-(-done // CHECKPOINT_EVERY):]  # those before an action still in history
         self.history, self.checkpoints = history, checkpoints
+        return last
 
     def clear_history(self) -> None:
         """Forget the actions applied so far (as python-chess's ``Board.clear_stack``): undo
@@ -866,10 +875,10 @@ class Game:
         }
 
     def final_ranks(self) -> dict[int, int]:
-        """Rank by score, then by the tie-break; equal on both share a rank."""
-        scores = self.scores()
-        key = {s.seat: (s.total, s.tiebreak) for s in scores}
-        return {s.seat: 1 + sum(1 for other in scores if key[other.seat] > key[s.seat]) for s in scores}
+        """Seat → place by score, then by the tie-break; equal on both share a place
+        (:func:`games.engines.ranks.seat_ranks`). Before the end, the standing as the scores
+        stand (the final scoring's sources not counted yet)."""
+        return seat_ranks([(score.total, score.tiebreak) for score in self.scores()])
 
     # -- serialising -------------------------------------------------------------------------
 
@@ -889,6 +898,23 @@ class Game:
             "resume_phase": self.resume_phase,
             "actions_taken": self.actions_taken,
         }
+
+    def to_text(self) -> str:
+        """The position on one line (:mod:`games.engines.position_text`: this snapshot, tagged);
+        the actions to take back do not come with it, as a FEN has no move stack.
+
+        >>> game = Game.new(2, seed=1)
+        >>> game.apply(game.legal_actions()[0])
+        >>> Game.from_text(game.to_text()).to_dict() == game.to_dict()
+        True
+        """
+        return position_text.write(self.text_tag, self.to_dict())
+
+    @classmethod
+    def from_text(cls, text: str) -> Game:
+        """The game in the position :meth:`to_text` wrote (nothing to take back);
+        :class:`~games.engines.errors.InvalidNotation` for text that is not one."""
+        return position_text.read(cls.text_tag, text, cls.from_dict)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Game:

@@ -194,7 +194,7 @@ def test_meadows_1_to_4_of_the_final_scoring_example():
 
 def figure_choices(game: Game, tile: str, x: int, y: int, rotation: int) -> set[tuple[str | None, int | None]]:
     return {(a.figure, a.feature) for a in game.legal_actions(tile)
-            if a.position == (x, y) and a.rotation == rotation}
+            if (a.x, a.y) == (x, y) and a.rotation == rotation}
 
 
 def test_blue_may_only_place_a_hunter_when_the_forest_has_a_gatherer():

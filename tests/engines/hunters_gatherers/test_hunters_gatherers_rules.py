@@ -141,13 +141,13 @@ def test_end_of_game_removes_gatherers_and_fishers_without_points_but_keeps_hunt
     assert game.supply(BLUE) == {"tribe_members": 5, "huts": 1}  # fisher home, hut stays
     assert points(game, RED, "forest") == 0 and points(game, BLUE, "river") == 0
     assert points(game, RED, "hunter") == 2 and points(game, BLUE, "hut") == 3
-    assert game.final_ranks() == [2, 1]
+    assert game.final_ranks() == {RED: 2, BLUE: 1}
 
 
 def test_ties_share_a_rank():
     game = new_game(meadow("L01"), players=3)
     play(game, "L01@1,0r0")
-    assert game.final_ranks() == [1, 1, 1]
+    assert game.final_ranks() == {0: 1, 1: 1, 2: 1}
 
 
 @pytest.mark.parametrize("notation, reason", [
