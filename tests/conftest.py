@@ -236,6 +236,26 @@ def module_transaction(django_db_setup, django_db_blocker) -> Iterator[None]:
 
 
 @pytest.fixture
+def keeper():
+    """A scorekeeper: the user ``keeper``, whose password is ``tests.factories.PASSWORD``."""
+    from django.contrib.auth import get_user_model
+
+    from tests.factories import PASSWORD
+
+    return get_user_model().objects.create_user("keeper", password=PASSWORD)
+
+
+@pytest.fixture
+def desk_user(django_user_model):
+    """A desk volunteer: the user ``desk-volunteer``, of the ``desk`` group."""
+    from django.contrib.auth.models import Group
+
+    user = django_user_model.objects.create_user("desk-volunteer")
+    user.groups.add(Group.objects.get_or_create(name="desk")[0])
+    return user
+
+
+@pytest.fixture
 def celery_worker_queue() -> Iterator[str]:
     """A real Celery worker process, listening on a queue of its own for this test."""
     from tests.workers import worker_process
