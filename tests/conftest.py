@@ -236,6 +236,16 @@ def module_transaction(django_db_setup, django_db_blocker) -> Iterator[None]:
 
 
 @pytest.fixture
+def in_english() -> Iterator[None]:
+    """Messages in English, whatever language an earlier test's request left active in this
+    thread (a module asks for it with ``pytest.mark.usefixtures("in_english")``)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
 def keeper():
     """A scorekeeper: the user ``keeper``, whose password is ``tests.factories.PASSWORD``."""
     from django.contrib.auth import get_user_model
