@@ -3,6 +3,9 @@
 PostgreSQL and Redis tests run when ``DATABASE_URL`` points at PostgreSQL and
 ``CELERY_BROKER_URL`` at Redis (CI sets both); otherwise they are skipped with the way to
 enable them. With ``LUDOLOG_REQUIRE_SERVICES=1`` (CI) a skipped service test is a failure.
+
+And the fixtures every folder shares: ``keeper`` (a scorekeeper), ``desk_user`` (a desk
+volunteer), ``in_english``; the builders behind the fixtures are in ``tests/factories.py``.
 """
 
 from __future__ import annotations
