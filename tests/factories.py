@@ -57,6 +57,7 @@ def plain_postgresql_client() -> psycopg.Connection:
         password=params["PASSWORD"] or None, autocommit=True,
     )
 
+
 def free_port() -> int:
     """A TCP port of 127.0.0.1 free at the time of asking, for a server a test starts."""
     with socket.socket() as probe:
