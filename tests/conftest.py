@@ -3,6 +3,9 @@
 PostgreSQL and Redis tests run when ``DATABASE_URL`` points at PostgreSQL and
 ``CELERY_BROKER_URL`` at Redis (CI sets both); otherwise they are skipped with the way to
 enable them. With ``LUDOLOG_REQUIRE_SERVICES=1`` (CI) a skipped service test is a failure.
+
+And the fixtures every folder shares: ``keeper`` (a scorekeeper), ``desk_user`` (a desk
+volunteer), ``in_english``; the builders behind the fixtures are in ``tests/factories.py``.
 """
 
 from __future__ import annotations
@@ -233,6 +236,36 @@ def module_transaction(django_db_setup, django_db_blocker) -> Iterator[None]:
         finally:
             transaction.set_rollback(True)
             outer.__exit__(None, None, None)
+
+
+@pytest.fixture
+def in_english() -> Iterator[None]:
+    """Messages in English, whatever language an earlier test's request left active in this
+    thread (a module asks for it with ``pytest.mark.usefixtures("in_english")``)."""
+    from django.utils import translation
+
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def keeper():
+    """A scorekeeper: the user ``keeper``, whose password is ``tests.factories.PASSWORD``."""
+    from django.contrib.auth import get_user_model
+
+    from tests.factories import PASSWORD
+
+    return get_user_model().objects.create_user("keeper", password=PASSWORD)
+
+
+@pytest.fixture
+def desk_user(django_user_model):
+    """A desk volunteer: the user ``desk-volunteer``, of the ``desk`` group."""
+    from django.contrib.auth.models import Group
+
+    user = django_user_model.objects.create_user("desk-volunteer")
+    user.groups.add(Group.objects.get_or_create(name="desk")[0])
+    return user
 
 
 @pytest.fixture

@@ -1,9 +1,18 @@
-"""Small builders shared by the tests: seeded records and the actions of simulated games."""
+"""Small builders shared by the tests: seeded and finished records, the actions of simulated
+games, signed-in clients, a club's league, the ludothèque's copies and households.
+
+The fixtures built on them are in the conftest files (``tests/conftest.py`` for the whole suite,
+``tests/web/conftest.py``, ``tests/loans/conftest.py``, ``tests/records/conftest.py``…); a test
+module imports helpers from here, never from a conftest."""
 
 from __future__ import annotations
 
+import datetime as dt
+import itertools
 import json
 import os
+import socket
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -11,11 +20,15 @@ from typing import Any
 import psycopg
 from django.contrib.auth.models import User
 from django.db import connection
+from django.test import Client
 from rest_framework.test import APIClient
 
+from games.models import CatalogueRecord, Copy
 from games.registry import get_engine
-from records.models import GameRecord
-from records.services import SeatSpec, start_game
+from loans.models import Household, Member
+from records.models import GameRecord, Player
+from records.services import SeatSpec, append_event, start_game
+from scoring.models import Club, League, LeagueMembership
 
 ROOT = Path(__file__).resolve().parents[1]
 """The project's folder, where ``manage.py`` is."""
@@ -44,6 +57,18 @@ def plain_postgresql_client() -> psycopg.Connection:
         password=params["PASSWORD"] or None, autocommit=True,
     )
 
+
+def free_port() -> int:
+    """A TCP port of 127.0.0.1 free at the time of asking, for a server a test starts."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+PASSWORD = "keeper-pw-123456"
+"""The password of the ``keeper`` fixture's user (``tests/conftest.py``), for the tests that log
+in with a form rather than ``force_login``."""
+
 HG = "hunters-gatherers"
 NAMES = ["Ada", "Bo", "Cy", "Di", "Ed"]
 
@@ -67,6 +92,50 @@ def event(index: int, players: int = 2, seed: int = 1) -> tuple[str, dict[str, A
     return kind, dict(payload)
 
 
+def play(players: int = 4, seed: int = 1, **fields) -> GameRecord:
+    """A finished Hunters and Gatherers game: every action of the seeded simulated game appended."""
+    record = seeded_record(players, seed, **fields)
+    for index, (kind, payload) in enumerate(simulated_events(players, seed)):
+        append_event(record, index, kind, dict(payload))
+    record.refresh_from_db()
+    assert record.status == GameRecord.Status.FINISHED
+    return record
+
+
+def engine_scores(players: int, seed: int) -> list[tuple[int, int, int, dict]]:
+    """(seat, score, rank, breakdown) straight from the engine, no database involved."""
+    engine = get_engine(HG)
+    state = engine.new_state(players, seed)
+    for kind, payload in simulated_events(players, seed):
+        engine.apply(state, kind, payload)
+    return [(f.seat, f.score, f.rank, dict(f.breakdown)) for f in engine.final_scores(state)]
+
+
+def result_game(scores: dict[str, int], played_on: dt.date, game: str = "stone-age", **fields) -> GameRecord:
+    """A result-only record: seats in the order given, each with its score."""
+    record = start_game(
+        game_slug=game, seats=[SeatSpec(name) for name in scores], result_only=True, played_on=played_on, **fields
+    )
+    payload = {"scores": [{"seat": i, "score": s} for i, s in enumerate(scores.values())]}
+    append_event(record, 0, "result", payload)
+    return record
+
+
+def new_record(game: str, keeper: Any, *, players: int = 2, seed: int | None = None) -> GameRecord:
+    """A record of ``game`` just started by ``keeper``: Ada, Bastien, then Chloé, Di and Elif."""
+    names = ["Ada", "Bastien", "Chloé", "Di", "Elif"][:players]
+    return start_game(game_slug=game, seats=[SeatSpec(name) for name in names], seed=seed, created_by=keeper)
+
+
+def club_with_league(club: str, league: str, members: Iterable[str]) -> Club:
+    """A club whose league runs through 2026, with a new player of each name as a member."""
+    made = Club.objects.create(name=club)
+    season = League.objects.create(club=made, name=league, starts_on=dt.date(2026, 1, 1), ends_on=dt.date(2026, 12, 31))
+    for name in members:
+        LeagueMembership.objects.create(league=season, player=Player.objects.create(display_name=name))
+    return made
+
+
 @lru_cache(maxsize=None)
 def _simulated_file(game: str, players: int, seed: int) -> str:
     from records.files import simulate_document
@@ -79,11 +148,18 @@ def simulated_document(game: str, players: int, seed: int) -> dict[str, Any]:
     return json.loads(_simulated_file(game, players, seed))
 
 
-def keeper_api() -> APIClient:
-    """An API client logged in as a scorekeeper."""
+def api_client(user: Any = None) -> APIClient:
+    """An API client signed in as ``user`` (anonymous without one)."""
     client = APIClient()
-    client.force_authenticate(User.objects.create_user("keeper"))
+    if user is not None:
+        client.force_authenticate(user)
     return client
+
+
+def keeper_api() -> APIClient:
+    """An API client logged in as a scorekeeper (a new user ``keeper``: the ``api`` fixture of
+    ``tests/records/conftest.py`` is this client of the ``keeper`` fixture)."""
+    return api_client(User.objects.create_user("keeper"))
 
 
 def create_record(api: APIClient, game: str, players: int, seed: int | None) -> int:
@@ -98,3 +174,36 @@ def create_record(api: APIClient, game: str, players: int, seed: int | None) -> 
 def post_event(api: APIClient, record_id: int, expected_seq: int, kind: str, payload: dict[str, Any]) -> Any:
     return api.post(f"/api/records/{record_id}/events/",
                     {"expected_seq": expected_seq, "type": kind, "payload": payload}, format="json")
+
+
+TODAY = dt.date(2026, 12, 5)
+"""The loans tests' today (the households' memberships run through 2026)."""
+HUNTERS_AND_GATHERERS_CONTENTS = (
+    "79 tuiles paysage, 12 tuiles bonus, 5 tuiles de score, 1 piste de score, 30 hommes de Cro-Magnon en 5 "
+    "couleurs, 10 huttes en bois dans 5 couleurs, 10 jetons en bois vert, Livret de règles."
+)
+_cards = itertools.count(1)
+
+
+def make_copies(record: CatalogueRecord, count: int, prefix: str = "LUD-T") -> list[Copy]:
+    return [Copy.objects.create(record=record, barcode=f"{prefix}-{record.pk}-{n:03d}") for n in range(1, count + 1)]
+
+
+def make_household(name: str = "Martin", **fields) -> Household:
+    fields.setdefault("membership_starts", dt.date(2026, 1, 1))
+    fields.setdefault("membership_ends", dt.date(2026, 12, 31))
+    return Household.objects.create(name=name, card_number=f"CARD-{next(_cards):05d}", fee_paid=True, **fields)
+
+
+def member_client(django_user_model, household: Household, name: str) -> Client:
+    """A page client signed in as a new member ``name`` of ``household``."""
+    user = django_user_model.objects.create_user(name)
+    Member.objects.create(household=household, display_name=name, user=user)
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def page_of(copy: Copy) -> str:
+    """The desk's page of a copy (its label's QR code leads there)."""
+    return f"/desk/copies/{copy.barcode}/"

@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.registry import get_engine
 from records.services import SeatSpec, append_event, start_game
@@ -34,11 +33,6 @@ SQUARES_IN_VIEW = """() => {
         ({side: m.dataset.side, count: Number(m.textContent.replace(/[^0-9]/g, ''))}));
     return {squares, markers};
 }"""
-
-
-@pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
 
 
 def played(game: str, keeper, seed: int, moves: int, players: int = 2):

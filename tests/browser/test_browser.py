@@ -14,7 +14,7 @@ from django.db import connection
 from games.services import demo_catalogue_data, load_catalogue
 from records.files import import_document, simulate_document
 from records.models import GameRecord, Player
-from tests.factories import HG
+from tests.factories import HG, PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -104,13 +104,13 @@ def test_switching_to_french(page, live_server):
 
 def test_an_illegal_action_on_the_scorekeeping_page_shows_the_engines_reason(page, live_server):
     User = get_user_model()
-    User.objects.create_user("keeper", password="keeper-pw-123456")
+    User.objects.create_user("keeper", password=PASSWORD)
     Player.objects.create(display_name="Ada")
     Player.objects.create(display_name="Bo")
     page.goto(live_server.url + "/scorekeeping/")
     page.wait_for_url(re.compile(r"/login/"))
     page.get_by_label(re.compile("Username", re.I)).fill("keeper")
-    page.get_by_label(re.compile("Password", re.I)).fill("keeper-pw-123456")
+    page.get_by_label(re.compile("Password", re.I)).fill(PASSWORD)
     page.locator("main form button[type=submit], main form input[type=submit]").first.click()
     page.wait_for_url(re.compile(r"/scorekeeping/$"))
 

@@ -8,7 +8,6 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group
 
 from games.models import CatalogueRecord, Copy
 from loans.models import Component, Household
@@ -19,16 +18,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 @pytest.fixture
-def desk_user(django_user_model):
-    user = django_user_model.objects.create_user("desk-volunteer")
-    user.groups.add(Group.objects.get_or_create(name="desk")[0])
+def desk_user(desk_user):
+    """The desk volunteer (``tests/conftest.py``), with a Hunters and Gatherers copy on the shelves
+    and a household to lend it to."""
     record = CatalogueRecord.objects.create(title="Carcassonne à la préhistoire")
     for position, (kind, count) in enumerate([("tuiles paysage", 79), ("tuiles bonus", 12), ("huttes en bois", 10)]):
         Component.objects.create(record=record, kind=kind, count=count, position=position)
     Copy.objects.create(record=record, barcode="LUD-HG-0001", shelf_location="Jeux de stratégie – C")
     Household.objects.create(name="Famille Lefèvre-Dubois", card_number="CARD-00042", fee_paid=True,
                              membership_starts=dt.date(2026, 1, 1), membership_ends=dt.date(2099, 12, 31))
-    return user
+    return desk_user
 
 
 @pytest.mark.slow(seconds=10)

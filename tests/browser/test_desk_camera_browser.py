@@ -25,7 +25,6 @@ from typing import Any
 import pytest
 import segno
 import zxingcpp
-from django.contrib.auth.models import Group
 from PIL import Image, ImageDraw
 
 from games.labels import desk_url
@@ -100,14 +99,14 @@ def camera_browser(browser) -> Iterator[Callable[..., Any]]:
 
 
 @pytest.fixture
-def desk(django_user_model):
-    user = django_user_model.objects.create_user("desk-volunteer")
-    user.groups.add(Group.objects.get_or_create(name="desk")[0])
+def desk(desk_user):
+    """The desk volunteer (``desk_user``, of ``tests/conftest.py``), with a copy of Azul on the
+    shelves and a household to lend it to."""
     record = CatalogueRecord.objects.create(title="Azul")
     Copy.objects.create(record=record, barcode="LUD-0001", shelf_location="Jeux de tuiles – A")
     Household.objects.create(name="Famille Lefèvre-Dubois", card_number="CARD-00042", fee_paid=True,
                              membership_starts=dt.date(2026, 1, 1), membership_ends=dt.date(2099, 12, 31))
-    return user
+    return desk_user
 
 
 def camera_page(browser, live_server, user, *, viewport, locale: str = "en-US"):

@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group
 from django.utils import timezone
 
 from tests.loans.test_usage import library
@@ -29,10 +28,9 @@ WORDS = {
 
 
 @pytest.fixture
-def volunteer(django_user_model):
-    user = django_user_model.objects.create_user("desk-volunteer")
-    user.groups.add(Group.objects.get_or_create(name="desk")[0])
-    return user
+def volunteer(desk_user):
+    """The desk volunteer who reads the figures (``desk_user``, of ``tests/conftest.py``)."""
+    return desk_user
 
 
 @pytest.mark.slow(seconds=20)

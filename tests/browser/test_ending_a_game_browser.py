@@ -9,28 +9,18 @@ import re
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.registry import get_engine
 from records import replay
 from records.models import Event, GameRecord
-from records.services import SeatSpec, append_event, start_game
-from tests.factories import simulated_document
+from records.services import append_event
+from tests.factories import new_record, simulated_document
 
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, assert_tap_targets, logged_in_page
 from .taps import lay_tile, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 HG = "hunters-gatherers"
-
-
-@pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
-
-
-def new_record(game: str, keeper, *, seed: int | None) -> GameRecord:
-    return start_game(game_slug=game, seats=[SeatSpec("Ada"), SeatSpec("Bastien")], seed=seed, created_by=keeper)
 
 
 def types(record: GameRecord) -> list[str]:

@@ -8,16 +8,14 @@ tests/artifacts/."""
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.registry import get_engine
-from records.models import Event, GameRecord, Player
-from scoring.models import Club, League, LeagueMembership
+from records.models import Event, GameRecord
+from tests.factories import club_with_league
 
 from .recorder_driver import (
     LAPTOP, PHONE, assert_no_sideways_scroll, assert_tap_targets, logged_in_page, post_to_the_table,
@@ -34,12 +32,11 @@ scorekeeper enters is known in advance."""
 
 
 @pytest.fixture
-def keeper() -> Any:
-    club = Club.objects.create(name="Club")
-    league = League.objects.create(club=club, name="2026", starts_on=dt.date(2026, 1, 1), ends_on=dt.date(2026, 12, 31))
-    for name in ("Ada", "Bastien"):
-        LeagueMembership.objects.create(league=league, player=Player.objects.create(display_name=name))
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
+def keeper(keeper) -> Any:
+    """The scorekeeper (``tests/conftest.py``), of a club whose league has Ada and Bastien (their
+    chips on the start page)."""
+    club_with_league("Club", "2026", ["Ada", "Bastien"])
+    return keeper
 
 
 def the_table() -> tuple[dict[str, Any], list[tuple[str, dict[str, Any]]]]:

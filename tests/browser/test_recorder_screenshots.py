@@ -11,7 +11,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.registry import get_engine
 from records.models import GameRecord
@@ -22,11 +21,6 @@ from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, assert_ta
 pytestmark = pytest.mark.django_db(transaction=True)
 
 GAMES = ("hunters-gatherers", "carcassonne", "carcassonne-maps", "stone-age")
-
-
-@pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
 
 
 @pytest.mark.slow(seconds=12)

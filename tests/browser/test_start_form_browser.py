@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,7 +12,7 @@ from django.contrib.auth import get_user_model
 from games.models import Copy
 from games.services import demo_catalogue_data, load_catalogue
 from records.models import GameRecord, Player
-from scoring.models import Club, League, LeagueMembership
+from tests.factories import PASSWORD, club_with_league
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,9 +28,8 @@ TOO_SMALL_TO_TAP = """() => Array.from(document.querySelectorAll(
 
 
 @pytest.fixture
-def phone(browser, transactional_db, live_server) -> Iterator[Callable[[str], object]]:
+def phone(browser, transactional_db, live_server, keeper) -> Iterator[Callable[[str], object]]:
     """A new phone-sized page in the given locale, logged in as a club's scorekeeper."""
-    get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
     contexts = []
 
     def open_page(locale: str = "en-US", viewport: dict[str, int] = PHONE):
@@ -41,7 +39,7 @@ def phone(browser, transactional_db, live_server) -> Iterator[Callable[[str], ob
         page.set_default_timeout(15_000)
         page.goto(live_server.url + "/login/?next=/scorekeeping/")
         page.locator("input[name=username]").fill("keeper")
-        page.locator("input[name=password]").fill("keeper-pw-123456")
+        page.locator("input[name=password]").fill(PASSWORD)
         page.locator("main form [type=submit]").first.click()
         page.wait_for_url(re.compile(r"/scorekeeping/$"))
         return page
@@ -55,11 +53,8 @@ def phone(browser, transactional_db, live_server) -> Iterator[Callable[[str], ob
 
 @pytest.fixture
 def club() -> None:
-    club = Club.objects.create(name="Club de la ludothèque")
-    league = League.objects.create(club=club, name="Saison 2026", starts_on=dt.date(2026, 1, 1),
-                                   ends_on=dt.date(2026, 12, 31))
-    for name in MEMBERS:
-        LeagueMembership.objects.create(league=league, player=Player.objects.create(display_name=name))
+    """The ludothèque's club, whose 2026 league has the ``MEMBERS``, and the demo catalogue."""
+    club_with_league("Club de la ludothèque", "Saison 2026", MEMBERS)
     load_catalogue(demo_catalogue_data())
 
 

@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from games.models import CatalogueRecord, Copy
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
 

@@ -10,7 +10,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from records.files import import_document
 from tests.factories import simulated_document
@@ -59,11 +58,6 @@ COVERED = """() => {
 @lru_cache(maxsize=None)
 def _document() -> str:
     return json.dumps(simulated_document("stone-age", 2, 5))
-
-
-@pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
 
 
 def mid_game(keeper):

@@ -17,7 +17,7 @@ from django.contrib.auth import get_user_model
 from games.registry import get_engine
 from records import replay
 from records.models import Event, GameRecord
-from records.services import SeatSpec, start_game
+from tests.factories import new_record
 
 from .recorder_driver import (
     LAPTOP, assert_no_sideways_scroll, assert_tap_targets, logged_in_page, post_to_the_table, shown_totals,
@@ -26,16 +26,6 @@ from .table_games import unseeded_stone_age_action
 from .taps import end_the_game, lay_tile, record_game, stone_age_action, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
-
-
-def new_record(game: str, keeper, *, players: int = 2, seed: int | None = None) -> GameRecord:
-    names = ["Ada", "Bastien", "Chloé", "Di", "Elif"][:players]
-    return start_game(game_slug=game, seats=[SeatSpec(name) for name in names], seed=seed, created_by=keeper)
 
 
 def replayed_totals(record: GameRecord) -> list[int]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 
 from games.registry import get_engine
 from records.models import Event, GameRecord
@@ -21,11 +20,6 @@ from .taps import lay_tile, wait_stored
 pytestmark = pytest.mark.django_db(transaction=True)
 
 CHOICES = '[data-testid="tile-choice"]'
-
-
-@pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
 
 
 def unseeded(game: str, keeper) -> GameRecord:

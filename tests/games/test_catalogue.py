@@ -5,19 +5,11 @@ from __future__ import annotations
 import pytest
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
-from django.utils import translation
 
 from games.models import CatalogueRecord, Copy
 from games.services import demo_catalogue_data, load_catalogue
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def in_english():
-    """Messages in English, whatever language an earlier test's request left active in this thread."""
-    with translation.override("en"):
-        yield
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]
 
 
 def test_min_players_above_max_names_the_field():

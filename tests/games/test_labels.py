@@ -13,10 +13,11 @@ import zxingcpp
 from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
 
 from games.labels import A4_3x8, LabelData, desk_url, label_sheet
 from games.models import CatalogueRecord, Copy
+
+pytestmark = pytest.mark.usefixtures("in_english")
 
 BASE_URL = "https://ludotheque.example"
 AWKWARD_BARCODE = "LUD 7/é#?%"
@@ -100,12 +101,6 @@ def staff(db):
     client = Client()
     client.force_login(User.objects.create_user("desk", is_staff=True))
     return client
-
-
-@pytest.fixture(autouse=True)
-def in_english():
-    with translation.override("en"):
-        yield
 
 
 def desk_urls(*barcodes: str) -> set[str]:

@@ -8,23 +8,14 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.test import Client
 
 from loans import services
-from loans.models import CopyEvent, CopyState, Hold, Member
-from tests.loans.conftest import make_copies, make_household
+from loans.models import CopyEvent, CopyState, Hold
+from tests.factories import make_copies, make_household, member_client
 
 pytestmark = pytest.mark.django_db
 
 FAR = dt.date(2099, 12, 31)
-
-
-def member_client(django_user_model, household, name: str) -> Client:
-    user = django_user_model.objects.create_user(name)
-    Member.objects.create(household=household, display_name=name, user=user)
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from django.test import Client, RequestFactory
 from loans import services
 from loans.models import Component
 
-from .conftest import TODAY
+from tests.factories import TODAY
 
 pytestmark = pytest.mark.django_db
 

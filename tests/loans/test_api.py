@@ -12,7 +12,7 @@ from rest_framework.test import APIClient
 from loans import services
 from loans.models import CopyEvent, Hold, Notification
 
-from .conftest import make_copies, make_household
+from tests.factories import make_copies, make_household
 
 pytestmark = pytest.mark.django_db
 

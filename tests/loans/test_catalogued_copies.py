@@ -11,14 +11,12 @@ import importlib
 
 import pytest
 from django.apps import apps
-from django.contrib.auth.models import Group
-from django.test import Client
 
 from games.models import CatalogueRecord, Copy
 from games.services import demo_catalogue_data, load_catalogue
 from loans import services
 from loans.models import CopyEvent, CopyState
-from tests.loans.conftest import make_household
+from tests.factories import make_household
 
 pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)
@@ -88,13 +86,6 @@ def test_the_migration_turns_the_old_columns_into_events(record):
     assert CopyEvent.objects.filter(copy__record=record).count() == 2
     assert services.rebuild_copy_states() >= 2
     assert CopyState.objects.get(copy=on_loan).status == "on_loan"
-
-
-@pytest.fixture
-def desk(desk_user) -> Client:
-    client = Client()
-    client.force_login(desk_user)
-    return client
 
 
 def test_the_desk_adds_notes_to_a_copys_history(desk, copies):

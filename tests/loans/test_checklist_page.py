@@ -30,13 +30,6 @@ def librarian(django_user_model) -> Client:
 
 
 @pytest.fixture
-def desk(desk_user) -> Client:
-    client = Client()
-    client.force_login(desk_user)
-    return client
-
-
-@pytest.fixture
 def hunters(db) -> CatalogueRecord:
     """The demo catalogue's Hunters and Gatherers, its checklist read from its contents."""
     load_catalogue(demo_catalogue_data())

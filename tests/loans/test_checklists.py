@@ -10,7 +10,7 @@ from games.registry import box_contents
 from games.services import demo_catalogue_data
 from loans.checklists import add_missing, compare, normalise, piece_name, problems, take_engine_count
 from loans.contents import ContentLine, parse_contents
-from tests.loans.conftest import HUNTERS_AND_GATHERERS_CONTENTS
+from tests.factories import HUNTERS_AND_GATHERERS_CONTENTS
 
 
 def demo_contents(engine_slug: str) -> str:

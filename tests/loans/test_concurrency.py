@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from games.models import CatalogueRecord, Copy
 from loans.models import CopyEvent, CopyState
 
-from .conftest import make_household
+from tests.factories import make_household
 
 DESKS = 16
 

@@ -12,17 +12,10 @@ from django.test import Client
 
 from loans import services
 from loans.models import CopyEvent, CopyState, Hold
-from tests.loans.conftest import make_household
+from tests.factories import make_household
 
 pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)
-
-
-@pytest.fixture
-def desk(desk_user) -> Client:
-    client = Client()
-    client.force_login(desk_user)
-    return client
 
 
 def post(client: Client, copy, **data):

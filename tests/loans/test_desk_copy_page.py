@@ -12,22 +12,11 @@ from django.test import Client
 
 from games.labels import desk_url
 from loans.models import CopyEvent, Hold
-from tests.loans.conftest import make_household
+from tests.factories import make_household, page_of
 
 pytestmark = pytest.mark.django_db
 
 FAR = dt.date(2099, 12, 31)
-
-
-@pytest.fixture
-def desk(desk_user) -> Client:
-    client = Client()
-    client.force_login(desk_user)
-    return client
-
-
-def page_of(copy) -> str:
-    return f"/desk/copies/{copy.barcode}/"
 
 
 def test_the_labels_qr_address_is_the_desk_page(copies, desk):

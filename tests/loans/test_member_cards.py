@@ -13,11 +13,9 @@ import pypdf
 import pypdfium2
 import pytest
 import zxingcpp
-from django.contrib.auth.models import Group
-from django.test import Client
 
 from games.labels import A4_BUSINESS_CARDS_2x5, MemberCardData, household_desk_url, member_card_sheet
-from tests.loans.conftest import make_household
+from tests.factories import make_household
 
 BASE_URL = "https://ludotheque.example"
 
@@ -51,15 +49,6 @@ def test_every_card_reads_back_as_its_households_page_and_number():
 def test_a_card_number_code_39_cannot_spell_keeps_its_qr_code_only():
     pdf = member_card_sheet([MemberCardData("Petit", "m-ünïcode", "Ludothèque", "Carte")], base_url=BASE_URL, skip=3)
     assert read_pages(pdf) == [[("QRCode", f"{BASE_URL}/desk/households/m-%C3%BCn%C3%AFcode/")]]
-
-
-@pytest.fixture
-def desk(django_user_model) -> Client:
-    user = django_user_model.objects.create_user("desk-volunteer")
-    user.groups.add(Group.objects.get_or_create(name="desk")[0])
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 @pytest.mark.django_db

@@ -11,7 +11,7 @@ from django.core import mail
 
 from loans import services, tasks
 from loans.models import Member, Notification
-from tests.loans.conftest import make_copies, make_household
+from tests.factories import make_copies, make_household
 
 pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)

@@ -11,20 +11,12 @@ import pytest
 from django.test import Client
 
 from loans import services
-from loans.models import Hold, Member
-from tests.loans.conftest import make_household
+from loans.models import Hold
+from tests.factories import make_household, member_client
 
 pytestmark = pytest.mark.django_db
 
 FAR = dt.date(2099, 12, 31)
-
-
-def member_client(django_user_model, household, name: str) -> Client:
-    user = django_user_model.objects.create_user(name)
-    Member.objects.create(household=household, display_name=name, user=user)
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def test_a_lent_copy_shows_its_due_date_and_is_not_counted_available(record, copies, desk_user):

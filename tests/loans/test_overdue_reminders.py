@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from loans import services, tasks
 from loans.models import LoanRules, Member, Notification
-from tests.loans.conftest import make_copies, make_household
+from tests.factories import make_copies, make_household
 
 pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)

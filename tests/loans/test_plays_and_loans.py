@@ -18,28 +18,12 @@ from loans.rules import Status
 from loans.selectors import CopyPlay, merged_history, play_moment
 from records.models import GameRecord
 from records.services import SeatSpec, append_event, start_game
-from tests.loans.conftest import make_household
+from tests.factories import make_household, page_of
 
 pytestmark = pytest.mark.django_db
 
 CC = "carcassonne"
 FAR = dt.date(2099, 12, 31)
-
-
-@pytest.fixture
-def keeper() -> User:
-    return User.objects.create_user("keeper")
-
-
-@pytest.fixture
-def desk(desk_user) -> Client:
-    client = Client()
-    client.force_login(desk_user)
-    return client
-
-
-def page_of(copy) -> str:
-    return f"/desk/copies/{copy.barcode}/"
 
 
 def game_with(copy, keeper: User, *, private: bool = False, players=("Ada", "Bo")) -> GameRecord:
@@ -220,7 +204,7 @@ def test_a_flag_missed_when_the_game_ended_is_caught_up_by_the_command(copies, k
 def test_a_flagged_copy_on_the_hold_shelf_is_checked_before_the_next_household_gets_it(
     record, keeper, desk_user, django_capture_on_commit_callbacks, celery_eager,
 ):
-    from tests.loans.conftest import make_copies
+    from tests.factories import make_copies
 
     only = make_copies(record, 1, prefix="SHELF")[0]
     first, second = make_household("Petit", membership_ends=FAR), make_household("Grand", membership_ends=FAR)

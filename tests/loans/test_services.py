@@ -14,7 +14,7 @@ from loans.errors import CopyChanged, LoanError, RuleRefused, UnknownComponent
 from loans.models import Component, CopyEvent, CopyState, Hold, LoanRules, Notification
 from loans.rules import EventType, Piece, Status
 
-from .conftest import TODAY, make_copies, make_household
+from tests.factories import TODAY, make_copies, make_household
 
 pytestmark = pytest.mark.django_db
 

@@ -141,10 +141,9 @@ def lib() -> Library:
 
 
 @pytest.fixture
-def volunteer(django_user_model) -> User:
-    user = django_user_model.objects.create_user("desk-volunteer")
-    user.groups.add(Group.objects.get_or_create(name="desk")[0])
-    return user
+def volunteer(desk_user) -> User:
+    """The desk volunteer these figures are read by (``desk_user``, of ``tests/conftest.py``)."""
+    return desk_user
 
 
 def figures(rows) -> dict[str, tuple]:
@@ -223,13 +222,6 @@ def test_days_on_loan_count_only_the_days_of_the_period():
 
 
 # -- the page --------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def desk(volunteer) -> Client:
-    client = Client()
-    client.force_login(volunteer)
-    return client
 
 
 def row_of(html: str, record: CatalogueRecord) -> str:

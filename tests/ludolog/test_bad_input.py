@@ -20,18 +20,15 @@ from games.services import import_unimarc
 from records.files import simulate_document
 from records.models import Event, GameRecord, Player
 from records.services import SeatSpec, append_event, start_game
-from tests.factories import simulated_document
+from tests.factories import PASSWORD, simulated_document
 
 pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
-
-
-@pytest.fixture
 def api(keeper) -> APIClient:
+    """The scorekeeper's API client, answering what a server error would answer rather than
+    raising it in the test (``tests/records/conftest.py``'s ``api`` raises)."""
     client = APIClient(raise_request_exception=False)
     client.force_authenticate(keeper)
     return client
@@ -300,11 +297,11 @@ def test_guessing_passwords_is_stopped_after_ten_failures(client: Client, keeper
     cache.clear()
     for _attempt in range(settings.LUDOLOG_LOGIN_FAILURES):
         assert client.post(path, {"username": "keeper", "password": "wrong"}).status_code == 200
-    stopped = client.post(path, {"username": "keeper", "password": "keeper-pw-123456"})
+    stopped = client.post(path, {"username": "keeper", "password": PASSWORD})
     assert stopped.status_code == 429 and int(stopped["Retry-After"]) > 0
     assert "_auth_user_id" not in client.session, "not even the right password gets in while stopped"
     cache.clear()
-    assert client.post("/login/", {"username": "keeper", "password": "keeper-pw-123456"}).status_code == 302
+    assert client.post("/login/", {"username": "keeper", "password": PASSWORD}).status_code == 302
 
 
 def test_the_admin_cannot_change_what_a_record_is_replayed_with_once_it_has_events(client: Client, keeper, record):

@@ -18,18 +18,14 @@ from pathlib import Path
 import pytest
 from django.db import connection
 
+from tests.factories import free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 GUNICORN = Path(sys.executable).parent / "gunicorn"
 
 API_PATHS = ["/api/nope/", "/api/nope", "/api/records/abc", "/api/records/1/events/x/", "/api/records/%ff/",
              "/api/schema/nope/", "/api/auth/", "/api/records/999999/"]
 SITE_PATHS = ["/nope/", "/games/abc/", "/catalogue/nope/"]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def database_url() -> str:

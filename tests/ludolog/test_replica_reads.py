@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -22,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import REQUIRE_SERVICES
+from tests.factories import free_port
 from tests.workers import ROOT
 
 
@@ -38,12 +38,6 @@ if BIN is None or not (BIN / "pg_basebackup").exists():
     if REQUIRE_SERVICES:
         raise RuntimeError("LUDOLOG_REQUIRE_SERVICES=1 but PostgreSQL's initdb/pg_basebackup are not installed")
     pytest.skip("needs PostgreSQL's server binaries (initdb, pg_ctl, pg_basebackup)", allow_module_level=True)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def as_postgres(*command: str | Path) -> list[str]:

@@ -1,5 +1,6 @@
 """Fixtures of the event store's tests: a SQLite file migrated as ``make run`` migrates it, for
-the tests that act as a plain client of the file (the sqlite3 module) or run ``manage.py`` on it."""
+the tests that act as a plain client of the file (the sqlite3 module) or run ``manage.py`` on it;
+the scorekeeper's API client."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from rest_framework.test import APIClient
 
-from tests.factories import ROOT, sqlite_env
+from tests.factories import ROOT, api_client, sqlite_env
 
 
 @pytest.fixture(scope="session")
@@ -38,3 +40,9 @@ def migrated_sqlite(migrated_sqlite_template, tmp_path) -> Path:
     database = tmp_path / "ledger.sqlite3"
     shutil.copy(migrated_sqlite_template, database)
     return database
+
+
+@pytest.fixture
+def api(keeper) -> APIClient:
+    """An API client signed in as the scorekeeper (``keeper``, of ``tests/conftest.py``)."""
+    return api_client(keeper)

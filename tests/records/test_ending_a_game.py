@@ -19,11 +19,6 @@ pytestmark = pytest.mark.django_db
 CC = "carcassonne"
 
 
-@pytest.fixture
-def keeper() -> User:
-    return User.objects.create_user("keeper")
-
-
 def hg_record(keeper: User, seed: int | None = 3) -> GameRecord:
     return start_game(game_slug=HG, seats=[SeatSpec("Ada"), SeatSpec("Bo")], seed=seed, created_by=keeper)
 

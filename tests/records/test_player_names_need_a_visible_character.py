@@ -26,11 +26,6 @@ a line separator, a soft hyphen, direction marks, an accent on nothing, the Hang
 Braille cell and a control character."""
 
 
-@pytest.fixture
-def keeper() -> User:
-    return User.objects.create_user("keeper")
-
-
 def nothing_created() -> None:
     assert GameRecord.objects.count() == 0
     assert not Player.objects.exclude(display_name__in=["Bo"]).exists()

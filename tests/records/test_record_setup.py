@@ -4,20 +4,12 @@ engine, pinned with the record, carried by its record file, never typed in the a
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from records.files import export_document, import_document, simulate_document
 from records.models import GameRecord
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def api() -> APIClient:
-    client = APIClient()
-    client.force_authenticate(User.objects.create_user("keeper"))
-    return client
 
 
 def create(api: APIClient, **fields):

@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from rest_framework.test import APIClient
@@ -18,7 +17,8 @@ from records import files, replay
 from records.models import Event, GameRecord, Snapshot
 from records.services import position
 from scoring.models import SeatResult
-from tests.factories import HG, simulated_events
+from tests import factories
+from tests.factories import HG, post_event, simulated_events
 
 pytestmark = pytest.mark.django_db
 
@@ -31,33 +31,9 @@ ILLEGAL_REASONS = {
 refuses appends before the engine is asked (409, tested below)."""
 
 
-@pytest.fixture
-def keeper() -> User:
-    return User.objects.create_user("keeper", password="pw")
-
-
-@pytest.fixture
-def api(keeper) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(keeper)
-    return client
-
-
 def create_record(api: APIClient, players: int, seed: int | None) -> int:
-    body = {"game_slug": HG, "seats": [{"player": f"P{i}"} for i in range(players)]}
-    if seed is not None:
-        body["seed"] = seed
-    response = api.post("/api/records/", body, format="json")
-    assert response.status_code == 201, response.data
-    return response.data["id"]
-
-
-def post_event(api: APIClient, record_id: int, expected_seq: int, kind: str, payload: dict[str, Any]):
-    return api.post(
-        f"/api/records/{record_id}/events/",
-        {"expected_seq": expected_seq, "type": kind, "payload": payload},
-        format="json",
-    )
+    """A Hunters and Gatherers record of ``players`` created through the API."""
+    return factories.create_record(api, HG, players, seed)
 
 
 def record_game(api: APIClient, players: int, seed: int) -> int:

@@ -21,13 +21,6 @@ pytestmark = pytest.mark.django_db
 MAPS = "carcassonne-maps"
 
 
-@pytest.fixture
-def api() -> APIClient:
-    client = APIClient()
-    client.force_authenticate(User.objects.create_user("keeper"))
-    return client
-
-
 def create(api: APIClient, players: int = 3, **fields):
     seats = [{"player": name} for name in ["Ada", "Bastien", "Chloé", "Dara"][:players]]
     return api.post("/api/records/", {"game_slug": MAPS, "seats": seats, **fields}, format="json")

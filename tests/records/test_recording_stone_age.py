@@ -16,7 +16,7 @@ from records import files, replay
 from records.models import Event, GameRecord
 from records.services import position
 from scoring.models import SeatResult
-from tests.factories import create_record, keeper_api, post_event, simulated_document
+from tests.factories import create_record, post_event, simulated_document
 
 pytestmark = pytest.mark.django_db
 SA = "stone-age"
@@ -24,11 +24,6 @@ SA = "stone-age"
 
 def document(players: int, seed: int) -> dict:
     return simulated_document(SA, players, seed)
-
-
-@pytest.fixture
-def api() -> APIClient:
-    return keeper_api()
 
 
 def create(api: APIClient, players: int, seed: int | None) -> int:

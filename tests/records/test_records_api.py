@@ -13,14 +13,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def keeper() -> User:
-    return User.objects.create_user("keeper", password="pw")
-
-
-@pytest.fixture
-def client(keeper) -> APIClient:
-    api = APIClient()
-    api.force_authenticate(keeper)
+def client(api) -> APIClient:
+    """The scorekeeper's API client (``api``, of ``tests/records/conftest.py``), which this
+    module's tests call ``client``."""
     return api
 
 

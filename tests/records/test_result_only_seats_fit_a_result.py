@@ -4,7 +4,6 @@ refused at creation with a reason, and nothing is created."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from records.models import GameRecord, Player
@@ -13,13 +12,6 @@ from records.services import RESULT_SCHEMA
 pytestmark = pytest.mark.django_db
 
 MOST = RESULT_SCHEMA["properties"]["scores"]["maxItems"]
-
-
-@pytest.fixture
-def api() -> APIClient:
-    client = APIClient()
-    client.force_authenticate(User.objects.create_user("keeper"))
-    return client
 
 
 def create(api: APIClient, seats: int):

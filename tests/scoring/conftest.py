@@ -1,59 +1,17 @@
-"""Builders for scoring tests: finished games, hand-made result-only games, real workers."""
+"""Fixtures of the scoring tests: tasks run in-process, a queue of the test's own, real workers.
+(The builders of finished and result-only games are in ``tests/factories.py``.)"""
 
 from __future__ import annotations
 
 import os
 import subprocess
 import sys
-import time
 import uuid
 from collections.abc import Callable, Iterator
-from datetime import date
 
 import pytest
 
-from games.registry import get_engine
-from records.models import GameRecord
-from records.services import SeatSpec, append_event, start_game
-from tests.factories import HG, ROOT, database_url_for_other_processes, seeded_record, simulated_events
-
-
-def play(players: int = 4, seed: int = 1, **fields) -> GameRecord:
-    """A finished Hunters and Gatherers game: every action of the seeded simulated game appended."""
-    record = seeded_record(players, seed, **fields)
-    for index, (kind, payload) in enumerate(simulated_events(players, seed)):
-        append_event(record, index, kind, dict(payload))
-    record.refresh_from_db()
-    assert record.status == GameRecord.Status.FINISHED
-    return record
-
-
-def engine_scores(players: int, seed: int) -> list[tuple[int, int, int, dict]]:
-    """(seat, score, rank, breakdown) straight from the engine, no database involved."""
-    engine = get_engine(HG)
-    state = engine.new_state(players, seed)
-    for kind, payload in simulated_events(players, seed):
-        engine.apply(state, kind, payload)
-    return [(f.seat, f.score, f.rank, dict(f.breakdown)) for f in engine.final_scores(state)]
-
-
-def result_game(scores: dict[str, int], played_on: date, game: str = "stone-age", **fields) -> GameRecord:
-    """A result-only record: seats in the order given, each with its score."""
-    record = start_game(
-        game_slug=game, seats=[SeatSpec(name) for name in scores], result_only=True, played_on=played_on, **fields
-    )
-    payload = {"scores": [{"seat": i, "score": s} for i, s in enumerate(scores.values())]}
-    append_event(record, 0, "result", payload)
-    return record
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 60, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.2)
-    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+from tests.factories import ROOT, database_url_for_other_processes
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from rest_framework.test import APIClient
 
 from scoring import tasks
 from scoring.models import RecomputeRun
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 from tests.scoring.test_leagues import LEAGUE_GAMES, make_league, play_and_score
 
 pytestmark = pytest.mark.django_db

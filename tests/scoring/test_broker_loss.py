@@ -21,19 +21,13 @@ from ludolog.celery import app
 from records.signals import record_finished
 from scoring import receivers, tasks
 from scoring.models import ScoredRecord, SeatResult
-from tests.factories import database_url_for_other_processes
-from tests.scoring.conftest import ROOT, engine_scores, play, wait_for
+from tests.factories import ROOT, database_url_for_other_processes, engine_scores, free_port, play
 from tests.scoring.test_results import stored
+from tests.workers import wait_for
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
 REDIS_SERVER = "/usr/bin/redis-server"
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 class OwnRedis:

@@ -12,7 +12,7 @@ from django.test import Client
 from records.models import Player
 from scoring import ratings, tasks
 from scoring.models import Club, League, LeagueMembership, Rating, RatingChange
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 
 pytestmark = pytest.mark.django_db
 

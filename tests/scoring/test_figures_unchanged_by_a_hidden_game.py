@@ -17,7 +17,7 @@ from django.test import Client
 
 from records.models import Player
 from scoring import tasks
-from tests.scoring.conftest import play
+from tests.factories import play
 
 pytestmark = pytest.mark.django_db
 

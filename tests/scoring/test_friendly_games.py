@@ -8,11 +8,11 @@ from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
 from records.models import GameRecord, Player
 from scoring import standings, tasks
 from scoring.models import Club, League, LeagueMembership, LeagueRuling, Standing
+from tests.factories import api_client as api
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,12 +30,6 @@ def league(celery_eager) -> tuple[League, User, User]:
         LeagueMembership.objects.create(league=league, player=Player.objects.create(display_name=name, user=user))
     league.organisers.add(olga)
     return league, david, olga
-
-
-def api(user: User) -> APIClient:
-    client = APIClient()
-    client.force_authenticate(user)
-    return client
 
 
 def record_result(user: User, **fields) -> dict:

@@ -11,7 +11,7 @@ from openskill.models import PlackettLuce
 from records.models import Player
 from scoring import tasks
 from scoring.models import Club, League, LeagueMembership, Rating, RatingChange, Standing
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 
 pytestmark = pytest.mark.django_db
 

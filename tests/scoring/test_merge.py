@@ -15,7 +15,7 @@ from records.models import Event, Player, Seat
 from records.players import merge_players
 from scoring import ratings, standings, statistics
 from scoring.models import PlayerStatistics, Rating, RatingChange, SeatResult, Standing
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 from tests.scoring.test_leagues import EXPECTED_TABLE, LEAGUE_GAMES, make_league, play_and_score, table
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -25,7 +25,7 @@ from rest_framework.test import APIClient
 from records.models import GameRecord, Player
 from scoring import statistics, selectors, standings, tasks
 from scoring.models import GameStatistics, League, Rating, RatingChange, Standing
-from tests.scoring.conftest import result_game
+from tests.factories import api_client, result_game
 from tests.scoring.test_leagues import EXPECTED_TABLE, LEAGUE_GAMES, expected_ratings, make_league, play_and_score
 
 pytestmark = pytest.mark.django_db
@@ -80,10 +80,7 @@ def world(module_transaction, django_db_blocker) -> World:
 
 
 def api(world: World, viewer: str) -> APIClient:
-    client = APIClient()
-    if world.users[viewer] is not None:
-        client.force_authenticate(world.users[viewer])
-    return client
+    return api_client(world.users[viewer])
 
 
 def public_games_of(name: str) -> list:

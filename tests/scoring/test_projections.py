@@ -17,7 +17,7 @@ from scoring.models import (
     CatalogueUsage, CopyUsage, GameStatistics, PlayerStatistics, Rating, RatingChange, ScoredRecord, SeatResult,
     Standing,
 )
-from tests.scoring.conftest import play, result_game
+from tests.factories import play, result_game
 from tests.scoring.test_leagues import LEAGUE_GAMES, make_league
 
 PROJECTIONS = {

@@ -15,9 +15,10 @@ from records.models import GameRecord
 from records.services import SeatSpec, append_event, start_game
 from scoring import services, tasks
 from scoring.models import RecomputeChange, RecomputeRun, ScoredRecord, SeatResult, Standing, UnscorableRecord
-from tests.scoring.conftest import engine_scores, play, result_game, wait_for
+from tests.factories import engine_scores, play, result_game
 from tests.scoring.test_leagues import EXPECTED_TABLE, LEAGUE_GAMES, make_league, play_and_score, table
 from tests.scoring.test_results import stored
+from tests.workers import wait_for
 
 
 def tamper(record, seat_order: int, score: int, rank: int) -> None:

@@ -8,7 +8,7 @@ import pytest
 
 from scoring import services, tasks
 from scoring.models import PlayerStatistics, ScoredRecord, SeatResult
-from tests.scoring.conftest import engine_scores, play, result_game
+from tests.factories import engine_scores, play, result_game
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from django.test import Client
 
 from records.models import GameRecord
 from scoring import tasks
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 
 pytestmark = pytest.mark.django_db
 

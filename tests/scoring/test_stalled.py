@@ -15,7 +15,8 @@ from django.utils import timezone
 
 from scoring import recompute, tasks
 from scoring.models import RecomputeChunk, RecomputeRun, ScoredRecord, SeatResult
-from tests.scoring.conftest import result_game, wait_for
+from tests.factories import result_game
+from tests.workers import wait_for
 
 
 def games(count: int) -> list:

@@ -15,7 +15,7 @@ from records.models import Event, GameRecord
 from records.services import SeatSpec, start_game
 from scoring import services, tasks
 from scoring.models import RecomputeRun, ScoredRecord, SeatResult, UnscorableRecord
-from tests.scoring.conftest import engine_scores, play, result_game
+from tests.factories import engine_scores, play, result_game
 from tests.scoring.test_results import stored
 
 pytestmark = pytest.mark.django_db

@@ -17,11 +17,11 @@ from datetime import date
 
 import pytest
 from django.contrib.auth.models import User
-from rest_framework.test import APIClient
 
 from records.models import GameRecord, Player
 from scoring import standings, tasks
 from scoring.models import Club, League, LeagueMembership, LeagueRuling, Standing
+from tests.factories import api_client as api
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,13 +52,6 @@ def club(celery_eager):
     league.trusted_scorekeepers.add(users["trusted_scorekeeper"])
     league.organisers.add(users["organiser"])
     return league, users
-
-
-def api(user: User | None) -> APIClient:
-    client = APIClient()
-    if user is not None:
-        client.force_authenticate(user)
-    return client
 
 
 def record_result(user: User | None, scores: dict[str, int]) -> tuple[int, int | None]:

@@ -15,9 +15,9 @@ import pytest
 from records.models import GameRecord
 from scoring import tasks
 from scoring.models import PlayerStatistics, ScoredRecord, SeatResult
-from tests.factories import database_url_for_other_processes
-from tests.scoring.conftest import ROOT, engine_scores, play, wait_for
+from tests.factories import ROOT, database_url_for_other_processes, engine_scores, play
 from tests.scoring.test_results import stored
+from tests.workers import wait_for
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
 
@@ -45,7 +45,7 @@ def test_games_finished_while_the_broker_is_down_are_scored_by_the_sweep(start_w
         import django
         django.setup()
         from datetime import date
-        from tests.scoring.conftest import play, result_game
+        from tests.factories import play, result_game
         print(play(4, 22).pk, result_game({"Ada": 7, "Bo": 9}, date(2026, 1, 2)).pk)
     """)
     finished = subprocess.run(

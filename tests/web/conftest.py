@@ -1,20 +1,14 @@
-"""What the page tests share: a scorekeeper, logged in, and a seeded two-player Hunters and
-Gatherers record they keep."""
+"""What the page tests share: the scorekeeper (``keeper``, of ``tests/conftest.py``) logged in,
+and a seeded two-player Hunters and Gatherers record they keep."""
 
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from records.models import GameRecord
 from records.services import SeatSpec, start_game
 from tests.factories import HG
-
-
-@pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
 
 
 @pytest.fixture

@@ -15,10 +15,7 @@ EXPANSIONS = {"expansions": ["inns_cathedrals", "traders_builders"]}
 NAMES = ["Ada", "Bastien", "Chloé", "Dara", "Elif", "Fei"]
 
 
-@pytest.fixture(autouse=True)
-def english():
-    with translation.override("en"):
-        yield
+pytestmark = pytest.mark.usefixtures("in_english")
 
 
 @pytest.mark.parametrize(("players", "seed"), [(2, 3), (4, 8), (6, 2)])

@@ -17,7 +17,6 @@ from collections.abc import Iterable
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from records.files import import_document
@@ -148,11 +147,10 @@ def record_of(slug: str, keeper: Any, *, events: int | None = None) -> Any:
 
 
 @pytest.fixture
-def french_keeper(client: Client) -> tuple[Client, Any]:
-    keeper = get_user_model().objects.create_user("keeper", password="keeper-pw-123456")
-    client.force_login(keeper)
-    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
-    return client, keeper
+def french_keeper(keeper_client: Client, keeper) -> tuple[Client, Any]:
+    """The scorekeeper logged in (``tests/web/conftest.py``), asking for French."""
+    keeper_client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    return keeper_client, keeper
 
 
 def page(client: Client, url: str) -> str:

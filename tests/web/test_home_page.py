@@ -24,7 +24,7 @@ from games.models import CatalogueRecord
 from records.models import GameRecord, Player
 from scoring import tasks
 from scoring.models import Club, League, LeagueMembership
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 
 pytestmark = pytest.mark.django_db
 

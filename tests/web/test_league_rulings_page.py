@@ -12,7 +12,7 @@ from django.test import Client
 from records.models import Player
 from scoring import standings, tasks
 from scoring.models import Club, League, LeagueMembership, LeagueRuling
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

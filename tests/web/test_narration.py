@@ -11,7 +11,7 @@ No database: the narration reads engine views only.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
@@ -29,17 +29,13 @@ from ..engines.hunters_gatherers.test_hunters_gatherers_rulebook import (
 )
 from ..engines.stone_age.test_stone_age_rulebook import lay_cards, new_game as stone_age_game, start_actions
 
+pytestmark = pytest.mark.usefixtures("in_english")
+
 NAMES = ("Bastien", "Chloé", "Elif", "Dana", "Yusuf")
 
 
 def seats(players: int, names: Sequence[str] = NAMES) -> list[dict[str, Any]]:
     return [{"seat": seat, "player": names[seat], "colour": ""} for seat in range(players)]
-
-
-@pytest.fixture(autouse=True)
-def english() -> Iterator[None]:
-    with translation.override("en"):
-        yield
 
 
 class Recording:

@@ -14,21 +14,15 @@ import re
 from datetime import date
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from ludolog.web.history import engine_sources, sources_in_order
 from records.models import Player
 from scoring import projections, tasks
 from scoring.models import PlayerStatistics
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def keeper():
-    return get_user_model().objects.create_user("keeper")
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from django.test import Client
 
 from games.models import CatalogueRecord
 from scoring import tasks
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 from tests.scoring.test_privacy import SEES_P1, SEES_P2, VIEWERS, World, build_world
 
 pytestmark = pytest.mark.django_db

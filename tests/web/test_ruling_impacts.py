@@ -13,7 +13,7 @@ from django.test import Client
 from records.models import Player
 from scoring import tasks
 from scoring.models import Club, League, LeagueMembership, RulingImpact, Standing
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -17,8 +17,7 @@ from games.models import CatalogueRecord
 from records.models import GameRecord
 from records.services import SeatSpec, append_event, start_game
 from scoring import tasks
-from tests.factories import seeded_record
-from tests.scoring.conftest import result_game
+from tests.factories import result_game, seeded_record
 
 pytestmark = pytest.mark.django_db
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 import pytest
@@ -13,8 +12,8 @@ from django.utils import timezone
 from games.models import Copy
 from games.services import demo_catalogue_data, load_catalogue
 from records.models import GameRecord, Player
-from scoring.models import Club, League, LeagueMembership
-from tests.factories import HG
+from scoring.models import Club
+from tests.factories import HG, club_with_league
 
 pytestmark = pytest.mark.django_db
 
@@ -23,18 +22,14 @@ MEMBERS = ["Alice", "Bastien", "Chloé", "David"]
 
 @pytest.fixture
 def club() -> Club:
-    club = Club.objects.create(name="Club de la ludothèque")
-    league = League.objects.create(club=club, name="Saison 2026", starts_on=dt.date(2026, 1, 1),
-                                   ends_on=dt.date(2026, 12, 31))
-    for name in MEMBERS:
-        LeagueMembership.objects.create(league=league, player=Player.objects.create(display_name=name))
-    return club
+    """The ludothèque's club, whose 2026 league has the ``MEMBERS``."""
+    return club_with_league("Club de la ludothèque", "Saison 2026", MEMBERS)
 
 
 @pytest.fixture
-def keeper_client(client: Client, club) -> Client:
-    client.force_login(get_user_model().objects.create_user("keeper", password="keeper-pw-123456"))
-    return client
+def keeper_client(keeper_client: Client, club) -> Client:
+    """The scorekeeper logged in (``tests/web/conftest.py``), with the club there."""
+    return keeper_client
 
 
 @pytest.fixture

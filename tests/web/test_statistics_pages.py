@@ -33,7 +33,7 @@ from games.models import CatalogueRecord, Copy
 from records.models import GameRecord
 from scoring import selectors, statistics, tasks
 from scoring.models import GameStatistics
-from tests.scoring.conftest import result_game
+from tests.factories import result_game
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
 from django.test import Client
 
 from records.models import GameRecord
@@ -27,12 +26,6 @@ ROOT = Path(__file__).resolve().parents[2]
 def pebbles() -> Iterator[None]:
     with registered():
         yield
-
-
-@pytest.fixture
-def keeper_client(client: Client) -> Client:
-    client.force_login(get_user_model().objects.create_user("keeper", password="keeper-pw-123456"))
-    return client
 
 
 def page_data(html: str) -> dict:
