@@ -46,7 +46,7 @@ def spot_chosen(page) -> None:
 
 
 def record_tile_game(page, record: GameRecord, events, *, pick: bool, screenshot: Path | None = None,
-                     first: int = 12) -> list[int]:
+                     first: int = 8) -> list[int]:
     """The whole game recorded, its first ``first`` moves and every sort of move by taps
     (``taps.record_game``), checked on the way: no sideways scroll, tap targets, a screenshot."""
     assert_tap_targets(page)
@@ -173,8 +173,9 @@ def test_a_stone_age_game_recorded_by_taps(browser, live_server, keeper, artifac
             rolled_by_ludolog.append(seq)
         return stone_age_action(page, kind, payload, dice_entered if wants_shot else None, let_ludolog_roll=roll)
 
-    # Two rounds by taps, and every sort of action the game holds; the rest through the page.
-    record_game(page, "stone-age", events, tap, first=40, between=post_to_the_table(record, keeper))
+    # A round by taps (its placements, resolutions and feeding), every sort of action the game
+    # holds and the last; the stretches between posted to the table's endpoint.
+    record_game(page, "stone-age", events, tap, first=24, between=post_to_the_table(record, keeper))
     assert shots and rolled_by_ludolog
     state = engine.new_state(2, 3)
     assert stored(record) == [(kind, engine.apply(state, kind, payload)) for kind, payload in events]
@@ -352,21 +353,28 @@ def test_an_unseeded_stone_age_game_names_what_is_turned_up_from_lists_of_what_i
     page = logged_in_page(browser, live_server, keeper)
     page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
     assert "Which cards were turned up?" in page.locator("#tray").inner_text()
-    reveals = 0
-    seq = 0
+    events = []
     while state.round < 4 and not engine.is_over(state):
         kind, payload = unseeded_stone_age_action(engine, state, rng)
-        if kind == "reveal" and reveals == 0:
+        engine.apply(state, kind, payload)
+        events.append((kind, payload))
+    filtered = []
+
+    def tap(seq: int, kind: str, payload: dict) -> int:
+        if kind == "reveal" and not filtered:
             page.locator('.filters-row .chip:has-text("food")').click()
             assert all("food" in text for text in
                        page.locator('.choices.cards [data-testid="choice"] .sub').all_inner_texts()), "the filter keeps food cards"
             page.screenshot(path=str(artifacts / "recorder-stone-age-reveal-390.png"))
             page.locator(".filters-row .chip").first.click()
-        stone_age_action(page, kind, payload)
-        engine.apply(state, kind, payload)
-        seq += 1
-        wait_stored(page, seq)
-        reveals += kind == "reveal"
+            filtered.append(seq)
+        return stone_age_action(page, kind, payload)
+
+    # What is turned up is told by taps at the start of each round; the first round's moves, every
+    # sort of move and the last by taps too, the others posted to the table's endpoint.
+    reveal_seqs = frozenset(seq for seq, (kind, _payload) in enumerate(events, start=1) if kind == "reveal")
+    record_game(page, "stone-age", events, tap, first=10, also=reveal_seqs, between=post_to_the_table(record, keeper))
+    reveals = len(reveal_seqs)
     assert reveals >= 2, "the game turned up cards again after the first round"
     assert stored(record)[0][0] == "reveal"
     assert shown_totals(page) == replayed_totals(record) == [s["total"] for s in engine.view(state)["scores"]]
