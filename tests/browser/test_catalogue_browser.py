@@ -25,6 +25,13 @@ HG_TITLE = "Carcassonne à la prèhistoire"
 WIDTHS = {"laptop": LAPTOP, "phone": PHONE}
 
 
+def loaded_width(image: Any) -> int:
+    """The width of an image once loaded and decoded: a cover may still be on its way when the
+    page is (a lazy one only starts once near the screen); decode() waits for it."""
+    image.scroll_into_view_if_needed()
+    return int(image.evaluate("(img) => img.decode().then(() => img.naturalWidth)"))
+
+
 @pytest.fixture
 def catalogue(settings, tmp_path) -> CatalogueRecord:
     """The demo catalogue, the Hunters and Gatherers box with a cover (drawn here), the others without."""
@@ -87,7 +94,7 @@ def test_the_catalogue_fits_the_screen_with_its_facets_as_lists_or_drop_downs(op
         # Lists with counts beside the results on a laptop; drop-downs on a phone.
         assert visible(page, ".facet-lists") == (width == "laptop")
         assert visible(page, ".facet-selects") == (width == "phone")
-        assert page.locator(".hit img.cover").first.evaluate("(img) => img.complete && img.naturalWidth") == 120  # 160 high
+        assert loaded_width(page.locator(".hit img.cover").first) == 120  # 160 high
         page.screenshot(path=str(artifacts / f"catalogue-{name}-{viewport['width']}.png"), full_page=True)
         assert page.script_errors == []
     chips = page.locator(".active-filters .chip").all_inner_texts()
@@ -101,7 +108,7 @@ def test_the_record_page_fits_the_screen_and_shows_its_cover(open_page, catalogu
     assert page.locator("h1").inner_text() == HG_TITLE
     cover = page.locator("figure.record-cover img")
     assert cover.get_attribute("alt") == f"Cover of {HG_TITLE}"
-    assert cover.evaluate("(img) => img.complete && img.naturalWidth") == 360  # 480 px high, 3:4
+    assert loaded_width(cover) == 360  # 480 px high, 3:4
     assert page.get_by_text("Maximum age").count() == 0 and page.get_by_text("Document type").count() == 0
     assert page.locator('[data-testid="record-game"]').is_visible()
     assert_no_sideways_scroll(page)
