@@ -1,31 +1,66 @@
-"""Who may do what, asked one way: ``can(user, action)``.
+"""Who may do what, asked one way: ``can(user, action, organisation)``.
 
-A person's roles come from their account: a superuser holds every role; "staff status" makes
-one *staff* (the installation's operators); the ``desk`` and ``librarians`` groups make desk
-volunteers and librarians (loans migration 0004 makes both groups with the admin permissions
-that go with them). What each role allows is the table :data:`ALLOWED`, and nothing else
-decides it: every page, API view and admin asks :func:`can`, and a test holds the table to the
-answers for a person of each role.
+A person's roles are those of their membership in the organisation asked about
+(:class:`accounts.models.Membership`): being a member is the membership itself, and the
+roles beside it are given by those whose own roles allow it (:data:`GRANTS`). A superuser is
+the installation's operator and holds every role everywhere; "staff status" only opens the
+Django admin, the operator's tool. What each role allows is the table :data:`ALLOWED`, and
+nothing else decides it: every page, API view and admin asks :func:`can`, and a test holds the
+table to the answers for a person of each role (``tests/accounts/test_roles.py``).
 
 >>> sorted(action.value for action in ALLOWED[Role.DESK])
-['print_copy_labels', 'print_member_cards', 'use_desk']
+['print_copy_labels', 'print_member_cards', 'record_games', 'register_households', 'see_members', 'use_desk']
+>>> may_grant({Role.ORGANISER}, Role.LIBRARIAN), may_grant({Role.LIBRARIAN}, Role.DESK)
+(False, True)
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+if TYPE_CHECKING:
+    from .models import Organisation
 
 
-class Role(StrEnum):
-    STAFF = "staff"
-    DESK = "desk"
-    LIBRARIAN = "librarian"
+class Role(models.TextChoices):
+    MEMBER = "member", _("member")
+    ORGANISER = "organiser", _("organiser")
+    SCOREKEEPER = "scorekeeper", _("trusted scorekeeper")
+    DESK = "desk", _("desk volunteer")
+    LIBRARIAN = "librarian", _("librarian")
+    ADMIN = "admin", _("administrator")
+    OPERATOR = "operator", _("operator of the installation")
+
+
+GRANTABLE = (Role.ORGANISER, Role.SCOREKEEPER, Role.DESK, Role.LIBRARIAN, Role.ADMIN)
+"""The roles a membership holds beside being a member (stored as ``MembershipRole`` rows)."""
 
 
 class Action(StrEnum):
+    SEE_MEMBERS = "see_members"
+    """See who the organisation's members are (anyone may, where its member list is public)."""
+    RECORD_GAMES = "record_games"
+    """Start a game or log a result in the organisation's name."""
+    COUNT_WITHOUT_APPROVAL = "count_without_approval"
+    """A game this person records counts for the organisation's leagues without an organiser's approval."""
+    RUN_LEAGUES = "run_leagues"
+    """Create and edit leagues, approve games or rule them out."""
+    IMPORT_PLAYS = "import_plays"
+    """Bring the club's history in from BoardGameGeek or BG Stats."""
+    INVITE = "invite"
+    """Invite people and answer requests to join."""
+    MANAGE_MEMBERS = "manage_members"
+    """Give and take away roles (those :data:`GRANTS` allows), remove a member."""
+    EDIT_ORGANISATION = "edit_organisation"
+    """The organisation's name, contact, language, logo, who may see its members and ask to join."""
     USE_DESK = "use_desk"
-    """Lend, take back, renew, hold, check copies; register households; read any household."""
+    """Lend, take back, renew, hold, check copies; read any household."""
+    REGISTER_HOUSEHOLDS = "register_households"
     PRINT_MEMBER_CARDS = "print_member_cards"
     PRINT_COPY_LABELS = "print_copy_labels"
     WITHDRAW_COPY = "withdraw_copy"
@@ -33,38 +68,65 @@ class Action(StrEnum):
     """Keep the catalogue: its records show this reader what they leave unstated."""
     EDIT_CHECKLISTS = "edit_checklists"
     EDIT_LENDING_RULES = "edit_lending_rules"
-    IMPORT_PLAYS = "import_plays"
-    """Bring a club's history in from BoardGameGeek or BG Stats."""
 
 
-GROUPS = {Role.DESK: "desk", Role.LIBRARIAN: "librarians"}
-"""The group that gives each role held by group membership (named as migration 0004 made them)."""
-
-_AT_THE_DESK = {Action.USE_DESK, Action.PRINT_MEMBER_CARDS, Action.PRINT_COPY_LABELS}
+_MEMBER = {Action.SEE_MEMBERS, Action.RECORD_GAMES}
+_AT_THE_DESK = _MEMBER | {Action.USE_DESK, Action.REGISTER_HOUSEHOLDS, Action.PRINT_MEMBER_CARDS,
+                          Action.PRINT_COPY_LABELS}
+_LIBRARY = _AT_THE_DESK | {Action.WITHDRAW_COPY, Action.EDIT_CATALOGUE, Action.EDIT_CHECKLISTS,
+                           Action.EDIT_LENDING_RULES, Action.INVITE, Action.MANAGE_MEMBERS}
+_CLUB = _MEMBER | {Action.COUNT_WITHOUT_APPROVAL, Action.RUN_LEAGUES, Action.IMPORT_PLAYS, Action.INVITE,
+                   Action.MANAGE_MEMBERS}
 
 ALLOWED: dict[Role, frozenset[Action]] = {
+    Role.MEMBER: frozenset(_MEMBER),
+    Role.SCOREKEEPER: frozenset(_MEMBER | {Action.COUNT_WITHOUT_APPROVAL}),
+    Role.ORGANISER: frozenset(_CLUB),
     # Printed sheets are the desk's: a torn label is replaced where the copy comes back.
     Role.DESK: frozenset(_AT_THE_DESK),
-    Role.LIBRARIAN: frozenset(_AT_THE_DESK | {Action.WITHDRAW_COPY, Action.EDIT_CATALOGUE, Action.EDIT_CHECKLISTS,
-                                              Action.EDIT_LENDING_RULES}),
-    # The operators run the installation and help at the desk; the catalogue is the librarians'.
-    Role.STAFF: frozenset(_AT_THE_DESK | {Action.IMPORT_PLAYS}),
+    Role.LIBRARIAN: frozenset(_LIBRARY),
+    Role.ADMIN: frozenset(_CLUB | _LIBRARY | {Action.EDIT_ORGANISATION}),
+    Role.OPERATOR: frozenset(Action),
 }
 
+GRANTS: dict[Role, frozenset[Role]] = {
+    Role.ADMIN: frozenset(GRANTABLE),
+    Role.ORGANISER: frozenset({Role.ORGANISER, Role.SCOREKEEPER}),
+    Role.LIBRARIAN: frozenset({Role.LIBRARIAN, Role.DESK}),
+    Role.OPERATOR: frozenset(GRANTABLE),
+}
+"""The roles each role may give and take away (with :data:`Action.MANAGE_MEMBERS`): a desk
+volunteer gives none, a librarian no organiser's, an organiser no librarian's."""
 
-def roles_of(user: Any) -> frozenset[Role]:
-    """The roles ``user`` holds (none for an anonymous visitor): one query for the groups."""
+
+def may_grant(roles: Iterable[Role], role: Role) -> bool:
+    """Whether a person holding ``roles`` may give or take away ``role``."""
+    return any(role in GRANTS.get(held, frozenset()) for held in roles)
+
+
+def roles_of(user: Any, organisation: Organisation | None) -> frozenset[Role]:
+    """The roles ``user`` holds in ``organisation``: none for an anonymous visitor, every one for
+    the operator (a superuser), else their membership's (one query)."""
     if not getattr(user, "is_authenticated", False):
         return frozenset()
     if getattr(user, "is_superuser", False):
         return frozenset(Role)
-    by_group = {name: role for role, name in GROUPS.items()}
-    roles = {by_group[name] for name in user.groups.filter(name__in=by_group).values_list("name", flat=True)}
-    if getattr(user, "is_staff", False):
-        roles.add(Role.STAFF)
-    return frozenset(roles)
+    if organisation is None:
+        return frozenset()
+    from .models import Membership
+
+    held = list(Membership.objects.filter(user=user, organisation=organisation).values_list("roles__role", flat=True))
+    if not held:
+        return frozenset()
+    return frozenset({Role.MEMBER} | {Role(role) for role in held if role})
 
 
-def can(user: Any, action: Action) -> bool:
-    """Whether ``user`` may do ``action``: one of their roles allows it."""
-    return any(action in ALLOWED[role] for role in roles_of(user))
+def can(user: Any, action: Action, organisation: Organisation | None) -> bool:
+    """Whether ``user`` may do ``action`` in ``organisation`` (``None``: at the installation's
+    level, where only the operator may)."""
+    return allows(roles_of(user, organisation), action)
+
+
+def allows(roles: Iterable[Role], action: Action) -> bool:
+    """Whether one of ``roles`` allows ``action``: the table, for a caller holding the roles already."""
+    return any(action in ALLOWED[role] for role in roles)

@@ -271,6 +271,9 @@ class Copy(models.Model):
         WITHDRAWN = "withdrawn", _("withdrawn")
 
     record = models.ForeignKey(CatalogueRecord, on_delete=models.PROTECT, related_name="copies")
+    organisation = models.ForeignKey(
+        "accounts.Organisation", null=True, blank=True, on_delete=models.PROTECT, related_name="copies",
+        verbose_name=_("owned by"), help_text=_("The game library that owns the box and lends it."))
     barcode = models.CharField(_("barcode"), max_length=32, unique=True)
     shelf_location = models.CharField(_("shelf / location"), max_length=100, blank=True)
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.AVAILABLE)

@@ -13,6 +13,9 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.utils.dateparse import parse_date
 
+from accounts.models import Organisation
+from accounts.selectors import only_library
+
 from . import labels, unimarc
 
 from .models import (
@@ -50,17 +53,20 @@ def demo_catalogue_data() -> dict[str, Any]:
 
 
 @transaction.atomic
-def load_catalogue(data: dict[str, Any]) -> list[CatalogueRecord]:
+def load_catalogue(data: dict[str, Any], library: Organisation | None = None) -> list[CatalogueRecord]:
     """Create or update catalogue records from plain data; loading twice changes nothing.
 
     Records are matched by title, copies by barcode, so a rerun updates in place instead of
-    duplicating (``make run`` loads the demo on every start).
+    duplicating (``make run`` loads the demo on every start). A new copy belongs to ``library``
+    (by default the installation's only game library, if it has just one); a copy already there
+    keeps its owner.
     """
-    return [record for record, _created in _load(data)]
+    return [record for record, _created in _load(data, library)]
 
 
-def _load(data: dict[str, Any]) -> list[tuple[CatalogueRecord, bool]]:
+def _load(data: dict[str, Any], library: Organisation | None = None) -> list[tuple[CatalogueRecord, bool]]:
     """:func:`load_catalogue`'s work: each record, and whether it is new to the catalogue."""
+    library = library or only_library()
     for language in data.get("languages", []):
         Language.objects.update_or_create(code=language["code"], defaults={"name": language["name"]})
     records = []
@@ -110,7 +116,9 @@ def _load(data: dict[str, Any]) -> list[tuple[CatalogueRecord, bool]]:
             )
         for copy in item.get("copies", []):
             Copy.objects.update_or_create(
-                barcode=copy["barcode"], defaults={k: v for k, v in copy.items() if k != "barcode"} | {"record": record}
+                barcode=copy["barcode"], defaults={k: v for k, v in copy.items() if k != "barcode"} | {"record": record},
+                create_defaults={k: v for k, v in copy.items() if k != "barcode"} | {"record": record,
+                                                                                      "organisation": library},
             )
         records.append((record, created))
     return records
@@ -184,14 +192,14 @@ def export_unimarc(records: Iterable[CatalogueRecord], format: str = "iso2709") 
 
 
 @transaction.atomic
-def import_unimarc(data: bytes) -> list[CatalogueRecord]:
+def import_unimarc(data: bytes, library: Organisation | None = None) -> list[CatalogueRecord]:
     """Create or update the records of a UNIMARC file (ISO 2709 or MARCXML): all of them, or none.
 
     Records are matched by title and copies by barcode, as :func:`load_catalogue` does, so
     importing an exported file again changes nothing. :class:`games.unimarc.UnimarcError` names
     the first record that cannot be taken and why.
     """
-    return [record for record, _created in store_unimarc_items(checked_unimarc_items(data))]
+    return [record for record, _created in store_unimarc_items(checked_unimarc_items(data), library)]
 
 
 def checked_unimarc_items(data: bytes) -> list[dict[str, Any]]:
@@ -227,16 +235,18 @@ def checked_unimarc_items(data: bytes) -> list[dict[str, Any]]:
     return items
 
 
-def store_unimarc_items(items: list[dict[str, Any]]) -> list[tuple[CatalogueRecord, bool]]:
+def store_unimarc_items(items: list[dict[str, Any]],
+                        library: Organisation | None = None) -> list[tuple[CatalogueRecord, bool]]:
     """Store records checked by :func:`checked_unimarc_items` (a language the catalogue does not
-    know yet is added under its code): each record, and whether it is new to the catalogue."""
+    know yet is added under its code): each record, and whether it is new to the catalogue; a
+    new copy belongs to ``library`` (see :func:`load_catalogue`)."""
     known = set(Language.objects.values_list("code", flat=True))
     stored = []
     for item in items:
         new_languages = [{"code": code, "name": code} for code in dict.fromkeys(_language_codes(item))
                          if code not in known]
         known.update(language["code"] for language in new_languages)
-        stored += _load({"languages": new_languages, "records": [item]})
+        stored += _load({"languages": new_languages, "records": [item]}, library)
     return stored
 
 

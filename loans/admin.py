@@ -5,7 +5,6 @@ from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
-from accounts.roles import Action, can
 from . import selectors
 from .models import Component, CopyEvent, CopyState, Hold, Household, LoanRules, Member, Notification
 
@@ -87,23 +86,9 @@ class NotificationAdmin(ReadOnlyAdmin):
 
 @admin.register(Component)
 class ComponentAdmin(admin.ModelAdmin):
-    """Checklists are the librarians' (``accounts.roles``)."""
+    """Librarians keep checklists on their page (``/catalogue/<id>/checklist/``); the admin is the
+    operator's tool, with Django's own permissions."""
 
     list_display = ["record", "position", "count", "kind", "per_colour"]
     list_editable = ["position", "count", "kind", "per_colour"]
     list_filter = ["record"]
-
-    def has_view_permission(self, request: HttpRequest, obj=None) -> bool:
-        return can(request.user, Action.USE_DESK)
-
-    def has_module_permission(self, request: HttpRequest) -> bool:
-        return can(request.user, Action.USE_DESK)
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return can(request.user, Action.EDIT_CHECKLISTS)
-
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
-        return can(request.user, Action.EDIT_CHECKLISTS)
-
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
-        return can(request.user, Action.EDIT_CHECKLISTS)

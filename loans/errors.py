@@ -47,6 +47,14 @@ class LibrariansOnly(LoanError):
     status_code = 403
 
 
+class OtherLibrary(LoanError):
+    """A copy named for a household of another game library: each ludothèque lends its own boxes
+    to its own households."""
+
+    reason = "copy_of_another_library"
+    status_code = 409
+
+
 class CopyChanged(LoanError):
     """Another desk wrote to the copy at the same moment: look again and retry."""
 

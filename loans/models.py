@@ -7,6 +7,8 @@ and the projection computed from them, the hold queues, the components checklist
 
 from __future__ import annotations
 
+from typing import Any
+
 from decimal import Decimal
 
 from django.conf import settings
@@ -29,6 +31,9 @@ class ImmutableCopyEventError(Exception):
 class Household(models.Model):
     """A family membership: one card, one deposit, one loan limit for all its members."""
 
+    organisation = models.ForeignKey(
+        "accounts.Organisation", null=True, blank=True, on_delete=models.PROTECT, related_name="households",
+        verbose_name=_("game library"))
     name = models.CharField(_("name"), max_length=200)
     card_number = models.CharField(_("card number"), max_length=32, unique=True,
                                    help_text=_("The barcode on the member card."))
@@ -70,8 +75,11 @@ class Member(models.Model):
 
 
 class LoanRules(models.Model):
-    """The library's lending rules: one row (``current()`` makes it with the defaults)."""
+    """A game library's lending rules: one row each (``current()`` gives the defaults where it has none)."""
 
+    organisation = models.OneToOneField(
+        "accounts.Organisation", null=True, blank=True, on_delete=models.CASCADE, related_name="loan_rules",
+        verbose_name=_("game library"))
     loan_days = models.PositiveSmallIntegerField(_("loan days"), default=21, validators=[MinValueValidator(1)])
     renewals_allowed = models.PositiveSmallIntegerField(_("renewals allowed"), default=1)
     late_fee_per_day = models.DecimalField(_("late fee per day"), max_digits=6, decimal_places=2,
@@ -89,8 +97,9 @@ class LoanRules(models.Model):
         return str(_("loan rules"))
 
     @classmethod
-    def current(cls) -> rules.Policy:
-        found = cls.objects.order_by("pk").first() or cls(pk=1)
+    def current(cls, organisation: Any) -> rules.Policy:
+        """The rules of ``organisation`` (an organisation or its id), the defaults where it has none."""
+        found = cls.objects.filter(organisation=organisation).first() or cls()
         return rules.Policy(loan_days=found.loan_days, renewals_allowed=found.renewals_allowed,
                             late_fee_per_day=found.late_fee_per_day, hold_days=found.hold_days,
                             reminder_days=found.reminder_days)

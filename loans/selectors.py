@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from itertools import islice
+from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db.models import Max, QuerySet
@@ -36,7 +37,8 @@ def household_of(user: User) -> Household | None:
 
 
 def may_see_household(user: User, household: Household) -> bool:
-    if can(user, Action.USE_DESK):
+    """The desk of the household's game library, and the household's own members."""
+    if can(user, Action.USE_DESK, household.organisation):
         return True
     own = household_of(user)
     return own is not None and own.pk == household.pk
@@ -88,19 +90,24 @@ def engine_comparison(record: CatalogueRecord) -> checklists.Comparison | None:
     return checklists.compare(record_checklist(record), pieces) if pieces else None
 
 
-def waiting_holds(record_id: int) -> QuerySet[Hold]:
-    """The record's queue, first come first served."""
-    return Hold.objects.filter(record_id=record_id, status=Hold.Status.WAITING).order_by("placed_at", "id")
+def waiting_holds(record_id: int, organisation: Any) -> QuerySet[Hold]:
+    """The record's queue at the game library ``organisation`` (an organisation or its id), first
+    come first served: the households of each ludothèque wait for its own copies."""
+    return Hold.objects.filter(record_id=record_id, household__organisation=organisation,
+                               status=Hold.Status.WAITING).order_by("placed_at", "id")
 
 
 def copy_history(copy: Copy) -> QuerySet[CopyEvent]:
     return CopyEvent.objects.filter(copy=copy).order_by("seq")
 
 
-def overdue_loans(today: dt.date) -> QuerySet[CopyState]:
-    """The loans due before ``today``, the longest overdue first: the desk's overdue list."""
-    return (CopyState.objects.filter(status=rules.Status.ON_LOAN, due_on__lt=today)
-            .select_related("copy__record", "household").order_by("due_on", "copy__barcode"))
+def overdue_loans(today: dt.date, organisation: Any = None) -> QuerySet[CopyState]:
+    """The loans due before ``today``, the longest overdue first: the desk's overdue list, of one
+    game library (``organisation``) or of all of them (``None``: the daily reminders)."""
+    rows = CopyState.objects.filter(status=rules.Status.ON_LOAN, due_on__lt=today)
+    if organisation is not None:
+        rows = rows.filter(copy__organisation=organisation)
+    return rows.select_related("copy__record", "household").order_by("due_on", "copy__barcode")
 
 
 def open_holds(household: Household) -> QuerySet[Hold]:
@@ -115,7 +122,9 @@ def queue_positions(holds: list[Hold]) -> dict[int, int]:
     if not waiting:
         return {}
     queues: dict[int, list[int]] = {}
+    libraries = {hold.household.organisation_id for hold in waiting}
     for hold_id, record_id in (Hold.objects.filter(record_id__in={h.record_id for h in waiting},
+                                                   household__organisation__in=libraries,
                                                    status=Hold.Status.WAITING)
                                .order_by("placed_at", "id").values_list("pk", "record_id")):
         queues.setdefault(record_id, []).append(hold_id)

@@ -28,7 +28,7 @@ from django.utils.translation import gettext
 from games.models import CatalogueRecord, Copy
 
 from . import checklists, rules, selectors
-from .errors import CopyChanged, RuleRefused, UnknownComponent
+from .errors import CopyChanged, OtherLibrary, RuleRefused, UnknownComponent
 from .contents import ContentLine, parse_contents
 from .models import Component, CopyEvent, CopyState, Hold, Household, LoanRules, Notification
 
@@ -113,7 +113,10 @@ def lend(copy: Copy, household: Household, by: User, *, today: dt.date | None = 
     """Lend ``copy`` to ``household``, due back after the library's loan period. A copy on the
     hold shelf for this household fulfils its hold."""
     today = today or timezone.localdate()
-    policy = LoanRules.current()
+    if copy.organisation_id != household.organisation_id:
+        raise OtherLibrary(f"copy {copy.barcode} belongs to another game library than {household.name}'s",
+                           copy=copy.barcode, household=household.card_number)
+    policy = LoanRules.current(copy.organisation_id)
     with _copy_write(copy):
         # The household first, then the copy, in every write: its loan count holds while we decide.
         household = Household.objects.select_for_update().get(pk=household.pk)
@@ -133,7 +136,7 @@ def lend(copy: Copy, household: Household, by: User, *, today: dt.date | None = 
 
 def _set_aside(row: CopyState, copy: Copy, by: User, today: dt.date, policy: rules.Policy) -> Household | None:
     """Give an available copy to the first household waiting for its game, and tell them."""
-    hold = selectors.waiting_holds(copy.record_id).select_for_update().first()
+    hold = selectors.waiting_holds(copy.record_id, copy.organisation_id).select_for_update(of=("self",)).first()
     if hold is None:
         return None
     hold.status, hold.copy, hold.ready_on = Hold.Status.READY, copy, today
@@ -168,7 +171,8 @@ def email_notification(notification_id: int) -> list[str]:
             return []
         subject = (gettext("%(library)s: games to bring back") if told.kind == Notification.Kind.OVERDUE
                    else gettext("%(library)s: a game you reserved is waiting for you"))
-        send_mail(subject=subject % {"library": settings.LUDOLOG_LIBRARY_NAME},
+        library = household.organisation.name if household.organisation else settings.LUDOLOG_LIBRARY_NAME
+        send_mail(subject=subject % {"library": library},
                   message=told.text, from_email=None, recipient_list=addresses)
         told.emailed_at, told.emailed_to = timezone.now(), ", ".join(addresses)
         told.save(update_fields=["emailed_at", "emailed_to"])
@@ -197,7 +201,7 @@ def return_copy(copy: Copy, by: User, counted: Mapping[str, int] | None = None, 
     and the copy waits for a check. A complete copy goes to the first household waiting for its
     game, if any."""
     today = today or timezone.localdate()
-    policy = LoanRules.current()
+    policy = LoanRules.current(copy.organisation_id)
     counted = dict(counted or {})
     checklist = selectors.checklist(copy)
     unknown = sorted(set(counted) - {piece.kind for piece in checklist})
@@ -225,11 +229,12 @@ def renew(copy: Copy, by: User, *, today: dt.date | None = None) -> rules.CopySt
     """Renew a loan for a full loan period from today, unless another household waits for the game
     or the renewals are used up."""
     today = today or timezone.localdate()
-    policy = LoanRules.current()
+    policy = LoanRules.current(copy.organisation_id)
     with _copy_write(copy):
         row = _locked_state(copy)
         state = row.as_rule_state()
-        hold_waiting = selectors.waiting_holds(copy.record_id).exclude(household_id=state.household).exists()
+        hold_waiting = (selectors.waiting_holds(copy.record_id, copy.organisation_id)
+                        .exclude(household_id=state.household).exists())
         _refuse(rules.can_renew(state, policy, hold_waiting=hold_waiting))
         due_on = rules.renewed_due_date(state, today, policy)
         return _append(row, [NewEvent(rules.EventType.RENEWED, state.household,
@@ -240,14 +245,14 @@ def place_hold(record: CatalogueRecord, household: Household, by: User = None, *
                today: dt.date | None = None) -> Hold:
     """Queue ``household`` for ``record``; a copy on the shelves is set aside for it at once."""
     today = today or timezone.localdate()
-    policy = LoanRules.current()
+    policy = LoanRules.current(household.organisation_id)
     _refuse(rules.membership_refusal(_household_view(household), today))
     try:
         with transaction.atomic():
             hold = Hold.objects.create(record=record, household=household)
     except IntegrityError as exc:
         raise RuleRefused(rules.Refusal("hold_already_placed", "the household already waits for this game")) from exc
-    on_shelf = (Copy.objects.filter(record=record).exclude(loan_state__status__in=[
+    on_shelf = (Copy.objects.filter(record=record, organisation=household.organisation_id).exclude(loan_state__status__in=[
         s for s in rules.Status if s is not rules.Status.AVAILABLE]).order_by("barcode"))
     for copy in on_shelf:
         with _copy_write(copy):
@@ -262,7 +267,7 @@ def place_hold(record: CatalogueRecord, household: Household, by: User = None, *
 def cancel_hold(hold: Hold, by: User = None, *, today: dt.date | None = None) -> Hold:
     """Cancel a hold; a copy set aside for it goes to the next household waiting, or back on the shelves."""
     today = today or timezone.localdate()
-    policy = LoanRules.current()
+    policy = LoanRules.current(hold.household.organisation_id)
     with transaction.atomic():
         hold = Hold.objects.select_for_update().get(pk=hold.pk)
         if hold.status not in (Hold.Status.WAITING, Hold.Status.READY):
@@ -289,7 +294,7 @@ def check_copy(copy: Copy, by: User, *, today: dt.date | None = None) -> rules.C
         if row.status != rules.Status.NEEDS_CHECK:
             raise RuleRefused(rules.Refusal("copy_not_available", f"copy {copy.barcode} is not waiting for a check"))
         _append(row, [NewEvent(rules.EventType.CHECKED)], by)
-        _set_aside(row, copy, by, today, LoanRules.current())
+        _set_aside(row, copy, by, today, LoanRules.current(copy.organisation_id))
         return row.as_rule_state()
 
 
@@ -330,7 +335,7 @@ def move_copy(copy: Copy, move: rules.EventType, by: User, *, note: str = "",
             raise RuleRefused(rules.Refusal("copy_not_available", f"copy {copy.barcode} is {row.status}"))
         after = _append(row, [NewEvent(move, payload={"note": note} if note else {})], by)
         if after.status is rules.Status.AVAILABLE:
-            _set_aside(row, copy, by, today or timezone.localdate(), LoanRules.current())
+            _set_aside(row, copy, by, today or timezone.localdate(), LoanRules.current(copy.organisation_id))
             return row.as_rule_state()
         return after
 
@@ -349,12 +354,13 @@ def expire_holds(today: dt.date | None = None) -> int:
     """Cancel the holds whose copy has waited on the hold shelf longer than the library keeps it;
     each copy goes to the next household waiting, or back on the shelves. Returns how many."""
     today = today or timezone.localdate()
-    policy = LoanRules.current()
-    lapsed = Hold.objects.filter(status=Hold.Status.READY, ready_on__lt=today - dt.timedelta(days=policy.hold_days))
     expired = 0
-    for hold in lapsed:
-        cancel_hold(hold, None, today=today)
-        expired += 1
+    for hold in Hold.objects.filter(status=Hold.Status.READY).select_related("household").order_by("pk"):
+        # Each library keeps a set-aside copy as long as its own rules say.
+        policy = LoanRules.current(hold.household.organisation_id)
+        if hold.ready_on is not None and hold.ready_on < today - dt.timedelta(days=policy.hold_days):
+            cancel_hold(hold, None, today=today)
+            expired += 1
     return expired
 
 
@@ -363,7 +369,6 @@ def remind_overdue(today: dt.date | None = None) -> int:
     reminded less than the library's ``reminder_days`` ago (mailed like any notification). Returns
     how many households were reminded."""
     today = today or timezone.localdate()
-    policy = LoanRules.current()
     overdue: dict[int, list[CopyState]] = {}
     for row in selectors.overdue_loans(today).filter(household__isnull=False):
         overdue.setdefault(row.household_id, []).append(row)
@@ -371,6 +376,7 @@ def remind_overdue(today: dt.date | None = None) -> int:
                 .values_list("household_id").annotate(last=Max("created_at")).values_list("household_id", "last"))
     reminded = 0
     for household_id, rows in overdue.items():
+        policy = LoanRules.current(rows[0].household.organisation_id)
         previous = last.get(household_id)
         if not rules.reminder_due(timezone.localdate(previous) if previous else None, today, policy):
             continue

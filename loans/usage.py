@@ -135,18 +135,21 @@ def _day(value: Any) -> dt.date | None:
     return None if value in (None, "") else dt.date.fromisoformat(str(value)[:10])
 
 
-def _loans(period: Period) -> QuerySet[CopyEvent]:
-    """The ``lent`` events of the period, by the day the desk lent the copy. A loan the catalogue
-    knew of before the desk kept history has no day (``lent_on`` null): counted over all time only."""
-    lent = CopyEvent.objects.filter(type=rules.EventType.LENT).annotate(lent_on=_payload_text("lent_on"))
+def _loans(library: Any, period: Period) -> QuerySet[CopyEvent]:
+    """The ``lent`` events of the library's copies in the period, by the day the desk lent the
+    copy. A loan the catalogue knew of before the desk kept history has no day (``lent_on``
+    null): counted over all time only."""
+    lent = (CopyEvent.objects.filter(type=rules.EventType.LENT, copy__organisation=library)
+            .annotate(lent_on=_payload_text("lent_on")))
     if period.start is None:
         return lent.filter(Q(lent_on__isnull=True) | Q(lent_on__lte=period.end.isoformat())).order_by()
     return lent.filter(lent_on__gte=period.start.isoformat(), lent_on__lte=period.end.isoformat()).order_by()
 
 
-def _plays(user: User, period: Period | None) -> QuerySet[GameRecord]:
-    """The finished game records the reader may see, played in ``period`` (any day without one)."""
-    plays = only_visible(GameRecord.objects.filter(status=GameRecord.Status.FINISHED), user)
+def _plays(user: User, library: Any, period: Period | None) -> QuerySet[GameRecord]:
+    """The library's finished game records the reader may see, played in ``period`` (any day
+    without one)."""
+    plays = only_visible(GameRecord.objects.filter(status=GameRecord.Status.FINISHED, organisation=library), user)
     if period is not None:
         if period.start is not None:
             plays = plays.filter(played_on__gte=period.start)
@@ -158,25 +161,27 @@ def _of_record(plays: QuerySet[GameRecord]) -> QuerySet[GameRecord]:
     return plays.filter(played_with(OuterRef("pk")))
 
 
-def record_usage(user: User, period: Period, sort: SortKey = SortKey.LOANS) -> QuerySet:
-    """Every catalogue record the library holds a copy of, with its figures, sorted by ``sort``
-    (the most lent, the most played, or the most wanted per copy first): rows for
-    :meth:`RecordUsage.from_row`, one query (a page of them when sliced)."""
-    plays = _plays(user, period)
-    waiting = Hold.objects.filter(record=OuterRef("pk"), status=Hold.Status.WAITING)
-    placed = Hold.objects.filter(record=OuterRef("pk"), placed_at__date__lte=period.end)
+def record_usage(user: User, library: Any, period: Period, sort: SortKey = SortKey.LOANS) -> QuerySet:
+    """Every catalogue record the game library ``library`` holds a copy of, with its figures there,
+    sorted by ``sort`` (the most lent, the most played, or the most wanted per copy first): rows
+    for :meth:`RecordUsage.from_row`, one query (a page of them when sliced)."""
+    plays = _plays(user, library, period)
+    waiting = Hold.objects.filter(record=OuterRef("pk"), household__organisation=library, status=Hold.Status.WAITING)
+    placed = Hold.objects.filter(record=OuterRef("pk"), household__organisation=library,
+                                 placed_at__date__lte=period.end)
     if period.start is not None:
         placed = placed.filter(placed_at__date__gte=period.start)
-    last_lent = (CopyEvent.objects.filter(type=rules.EventType.LENT, copy__record=OuterRef("pk"))
+    last_lent = (CopyEvent.objects.filter(type=rules.EventType.LENT, copy__record=OuterRef("pk"),
+                                          copy__organisation=library)
                  .annotate(lent_on=_payload_text("lent_on")).filter(lent_on__isnull=False)
                  .order_by("-lent_on").values("lent_on")[:1])
-    last_played = _of_record(_plays(user, None)).order_by("-played_on").values("played_on")[:1]
-    in_circulation = (Copy.objects.filter(record=OuterRef("pk"))
+    last_played = _of_record(_plays(user, library, None)).order_by("-played_on").values("played_on")[:1]
+    in_circulation = (Copy.objects.filter(record=OuterRef("pk"), organisation=library)
                       .exclude(loan_state__status=rules.Status.WITHDRAWN).order_by())
-    rows = (CatalogueRecord.objects.filter(Exists(Copy.objects.filter(record=OuterRef("pk"))))
+    rows = (CatalogueRecord.objects.filter(Exists(Copy.objects.filter(record=OuterRef("pk"), organisation=library)))
             .annotate(
                 copy_count=Counted(in_circulation.values("pk")),
-                loan_count=Counted(_loans(period).filter(copy__record=OuterRef("pk")).values("pk")),
+                loan_count=Counted(_loans(library, period).filter(copy__record=OuterRef("pk")).values("pk")),
                 plays_with_copy=Counted(plays.filter(copy__record=OuterRef("pk")).values("pk")),
                 play_count=Counted(_of_record(plays).values("pk")),
                 holds_waiting=Counted(waiting.order_by().values("pk")),
@@ -232,12 +237,12 @@ def loan_spans(copy_ids: Iterable[int], period: Period) -> dict[int, list[tuple[
     return spans
 
 
-def copy_usage(record_ids: Iterable[int], user: User, period: Period) -> dict[int, list[CopyUsage]]:
-    """The copies of the catalogue records ``record_ids`` with their figures, by record then
-    barcode: two queries."""
-    copies = list(Copy.objects.filter(record_id__in=list(record_ids))
-                  .annotate(loan_count=Counted(_loans(period).filter(copy=OuterRef("pk")).values("pk")),
-                            play_count=Counted(_plays(user, period).filter(copy=OuterRef("pk")).values("pk")))
+def copy_usage(record_ids: Iterable[int], user: User, library: Any, period: Period) -> dict[int, list[CopyUsage]]:
+    """The library's copies of the catalogue records ``record_ids`` with their figures, by record
+    then barcode: two queries."""
+    copies = list(Copy.objects.filter(record_id__in=list(record_ids), organisation=library)
+                  .annotate(loan_count=Counted(_loans(library, period).filter(copy=OuterRef("pk")).values("pk")),
+                            play_count=Counted(_plays(user, library, period).filter(copy=OuterRef("pk")).values("pk")))
                   .order_by("record_id", "barcode")
                   .values("pk", "barcode", "record_id", "loan_count", "play_count", "loan_state__status",
                           "loan_state__missing"))

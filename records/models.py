@@ -77,6 +77,9 @@ class GameRecord(models.Model):
 
     game_slug = models.SlugField(_("game"), max_length=64)
     ruleset_version = models.CharField(_("ruleset version"), max_length=64, blank=True)
+    organisation = models.ForeignKey(
+        "accounts.Organisation", null=True, blank=True, on_delete=models.PROTECT, related_name="game_records",
+        verbose_name=_("organisation"), help_text=_("The club or game library whose table recorded the game."))
     catalogue_record = models.ForeignKey(
         "games.CatalogueRecord", null=True, blank=True, on_delete=models.PROTECT, related_name="game_records"
     )

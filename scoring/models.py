@@ -178,6 +178,9 @@ class Club(models.Model):
         ELO = "elo", _("Elo")
 
     name = models.CharField(_("name"), max_length=200, unique=True)
+    organisation = models.OneToOneField(
+        "accounts.Organisation", null=True, blank=True, on_delete=models.PROTECT, related_name="club",
+        verbose_name=_("organisation"))
     rating_system = models.CharField(
         _("rating system"), max_length=16, choices=RatingSystem.choices, default=RatingSystem.OPENSKILL,
         help_text=_("How the club's own ratings are worked out (the ratings over every club are OpenSkill's). "

@@ -269,12 +269,11 @@ def keeper():
 
 @pytest.fixture
 def desk_user(django_user_model):
-    """A desk volunteer: the user ``desk-volunteer``, of the ``desk`` group."""
-    from django.contrib.auth.models import Group
+    """A desk volunteer: the user ``desk-volunteer``, at the desk of the tests' library."""
+    from accounts.roles import Role
+    from tests.factories import give_role
 
-    user = django_user_model.objects.create_user("desk-volunteer")
-    user.groups.add(Group.objects.get_or_create(name="desk")[0])
-    return user
+    return give_role(django_user_model.objects.create_user("desk-volunteer"), Role.DESK)
 
 
 @pytest.fixture

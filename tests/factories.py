@@ -23,6 +23,8 @@ from django.db import connection
 from django.test import Client
 from rest_framework.test import APIClient
 
+from accounts.models import Membership, MembershipRole, Organisation
+from accounts.roles import Role
 from games.models import CatalogueRecord, Copy
 from games.registry import get_engine
 from loans.models import Household, Member
@@ -185,13 +187,33 @@ HUNTERS_AND_GATHERERS_CONTENTS = (
 _cards = itertools.count(1)
 
 
-def make_copies(record: CatalogueRecord, count: int, prefix: str = "LUD-T") -> list[Copy]:
-    return [Copy.objects.create(record=record, barcode=f"{prefix}-{record.pk}-{n:03d}") for n in range(1, count + 1)]
+def the_library() -> Organisation:
+    """The tests' game library (which runs a club too): made the first time a test asks."""
+    library, _created = Organisation.objects.get_or_create(
+        slug="ludotheque-des-tests", defaults={"name": "Ludothèque des tests", "kind": Organisation.Kind.BOTH})
+    return library
+
+
+def give_role(user: Any, role: Role | None = None, organisation: Organisation | None = None) -> Any:
+    """Make ``user`` a member of ``organisation`` (the tests' library by default) with ``role``
+    beside (none: a plain member); returns the user."""
+    membership, _created = Membership.objects.get_or_create(user=user, organisation=organisation or the_library())
+    if role is not None and role is not Role.MEMBER:
+        MembershipRole.objects.get_or_create(membership=membership, role=role)
+    return user
+
+
+def make_copies(record: CatalogueRecord, count: int, prefix: str = "LUD-T",
+                organisation: Organisation | None = None) -> list[Copy]:
+    library = organisation or the_library()
+    return [Copy.objects.create(record=record, barcode=f"{prefix}-{record.pk}-{n:03d}", organisation=library)
+            for n in range(1, count + 1)]
 
 
 def make_household(name: str = "Martin", **fields) -> Household:
     fields.setdefault("membership_starts", dt.date(2026, 1, 1))
     fields.setdefault("membership_ends", dt.date(2026, 12, 31))
+    fields.setdefault("organisation", the_library())
     return Household.objects.create(name=name, card_number=f"CARD-{next(_cards):05d}", fee_paid=True, **fields)
 
 

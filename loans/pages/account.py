@@ -37,11 +37,12 @@ def account(request: HttpRequest) -> HttpResponse:
             messages.success(request, done)
             return redirect("account")
     today = timezone.localdate()
-    policy = LoanRules.current()
+    policy = LoanRules.current(household.organisation_id)
     holds = list(selectors.open_holds(household))
     current = list(selectors.current_loans(household))
     # Games another household waits for: their loans cannot be renewed (said before the member tries).
     wanted = set(Hold.objects.filter(record_id__in={row.copy.record_id for row in current},
+                                     household__organisation=household.organisation_id,
                                      status=Hold.Status.WAITING).exclude(household=household)
                  .values_list("record_id", flat=True))
     loans = []

@@ -23,6 +23,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.current import current_organisation
 from accounts.roles import Action, can
 from games.models import CatalogueRecord
 from loans import checklists, selectors, services
@@ -140,9 +141,10 @@ def _with_engine(rows: list[Row], lines: list[ContentLine], row_of_line: dict[in
 @login_required
 def record_checklist(request: HttpRequest, pk: int) -> HttpResponse:
     record = get_object_or_404(CatalogueRecord, pk=pk)
-    if not can(request.user, Action.USE_DESK):
+    library = current_organisation(request)
+    if not can(request.user, Action.USE_DESK, library):
         return _forbidden(gettext("Only the ludothèque's staff see the checklists."))
-    librarian = can(request.user, Action.EDIT_CHECKLISTS)
+    librarian = can(request.user, Action.EDIT_CHECKLISTS, library)
     if request.method != "POST":
         return _page(request, record, librarian)
     if not librarian:

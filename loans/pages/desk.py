@@ -25,8 +25,9 @@ from django.utils import formats
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.current import current_organisation
 from accounts.roles import Action, can
-from games.models import CatalogueRecord
+from games.models import CatalogueRecord, Copy
 from loans import rules, selectors, services, usage
 from loans.errors import LibrariansOnly, LoanError
 from loans.models import Hold, Household
@@ -52,16 +53,18 @@ def _not_desk_staff() -> HttpResponse:
 
 @login_required
 def desk_home(request: HttpRequest) -> HttpResponse:
-    """Scan anything: a member card opens its household, a copy its page."""
-    if not can(request.user, Action.USE_DESK):
+    """Scan anything: a member card opens its household, a copy its page (the current game
+    library's: another's card or copy is not found here)."""
+    library = current_organisation(request)
+    if not can(request.user, Action.USE_DESK, library):
         return _not_desk_staff()
     code = request.GET.get("code", "").strip()
     if code:
-        if Household.objects.filter(card_number=code).exists():
+        if Household.objects.filter(card_number=code, organisation=library).exists():
             return redirect("desk-household", card=code)
-        if CatalogueRecord.objects.filter(copies__barcode=code).exists():
+        if Copy.objects.filter(barcode=code, organisation=library).exists():
             return redirect("desk-copy", barcode=code)
-    overdue = list(selectors.overdue_loans(timezone.localdate()))
+    overdue = list(selectors.overdue_loans(timezone.localdate(), library))
     return render(request, "loans/desk/home.html", {"code": code, "overdue": overdue},
                   status=404 if code else 200)
 
@@ -69,12 +72,14 @@ def desk_home(request: HttpRequest) -> HttpResponse:
 @login_required
 def household_desk(request: HttpRequest, card: str) -> HttpResponse:
     """A household at the desk: what it has, what it waits for; scan copies to lend them."""
-    if not can(request.user, Action.USE_DESK):
-        return _not_desk_staff()
     try:
         household = selectors.household_by_card(card)
     except LoanError as error:
+        if not can(request.user, Action.USE_DESK, current_organisation(request)):
+            return _not_desk_staff()
         return render(request, "loans/desk/home.html", {"code": card, "error": error, "overdue": []}, status=404)
+    if not can(request.user, Action.USE_DESK, household.organisation):
+        return _not_desk_staff()
     refusal: LoanError | None = None
     if request.method == "POST":
         try:
@@ -91,7 +96,8 @@ def household_desk(request: HttpRequest, card: str) -> HttpResponse:
                  .select_related("record", "copy").order_by("placed_at"))
     context = {"household": household, "loans": loans, "holds": holds, "refusal": refusal,
                "refusal_words": refusal_words(refusal) if refusal else "",
-               "titles": CatalogueRecord.objects.filter(copies__isnull=False).distinct().order_by("title")
+               "titles": CatalogueRecord.objects.filter(copies__organisation=household.organisation_id).distinct()
+               .order_by("title")
                .values_list("title", flat=True)[:3000],
                "room": max(0, household.loan_limit - len(loans))}
     return render(request, "loans/desk/household.html", context, status=refusal.status_code if refusal else 200)
@@ -100,7 +106,8 @@ def household_desk(request: HttpRequest, card: str) -> HttpResponse:
 def _household_act(request: HttpRequest, household: Household) -> str:
     if request.POST.get("action") == "hold":
         title = request.POST.get("title", "").strip()
-        record = CatalogueRecord.objects.filter(title__iexact=title, copies__isnull=False).order_by("pk").first()
+        record = (CatalogueRecord.objects.filter(title__iexact=title, copies__organisation=household.organisation_id)
+                  .order_by("pk").first())
         if record is None:
             from loans.errors import UnknownRecord
 
@@ -119,12 +126,14 @@ def _household_act(request: HttpRequest, household: Household) -> str:
 
 @login_required
 def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
-    if not can(request.user, Action.USE_DESK):
-        return _not_desk_staff()
     try:
         copy = selectors.copy_by_barcode(barcode)
     except LoanError as error:
+        if not can(request.user, Action.USE_DESK, current_organisation(request)):
+            return _not_desk_staff()
         return render(request, "loans/desk/unknown_copy.html", {"barcode": barcode, "error": error}, status=404)
+    if not can(request.user, Action.USE_DESK, copy.organisation):
+        return _not_desk_staff()
     refusal: LoanError | None = None
     action = request.POST.get("action", "") if request.method == "POST" else ""
     if action in ACTIONS:
@@ -146,12 +155,12 @@ def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
         "checklist": [{"kind": piece.kind, "count": piece.count, "missing": missing.get(piece.kind, 0),
                        "field": f"count_{index}"} for index, piece in enumerate(selectors.checklist(copy))],
         "missing": state.missing,
-        "waiting": list(selectors.waiting_holds(copy.record_id).select_related("household")),
+        "waiting": list(selectors.waiting_holds(copy.record_id, copy.organisation_id).select_related("household")),
         **_history(copy, request.user, state),
         "refusal": refusal,
         "refusal_words": refusal_words(refusal) if refusal else "",
         "action": action,
-        "may_withdraw": can(request.user, Action.WITHDRAW_COPY),
+        "may_withdraw": can(request.user, Action.WITHDRAW_COPY, copy.organisation),
     }
     return render(request, "loans/desk/copy.html", context, status=refusal.status_code if refusal else 200)
 
@@ -189,7 +198,7 @@ def _act(request: HttpRequest, copy, action: str) -> str:
         services.piece_found(copy, kind, int(count) if count.isdigit() else 0, request.user)
         return gettext("Found or replaced: %(count)s × %(kind)s, no longer missing.") % {"count": count, "kind": kind}
     if action in MOVES:
-        if action == "withdraw" and not can(request.user, Action.WITHDRAW_COPY):
+        if action == "withdraw" and not can(request.user, Action.WITHDRAW_COPY, copy.organisation):
             raise LibrariansOnly("only librarians withdraw copies")
         services.move_copy(copy, MOVES[action], request.user, note=request.POST.get("note", "").strip())
         return {"repair": gettext("Sent to repair."), "repaired": gettext("Back from repair."),
@@ -235,7 +244,8 @@ STATUS_WORDS = {
 def usage_page(request: HttpRequest) -> HttpResponse:
     """The librarian's guide to buying: each game's loans, plays and holds over a period, sorted
     by what matters to the budget, and the same table as a CSV file for the meeting."""
-    if not can(request.user, Action.USE_DESK):
+    library = current_organisation(request)
+    if not can(request.user, Action.USE_DESK, library):
         return _not_desk_staff()
     today = timezone.localdate()
     try:
@@ -244,12 +254,12 @@ def usage_page(request: HttpRequest) -> HttpResponse:
     except ValueError:
         return HttpResponse(gettext("Choose a period (12m, year, all) and a sort (loans, plays, demand)."),
                             status=400, content_type="text/plain; charset=utf-8")
-    rows = usage.record_usage(request.user, period, sort)
+    rows = usage.record_usage(request.user, library, period, sort)
     if request.GET.get("format") == "csv":
         return _usage_csv(rows, period)
     page = Paginator(rows, USAGE_PAGE_SIZE).get_page(request.GET.get("page"))
     records = [usage.RecordUsage.from_row(row) for row in page]
-    copies = usage.copy_usage([record.record_id for record in records], request.user, period)
+    copies = usage.copy_usage([record.record_id for record in records], request.user, library, period)
     context = {
         "period": period, "sort": sort, "page": page,
         "records": [{"usage": record, "copies": [{"usage": copy, "status": STATUS_WORDS[copy.status.value]}

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext
 
+from accounts.current import current_organisation
 from accounts.roles import Action, can
 from games.labels import A4_BUSINESS_CARDS_2x5, MemberCardData, member_card_sheet
 from games.services import MAX_LABELS
@@ -24,17 +25,20 @@ def _refused(message: str, status: int = 400) -> HttpResponse:
 
 
 def member_cards(households, base_url: str, skip: int = 0) -> bytes:
-    """The PDF sheet of the households' member cards, in the reader's language."""
+    """The PDF sheet of the households' member cards, each headed with its game library's name,
+    in the reader's language."""
     caption = gettext("Member card")
     return member_card_sheet(
         [MemberCardData(household=household.name, card_number=household.card_number,
-                        heading=settings.LUDOLOG_LIBRARY_NAME, caption=caption) for household in households],
+                        heading=household.organisation.name if household.organisation else settings.LUDOLOG_LIBRARY_NAME,
+                        caption=caption) for household in households],
         base_url=base_url, skip=skip)
 
 
 @login_required
 def member_cards_pdf(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, Action.PRINT_MEMBER_CARDS):
+    library = current_organisation(request)
+    if not can(request.user, Action.PRINT_MEMBER_CARDS, library):
         return _refused(gettext("Only the desk's staff print member cards."), status=403)
     try:
         skip = int(request.GET.get("skip") or 0)
@@ -50,7 +54,8 @@ def member_cards_pdf(request: HttpRequest) -> HttpResponse:
         chosen |= Q(membership_ends__gte=today) | Q(membership_ends__isnull=True)
     elif not cards:
         return _refused(gettext("No household selected: give card=<card number> (as many as needed) or current=1."))
-    households = Household.objects.filter(chosen).order_by("name", "card_number")
+    households = Household.objects.filter(chosen, organisation=library).select_related("organisation").order_by(
+        "name", "card_number")
     count = households.count()
     if count == 0:
         return _refused(gettext("No household matches the selection."))

@@ -40,6 +40,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from accounts.current import current_organisation
 from accounts.roles import Action, can
 from games import covers, search
 from games.models import CatalogueRecord, Category, Contribution, Copy, Language
@@ -644,9 +645,9 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     engine = get_engine(record.engine_slug) if record.engine_slug else None
     context = {
         "record": record,
-        "librarian": can(request.user, Action.EDIT_CATALOGUE),
+        "librarian": can(request.user, Action.EDIT_CATALOGUE, current_organisation(request)),
         "staff": request.user.is_staff,
-        "desk_staff": can(request.user, Action.USE_DESK),
+        "desk_staff": can(request.user, Action.USE_DESK, current_organisation(request)),
         "document_type": document_type_label(record.document_type),
         "min_age": stated_min_age(record),
         "max_age": stated_max_age(record),

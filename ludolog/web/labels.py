@@ -12,6 +12,7 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
+from accounts.current import current_organisation
 from accounts.roles import Action, can
 from games.labels import A4_3x8
 from games.models import Copy
@@ -30,7 +31,8 @@ def labels_pdf_response(pdf: bytes, name: str = "labels.pdf") -> HttpResponse:
 
 @login_required
 def copy_labels_pdf(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, Action.PRINT_COPY_LABELS):
+    library = current_organisation(request)
+    if not can(request.user, Action.PRINT_COPY_LABELS, library):
         return _refused(gettext("Only the desk and the librarians print copy labels."), status=403)
     try:
         copy_ids = [int(value) for value in request.GET.getlist("copy")]
@@ -48,7 +50,7 @@ def copy_labels_pdf(request: HttpRequest) -> HttpResponse:
     if not (copy_ids or record_ids or shelves):
         return _refused(gettext("No copy selected: give copy=<copy id> (as many as needed), "
                                 "record=<catalogue record id> or shelf=<start of a shelf mark>."))
-    copies = Copy.objects.filter(chosen)
+    copies = Copy.objects.filter(chosen, organisation=library)
     count = copies.count()
     if count == 0:
         return _refused(gettext("No copy matches the selection."))

@@ -9,12 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from django.contrib.auth.models import Group
 
+from accounts.roles import Role
 from games.models import CatalogueRecord
 from games.services import demo_catalogue_data, load_catalogue
 from loans.models import Component
 from loans.services import fill_components
+from tests.factories import give_role
 
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
 
@@ -32,7 +33,7 @@ WORDS = {
 @pytest.fixture
 def librarian(django_user_model):
     user = django_user_model.objects.create_user("librarian")
-    user.groups.add(Group.objects.get_or_create(name="librarians")[0])
+    give_role(user, Role.LIBRARIAN)
     load_catalogue(demo_catalogue_data())
     fill_components(CatalogueRecord.objects.get(engine_slug="hunters-gatherers"))
     return user

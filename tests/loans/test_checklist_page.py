@@ -9,13 +9,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 
+from accounts.roles import Role
 from games.models import CatalogueRecord
 from games.services import demo_catalogue_data, load_catalogue
 from loans.models import Component, Member
 from loans.services import fill_components
+from tests.factories import give_role
 
 pytestmark = pytest.mark.django_db
 
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def librarian(django_user_model) -> Client:
     user = django_user_model.objects.create_user("librarian")
-    user.groups.add(Group.objects.get_or_create(name="librarians")[0])
+    give_role(user, Role.LIBRARIAN)
     client = Client()
     client.force_login(user)
     return client

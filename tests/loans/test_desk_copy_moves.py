@@ -7,12 +7,12 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
-from django.contrib.auth.models import Group
 from django.test import Client
 
+from accounts.roles import Role
 from loans import services
 from loans.models import CopyEvent, CopyState, Hold
-from tests.factories import make_household
+from tests.factories import give_role, make_household
 
 pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)
@@ -58,7 +58,7 @@ def test_only_librarians_withdraw(desk, copies, django_user_model):
     assert CopyEvent.objects.count() == events
     assert 'data-testid="desk-withdraw"' not in desk.get(f"/desk/copies/{copy.barcode}/").content.decode()
     librarian = django_user_model.objects.create_user("bibliothecaire")
-    librarian.groups.add(Group.objects.get_or_create(name="librarians")[0])
+    give_role(librarian, Role.LIBRARIAN)
     client = Client()
     client.force_login(librarian)
     assert 'data-testid="desk-withdraw"' in client.get(f"/desk/copies/{copy.barcode}/").content.decode()

@@ -9,18 +9,19 @@ import datetime as dt
 import pytest
 from django.core import mail
 
+from accounts.models import Organisation
 from loans import services, tasks
 from loans.models import Member, Notification
-from tests.factories import make_copies, make_household
+from tests.factories import make_copies, make_household, the_library
 
 pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)
 
 
 def test_the_household_waiting_is_mailed_once_when_the_game_comes_back(
-    record, desk_user, django_user_model, django_capture_on_commit_callbacks, celery_eager, settings,
+    record, desk_user, django_user_model, django_capture_on_commit_callbacks, celery_eager,
 ):
-    settings.LUDOLOG_LIBRARY_NAME = "Ludothèque des Quatre Vents"
+    Organisation.objects.filter(pk=the_library().pk).update(name="Ludothèque des Quatre Vents")
     only = make_copies(record, 1, prefix="MAIL")[0]
     borrower = make_household("Petit", membership_ends=FAR)
     waiting = make_household("Dubois", membership_ends=FAR, email="dubois@example.org")

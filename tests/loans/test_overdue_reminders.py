@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from loans import services, tasks
 from loans.models import LoanRules, Member, Notification
-from tests.factories import make_copies, make_household
+from tests.factories import make_copies, make_household, the_library
 
 pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)
@@ -38,7 +38,7 @@ def test_a_household_is_reminded_of_its_overdue_games_then_not_again_before_the_
     assert told.text == (f"To bring back to the desk: {record.title} (copy {first.barcode}), due {DUE}; "
                          f"{record.title} (copy {second.barcode}), due {DUE}. Late fees so far: 2.00.")
     sent, = mail.outbox
-    assert sent.to == ["retard@example.org"] and sent.subject == "Ludothèque: games to bring back"
+    assert sent.to == ["retard@example.org"] and sent.subject == "Ludothèque des tests: games to bring back"
     # Six days later: not yet (seven between reminders); seven days later: again.
     assert services.remind_overdue(today=TODAY + dt.timedelta(days=6)) == 0
     assert services.remind_overdue(today=TODAY + dt.timedelta(days=7)) == 1
@@ -51,7 +51,7 @@ def test_a_household_is_reminded_of_its_overdue_games_then_not_again_before_the_
 
 
 def test_a_library_that_sends_no_reminders(record, desk_user):
-    LoanRules.objects.create(reminder_days=0)
+    LoanRules.objects.create(reminder_days=0, organisation=the_library())
     copy, = make_copies(record, 1, prefix="NOREM")
     services.lend(copy, make_household("Retard", membership_ends=FAR), desk_user, today=LENT)
     assert services.remind_overdue(today=TODAY) == 0

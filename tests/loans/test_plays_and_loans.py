@@ -12,13 +12,14 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from accounts.roles import Role
 from loans import receivers, services
 from loans.models import CopyEvent, CopyState, Hold
 from loans.rules import Status
 from loans.selectors import CopyPlay, merged_history, play_moment
 from records.models import GameRecord
 from records.services import SeatSpec, append_event, start_game
-from tests.factories import make_household, page_of
+from tests.factories import give_role, make_household, page_of
 
 pytestmark = pytest.mark.django_db
 
@@ -149,8 +150,8 @@ def test_a_private_game_of_others_is_not_on_the_copy_page(
     assert 'data-testid="copy-play"' not in html and f"/games/{hidden.pk}/" not in html
     # The copy is flagged all the same, and says why without naming the game.
     assert 'data-testid="check-wanted"' in html and status_on_page(html) == "needs_check"
-    staff = Client()
-    staff.force_login(django_user_model.objects.create_user("staff", is_staff=True))
+    staff = Client()  # at the desk, and staff: staff read every game (records.selectors)
+    staff.force_login(give_role(django_user_model.objects.create_user("staff", is_staff=True), Role.DESK))
     seen = staff.get(page_of(copy)).content.decode()
     assert f'data-record="{hidden.pk}"' in seen and f'href="/games/{hidden.pk}/"' in seen
 

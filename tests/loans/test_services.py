@@ -14,7 +14,7 @@ from loans.errors import CopyChanged, LoanError, RuleRefused, UnknownComponent
 from loans.models import Component, CopyEvent, CopyState, Hold, LoanRules, Notification
 from loans.rules import EventType, Piece, Status
 
-from tests.factories import TODAY, make_copies, make_household
+from tests.factories import TODAY, make_copies, make_household, the_library
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def test_an_expired_membership_borrows_nothing(copies, desk_user):
 
 
 def test_the_due_date_follows_the_library_rules(copies, household, desk_user):
-    LoanRules.objects.create(loan_days=28)
+    LoanRules.objects.create(loan_days=28, organisation=the_library())
     assert services.lend(copies[0], household, desk_user, today=TODAY).due_on == dt.date(2027, 1, 2)
 
 

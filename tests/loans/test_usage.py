@@ -52,16 +52,18 @@ import re
 from dataclasses import dataclass
 
 import pytest
-from django.contrib.auth.models import Group, User
+from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
+from accounts.roles import Role
 from games.models import CatalogueRecord, Copy
 from loans import services, usage
 from loans.models import Component, Hold, Household
 from loans.rules import EventType, Piece, Status
 from records.models import GameRecord
 from records.services import SeatSpec, append_event, start_game
+from tests.factories import give_role, the_library
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +85,7 @@ def days(today: dt.date, back: int) -> dt.date:
 
 
 def household(name: str, card: str, today: dt.date) -> Household:
-    return Household.objects.create(name=name, card_number=card, fee_paid=True, loan_limit=5,
+    return Household.objects.create(organisation=the_library(), name=name, card_number=card, fee_paid=True, loan_limit=5,
                                     membership_starts=days(today, 800), membership_ends=today + dt.timedelta(days=365))
 
 
@@ -91,7 +93,8 @@ def play(keeper: User, on: dt.date, *, copy: Copy | None = None, record: Catalog
          private: bool = False, finished: bool = True) -> GameRecord:
     """A result logged for a game played on ``on`` with ``copy`` (or of ``record`` with no copy named)."""
     game = start_game(game_slug="azul", seats=[SeatSpec("Ada"), SeatSpec("Bo")], created_by=keeper, result_only=True,
-                      copy=copy, catalogue_record=record, played_on=on, is_private=private)
+                      copy=copy, catalogue_record=record, played_on=on, is_private=private,
+                      organisation=the_library())
     if finished:
         append_event(game, 0, "result", {"scores": [{"seat": 0, "score": 30}, {"seat": 1, "score": 40}]},
                      recorded_by=keeper)
@@ -103,10 +106,10 @@ def library(today: dt.date) -> Library:
     azul, dixit, catan, unheld, scrabble = (CatalogueRecord.objects.create(title=title)
                                             for title in ("Azul", "Dixit", "Catan", "Unheld", "Scrabble"))
     Component.objects.create(record=azul, kind="tuiles", count=100)
-    copies = {"A1": Copy.objects.create(record=azul, barcode="A1"), "A2": Copy.objects.create(record=azul, barcode="A2"),
-              "B1": Copy.objects.create(record=dixit, barcode="B1"), "C1": Copy.objects.create(record=catan, barcode="C1"),
+    copies = {"A1": Copy.objects.create(organisation=the_library(), record=azul, barcode="A1"), "A2": Copy.objects.create(organisation=the_library(), record=azul, barcode="A2"),
+              "B1": Copy.objects.create(organisation=the_library(), record=dixit, barcode="B1"), "C1": Copy.objects.create(organisation=the_library(), record=catan, barcode="C1"),
               # Catalogued as out before the desk kept history: a "lent" event with no day.
-              "S1": Copy.objects.create(record=scrabble, barcode="S1", status=Copy.Status.ON_LOAN)}
+              "S1": Copy.objects.create(organisation=the_library(), record=scrabble, barcode="S1", status=Copy.Status.ON_LOAN)}
     martin, dubois = household("Martin", "H1", today), household("Dubois", "H2", today)
     bernard, petit = household("Bernard", "H3", today), household("Petit", "H4", today)
     a1, a2 = copies["A1"], copies["A2"]
@@ -152,7 +155,7 @@ def figures(rows) -> dict[str, tuple]:
 
 
 def records(user, period, sort=usage.SortKey.LOANS) -> list[usage.RecordUsage]:
-    return [usage.RecordUsage.from_row(row) for row in usage.record_usage(user, period, sort)]
+    return [usage.RecordUsage.from_row(row) for row in usage.record_usage(user, the_library(), period, sort)]
 
 
 def test_each_game_counted_over_the_last_twelve_months(lib, volunteer):
@@ -170,7 +173,7 @@ def test_each_game_counted_over_the_last_twelve_months(lib, volunteer):
 
 def test_each_copy_counted_with_its_days_out_and_missing_pieces(lib, volunteer):
     period = usage.Period.of("12m", lib.today)
-    found = usage.copy_usage([lib.azul.pk, lib.dixit.pk, lib.catan.pk, lib.scrabble.pk], volunteer, period)
+    found = usage.copy_usage([lib.azul.pk, lib.dixit.pk, lib.catan.pk, lib.scrabble.pk], volunteer, the_library(), period)
     by_copy = {copy.barcode: (copy.loans, copy.plays, copy.days_on_loan, copy.status, copy.missing)
                for copies in found.values() for copy in copies}
     assert by_copy == {
@@ -189,9 +192,9 @@ def test_all_time_counts_the_old_loans_plays_and_holds(lib, volunteer):
     assert all_time["Azul"][:6] == (2, 4, 3, 4, 0, 1)
     assert all_time["Scrabble"] == (1, 1, 0, 0, 0, 0, None, None)
     assert [row.title for row in records(volunteer, period)] == ["Azul", "Dixit", "Scrabble", "Catan"]
-    a1 = usage.copy_usage([lib.azul.pk], volunteer, period)[lib.azul.pk][0]
+    a1 = usage.copy_usage([lib.azul.pk], volunteer, the_library(), period)[lib.azul.pk][0]
     assert (a1.loans, a1.plays, a1.days_on_loan) == (3, 2, 51)
-    s1 = usage.copy_usage([lib.scrabble.pk], volunteer, period)[lib.scrabble.pk][0]
+    s1 = usage.copy_usage([lib.scrabble.pk], volunteer, the_library(), period)[lib.scrabble.pk][0]
     assert (s1.loans, s1.days_on_loan) == (1, 0)
 
 
@@ -199,7 +202,7 @@ def test_a_private_game_counts_only_for_whoever_may_see_it(lib, volunteer, djang
     staff = django_user_model.objects.create_user("staff", is_staff=True)
     period = usage.Period.of("12m", lib.today)
     assert figures(records(staff, period))["Azul"][2:4] == (3, 4)
-    a1 = usage.copy_usage([lib.azul.pk], staff, period)[lib.azul.pk][0]
+    a1 = usage.copy_usage([lib.azul.pk], staff, the_library(), period)[lib.azul.pk][0]
     assert a1.plays == 2
     keeper = User.objects.get(username="keeper")  # the private game's own keeper
     assert figures(records(keeper, period))["Azul"][2:4] == (3, 4)
@@ -275,7 +278,7 @@ def test_the_page_counts_in_the_database_whatever_the_number_of_games(lib, desk,
     extra = Household.objects.get(card_number="H4")
     for number in range(12):
         record = CatalogueRecord.objects.create(title=f"Jeu {number:02d}")
-        copy = Copy.objects.create(record=record, barcode=f"X{number:02d}")
+        copy = Copy.objects.create(organisation=the_library(), record=record, barcode=f"X{number:02d}")
         if number < 3:
             services.lend(copy, extra, None, today=lib.today)
     with django_assert_max_num_queries(9):
@@ -289,7 +292,7 @@ def test_only_the_desk_and_librarians_open_it_and_a_bad_choice_is_refused(lib, d
     member.force_login(django_user_model.objects.create_user("a-member"))
     assert member.get("/desk/usage/").status_code == 403
     librarian = django_user_model.objects.create_user("librarian")
-    librarian.groups.add(Group.objects.get_or_create(name="librarians")[0])
+    give_role(librarian, Role.LIBRARIAN)
     reader = Client()
     reader.force_login(librarian)
     assert reader.get("/desk/usage/").status_code == 200

@@ -12,17 +12,18 @@ from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Group
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts.roles import Role
 from games import search
 from games.models import CatalogueRecord, Category, Contribution, Copy, Language, OtherTitle, Person, Publisher
 from games.services import demo_catalogue_data, load_catalogue
 from records.models import GameRecord, Player, Seat
 from scoring.models import CatalogueUsage, ScoredRecord, SeatResult
+from tests.factories import give_role
 
 pytestmark = pytest.mark.django_db
 
@@ -626,7 +627,7 @@ def test_stated_bounds_read_as_ranges_and_open_ends(client, shelf):
 
 def test_librarians_see_the_gaps_as_not_stated(client, sparse):
     librarian = get_user_model().objects.create_user("librarian", password="x-pw-123456789")
-    librarian.groups.add(Group.objects.get_or_create(name="librarians")[0])  # accounts.roles
+    give_role(librarian, Role.LIBRARIAN)
     client.force_login(librarian)
     html = get(client, reverse("catalogue:record", args=[sparse.pk]))
     assert field(html, "Document type") == "not stated (“objet à 3 dimensions, artefacts, ...”)"

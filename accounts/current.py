@@ -1,0 +1,83 @@
+"""Which organisation a request is about: the one its visitor chose, else their first.
+
+A person in several organisations switches between them; a visitor looking at a club's public
+pages chooses it too. The choice is kept in the session. Without one, a signed-in person is in
+their first organisation (the oldest membership), and anyone is in the installation's only
+organisation when there is just one; otherwise in none, and the lists that are an
+organisation's ask which one.
+
+:class:`CurrentOrganisationMiddleware` gives every request ``request.organisations``, read once
+a request and only when asked: ``.current`` (an :class:`~accounts.models.Organisation` or
+``None``) and ``.mine`` (the signed-in person's organisations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cached_property
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+
+from .models import Organisation
+
+SESSION_KEY = "ludolog:organisation"
+
+
+class Organisations:
+    """The organisations of a request's visitor, read when first asked."""
+
+    def __init__(self, request: HttpRequest) -> None:
+        self._user = getattr(request, "user", None)
+        session = getattr(request, "session", None)
+        self._chosen = session.get(SESSION_KEY) if session is not None else None
+
+    @cached_property
+    def mine(self) -> list[Organisation]:
+        """The organisations the signed-in person belongs to, oldest membership first."""
+        if self._user is None or not self._user.is_authenticated:
+            return []
+        return list(Organisation.objects.filter(memberships__user=self._user).order_by("memberships__joined_at", "pk"))
+
+    @cached_property
+    def current(self) -> Organisation | None:
+        if self._chosen is not None:
+            chosen = next((organisation for organisation in self.mine if organisation.pk == self._chosen), None)
+            if chosen is None:
+                chosen = Organisation.objects.filter(pk=self._chosen).first()
+            if chosen is not None:
+                return chosen
+        if self.mine:
+            return self.mine[0]
+        only = list(Organisation.objects.all()[:2])
+        return only[0] if len(only) == 1 else None
+
+
+def current_organisation(request: HttpRequest) -> Organisation | None:
+    """The organisation ``request`` is about (see the module's words)."""
+    found = getattr(request, "organisations", None)
+    return (found if isinstance(found, Organisations) else Organisations(request)).current
+
+
+def choose(request: HttpRequest, organisation: Organisation) -> None:
+    """Make ``organisation`` the one the visitor's next requests are about."""
+    request.session[SESSION_KEY] = organisation.pk
+
+
+class CurrentOrganisationMiddleware:
+    """Gives each request ``request.organisations`` (after the session and the user)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        request.organisations = Organisations(request)  # type: ignore[attr-defined]
+        return self.get_response(request)
+
+
+def context(request: HttpRequest) -> dict[str, Any]:
+    """For templates: ``organisation`` (the current one) and ``my_organisations`` (to switch)."""
+    found = getattr(request, "organisations", None)
+    if not isinstance(found, Organisations):
+        return {}
+    return {"organisation": found.current, "my_organisations": found.mine}
