@@ -68,6 +68,8 @@ class Action(StrEnum):
     """Keep the catalogue: its records show this reader what they leave unstated."""
     EDIT_CHECKLISTS = "edit_checklists"
     EDIT_LENDING_RULES = "edit_lending_rules"
+    OPERATE = "operate"
+    """Run the installation: recompute every score, read its workers' state (the operator's)."""
 
 
 _MEMBER = {Action.SEE_MEMBERS, Action.RECORD_GAMES}
@@ -125,6 +127,30 @@ def can(user: Any, action: Action, organisation: Organisation | None) -> bool:
     """Whether ``user`` may do ``action`` in ``organisation`` (``None``: at the installation's
     level, where only the operator may)."""
     return allows(roles_of(user, organisation), action)
+
+
+def holders(action: Action, organisation: Organisation | int | None) -> set[int]:
+    """The ids of the accounts that may do ``action`` in ``organisation``: the query form of
+    :func:`can` for a list of people (the operators among them), held equal to it by a test."""
+    from django.contrib.auth import get_user_model
+
+    from .models import Membership
+
+    found = set(get_user_model().objects.filter(is_superuser=True).values_list("pk", flat=True))
+    if organisation is None:
+        return found
+    roles = [role for role in GRANTABLE if action in ALLOWED[role]]
+    memberships = Membership.objects.filter(organisation=organisation)
+    if action not in ALLOWED[Role.MEMBER]:
+        memberships = memberships.filter(roles__role__in=roles)
+    return found | set(memberships.values_list("user_id", flat=True))
+
+
+def reads_every_record(user: Any) -> bool:
+    """Whether ``user`` reads and records every game record, private ones too: staff status, which
+    opens the Django admin, where every record is anyway (``records.selectors`` keeps who may see
+    a record, and asks this)."""
+    return bool(getattr(user, "is_authenticated", False) and getattr(user, "is_staff", False))
 
 
 def allows(roles: Iterable[Role], action: Action) -> bool:

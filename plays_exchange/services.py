@@ -35,6 +35,7 @@ from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.text import slugify
 
+from accounts.models import Organisation
 from games.models import CatalogueRecord
 from games.selectors import records_by_title
 from games.spelling import name_key, shows, tidy_name
@@ -259,8 +260,9 @@ def _game_slug(record: CatalogueRecord) -> str:
     return record.engine_slug or (slugify(record.title)[:64].strip("-") or f"title-{record.pk}")
 
 
-def store(plan: Plan, *, user: AbstractBaseUser | None = None) -> list[GameRecord]:
-    """Make the plan's records, all or none; returns them."""
+def store(plan: Plan, *, user: AbstractBaseUser | None = None, organisation: Organisation | None = None) -> list[GameRecord]:
+    """Make the plan's records, all or none, as games of ``organisation`` (the club whose history
+    it is); returns them."""
     # Announced together once committed: their checkpoints and scoring go in batches.
     with transaction.atomic(), record_services.finishing_together():
         for game in plan.games:
@@ -283,7 +285,7 @@ def store(plan: Plan, *, user: AbstractBaseUser | None = None) -> list[GameRecor
                 game_slug=_game_slug(catalogue), seats=seats, payload=planned.payload, fields={
                     "catalogue_record": catalogue, "played_on": play.played_on,
                     "location": play.location[:LOCATION_LENGTH], "duration_minutes": play.minutes,
-                    "source": plan.source, "source_id": source_id,
+                    "source": plan.source, "source_id": source_id, "organisation": organisation,
                 }) for source_id in planned.to_create]
         # Every record at once, as start_game then the append of its result would make each.
         return record_services.log_results(results, created_by=user)

@@ -28,6 +28,7 @@ from django.db.models import Exists, Model, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
 from django.http import Http404
 
+from accounts.roles import reads_every_record
 from games.registry import END_GAME, ENDED_MISSING_TILE
 
 from . import replay, store
@@ -96,7 +97,7 @@ PUBLIC = Q(is_private=False)
 
 
 def sees_everything(user: User) -> bool:
-    return bool(user.is_authenticated and user.is_staff)
+    return reads_every_record(user)
 
 
 def only_visible(records: QuerySet[GameRecord], user: User) -> QuerySet[GameRecord]:
@@ -157,7 +158,7 @@ def can_append(user: User, record: GameRecord) -> bool:
     its actions."""
     if not user.is_authenticated:
         return False
-    if user.is_staff:
+    if sees_everything(user):
         return True
     return GameRecord.objects.filter(pk=record.pk).filter(tied(user)).exists()
 
@@ -318,7 +319,7 @@ def append_target_with_token(pk: Any, key: str, *, catch_up_from: int | None = N
 def _target(record: GameRecord, extras: Sequence[Any], user: User, catch_up_from: int | None) -> AppendTarget:
     last, moved, moved_setup, tied_to, after = extras
     record.moved_ruleset = moved  # type: ignore[attr-defined]  (what replay.ruleset_of would read again)
-    may_append = bool(user.is_authenticated and (user.is_staff or tied_to))
+    may_append = bool(user.is_authenticated and (sees_everything(user) or tied_to))
     if isinstance(moved_setup, str):  # SQLite gives a JSON column's text
         moved_setup = json.loads(moved_setup)
     return AppendTarget(record, last or 0, replay.judged_by(record, moved),

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from django.conf import settings
 from drf_spectacular.utils import extend_schema
-from rest_framework import permissions, serializers
+from rest_framework import serializers
 from rest_framework.exceptions import NotFound
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from accounts.permissions import Operates
 from records.models import GameRecord
 from records.selectors import readable_record
 
@@ -93,10 +94,10 @@ class RecomputeStatusSerializer(serializers.ModelSerializer):
 
 
 class RecomputeStatusView(APIView):
-    """Staff only: a recomputation's progress, heartbeat, whether it may be resumed, and the records
+    """The operator only: a recomputation's progress, heartbeat, whether it may be resumed, and the records
     it could not score."""
 
-    permission_classes = [permissions.IsAdminUser]
+    permission_classes = [Operates]
 
     @extend_schema(responses=RecomputeStatusSerializer)
     def get(self, request: Request, run_id: int) -> Response:

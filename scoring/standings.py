@@ -15,6 +15,7 @@ from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import transaction
 from django.db.models import Exists, OuterRef, Q, QuerySet, Subquery
 
+from accounts.roles import Action, can, holders
 from records.models import GameRecord, Seat
 
 from . import locks
@@ -48,33 +49,38 @@ def _latest_ruling(league: League) -> Subquery:
 
 
 def trusted_accounts(league: League) -> set[int]:
-    """The accounts whose records the league counts whoever sits at them: organisers, trusted
-    scorekeepers (staff besides, see :func:`trusted`)."""
-    return set(league.organisers.values_list("pk", flat=True)) | set(
-        league.trusted_scorekeepers.values_list("pk", flat=True))
+    """The accounts whose records the league counts whoever sits at them: its own organisers and
+    trusted scorekeepers, and those whose role in the league's organisation says so
+    (``accounts.roles``: organisers, trusted scorekeepers, administrators, the operator)."""
+    return (set(league.organisers.values_list("pk", flat=True))
+            | set(league.trusted_scorekeepers.values_list("pk", flat=True))
+            | holders(Action.COUNT_WITHOUT_APPROVAL, _organisation_of(league)))
+
+
+def _organisation_of(league: League) -> int | None:
+    return league.club.organisation_id
 
 
 def _trusted_q(league: League) -> Q:
     seated_author = Seat.objects.filter(record=OuterRef("pk"), player__user_id=OuterRef("created_by_id"))
-    return (Q(created_by__isnull=True) | Q(created_by__is_staff=True) | Q(created_by__in=trusted_accounts(league))
-            | Exists(seated_author))
+    return Q(created_by__isnull=True) | Q(created_by__in=trusted_accounts(league)) | Exists(seated_author)
 
 
 def trusted(league: League, record: GameRecord, seated_accounts: set[int | None]) -> bool:
-    """Whether ``league`` counts ``record`` without a ruling, by who recorded it: the operator
-    (no account: the command line), staff, an organiser or trusted scorekeeper, or the account
-    of a player seated (``seated_accounts``, the seated players' user ids). The Python form of
+    """Whether ``league`` counts ``record`` without a ruling, by who recorded it: the operator's
+    command line (no account), an account :func:`trusted_accounts` names, or the account of a
+    player seated (``seated_accounts``, the seated players' user ids). The Python form of
     :func:`_trusted_q` for one record; a test holds the two equal."""
     author = record.created_by
-    return (author is None or author.is_staff or author.pk in trusted_accounts(league)
-            or author.pk in seated_accounts)
+    return author is None or author.pk in trusted_accounts(league) or author.pk in seated_accounts
 
 
 def may_rule(user: AbstractBaseUser | AnonymousUser, league: League) -> bool:
-    """Organisers and staff approve games or rule them out."""
+    """The league's own organisers approve games or rule them out, and those who run the leagues
+    of its organisation (``accounts.roles``)."""
     if not user.is_authenticated:
         return False
-    return bool(user.is_staff) or league.organisers.filter(pk=user.pk).exists()
+    return can(user, Action.RUN_LEAGUES, league.club.organisation) or league.organisers.filter(pk=user.pk).exists()
 
 
 def league_candidates(league: League) -> QuerySet[GameRecord]:

@@ -15,6 +15,7 @@ from rest_framework.views import APIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.permissions import Operates
 from records.models import Player
 from records.selectors import readable_record
 
@@ -228,10 +229,10 @@ class RatingHistoryView(SeenByReader, ListAPIView):
 
 
 class RecomputeViewSet(ReasonedNotFound, mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):
-    """Staff only: recompute final scores (and everything built on them) on the workers."""
+    """The operator only: recompute final scores (and everything built on them) on the workers."""
 
     serializer_class = RecomputeRunSerializer
-    permission_classes = [permissions.IsAdminUser]
+    permission_classes = [Operates]
     queryset = selectors.recompute_runs()
     filter_backends: list = []
 

@@ -41,7 +41,7 @@ from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.current import current_organisation
-from accounts.roles import Action, can
+from accounts.roles import Action, allows, roles_of
 from games import covers, search
 from games.models import CatalogueRecord, Category, Contribution, Copy, Language
 from games.services import export_unimarc
@@ -643,11 +643,12 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     played = played_with(request.user, record).aggregate(times=Count("pk", distinct=True), last=Max("played_on"))
     games = games_played_with(request, record)
     engine = get_engine(record.engine_slug) if record.engine_slug else None
+    roles = roles_of(request.user, current_organisation(request))
     context = {
         "record": record,
-        "librarian": can(request.user, Action.EDIT_CATALOGUE, current_organisation(request)),
-        "staff": request.user.is_staff,
-        "desk_staff": can(request.user, Action.USE_DESK, current_organisation(request)),
+        "librarian": allows(roles, Action.EDIT_CATALOGUE),
+        "print_labels": allows(roles, Action.PRINT_COPY_LABELS),
+        "desk_staff": allows(roles, Action.USE_DESK),
         "document_type": document_type_label(record.document_type),
         "min_age": stated_min_age(record),
         "max_age": stated_max_age(record),

@@ -93,7 +93,7 @@ def _confirm(request: HttpRequest) -> HttpResponse:
         return redirect("import-plays")
     # Planned again: another import may have stored some of these plays since the review.
     plan = plan_import(READERS[waiting["format"]](data), waiting["format"], seen_by=request.user)
-    store(plan, user=request.user)
+    store(plan, user=request.user, organisation=current_organisation(request))
     path.unlink(missing_ok=True)
     del request.session[SESSION_KEY]
     messages.success(request, gettext("Imported. Records created: %(created)s; already imported: %(matched)s; "

@@ -12,7 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.urls import reverse
 
 from accounts.models import Organisation
-from accounts.roles import GRANTABLE, Action, Role, can, may_grant, roles_of
+from accounts.roles import GRANTABLE, Action, Role, can, holders, may_grant, roles_of
 from tests.factories import give_role, the_library
 
 pytestmark = pytest.mark.django_db
@@ -101,3 +101,12 @@ def test_the_pages_that_ask_answer_as_the_table(client, person, kind):
             assert status == 302, action  # to the sign-in page
         else:
             assert (status != 403) == (action in MAY[kind]), (action, status)
+
+
+def test_the_query_of_who_may_agrees_with_can(person):
+    """``holders`` (who may, as a query, for the leagues' trusted authors) and ``can`` agree for a
+    person of every kind and every action."""
+    people = {kind: person(kind) for kind in MAY if kind != "anonymous"}
+    for action in Action:
+        assert holders(action, the_library()) == {user.pk for user in people.values()
+                                                   if can(user, action, the_library())}, action

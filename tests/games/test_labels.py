@@ -14,8 +14,11 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import Organisation
+from accounts.roles import Role
 from games.labels import A4_3x8, LabelData, desk_url, label_sheet
 from games.models import CatalogueRecord, Copy
+from tests.factories import give_role, the_library
 
 pytestmark = pytest.mark.usefixtures("in_english")
 
@@ -87,19 +90,20 @@ def catalogue(db):
     carcassonne = CatalogueRecord.objects.create(title="Carcassonne à la préhistoire")
     stone_age = CatalogueRecord.objects.create(title="Âge de pierre")
     Copy.objects.bulk_create([
-        Copy(record=carcassonne, barcode="CAR-1", shelf_location="JEU CAR"),
-        Copy(record=carcassonne, barcode="CAR-2", shelf_location="JEU CAR"),
-        Copy(record=carcassonne, barcode=AWKWARD_BARCODE, shelf_location="JEU CAR"),
-        Copy(record=stone_age, barcode="AGE-1", shelf_location="JEU AGE"),
-        Copy(record=stone_age, barcode="AGE-2", shelf_location="RÉSERVE AGE"),
+        Copy(organisation=the_library(), record=carcassonne, barcode="CAR-1", shelf_location="JEU CAR"),
+        Copy(organisation=the_library(), record=carcassonne, barcode="CAR-2", shelf_location="JEU CAR"),
+        Copy(organisation=the_library(), record=carcassonne, barcode=AWKWARD_BARCODE, shelf_location="JEU CAR"),
+        Copy(organisation=the_library(), record=stone_age, barcode="AGE-1", shelf_location="JEU AGE"),
+        Copy(organisation=the_library(), record=stone_age, barcode="AGE-2", shelf_location="RÉSERVE AGE"),
     ])
     return {"carcassonne": carcassonne, "stone_age": stone_age}
 
 
 @pytest.fixture
 def staff(db):
+    """At the desk of the library that owns the copies: the desk prints their labels."""
     client = Client()
-    client.force_login(User.objects.create_user("desk", is_staff=True))
+    client.force_login(give_role(User.objects.create_user("desk"), Role.DESK))
     return client
 
 
@@ -130,7 +134,8 @@ def test_a_request_without_a_copy_or_with_too_many_answers_400_saying_why(staff,
     nothing = staff.get("/catalogue/labels.pdf")
     no_match = staff.get("/catalogue/labels.pdf", {"shelf": "GRENIER"})
     bad = staff.get("/catalogue/labels.pdf", {"copy": "CAR-1"})
-    Copy.objects.bulk_create(Copy(record=catalogue["stone_age"], barcode=f"BULK-{n}", shelf_location="JEU BULK")
+    Copy.objects.bulk_create(Copy(organisation=the_library(), record=catalogue["stone_age"], barcode=f"BULK-{n}",
+                                  shelf_location="JEU BULK")
                              for n in range(240))
     too_many = staff.get("/catalogue/labels.pdf", {"shelf": "JEU"})
 
@@ -138,6 +143,15 @@ def test_a_request_without_a_copy_or_with_too_many_answers_400_saying_why(staff,
     assert "No copy selected" in nothing.content.decode()
     assert "No copy matches" in no_match.content.decode()
     assert "244 copies selected" in too_many.content.decode() and "at most 240" in too_many.content.decode()
+
+
+def test_a_library_prints_only_its_own_copies_labels(staff, catalogue):
+    """A copy of another game library is none of this desk's: not printed, even named by its id."""
+    other = Organisation.objects.create(name="Ludothèque voisine", slug="voisine", kind=Organisation.Kind.LIBRARY)
+    theirs = Copy.objects.create(organisation=other, record=catalogue["stone_age"], barcode="VOISINE-1",
+                                 shelf_location="JEU AGE")
+    answer = staff.get("/catalogue/labels.pdf", {"copy": [theirs.pk], "shelf": "JEU AGE"})
+    assert set(decoded_urls(answer.content)) == desk_urls("AGE-1")
 
 
 def test_only_staff_print_labels(client, catalogue):

@@ -83,10 +83,12 @@ def test_unknown_league_and_page_answer_404_with_a_reason(client, league):
     assert client.get(f"/api/leagues/{league.pk}/standings/", {"page": 99}).json()["reason"] == "not_found"
 
 
-def test_recompute_is_for_staff_and_bad_requests_change_nothing(client, league, eager):
+def test_recompute_is_for_the_operator_and_bad_requests_change_nothing(client, league, eager):
     assert client.post("/api/recompute/", {}, format="json").status_code in (401, 403)
-    staff = User.objects.create_user("staff", password="pw", is_staff=True)
-    client.force_authenticate(staff)
+    client.force_authenticate(User.objects.create_user("staff", password="pw", is_staff=True))
+    assert client.post("/api/recompute/", {}, format="json").status_code == 403  # staff status is not enough
+    operator = User.objects.create_user("operator", password="pw", is_staff=True, is_superuser=True)
+    client.force_authenticate(operator)
     for body in ({"since": "not a date"}, {"league": 999999}, {"game": "no-such-game"}, {"game": "Not A Slug!"}):
         response = client.post("/api/recompute/", body, format="json")
         assert response.status_code == 400 and response.json()["reason"] == "invalid", body

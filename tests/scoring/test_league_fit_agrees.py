@@ -12,9 +12,12 @@ from datetime import date
 import pytest
 from django.contrib.auth.models import User
 
+from accounts.models import Organisation
+from accounts.roles import Role
 from records.models import GameRecord, Player, Seat
 from scoring import standings
 from scoring.models import Club, League, LeagueMembership
+from tests.factories import give_role
 
 pytestmark = pytest.mark.django_db
 
@@ -41,23 +44,31 @@ FIT_CASES: dict[str, tuple[dict, bool]] = {
     "any game league": ({"game_slug": "carcassonne", "slugs": []}, True),
 }
 
-AUTHORS = ["operator", "staff", "organiser", "trusted scorekeeper", "seated player", "member not seated",
+AUTHORS = ["operator", "staff status only", "league organiser", "league's trusted scorekeeper", "club organiser",
+           "club's trusted scorekeeper", "club administrator", "club member", "seated player", "member not seated",
            "stranger"]
-TRUSTED = {"operator", "staff", "organiser", "trusted scorekeeper", "seated player"}
+TRUSTED = {"operator", "league organiser", "league's trusted scorekeeper", "club organiser",
+           "club's trusted scorekeeper", "club administrator", "seated player"}
+CLUB_ROLES = {"club organiser": Role.ORGANISER, "club's trusted scorekeeper": Role.SCOREKEEPER,
+              "club administrator": Role.ADMIN, "club member": Role.MEMBER}
 
 
 @pytest.fixture
 def world():
     users = {
-        "operator": None,
-        "staff": User.objects.create_user("sam", is_staff=True),
-        "organiser": User.objects.create_user("olga"),
-        "trusted scorekeeper": User.objects.create_user("tess"),
+        "operator": User.objects.create_user("root", is_staff=True, is_superuser=True),
+        "staff status only": User.objects.create_user("sam", is_staff=True),
+        "league organiser": User.objects.create_user("olga"),
+        "league's trusted scorekeeper": User.objects.create_user("tess"),
         "seated player": User.objects.create_user("david"),
         "member not seated": User.objects.create_user("ada"),
         "stranger": User.objects.create_user("mallory"),
     }
-    club = Club.objects.create(name="Les Meeples")
+    organisation = Organisation.objects.create(name="Les Meeples", slug="les-meeples")
+    for author, role in CLUB_ROLES.items():
+        users[author] = give_role(User.objects.create_user(author.replace(" ", "-").replace("'", "")), role,
+                                  organisation)
+    club = Club.objects.create(name="Les Meeples", organisation=organisation)
     players = {name: Player.objects.create(display_name=name, user=user) for name, user in
                (("David", users["seated player"]), ("Elif", None), ("Ada", users["member not seated"]),
                 ("Zed", None))}
@@ -68,8 +79,8 @@ def world():
                                            record_kinds=kinds, starts_on=STARTS, ends_on=ENDS)
             for name in ("David", "Elif", "Ada"):
                 LeagueMembership.objects.create(league=league, player=players[name])
-            league.organisers.add(users["organiser"])
-            league.trusted_scorekeepers.add(users["trusted scorekeeper"])
+            league.organisers.add(users["league organiser"])
+            league.trusted_scorekeepers.add(users["league's trusted scorekeeper"])
             leagues[(slugs, kinds)] = league
     return users, players, leagues
 

@@ -1,13 +1,13 @@
 """Who may move a league table.
 
 A league counts a game only when it was recorded by the account of one of the players seated,
-by one of its organisers or trusted scorekeepers, or by staff, or when an organiser approved
+by one of its organisers or trusted scorekeepers, or by the operator, or when an organiser approved
 it; anything else is a friendly game until approved. The attack this stops: a logged-in user who
-is no member, not staff and not seated recorded a public result-only game "David 500 – Elif 0",
+is no member, not an organiser and not seated recorded a public result-only game "David 500 – Elif 0",
 and David's league line gained a game and its points.
 
 Per actor: who records the game (anonymous, an unrelated user, a seated player, a member not
-seated, a trusted scorekeeper, an organiser, staff), and who may approve it or rule it out.
+seated, a trusted scorekeeper, an organiser, the operator), and who may approve it or rule it out.
 Committed for real, the standings and ratings refreshed as they are in production (in-process).
 """
 
@@ -26,9 +26,9 @@ from tests.factories import api_client as api
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PLAYED_ON = date(2026, 3, 14)
-ACTORS = ["anonymous", "unrelated", "seated", "member", "trusted_scorekeeper", "organiser", "staff"]
-COUNTS_WITHOUT_APPROVAL = {"seated", "trusted_scorekeeper", "organiser", "staff"}
-MAY_RULE = {"organiser", "staff"}
+ACTORS = ["anonymous", "unrelated", "seated", "member", "trusted_scorekeeper", "organiser", "operator"]
+COUNTS_WITHOUT_APPROVAL = {"seated", "trusted_scorekeeper", "organiser", "operator"}
+MAY_RULE = {"organiser", "operator"}
 
 
 @pytest.fixture
@@ -40,7 +40,7 @@ def club(celery_eager):
         "member": User.objects.create_user("ada"),
         "trusted_scorekeeper": User.objects.create_user("tess"),
         "organiser": User.objects.create_user("olga"),
-        "staff": User.objects.create_user("sam", is_staff=True),
+        "operator": User.objects.create_user("root", is_staff=True, is_superuser=True),
     }
     league = League.objects.create(
         club=Club.objects.create(name="Les Meeples"), name="Spring", game_slugs=["stone-age"],
@@ -101,7 +101,7 @@ def test_who_records_a_game_decides_whether_it_counts_at_once(club, actor):
 
 
 @pytest.mark.parametrize("actor", ACTORS)
-def test_only_organisers_and_staff_approve_a_friendly_game(club, actor):
+def test_only_organisers_and_the_operator_approve_a_friendly_game(club, actor):
     league, users = club
     _status, record_id = record_result(users["unrelated"], {"David": 500, "Elif": 0})
     answer = api(users[actor]).post(f"/api/leagues/{league.pk}/rulings/",

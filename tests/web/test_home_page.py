@@ -197,4 +197,5 @@ def test_a_handful_of_queries_whatever_the_clubs_size(club):
         CatalogueRecord.objects.create(title=f"More {number}")
     large = {viewer: count(viewer) for viewer in VIEWERS}
     assert large == small, f"{small} queries for 4 games, {large} for 64"
-    assert max(large.values()) <= 16
+    # Among them: the reader's organisations and which one the page is about; who the league trusts.
+    assert max(large.values()) <= 20

@@ -9,8 +9,10 @@ from django.contrib.auth.models import User
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 
+from accounts.roles import Role
 from games.models import CatalogueRecord
 from records.models import GameRecord, Player
+from tests.factories import give_role
 from tests.plays_exchange.generate_fixtures import MEMBERS, bgg_fixture, bgstats_fixture
 
 pytestmark = pytest.mark.django_db
@@ -18,8 +20,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def staff():
+    """An organiser of the club whose history it is (``accounts.roles``: organisers import it)."""
     client = Client()
-    client.force_login(User.objects.create_user("librarian", is_staff=True))
+    client.force_login(give_role(User.objects.create_user("organiser"), Role.ORGANISER))
     for name in MEMBERS:
         Player.objects.create(display_name=name)
     return client

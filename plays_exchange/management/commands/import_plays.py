@@ -5,6 +5,7 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
+from accounts.models import Organisation
 from plays_exchange.formats import FORMATS, READERS, MalformedFile
 from plays_exchange.services import plan_import, store
 
@@ -22,8 +23,13 @@ class Command(BaseCommand):
         parser.add_argument("file", type=Path)
         parser.add_argument("--format", required=True, choices=FORMATS)
         parser.add_argument("--dry-run", action="store_true", help="print what would be done, store nothing")
+        parser.add_argument("--organisation", metavar="SLUG",
+                            help="the club whose history it is (its short name in addresses); the only "
+                                 "organisation when there is one")
 
-    def handle(self, *args, file: Path, format: str, dry_run: bool, **options) -> None:
+    def handle(self, *args, file: Path, format: str, dry_run: bool, organisation: str | None = None,
+               **options) -> None:
+        club = _organisation(organisation)
         try:
             data = file.read_bytes()
         except OSError as error:
@@ -39,5 +45,15 @@ class Command(BaseCommand):
         if dry_run:
             self.stdout.write("dry run: nothing stored")
         else:
-            store(plan)
+            store(plan, organisation=club)
         self.stdout.write(plan.summary())
+
+
+def _organisation(slug: str | None) -> Organisation | None:
+    if slug:
+        found = Organisation.objects.filter(slug=slug).first()
+        if found is None:
+            raise CommandError(f"no organisation is called {slug!r} (its short name in addresses)")
+        return found
+    only = list(Organisation.objects.all()[:2])
+    return only[0] if len(only) == 1 else None
