@@ -12,9 +12,10 @@ class GamesConfig(AppConfig):
 
         CarcassonneMapsAdapter.map_source = staticmethod(stored_map)  # type: ignore[assignment]
 
-        from . import signals
+        from . import scopes, signals
 
         signals.connect()
+        scopes.connect()
 
 
 def stored_map(name: str, version: str):

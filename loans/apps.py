@@ -8,7 +8,8 @@ class LoansConfig(AppConfig):
     verbose_name = _("loans desk")
 
     def ready(self) -> None:
-        from . import catalogue_sync, receivers
+        from . import catalogue_sync, receivers, scopes
 
         catalogue_sync.connect()
         receivers.connect()
+        scopes.connect()

@@ -7,6 +7,7 @@ class RecordsConfig(AppConfig):
     verbose_name = _("Game records")
 
     def ready(self) -> None:
+        from . import scopes
         from .integrity import checkpoint_finished_record, checkpoint_finished_records
         from .signals import record_finished, records_finished
         from .store import event_store
@@ -14,3 +15,4 @@ class RecordsConfig(AppConfig):
         event_store()  # chosen once, when the process starts
         record_finished.connect(checkpoint_finished_record, dispatch_uid="records.checkpoint_finished_record")
         records_finished.connect(checkpoint_finished_records, dispatch_uid="records.checkpoint_finished_records")
+        scopes.connect()

@@ -7,6 +7,7 @@ class ScoringConfig(AppConfig):
     verbose_name = _("Scores and leagues")
 
     def ready(self) -> None:
-        from . import receivers
+        from . import receivers, scopes
 
         receivers.connect()
+        scopes.connect()
