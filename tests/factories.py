@@ -21,6 +21,7 @@ import psycopg
 from django.contrib.auth.models import User
 from django.db import connection
 from django.test import Client
+from django.utils.text import slugify
 from rest_framework.test import APIClient
 
 from accounts.models import Membership, MembershipRole, Organisation
@@ -130,8 +131,10 @@ def new_record(game: str, keeper: Any, *, players: int = 2, seed: int | None = N
 
 
 def club_with_league(club: str, league: str, members: Iterable[str]) -> Club:
-    """A club whose league runs through 2026, with a new player of each name as a member."""
-    made = Club.objects.create(name=club)
+    """A club (and its organisation) whose league runs through 2026, with a new player of each
+    name as a member."""
+    organisation = Organisation.objects.create(name=club, slug=slugify(club)[:60])
+    made = Club.objects.create(name=club, organisation=organisation)
     season = League.objects.create(club=made, name=league, starts_on=dt.date(2026, 1, 1), ends_on=dt.date(2026, 12, 31))
     for name in members:
         LeagueMembership.objects.create(league=season, player=Player.objects.create(display_name=name))

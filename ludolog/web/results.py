@@ -26,6 +26,8 @@ from django.utils import timezone
 from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy as _
 
+from accounts.current import current_organisation
+from accounts.models import Organisation
 from games.models import CatalogueRecord, Copy
 from games.registry import RESULT
 from games.selectors import record_titled
@@ -37,7 +39,7 @@ from records.selectors import can_append, readable_record, visible_players, visi
 from scoring.services import ranks_as_told
 
 from .new_players import confirm_new_players
-from .scorekeeping import _club_members
+from .scorekeeping import players_offered, recorded_for
 
 RESULT_ROWS = 12
 """Player rows the page offers (a party game past twelve is logged through the API)."""
@@ -267,22 +269,23 @@ def log_result(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                record = store_result(request.user, data, title=form.unknown_title)
+                record = store_result(request.user, data, title=form.unknown_title, organisation=recorded_for(request))
             except RecordError as error:
                 form.add_error(None, error.message)
             else:
                 messages.success(request, logged_message(record, data))
                 return redirect("game-detail", pk=record.pk)
         status = 400
-    members = list(_club_members(request.user))
-    others = visible_players(request.user).exclude(pk__in=[m.pk for m in members])[:500]
+    members, others = players_offered(request.user, current_organisation(request))
     titles = CatalogueRecord.objects.order_by("title").values_list("title", flat=True)[:3000]
     context = {"form": form, "members": members, "other_players": others, "titles": titles}
     return render(request, "scorekeeping/result.html", context, status=status)
 
 
-def store_result(user: AbstractBaseUser, data: dict[str, Any], *, title: str) -> GameRecord:
-    """The result-only record and its result event, or nothing (a refusal raises, storing nothing)."""
+def store_result(user: AbstractBaseUser, data: dict[str, Any], *, title: str,
+                 organisation: Organisation | None = None) -> GameRecord:
+    """The result-only record of ``organisation`` and its result event, or nothing (a refusal
+    raises, storing nothing)."""
     with transaction.atomic():
         catalogue = data["catalogue_record"]
         if catalogue is None:
@@ -292,7 +295,7 @@ def store_result(user: AbstractBaseUser, data: dict[str, Any], *, title: str) ->
             created_by=user, result_only=True, catalogue_record=catalogue, copy=data.get("copy"),
             played_on=data["played_on"], location=data.get("location") or "",
             duration_minutes=data.get("duration_minutes"), is_friendly=bool(data.get("is_friendly")),
-            is_cooperative="cooperative" in data["payload"],
+            is_cooperative="cooperative" in data["payload"], organisation=organisation,
         )
         services.append_event(record, 0, RESULT, data["payload"], recorded_by=user)
     return record

@@ -22,6 +22,10 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
+from accounts.current import current_organisation
+from accounts.models import Organisation
+from accounts.roles import Action, can
+from accounts.scoping import in_organisation
 from games.models import Copy
 from games.registry import UNDO, engine_slugs, get_engine
 from games.spelling import name_key, tidy_name
@@ -29,7 +33,6 @@ from records import players, services
 from records.errors import RecordError
 from records.models import GameRecord, Player
 from records.selectors import appendable_records, visible_players
-from scoring.models import Club
 
 from .games import game_name
 from .games import web_game
@@ -299,14 +302,25 @@ KNOWN_PLAYERS_OFFERED = 500
 """Names suggested beyond the club's members: enough for a club's regulars, not a directory."""
 
 
-def _club_members(user: AbstractBaseUser) -> QuerySet[Player]:
-    """The members of the clubs the user plays in (every club's when they play in none) whom the
-    user may see."""
-    clubs = Club.objects.filter(leagues__memberships__player__user=user)
-    if not clubs.exists():
-        clubs = Club.objects.all()
-    return (visible_players(user).filter(league_memberships__league__club__in=clubs).distinct()
-            .order_by("display_name"))
+def players_offered(user: AbstractBaseUser, organisation: Organisation | None) -> tuple[list[Player], list[Player]]:
+    """The names a thumb taps on the start and result forms: the organisation's members (players
+    of its members' accounts and of its leagues) as chips, then the other players of its games as
+    suggestions; only those the user may see (a player known only from a private game is nobody
+    yet to them), and only the current organisation's (``accounts.scoping``)."""
+    players = in_organisation(visible_players(user), organisation)
+    members = list(players.filter(Q(user__memberships__organisation=organisation)
+                                  | Q(league_memberships__league__club__organisation=organisation))
+                   .distinct().order_by("display_name"))
+    others = list(players.exclude(pk__in=[member.pk for member in members])
+                  .order_by("display_name")[:KNOWN_PLAYERS_OFFERED])
+    return members, others
+
+
+def recorded_for(request: HttpRequest) -> Organisation | None:
+    """The organisation a game started or logged now is one of: the current one, when the person
+    recording is one of its members; none otherwise (a visitor's game is nobody's statistics)."""
+    organisation = current_organisation(request)
+    return organisation if can(request.user, Action.RECORD_GAMES, organisation) else None
 
 
 @login_required
@@ -334,6 +348,7 @@ def start(request: HttpRequest) -> HttpResponse:
                     play_started_at=data["play_started_at"],
                     catalogue_record=data["catalogue_record"],
                     setup=data["setup"],
+                    organisation=recorded_for(request),
                     **({"ruleset_version": data["ruleset_version"]} if data["ruleset_version"] else {}),
                 )
             except RecordError as error:
@@ -345,9 +360,6 @@ def start(request: HttpRequest) -> HttpResponse:
                 return redirect("scorekeeping-record", pk=record.pk)
         status = 400
     in_progress = _in_progress(request)
-    members = list(_club_members(request.user))
-    # Suggested names are names the keeper may already see: a list of every player would name
-    # those known only from private games.
-    others = visible_players(request.user).exclude(pk__in=[member.pk for member in members])[:KNOWN_PLAYERS_OFFERED]
+    members, others = players_offered(request.user, current_organisation(request))
     context = {"form": form, "records": in_progress, "members": members, "other_players": others}
     return render(request, "scorekeeping/start.html", context, status=status)

@@ -9,11 +9,14 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import Organisation
+from accounts.roles import Role
 from games.models import Copy
 from games.services import demo_catalogue_data, load_catalogue
 from records.models import GameRecord, Player
+from records.services import SeatSpec, start_game
 from scoring.models import Club
-from tests.factories import HG, club_with_league
+from tests.factories import HG, club_with_league, give_role
 
 pytestmark = pytest.mark.django_db
 
@@ -27,8 +30,9 @@ def club() -> Club:
 
 
 @pytest.fixture
-def keeper_client(keeper_client: Client, club) -> Client:
-    """The scorekeeper logged in (``tests/web/conftest.py``), with the club there."""
+def keeper_client(keeper_client: Client, club, keeper) -> Client:
+    """The scorekeeper logged in (``tests/web/conftest.py``), a member of the club."""
+    give_role(keeper, Role.MEMBER, club.organisation)
     return keeper_client
 
 
@@ -47,13 +51,19 @@ def seated(record: GameRecord) -> list[str]:
     return [seat.player.display_name for seat in record.seats.order_by("seat_order")]
 
 
-def test_the_club_members_are_chips_and_the_first_names_suggested(keeper_client: Client):
-    Player.objects.create(display_name="Zacharie")  # known, but not a member
+def test_the_club_members_are_chips_and_the_first_names_suggested(keeper_client: Client, club, keeper):
+    # Zacharie played one of the club's games but is no member: suggested after them. Yvonne is
+    # known only from another organisation's game: not offered here (accounts.scoping).
+    start_game(game_slug=HG, seats=[SeatSpec("Zacharie"), SeatSpec("Alice")], created_by=keeper,
+               organisation=club.organisation)
+    elsewhere = Organisation.objects.create(name="Les Dunes", slug="les-dunes")
+    start_game(game_slug=HG, seats=[SeatSpec("Yvonne"), SeatSpec("Xavier")], created_by=keeper, organisation=elsewhere)
     html = keeper_client.get("/scorekeeping/").content.decode()
     chips = re.findall(r'<button type="button" class="chip" data-name="([^"]+)"', html)
     assert chips == MEMBERS
     datalist = re.search(r'<datalist id="known-players">(.*?)</datalist>', html, re.S)[1]
     assert re.findall(r'<option value="([^"]+)">', datalist) == [*MEMBERS, "Zacharie"]
+    assert "Yvonne" not in datalist and "Xavier" not in datalist
     assert html.count('list="known-players"') == 6, "every seat suggests the known players"
     assert 'id="member-chips" hidden' in html, "the chips need start.js; without it the seats are plain fields"
     assert '<script src="/static/ludolog/start.js" defer></script>' in html
