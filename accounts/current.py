@@ -20,6 +20,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse
 
 from .models import Organisation
+from .roles import Action, Role, allows, roles_of
 
 SESSION_KEY = "ludolog:organisation"
 
@@ -40,6 +41,11 @@ class Organisations:
         return list(Organisation.objects.filter(memberships__user=self._user).order_by("memberships__joined_at", "pk"))
 
     @cached_property
+    def _first_two(self) -> list[Organisation]:
+        """Two of the installation's organisations at most: whether it has none, one or several."""
+        return list(Organisation.objects.all()[:2])
+
+    @cached_property
     def current(self) -> Organisation | None:
         if self._chosen is not None:
             chosen = next((organisation for organisation in self.mine if organisation.pk == self._chosen), None)
@@ -49,14 +55,36 @@ class Organisations:
                 return chosen
         if self.mine:
             return self.mine[0]
-        only = list(Organisation.objects.all()[:2])
-        return only[0] if len(only) == 1 else None
+        return self._first_two[0] if len(self._first_two) == 1 else None
+
+    @cached_property
+    def roles(self) -> frozenset[Role]:
+        """The visitor's roles in the current organisation."""
+        return roles_of(self._user, self.current)
+
+    @cached_property
+    def choices(self) -> list[Organisation]:
+        """The organisations to switch to: the person's own, else (a visitor) every one."""
+        if self.mine:
+            return self.mine
+        if len(self._first_two) < 2:
+            return self._first_two
+        return list(Organisation.objects.all()[:200])
 
 
 def current_organisation(request: HttpRequest) -> Organisation | None:
     """The organisation ``request`` is about (see the module's words)."""
     found = getattr(request, "organisations", None)
     return (found if isinstance(found, Organisations) else Organisations(request)).current
+
+
+def may(request: HttpRequest, action: Action) -> bool:
+    """Whether the visitor may do ``action`` in the current organisation: ``can(user, action,
+    current_organisation(request))``, their roles there read once a request."""
+    found = getattr(request, "organisations", None)
+    if not isinstance(found, Organisations):
+        found = Organisations(request)
+    return allows(found.roles, action)
 
 
 def choose(request: HttpRequest, organisation: Organisation) -> None:
@@ -76,8 +104,15 @@ class CurrentOrganisationMiddleware:
 
 
 def context(request: HttpRequest) -> dict[str, Any]:
-    """For templates: ``organisation`` (the current one) and ``my_organisations`` (to switch)."""
+    """For templates: ``organisation`` (the current one), ``organisations`` (those to switch to:
+    the person's own, or every one for a visitor), and ``may``, what the person may do there by
+    action name (``{% if may.use_desk %}``), asked of :func:`accounts.roles.roles_of` once."""
     found = getattr(request, "organisations", None)
     if not isinstance(found, Organisations):
         return {}
-    return {"organisation": found.current, "my_organisations": found.mine}
+    roles = found.roles
+    return {
+        "organisation": found.current,
+        "organisations": lambda: found.choices,
+        "may": {action.value: allows(roles, action) for action in Action},
+    }

@@ -35,10 +35,15 @@ def belongs(model_label: str, rule: Rule) -> None:
 
 
 def in_organisation(queryset: QuerySet[ModelT], organisation: Any) -> QuerySet[ModelT]:
-    """The rows of ``queryset`` that belong to ``organisation``: none for no organisation. Each row
-    once, whatever number of ways it belongs (a subquery on the primary key, not a join)."""
+    """The rows of ``queryset`` that belong to ``organisation``, each once, whatever number of ways
+    it belongs (a subquery on the primary key, not a join).
+
+    No organisation (a visitor who has not chosen one among several): none of them; but an
+    installation that has no organisation at all is one whole, and every row is its own."""
     if organisation is None:
-        return queryset.none()
+        from .models import Organisation
+
+        return queryset if not Organisation.objects.exists() else queryset.none()
     rules = _RULES.get(queryset.model._meta.label)
     if not rules:
         raise LookupError(f"no app says which {queryset.model._meta.label} belong to an organisation")

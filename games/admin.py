@@ -8,6 +8,7 @@ from django.urls import path
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
+from accounts.selectors import only_library
 from .models import (
     CatalogueRecord,
     Category,
@@ -218,6 +219,10 @@ class CopyAdmin(admin.ModelAdmin):
     search_fields = ["barcode", "record__title"]
     autocomplete_fields = ["record"]
     actions = ["print_labels"]
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict:
+        # An installation with one game library: a new copy is its.
+        return {"organisation": only_library(), **super().get_changeform_initial_data(request)}
 
     def get_readonly_fields(self, request: HttpRequest, obj: Copy | None = None):
         return DESK_KEPT_FIELDS if obj is not None else ()

@@ -5,6 +5,7 @@ from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
+from accounts.selectors import only_library
 from . import selectors
 from .models import Component, CopyEvent, CopyState, Hold, Household, LoanRules, Member, Notification
 
@@ -53,6 +54,11 @@ class HouseholdAdmin(admin.ModelAdmin):
     search_fields = ["name", "card_number", "members__display_name"]
     inlines = [MemberInline]
     actions = ["print_member_cards"]
+    list_filter = ["organisation"]
+
+    def get_changeform_initial_data(self, request: HttpRequest) -> dict:
+        # An installation with one game library: a new household is its.
+        return {"organisation": only_library(), **super().get_changeform_initial_data(request)}
 
     @admin.action(description=_("Print the member cards of the selected households"))
     def print_member_cards(self, request: HttpRequest, queryset):

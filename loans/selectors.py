@@ -117,18 +117,20 @@ def open_holds(household: Household) -> QuerySet[Hold]:
 
 
 def queue_positions(holds: list[Hold]) -> dict[int, int]:
-    """Each waiting hold's place in its game's queue (1: next to be served), in one query."""
+    """Each waiting hold's place in its game's queue at its household's library (1: next to be
+    served), in one query."""
     waiting = [hold for hold in holds if hold.status == Hold.Status.WAITING]
     if not waiting:
         return {}
-    queues: dict[int, list[int]] = {}
-    libraries = {hold.household.organisation_id for hold in waiting}
-    for hold_id, record_id in (Hold.objects.filter(record_id__in={h.record_id for h in waiting},
-                                                   household__organisation__in=libraries,
-                                                   status=Hold.Status.WAITING)
-                               .order_by("placed_at", "id").values_list("pk", "record_id")):
-        queues.setdefault(record_id, []).append(hold_id)
-    return {hold.pk: queues[hold.record_id].index(hold.pk) + 1 for hold in waiting}
+    queues: dict[tuple[int, int | None], list[int]] = {}
+    library_of: dict[int, int | None] = {}
+    for hold_id, record_id, library in (Hold.objects.filter(record_id__in={h.record_id for h in waiting},
+                                                            status=Hold.Status.WAITING)
+                                        .order_by("placed_at", "id")
+                                        .values_list("pk", "record_id", "household__organisation_id")):
+        queues.setdefault((record_id, library), []).append(hold_id)
+        library_of[hold_id] = library
+    return {hold.pk: queues[hold.record_id, library_of[hold.pk]].index(hold.pk) + 1 for hold in waiting}
 
 
 @dataclass(frozen=True)

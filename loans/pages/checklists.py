@@ -23,8 +23,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.current import current_organisation
-from accounts.roles import Action, can
+from accounts.current import may
+from accounts.roles import Action
 from games.models import CatalogueRecord
 from loans import checklists, selectors, services
 from loans.contents import ContentLine
@@ -141,10 +141,9 @@ def _with_engine(rows: list[Row], lines: list[ContentLine], row_of_line: dict[in
 @login_required
 def record_checklist(request: HttpRequest, pk: int) -> HttpResponse:
     record = get_object_or_404(CatalogueRecord, pk=pk)
-    library = current_organisation(request)
-    if not can(request.user, Action.USE_DESK, library):
+    if not may(request, Action.USE_DESK):
         return _forbidden(gettext("Only the ludothèque's staff see the checklists."))
-    librarian = can(request.user, Action.EDIT_CHECKLISTS, library)
+    librarian = may(request, Action.EDIT_CHECKLISTS)
     if request.method != "POST":
         return _page(request, record, librarian)
     if not librarian:

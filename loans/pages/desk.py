@@ -25,7 +25,7 @@ from django.utils import formats
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.current import current_organisation
+from accounts.current import current_organisation, may
 from accounts.roles import Action, can
 from games.models import CatalogueRecord, Copy
 from loans import rules, selectors, services, usage
@@ -56,7 +56,7 @@ def desk_home(request: HttpRequest) -> HttpResponse:
     """Scan anything: a member card opens its household, a copy its page (the current game
     library's: another's card or copy is not found here)."""
     library = current_organisation(request)
-    if not can(request.user, Action.USE_DESK, library):
+    if not may(request, Action.USE_DESK):
         return _not_desk_staff()
     code = request.GET.get("code", "").strip()
     if code:
@@ -75,7 +75,7 @@ def household_desk(request: HttpRequest, card: str) -> HttpResponse:
     try:
         household = selectors.household_by_card(card)
     except LoanError as error:
-        if not can(request.user, Action.USE_DESK, current_organisation(request)):
+        if not may(request, Action.USE_DESK):
             return _not_desk_staff()
         return render(request, "loans/desk/home.html", {"code": card, "error": error, "overdue": []}, status=404)
     if not can(request.user, Action.USE_DESK, household.organisation):
@@ -129,7 +129,7 @@ def copy_desk(request: HttpRequest, barcode: str) -> HttpResponse:
     try:
         copy = selectors.copy_by_barcode(barcode)
     except LoanError as error:
-        if not can(request.user, Action.USE_DESK, current_organisation(request)):
+        if not may(request, Action.USE_DESK):
             return _not_desk_staff()
         return render(request, "loans/desk/unknown_copy.html", {"barcode": barcode, "error": error}, status=404)
     if not can(request.user, Action.USE_DESK, copy.organisation):
@@ -245,7 +245,7 @@ def usage_page(request: HttpRequest) -> HttpResponse:
     """The librarian's guide to buying: each game's loans, plays and holds over a period, sorted
     by what matters to the budget, and the same table as a CSV file for the meeting."""
     library = current_organisation(request)
-    if not can(request.user, Action.USE_DESK, library):
+    if not may(request, Action.USE_DESK):
         return _not_desk_staff()
     today = timezone.localdate()
     try:

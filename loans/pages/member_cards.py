@@ -13,8 +13,8 @@ from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 from django.utils.translation import gettext
 
-from accounts.current import current_organisation
-from accounts.roles import Action, can
+from accounts.current import current_organisation, may
+from accounts.roles import Action
 from games.labels import A4_BUSINESS_CARDS_2x5, MemberCardData, member_card_sheet
 from games.services import MAX_LABELS
 from loans.models import Household
@@ -38,7 +38,7 @@ def member_cards(households, base_url: str, skip: int = 0) -> bytes:
 @login_required
 def member_cards_pdf(request: HttpRequest) -> HttpResponse:
     library = current_organisation(request)
-    if not can(request.user, Action.PRINT_MEMBER_CARDS, library):
+    if not may(request, Action.PRINT_MEMBER_CARDS):
         return _refused(gettext("Only the desk's staff print member cards."), status=403)
     try:
         skip = int(request.GET.get("skip") or 0)

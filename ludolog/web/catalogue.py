@@ -40,8 +40,8 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from accounts.current import current_organisation
-from accounts.roles import Action, allows, roles_of
+from accounts.current import may
+from accounts.roles import Action
 from games import covers, search
 from games.models import CatalogueRecord, Category, Contribution, Copy, Language
 from games.services import export_unimarc
@@ -643,12 +643,11 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     played = played_with(request.user, record).aggregate(times=Count("pk", distinct=True), last=Max("played_on"))
     games = games_played_with(request, record)
     engine = get_engine(record.engine_slug) if record.engine_slug else None
-    roles = roles_of(request.user, current_organisation(request))
     context = {
         "record": record,
-        "librarian": allows(roles, Action.EDIT_CATALOGUE),
-        "print_labels": allows(roles, Action.PRINT_COPY_LABELS),
-        "desk_staff": allows(roles, Action.USE_DESK),
+        "librarian": may(request, Action.EDIT_CATALOGUE),
+        "print_labels": may(request, Action.PRINT_COPY_LABELS),
+        "desk_staff": may(request, Action.USE_DESK),
         "document_type": document_type_label(record.document_type),
         "min_age": stated_min_age(record),
         "max_age": stated_max_age(record),

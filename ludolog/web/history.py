@@ -17,6 +17,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy as _
 
+from accounts.current import current_organisation
+from accounts.scoping import in_organisation
 from games.registry import get_engine
 from records import replay
 from plays_exchange import services as plays_exchange
@@ -140,7 +142,9 @@ def with_seats_and_results(records: QuerySet[GameRecord]) -> QuerySet[GameRecord
 
 
 def game_list(request: HttpRequest) -> HttpResponse:
-    visible = visible_records(request.user)
+    """The current organisation's games the reader may see (a game's own page stays open to
+    anyone who may see it, whichever organisation recorded it)."""
+    visible = in_organisation(visible_records(request.user), current_organisation(request))
     slugs = selectors.visible_game_slugs(request.user)
     form = HistoryFilter(request.GET or None, slugs=slugs, players=selectors.visible_players(request.user))
     status = 200

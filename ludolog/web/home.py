@@ -12,6 +12,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
 
+from accounts.current import current_organisation
+from accounts.models import Organisation
+from accounts.scoping import in_organisation
 from games.models import CatalogueRecord
 from records.models import GameRecord, Player
 from records.selectors import visible_records
@@ -27,11 +30,11 @@ LEADERS = 3
 NEW_IN_CATALOGUE = 6
 
 
-def recent_games(user) -> list[dict]:
-    """The last finished games the reader may see: each one's winners (ties share rank 1) and
-    the others' scores in rank order."""
+def recent_games(user, organisation: Organisation | None) -> list[dict]:
+    """The organisation's last finished games the reader may see: each one's winners (ties share
+    rank 1) and the others' scores in rank order."""
     records = with_seats_and_results(
-        visible_records(user).filter(status=GameRecord.Status.FINISHED)
+        in_organisation(visible_records(user), organisation).filter(status=GameRecord.Status.FINISHED)
     ).order_by("-played_on", "-pk")[:RECENT_GAMES]
     games = []
     for record in records:
@@ -45,10 +48,11 @@ def recent_games(user) -> list[dict]:
     return games
 
 
-def league_leaders(user) -> list[dict]:
-    """The top of each league running today, as the reader may see its table."""
+def league_leaders(user, organisation: Organisation | None) -> list[dict]:
+    """The top of each of the organisation's leagues running today, as the reader may see its table."""
     today = timezone.localdate()
-    running = selectors.leagues().filter(starts_on__lte=today, ends_on__gte=today).order_by("-starts_on", "name")
+    running = (in_organisation(selectors.leagues(), organisation).filter(starts_on__lte=today, ends_on__gte=today)
+               .order_by("-starts_on", "name"))
     leagues = []
     for league in running[:LEAGUES]:
         table = selectors.league_standings(user, league)[:LEADERS]
@@ -75,12 +79,13 @@ def member_results(user) -> tuple[Player | None, list[dict]]:
 
 
 def home(request: HttpRequest) -> HttpResponse:
+    organisation = current_organisation(request)
     player, my_results = member_results(request.user)
     context = {
         "player": player,
         "my_results": my_results,
-        "recent_games": recent_games(request.user),
-        "leagues": league_leaders(request.user),
+        "recent_games": recent_games(request.user, organisation),
+        "leagues": league_leaders(request.user, organisation),
         "new_in_catalogue": CatalogueRecord.objects.select_related("publisher")
         .order_by("-created_at", "-pk")[:NEW_IN_CATALOGUE],
     }

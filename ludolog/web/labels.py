@@ -12,8 +12,8 @@ from django.db.models import Q
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext
 
-from accounts.current import current_organisation
-from accounts.roles import Action, can
+from accounts.current import current_organisation, may
+from accounts.roles import Action
 from games.labels import A4_3x8
 from games.models import Copy
 from games.services import MAX_LABELS, copy_labels
@@ -32,7 +32,7 @@ def labels_pdf_response(pdf: bytes, name: str = "labels.pdf") -> HttpResponse:
 @login_required
 def copy_labels_pdf(request: HttpRequest) -> HttpResponse:
     library = current_organisation(request)
-    if not can(request.user, Action.PRINT_COPY_LABELS, library):
+    if not may(request, Action.PRINT_COPY_LABELS):
         return _refused(gettext("Only the desk and the librarians print copy labels."), status=403)
     try:
         copy_ids = [int(value) for value in request.GET.getlist("copy")]

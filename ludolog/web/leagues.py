@@ -10,6 +10,8 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
+from accounts.current import current_organisation
+from accounts.scoping import in_organisation
 from records.selectors import only_visible, visible_records
 from scoring import rulings, selectors, standings
 from scoring.models import Club
@@ -23,7 +25,7 @@ RECENT_GAMES = 20
 def league_list(request: HttpRequest) -> HttpResponse:
     leagues = [
         {"league": league, "games": [game_name(slug) for slug in league.game_slugs]}
-        for league in selectors.leagues().prefetch_related("memberships")
+        for league in in_organisation(selectors.leagues(), current_organisation(request)).prefetch_related("memberships")
     ]
     return render(request, "leagues/list.html", {"leagues": leagues})
 

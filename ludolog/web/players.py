@@ -17,6 +17,8 @@ from django.urls import reverse
 from django.utils import formats
 from django.utils.translation import gettext
 
+from accounts.current import current_organisation
+from accounts.scoping import in_organisation
 from records.models import Player
 from scoring import figures, selectors
 from scoring.models import PlayerStatistics
@@ -34,7 +36,8 @@ def player_list(request: HttpRequest) -> HttpResponse:
     """Everyone the reader may know of, a page at a time by name, with one table per game of their
     figures over the games the reader may see; those with no finished game yet listed apart."""
     user = request.user
-    page = Paginator(selectors.visible_players(user).order_by("display_name"), PAGE_SIZE).get_page(
+    players = in_organisation(selectors.visible_players(user), current_organisation(request))
+    page = Paginator(players.order_by("display_name"), PAGE_SIZE).get_page(
         request.GET.get("page")
     )
     on_page = list(page)

@@ -21,8 +21,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext, gettext_lazy as _
 
-from accounts.current import current_organisation
-from accounts.roles import Action, can
+from accounts.current import current_organisation, may
+from accounts.roles import Action
 from plays_exchange.formats import BGG, BGSTATS, READERS, MalformedFile
 from plays_exchange.services import plan_import, store
 
@@ -50,7 +50,7 @@ def _forbidden() -> HttpResponse:
 
 @login_required
 def import_plays(request: HttpRequest) -> HttpResponse:
-    if not can(request.user, Action.IMPORT_PLAYS, current_organisation(request)):
+    if not may(request, Action.IMPORT_PLAYS):
         return _forbidden()
     if request.method == "POST" and "confirm" in request.POST:
         return _confirm(request)

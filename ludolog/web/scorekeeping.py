@@ -22,9 +22,9 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy as _
 
-from accounts.current import current_organisation
+from accounts.current import current_organisation, may
 from accounts.models import Organisation
-from accounts.roles import Action, can
+from accounts.roles import Action
 from accounts.scoping import in_organisation
 from games.models import Copy
 from games.registry import UNDO, engine_slugs, get_engine
@@ -319,8 +319,7 @@ def players_offered(user: AbstractBaseUser, organisation: Organisation | None) -
 def recorded_for(request: HttpRequest) -> Organisation | None:
     """The organisation a game started or logged now is one of: the current one, when the person
     recording is one of its members; none otherwise (a visitor's game is nobody's statistics)."""
-    organisation = current_organisation(request)
-    return organisation if can(request.user, Action.RECORD_GAMES, organisation) else None
+    return current_organisation(request) if may(request, Action.RECORD_GAMES) else None
 
 
 @login_required

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("login/", auth_views.LoginView.as_view(), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("organisations/switch/", include(("accounts.urls", "accounts"))),
     path("games/", history.game_list, name="game-list"),
     path("games/<int:pk>/", history.game_detail, name="game-detail"),
     path("games/<int:pk>/times/", history.game_times, name="game-times"),

@@ -13,6 +13,7 @@ import pytest
 from games.models import CatalogueRecord, Copy
 from loans import services
 from loans.models import CopyState, Household, Member
+from tests.factories import the_library
 
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
 
@@ -30,7 +31,8 @@ def member(django_user_model):
     desk = django_user_model.objects.create_user("desk", is_staff=True)
     today = dt.date.today()
     far = today + dt.timedelta(days=300)
-    martin, dubois, petit = (Household.objects.create(name=name, card_number=card, fee_paid=True,
+    martin, dubois, petit = (Household.objects.create(organisation=the_library(),
+                                                      name=name, card_number=card, fee_paid=True,
                                                       membership_starts=today - dt.timedelta(days=60),
                                                       membership_ends=far)
                              for name, card in (("Famille Martin", "M-1"), ("Famille Dubois", "M-2"),
@@ -39,8 +41,8 @@ def member(django_user_model):
     Member.objects.create(household=martin, display_name="Claire Martin", user=user)
     prehistory = CatalogueRecord.objects.create(title="Carcassonne à la préhistoire")
     stone_age = CatalogueRecord.objects.create(title="Stenen Tijdperk")
-    first = Copy.objects.create(record=prehistory, barcode="LUD-HG-1")
-    other = Copy.objects.create(record=stone_age, barcode="LUD-SA-1")
+    first = Copy.objects.create(organisation=the_library(), record=prehistory, barcode="LUD-HG-1")
+    other = Copy.objects.create(organisation=the_library(), record=stone_age, barcode="LUD-SA-1")
     services.lend(first, martin, desk, today=today - dt.timedelta(days=40))
     services.return_copy(first, desk, today=today - dt.timedelta(days=15))
     services.lend(first, martin, desk, today=today - dt.timedelta(days=5))

@@ -11,6 +11,7 @@ import pytest
 
 from games.models import CatalogueRecord, Copy
 from loans.models import Component, Household
+from tests.factories import the_library
 
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
 
@@ -24,8 +25,10 @@ def desk_user(desk_user):
     record = CatalogueRecord.objects.create(title="Carcassonne à la préhistoire")
     for position, (kind, count) in enumerate([("tuiles paysage", 79), ("tuiles bonus", 12), ("huttes en bois", 10)]):
         Component.objects.create(record=record, kind=kind, count=count, position=position)
-    Copy.objects.create(record=record, barcode="LUD-HG-0001", shelf_location="Jeux de stratégie – C")
-    Household.objects.create(name="Famille Lefèvre-Dubois", card_number="CARD-00042", fee_paid=True,
+    Copy.objects.create(organisation=the_library(),
+                        record=record, barcode="LUD-HG-0001", shelf_location="Jeux de stratégie – C")
+    Household.objects.create(organisation=the_library(),
+                             name="Famille Lefèvre-Dubois", card_number="CARD-00042", fee_paid=True,
                              membership_starts=dt.date(2026, 1, 1), membership_ends=dt.date(2099, 12, 31))
     return desk_user
 

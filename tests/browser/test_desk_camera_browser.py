@@ -30,6 +30,7 @@ from PIL import Image, ImageDraw
 from games.labels import desk_url
 from games.models import CatalogueRecord, Copy
 from loans.models import CopyEvent, Household
+from tests.factories import the_library
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
@@ -103,8 +104,10 @@ def desk(desk_user):
     """The desk volunteer (``desk_user``, of ``tests/conftest.py``), with a copy of Azul on the
     shelves and a household to lend it to."""
     record = CatalogueRecord.objects.create(title="Azul")
-    Copy.objects.create(record=record, barcode="LUD-0001", shelf_location="Jeux de tuiles – A")
-    Household.objects.create(name="Famille Lefèvre-Dubois", card_number="CARD-00042", fee_paid=True,
+    Copy.objects.create(organisation=the_library(),
+                        record=record, barcode="LUD-0001", shelf_location="Jeux de tuiles – A")
+    Household.objects.create(organisation=the_library(),
+                             name="Famille Lefèvre-Dubois", card_number="CARD-00042", fee_paid=True,
                              membership_starts=dt.date(2026, 1, 1), membership_ends=dt.date(2099, 12, 31))
     return desk_user
 

@@ -14,6 +14,7 @@ import pytest
 
 from games.models import CatalogueRecord, Copy
 from loans.models import Component, CopyEvent, Household, Notification
+from tests.factories import the_library
 
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
 
@@ -29,8 +30,8 @@ def library(django_user_model):
         record = CatalogueRecord.objects.create(title=title)
         for position, (kind, count) in enumerate([("tuiles", 40), ("pions", 20), ("règle du jeu", 1)]):
             Component.objects.create(record=record, kind=kind, count=count, position=position)
-        Copy.objects.create(record=record, barcode=f"LUD-{number:04d}")
-    Household.objects.create(name="Famille Dubois", card_number="CARD-2", fee_paid=True,
+        Copy.objects.create(organisation=the_library(), record=record, barcode=f"LUD-{number:04d}")
+    Household.objects.create(organisation=the_library(), name="Famille Dubois", card_number="CARD-2", fee_paid=True,
                              membership_starts=dt.date(2026, 1, 1), membership_ends=dt.date(2099, 12, 31))
     return librarian
 

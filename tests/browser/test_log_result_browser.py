@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from games.models import CatalogueRecord, Copy
 from records.models import GameRecord, Player
 from scoring.models import Club, League, LeagueMembership, Rating, Standing
+from tests.factories import the_library
 
 from .recorder_driver import LAPTOP, assert_no_sideways_scroll, logged_in_page
 
@@ -26,13 +27,14 @@ TAP_BUDGET = 8
 @pytest.fixture
 def club(celery_eager):
     david = get_user_model().objects.create_user("david", password="david-pw-123456")
-    league = League.objects.create(club=Club.objects.create(name="Les Meeples"), name="Autumn", game_slugs=[],
+    league = League.objects.create(club=Club.objects.create(name="Les Meeples", organisation=the_library()),
+                                   name="Autumn", game_slugs=[],
                                    starts_on=date(2026, 1, 1), ends_on=date(2030, 12, 31),
                                    points_table={"2": [3, 1], "3": [5, 3, 1]})
     for name, user in (("David", david), ("Élif", None), ("Chloé", None)):
         LeagueMembership.objects.create(league=league, player=Player.objects.create(display_name=name, user=user))
     azul = CatalogueRecord.objects.create(title="Azul", min_players=2, max_players=4)
-    copy = Copy.objects.create(record=azul, barcode="LUD-0042", shelf_location="J-AZU")
+    copy = Copy.objects.create(organisation=the_library(), record=azul, barcode="LUD-0042", shelf_location="J-AZU")
     return {"david": david, "league": league, "azul": azul, "copy": copy}
 
 

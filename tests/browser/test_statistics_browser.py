@@ -13,7 +13,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from games.models import CatalogueRecord, Copy
-from tests.factories import result_game
+from tests.factories import result_game, the_library
 
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
 
@@ -27,7 +27,7 @@ def club(celery_eager):
     call_command("load_demo", "--games", "2", "--stone-age-games", "1", "--carcassonne-games", "1", "--maps-games", "0",
                  stdout=io.StringIO())
     azul = CatalogueRecord.objects.create(title="Azul", min_players=2, max_players=4)
-    copy = Copy.objects.create(record=azul, barcode="LUD-0042", shelf_location="J-AZU")
+    copy = Copy.objects.create(organisation=the_library(), record=azul, barcode="LUD-0042", shelf_location="J-AZU")
     tables = [{"Élodie Lefèvre-Dubois": 61, "Bastien": 52, "Chloé": 40}, {"Bastien": 70, "Élodie Lefèvre-Dubois": 44},
               {"Chloé": 58, "Bastien": 58}, {"Élodie Lefèvre-Dubois": 75, "Chloé": 49, "Bastien": 66}]
     for week in range(12):

@@ -180,7 +180,8 @@ def test_the_record_page_offers_staff_its_copies_labels(staff, client, catalogue
 
 
 def test_the_copy_admin_refuses_more_than_a_requests_labels(admin_client, catalogue):
-    Copy.objects.bulk_create(Copy(record=catalogue["stone_age"], barcode=f"BULK-{n}") for n in range(240))
+    Copy.objects.bulk_create(Copy(organisation=the_library(),
+                                  record=catalogue["stone_age"], barcode=f"BULK-{n}") for n in range(240))
     selected = list(Copy.objects.values_list("pk", flat=True))
     answer = admin_client.post("/admin/games/copy/", {"action": "print_labels", "_selected_action": selected},
                                follow=True)

@@ -3,7 +3,10 @@ desk's staff may read them."""
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
+from django.apps import apps
 from django.contrib.admin.sites import site
 from django.contrib.auth.models import Group
 from django.test import Client, RequestFactory
@@ -38,6 +41,8 @@ def test_the_admins_checklists_follow_djangos_permissions(django_user_model, rec
     """The admin is the operator's tool: who may do what there is Django's permissions, which the
     ``desk`` and ``librarians`` groups carry (loans 0004); the ludothèque's people keep the
     checklists on their own page (``tests/loans/test_checklist_page.py``)."""
+    # The groups as the migration makes them (a transactional test before may have emptied them).
+    importlib.import_module("loans.migrations.0004_desk_and_librarian_groups").make_groups(apps, None)
     component = Component.objects.filter(record=record).first()
     component_admin = site._registry[Component]
     librarian = django_user_model.objects.create_user("librarian", is_staff=True)

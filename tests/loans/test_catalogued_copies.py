@@ -16,7 +16,7 @@ from games.models import CatalogueRecord, Copy
 from games.services import demo_catalogue_data, load_catalogue
 from loans import services
 from loans.models import CopyEvent, CopyState
-from tests.factories import make_household
+from tests.factories import make_household, the_library
 
 pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)
@@ -71,7 +71,8 @@ def test_the_search_counts_only_the_copies_the_desk_has_on_the_shelves(client, d
 
 
 def test_the_migration_turns_the_old_columns_into_events(record):
-    on_loan, noted, plain = (Copy.objects.create(record=record, barcode=code) for code in ("OLD-1", "OLD-2", "OLD-3"))
+    on_loan, noted, plain = (Copy.objects.create(organisation=the_library(),
+                                                 record=record, barcode=code) for code in ("OLD-1", "OLD-2", "OLD-3"))
     # As the columns stood before the desk existed (update: no signal, no events).
     Copy.objects.filter(pk=on_loan.pk).update(status="on_loan")
     Copy.objects.filter(pk=noted.pk).update(missing_pieces="une hutte rouge remplacée")

@@ -13,7 +13,7 @@ from rest_framework.test import APIClient
 from games.models import CatalogueRecord, Copy
 from loans.models import CopyEvent, CopyState
 
-from tests.factories import make_household
+from tests.factories import make_household, the_library
 
 DESKS = 16
 
@@ -22,7 +22,7 @@ DESKS = 16
 @pytest.mark.django_db(transaction=True)
 def test_sixteen_desks_lending_one_copy_at_once_store_one_loan(desk_user):
     record = CatalogueRecord.objects.create(title="Carcassonne")
-    copy = Copy.objects.create(record=record, barcode="RACE-1")
+    copy = Copy.objects.create(organisation=the_library(), record=record, barcode="RACE-1")
     households = [make_household(f"Household {n}", membership_ends=dt.date(2099, 12, 31)) for n in range(DESKS)]
     start = threading.Barrier(DESKS)
     answers: list[tuple[int, str | None]] = []

@@ -10,6 +10,7 @@ from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from accounts.models import Organisation
 from games.services import demo_catalogue_data, load_catalogue
 from loans import selectors
 from loans.models import Component, CopyEvent, Hold, Household
@@ -18,7 +19,9 @@ pytestmark = pytest.mark.django_db
 
 
 def test_the_demo_desk_has_a_day_to_show_and_loads_once(django_user_model):
-    load_catalogue(demo_catalogue_data())
+    # The demo ludothèque as load_demo makes it, with its catalogue and copies.
+    library = Organisation.objects.create(slug="ludotheque-demo", name="Ludothèque", kind=Organisation.Kind.BOTH)
+    load_catalogue(demo_catalogue_data(), library)
     django_user_model.objects.create_superuser("admin", password="x")
     call_command("load_demo_loans")
     assert Household.objects.count() == 3

@@ -236,7 +236,7 @@ def test_components_are_read_from_the_record_contents_once(record, db):
 
 
 def test_a_copy_without_events_is_available(record, db):
-    copy = Copy.objects.create(record=record, barcode="NEW-1")
+    copy = Copy.objects.create(organisation=the_library(), record=record, barcode="NEW-1")
     from loans.selectors import copy_state
 
     assert copy_state(copy).status is Status.AVAILABLE

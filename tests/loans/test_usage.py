@@ -269,7 +269,8 @@ def test_the_csv_is_the_same_table(lib, desk):
 
 
 def test_the_page_counts_in_the_database_whatever_the_number_of_games(lib, desk, django_assert_max_num_queries):
-    """Nine queries for 4 games or 16: the session, the user, the two group checks of the desk,
+    """Nine queries for 4 games or 16: the session, the user, the reader's organisations and their
+    roles in the current one,
     the count for the pages, the records' figures, their copies' figures, their copies' loans,
     and the site header's look for the reader's household."""
     with django_assert_max_num_queries(9):

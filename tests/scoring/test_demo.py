@@ -35,10 +35,13 @@ def test_loading_the_demo_twice_duplicates_nothing(celery_eager, django_capture_
         call_command("load_demo", "--games", "3", "--stone-age-games", "2", "--carcassonne-games", "2", "--maps-games", "1",
                      stdout=loaded)
     first = counts()
-    assert first[:4] == (4, 6, 2, 9)  # the admin and a visitor; 8 demo games and a friendly one
+    # The admin, a visitor, the organiser and the librarian of the ludothèque, the second club's
+    # organiser; 8 demo games, a friendly one, and the second club's 3.
+    assert first[:4] == (4, 6, 5, 12)
     # The demo games and one friendly game a visitor recorded, awaiting the organiser's approval.
-    assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED).count() == 9
-    league = League.objects.get()
+    assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED, organisation__slug="ludotheque-demo").count() == 9
+    assert GameRecord.objects.filter(status=GameRecord.Status.FINISHED, organisation__slug="les-dunes").count() == 3
+    league = League.objects.get(club__organisation__slug="ludotheque-demo")
     friendly = GameRecord.objects.get(location="Chez Elif")
     assert list(standings.awaiting_approval(league)) == [friendly]
     assert list(league.organisers.values_list("username", flat=True)) == ["admin"]

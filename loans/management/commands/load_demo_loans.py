@@ -5,14 +5,17 @@ reservation waiting, so that the desk, the member's page and the catalogue show 
 import datetime as dt
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand
+from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from accounts.models import Membership, Organisation
 from games.models import CatalogueRecord, Copy
 from loans import services
 from loans.models import CopyEvent, Household, LoanRules, Member
 
+DEMO_LIBRARY = "ludotheque-demo"
+"""The demo ludothèque's short name (``load_demo`` makes it)."""
 DEMO_MEMBER_USERNAME = "famille-martin"
 DEMO_MEMBER_PASSWORD = "ludolog-demo"
 DEMO_HOUSEHOLDS = [
@@ -29,17 +32,20 @@ class Command(BaseCommand):
 
     @transaction.atomic
     def handle(self, *args, **options) -> None:
-        LoanRules.objects.get_or_create(pk=1)
+        library = Organisation.objects.filter(slug=DEMO_LIBRARY).first()
+        if library is None:
+            raise CommandError("the demo ludothèque is not there: run load_demo first")
+        LoanRules.objects.get_or_create(organisation=library)
         for record in CatalogueRecord.objects.all():
             services.fill_components(record)
         today = timezone.localdate()
         households = {}
         for name, card, username in DEMO_HOUSEHOLDS:
             households[card], _ = Household.objects.get_or_create(card_number=card, defaults={
-                "name": name, "fee_paid": True, "deposit_held": 50, "loan_limit": 3,
+                "organisation": library, "name": name, "fee_paid": True, "deposit_held": 50, "loan_limit": 3,
                 "membership_starts": today - dt.timedelta(days=200), "membership_ends": today + dt.timedelta(days=165)})
             if username:
-                self._member(households[card], name, username)
+                self._member(households[card], name, username, library)
         if CopyEvent.objects.filter(household__in=households.values()).exists():
             self.stdout.write("demo loans: already there")
             return
@@ -58,9 +64,10 @@ class Command(BaseCommand):
         self.stdout.write(f"demo loans: {len(households)} households, member login {DEMO_MEMBER_USERNAME} / "
                           f"{DEMO_MEMBER_PASSWORD}")
 
-    def _member(self, household: Household, name: str, username: str) -> None:
+    def _member(self, household: Household, name: str, username: str, library: Organisation) -> None:
         user, created = get_user_model().objects.get_or_create(username=username)
         if created:
             user.set_password(DEMO_MEMBER_PASSWORD)
             user.save()
         Member.objects.get_or_create(household=household, user=user, defaults={"display_name": name})
+        Membership.objects.get_or_create(organisation=library, user=user)
