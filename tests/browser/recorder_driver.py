@@ -3,12 +3,15 @@ shows. The taps themselves are in :mod:`tests.browser.taps`."""
 
 from __future__ import annotations
 
+import json
+import urllib.request
 import uuid
 from collections.abc import Mapping
 from typing import Any
 
 from django.conf import settings
 from django.test import Client
+from django.utils.crypto import get_random_string
 
 from .taps import wait_stored
 
@@ -32,21 +35,27 @@ def logged_in_page(browser: Any, live_server: Any, user: Any, *, viewport: Mappi
     return page
 
 
-def post_to_the_table(record: Any, user: Any) -> Any:
+def post_to_the_table(live_server: Any, record: Any, user: Any) -> Any:
     """For :func:`tests.browser.taps.record_game`: a stretch of a game posted to the page's own
     endpoint (``/scorekeeping/<id>/table/``, what the recorder posts each action to) as ``user``,
     from Python rather than through the browser, then the page asked to show the position after
-    it, as it does when another phone recorded."""
+    it, as it does when another phone recorded. Posted over HTTP to the live server, as the page
+    posts: on SQLite its one thread then answers them in turn with the page's own requests."""
     client = Client()
     client.force_login(user)
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+    token = get_random_string(32)  # the CSRF cookie and header the page would send, made up alike
+    headers = {"Content-Type": "application/json", "X-CSRFToken": token, "Referer": f"{live_server.url}/",
+               "Cookie": f"{settings.SESSION_COOKIE_NAME}={session}; {settings.CSRF_COOKIE_NAME}={token}"}
 
     def post(page: Any, events: list[tuple[str, Mapping[str, Any]]], last_seq: int) -> None:
         first_seq = last_seq - len(events) + 1
         for seq, (kind, payload) in enumerate(events, start=first_seq):
-            answer = client.post(f"/scorekeeping/{record.pk}/table/", {
-                "expected_seq": seq - 1, "type": kind, "payload": dict(payload), "idempotency_key": uuid.uuid4().hex,
-            }, content_type="application/json")
-            assert answer.status_code == 201, (seq, kind, payload, answer.content[:300])
+            body = {"expected_seq": seq - 1, "type": kind, "payload": dict(payload), "idempotency_key": uuid.uuid4().hex}
+            request = urllib.request.Request(f"{live_server.url}/scorekeeping/{record.pk}/table/",
+                                             data=json.dumps(body).encode(), headers=headers, method="POST")
+            with urllib.request.urlopen(request, timeout=30) as answer:
+                assert answer.status == 201, (seq, kind, payload, answer.read()[:300])
         page.evaluate("() => window.LudologRecorder.refresh()")
         wait_stored(page, last_seq)
 

@@ -62,7 +62,7 @@ def test_recording_a_map_chips_game_by_taps_and_paying_a_chip(browser, live_serv
         return taps
 
     # Up to the first chip paid: the first moves and every sort of move by taps, the paying one.
-    record_game(page, MAPS, events[:paying + 1], tap, first=6, between=post_to_the_table(record, keeper))
+    record_game(page, MAPS, events[:paying + 1], tap, first=6, between=post_to_the_table(live_server, record, keeper))
     assert drew_instead, "the game drew face down while it could pay"
     stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
     assert stored == [(kind, dict(payload)) for kind, payload in events[:paying + 1]]
@@ -122,7 +122,7 @@ def test_a_table_without_a_seed_says_what_each_chip_shows_and_what_the_island_tu
 
     # The first chip turned over and the first tile an island turns up by taps, and every sort of move.
     record_game(page, MAPS, events[:last + 1], tap, first=6, also=frozenset({chip + 1}),
-                between=post_to_the_table(record, keeper))
+                between=post_to_the_table(live_server, record, keeper))
     stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
     assert stored == [(kind, dict(payload)) for kind, payload in events[:last + 1]]
     assert page.script_errors == []  # type: ignore[attr-defined]

@@ -49,7 +49,7 @@ def test_the_expansions_figures_by_taps(browser, live_server, artifacts: Path):
         return lay_tile(page, "carcassonne", kind, payload, pick=False, before_confirm=offered if figure else None)
 
     # Up to the last kind of figure first put: each kind of figure by taps, the moves between posted.
-    record_game(page, "carcassonne", events[:last + 1], tap, first=4, between=post_to_the_table(record, keeper))
+    record_game(page, "carcassonne", events[:last + 1], tap, first=4, between=post_to_the_table(live_server, record, keeper))
     stored = [(e.type, e.payload) for e in Event.objects.filter(record=record).order_by("seq")]
     assert stored == [(kind, dict(payload)) for kind, payload in events[:last + 1]]
     state = engine.new_state(2, 3, record.setup)

@@ -128,7 +128,7 @@ def test_a_whole_maps_game_at_a_table_from_the_start_page_to_the_end_screen(brow
 
     # The first moves, every sort of move, the middle one and the last by taps.
     record_game(page, MAPS, events, tap, first=10, also=frozenset({middle}),
-                between=post_to_the_table(record, keeper))
+                between=post_to_the_table(live_server, record, keeper))
     # The last tile: the page asks whether to end the game and score it.
     page.locator('[data-testid="end-confirm"]').wait_for()
     end_the_game(page)

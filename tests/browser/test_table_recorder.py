@@ -45,7 +45,7 @@ def spot_chosen(page) -> None:
     assert_tap_targets(page)
 
 
-def record_tile_game(page, record: GameRecord, events, *, pick: bool, screenshot: Path | None = None,
+def record_tile_game(page, live_server, record: GameRecord, events, *, pick: bool, screenshot: Path | None = None,
                      first: int = 8) -> list[int]:
     """The whole game recorded, its first ``first`` moves and every sort of move by taps
     (``taps.record_game``), checked on the way: no sideways scroll, tap targets, a screenshot."""
@@ -62,7 +62,7 @@ def record_tile_game(page, record: GameRecord, events, *, pick: bool, screenshot
         return taps
 
     return record_game(page, record.game_slug, events, tap, first=first,
-                       between=post_to_the_table(record, record.created_by))
+                       between=post_to_the_table(live_server, record, record.created_by))
 
 
 def expected_payloads(engine, events, seed):
@@ -80,7 +80,7 @@ def test_a_seeded_carcassonne_game_recorded_by_taps_in_french(browser, live_serv
     page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
     assert "Tuile tirée par Ludolog" in page.locator("#tray").inner_text()
     assert page.locator('[data-testid="tile-choice"]').count() == 0, "a seeded record shows the tile drawn, no picker"
-    taps = record_tile_game(page, record, events, pick=False, screenshot=artifacts / "recorder-carcassonne-seeded-390.png")
+    taps = record_tile_game(page, live_server, record, events, pick=False, screenshot=artifacts / "recorder-carcassonne-seeded-390.png")
 
     assert stored(record) == expected_payloads(engine, events, 41)
     end_the_game(page)
@@ -115,7 +115,7 @@ def test_an_unseeded_carcassonne_game_recorded_through_the_tile_picker(browser, 
     page.locator('[data-testid="reset-filters"]').click()
     assert choices.count() == 24
 
-    taps = record_tile_game(page, record, events, pick=True)
+    taps = record_tile_game(page, live_server, record, events, pick=True)
 
     assert stored(record) == [(kind, dict(payload)) for kind, payload in events]
     assert shown_totals(page) == replayed_totals(record)
@@ -137,7 +137,7 @@ def test_a_hunters_and_gatherers_game_recorded_by_taps_with_its_bonus_tiles(brow
     assert mammoths and all(
         any(f.get("mammoths") for f in engine.tile_records()[tile]["features"]) for tile in mammoths)
     page.locator('[data-testid="reset-filters"]').click()
-    taps = record_tile_game(page, record, events, pick=True, screenshot=artifacts / "recorder-hunters-gatherers-390.png")
+    taps = record_tile_game(page, live_server, record, events, pick=True, screenshot=artifacts / "recorder-hunters-gatherers-390.png")
 
     assert stored(record) == [(kind, dict(payload)) for kind, payload in events]
     assert shown_totals(page) == replayed_totals(record)
@@ -175,7 +175,7 @@ def test_a_stone_age_game_recorded_by_taps(browser, live_server, keeper, artifac
 
     # A round by taps (its placements, resolutions and feeding), every sort of action the game
     # holds and the last; the stretches between posted to the table's endpoint.
-    record_game(page, "stone-age", events, tap, first=24, between=post_to_the_table(record, keeper))
+    record_game(page, "stone-age", events, tap, first=24, between=post_to_the_table(live_server, record, keeper))
     assert shots and rolled_by_ludolog
     state = engine.new_state(2, 3)
     assert stored(record) == [(kind, engine.apply(state, kind, payload)) for kind, payload in events]
@@ -373,7 +373,7 @@ def test_an_unseeded_stone_age_game_names_what_is_turned_up_from_lists_of_what_i
     # What is turned up is told by taps at the start of each round; the first round's moves, every
     # sort of move and the last by taps too, the others posted to the table's endpoint.
     reveal_seqs = frozenset(seq for seq, (kind, _payload) in enumerate(events, start=1) if kind == "reveal")
-    record_game(page, "stone-age", events, tap, first=10, also=reveal_seqs, between=post_to_the_table(record, keeper))
+    record_game(page, "stone-age", events, tap, first=10, also=reveal_seqs, between=post_to_the_table(live_server, record, keeper))
     reveals = len(reveal_seqs)
     assert reveals >= 2, "the game turned up cards again after the first round"
     assert stored(record)[0][0] == "reveal"
