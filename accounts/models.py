@@ -8,8 +8,11 @@ itself). What each role may do is :mod:`accounts.roles`, and nothing else decide
 
 from __future__ import annotations
 
+import datetime as dt
+
 from django.conf import settings
 from django.db import models
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from .roles import GRANTABLE, Role
@@ -108,3 +111,78 @@ class MembershipRole(models.Model):
 
     def __str__(self) -> str:
         return Role(self.role).label
+
+
+INVITABLE = (Role.MEMBER, *GRANTABLE)
+"""The roles an invitation may give: being a member, or a member with one role beside."""
+
+
+class Invitation(models.Model):
+    """An invitation to join an organisation with a role, sent by e-mail or shown as a link or a
+    QR code at the table; accepting it makes its holder a member at once (``accounts.joining``).
+
+    Its link carries a random token of which only the SHA-256 is kept here: whoever reads this
+    table cannot build a link. It is used once, until it expires, unless it is revoked.
+
+    ``player_id`` names a player of the organisation's history (``records.Player``) that the
+    account accepting the invitation becomes. It is a plain number and not a foreign key because
+    ``accounts`` is the bottom layer and knows nothing of the game records; ``records`` keeps it
+    right (a merge moves it to the player kept) and checks it when the invitation is made and
+    accepted (``records.players``).
+    """
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, related_name="invitations",
+                                     verbose_name=_("organisation"))
+    role = models.CharField(_("role"), max_length=16, default=Role.MEMBER,
+                            choices=[(role.value, role.label) for role in INVITABLE])
+    email = models.EmailField(_("e-mail"), blank=True,
+                              help_text=_("Where the invitation was mailed; empty for a link shown at the table."))
+    player_id = models.PositiveBigIntegerField(_("player to claim"), null=True, blank=True)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
+                                   related_name="+", verbose_name=_("invited by"))
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    expires_at = models.DateTimeField(_("expires"))
+    emailed_at = models.DateTimeField(_("mailed"), null=True, blank=True)
+    accepted_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                    related_name="+", verbose_name=_("accepted by"))
+    accepted_at = models.DateTimeField(_("accepted"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-pk"]
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
+
+    def __str__(self) -> str:
+        return f"{self.organisation} · {Role(self.role).label} · {self.email or '—'}"
+
+    def is_open(self, now: dt.datetime) -> bool:
+        """Whether the invitation may still be accepted at ``now``."""
+        return self.accepted_at is None and self.revoked_at is None and now < self.expires_at
+
+
+class JoinRequest(models.Model):
+    """A signed-in visitor asking to join an organisation that takes requests
+    (``Organisation.open_to_requests``); an organiser or a librarian accepts (a membership) or
+    declines it. One a person and organisation."""
+
+    organisation = models.ForeignKey(Organisation, on_delete=models.CASCADE, related_name="join_requests",
+                                     verbose_name=_("organisation"))
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="join_requests",
+                             verbose_name=_("account"))
+    message = models.TextField(_("message"), max_length=500, blank=True)
+    created_at = models.DateTimeField(_("asked"), default=timezone.now)
+    decided_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
+                                   related_name="+", verbose_name=_("decided by"))
+    decided_at = models.DateTimeField(_("decided"), null=True, blank=True)
+    accepted = models.BooleanField(_("accepted"), null=True, blank=True)
+
+    class Meta:
+        ordering = ["created_at", "pk"]
+        verbose_name = _("request to join")
+        verbose_name_plural = _("requests to join")
+        constraints = [models.UniqueConstraint(fields=["organisation", "user"], name="join_request_once")]
+
+    def __str__(self) -> str:
+        return f"{self.user} → {self.organisation}"

@@ -156,3 +156,9 @@ def reads_every_record(user: Any) -> bool:
 def allows(roles: Iterable[Role], action: Action) -> bool:
     """Whether one of ``roles`` allows ``action``: the table, for a caller holding the roles already."""
     return any(action in ALLOWED[role] for role in roles)
+
+
+def sees_members(user: Any, organisation: Organisation) -> bool:
+    """Whether ``user`` may see who ``organisation``'s members are: anyone where its member list
+    is public (``Organisation.members_public``), else those :data:`Action.SEE_MEMBERS` allows."""
+    return bool(organisation.members_public) or can(user, Action.SEE_MEMBERS, organisation)

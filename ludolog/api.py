@@ -29,6 +29,7 @@ ENDPOINTS: tuple[tuple[str, str, dict[str, Any]], ...] = (
     ("schema", "schema", {}),
     ("schema_ui", "schema-ui", {}),
     ("health", "health", {}),
+    ("organisations", "api-organisation-list", {}),
 )
 """Every entry point, by name; a record's own routes (events, state, options, export, results,
 scoring) are listed in the schema and linked from the record."""

@@ -15,9 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.contrib.auth.models import AbstractBaseUser
-from django.db import transaction
+from typing import Any
 
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import IntegrityError, transaction
+from django.db.models import QuerySet
+
+from accounts.models import Invitation, Organisation
+from accounts.scoping import in_organisation
 from games.spelling import name_key, shows, tidy_name
 
 from . import selectors
@@ -176,6 +181,8 @@ def merge_players(keep: Player, duplicate: Player) -> list[int]:
     for record_id, order in moved:
         SeatMove.objects.create(record_id=record_id, seat_order=order, from_player=duplicate.pk, to_player=keep.pk,
                                 reason=SeatMove.Reason.MERGE)
+    # An invitation to become the duplicate is one to become the player kept.
+    Invitation.objects.filter(player_id=duplicate.pk).update(player_id=keep.pk)
     if duplicate.user_id and not keep.user_id:
         user_id = duplicate.user_id
         Player.objects.filter(pk=duplicate.pk).update(user=None)
@@ -190,3 +197,75 @@ def seat_corrected(seat: Seat, from_player_id: int, moved_by: AbstractBaseUser |
     ``from_player_id``: a :class:`~records.models.SeatMove`, which ``verify_events`` consults."""
     return SeatMove.objects.create(record_id=seat.record_id, seat_order=seat.seat_order, from_player=from_player_id,
                                    to_player=seat.player_id, reason=SeatMove.Reason.CORRECTION, moved_by=moved_by)
+
+
+class PlayerNotClaimable(RecordError):
+    """An invitation names a player who is not one the organisation's history knows without an
+    account (another club's, someone's already, or no player at all)."""
+
+    reason = "player_not_claimable"
+    status_code = 400
+
+
+class PlayerTaken(RecordError):
+    """The player an invitation names has become someone else's account's since."""
+
+    reason = "player_has_an_account"
+    status_code = 409
+
+
+def claimable_players(organisation: Organisation, seen_by: selectors.User | None = None) -> QuerySet[Player]:
+    """The players of ``organisation`` (``accounts.scoping``) that no account is yet, among those
+    ``seen_by`` may see: the names of its history an invitation may offer to a newcomer."""
+    players = Player.objects.all() if seen_by is None else selectors.visible_players(seen_by)
+    return in_organisation(players.filter(user__isnull=True), organisation)
+
+
+def check_claimable(player_id: int | None, organisation: Organisation, seen_by: selectors.User | None = None) -> None:
+    """Refuse (:class:`PlayerNotClaimable`) a player an invitation to ``organisation`` may not name."""
+    if player_id is not None and not claimable_players(organisation, seen_by).filter(pk=player_id).exists():
+        raise PlayerNotClaimable(f"player {player_id} is not one of this organisation's players without an account",
+                                 field="player")
+
+
+@transaction.atomic
+def player_of_account(user: Any, claim: int | None = None) -> Player:
+    """The player that ``user`` is, for the person and their account are one: their own, or,
+    when ``claim`` names a player without an account (an invitation's), that one (their own, if
+    they had one, merged into it: :func:`merge_players`), or a new player named after the account.
+
+    A claimed player another account has taken since is refused (:class:`PlayerTaken`); one that
+    no longer exists is no claim."""
+    own = Player.objects.select_for_update().filter(user=user).first()
+    claimed = Player.objects.select_for_update().filter(pk=claim).first() if claim is not None else None
+    if claimed is None:
+        return own if own is not None else _new_player_of(user)
+    if claimed.user_id == user.pk:
+        return claimed
+    if claimed.user_id is not None:
+        raise PlayerTaken(f"{claimed} is already another account's player", player=claimed.pk)
+    if own is not None:
+        merge_players(claimed, own)  # the kept player takes the account
+        return Player.objects.get(pk=claimed.pk)
+    claimed.user = user
+    claimed.save(update_fields=["user"])
+    return claimed
+
+
+def _new_player_of(user: Any) -> Player:
+    """A new player for ``user``, named after the account (its full name, else its username); a
+    number beside the name when another player's name reads the same, so that a typed name keeps
+    finding the player it found."""
+    name = tidy_name(user.get_full_name() or "")
+    if not shows(name):
+        name = tidy_name(user.get_username())
+    for number in range(1, 1000):
+        candidate = name if number == 1 else f"{name} {number}"
+        if Player.objects.filter(name_key=name_key(candidate)).exists():
+            continue
+        try:
+            with transaction.atomic():
+                return Player.objects.create(display_name=candidate, user=user)
+        except IntegrityError:  # another request has just taken the name
+            continue
+    raise RecordError(f"no free player name for {name!r}")

@@ -34,4 +34,5 @@ urlpatterns = [
     path("scorekeeping/<int:pk>/table/", recorder.table, name="scorekeeping-table"),
     path("catalogue/", include(("ludolog.web.catalogue_urls", "catalogue"))),
     path("oai/", oai.endpoint, name="oai"),
+    path("", include("ludolog.web.organisation_urls")),
 ]

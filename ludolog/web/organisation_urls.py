@@ -1,0 +1,20 @@
+"""The organisations' pages for joining them (:mod:`ludolog.web.organisations`), named
+``organisations:…``."""
+
+from django.urls import path
+
+from . import organisations
+
+app_name = "organisations"
+
+urlpatterns = [
+    path("organisations/", organisations.organisation_list, name="list"),
+    path("organisations/<slug:slug>/", organisations.organisation_page, name="detail"),
+    path("organisations/<slug:slug>/join/", organisations.ask_to_join, name="join"),
+    path("organisations/<slug:slug>/members/", organisations.members_and_invitations, name="members"),
+    path("organisations/<slug:slug>/invitations/<int:pk>/", organisations.invitation_link_page,
+         name="invitation-link"),
+    path("organisations/<slug:slug>/invitations/<int:pk>/revoke/", organisations.revoke, name="revoke"),
+    path("organisations/<slug:slug>/requests/<int:pk>/", organisations.decide, name="decide"),
+    path("invitations/<str:token>/", organisations.invitation, name="invitation"),
+]
