@@ -136,7 +136,11 @@ class InvitationForm(forms.Form):
         self.fields["role"].choices = [(role.value, role.label)
                                        for role in joining.invitable_roles(inviter, organisation)]
         self.fields["role"].initial = Role.MEMBER.value
-        self.fields["player"].queryset = claimable_players(organisation, seen_by=inviter).order_by("display_name")
+        players = claimable_players(organisation, seen_by=inviter).order_by("display_name")
+        if players.exists():
+            self.fields["player"].queryset = players
+        else:  # a club without a history: nobody to name
+            del self.fields["player"]
 
 
 def _inviting(request: HttpRequest, slug: str) -> tuple[Organisation, HttpResponse | None]:
@@ -172,7 +176,7 @@ def members_and_invitations(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
-            player = data["player"]
+            player = data.get("player")
             try:
                 invitation, link = newcomers.invite(
                     request.user, organisation, data["role"], email=data["email"], days=data["days"],
