@@ -19,7 +19,7 @@ from accounts import joining
 from accounts.models import INVITABLE, Membership, Organisation
 from accounts.roles import GRANTABLE, sees_members
 from ludolog import newcomers
-from records.models import Player
+from ludolog.members import members, memberships_of
 
 
 class OrganisationSerializer(serializers.ModelSerializer):
@@ -89,17 +89,12 @@ class MemberList(generics.ListAPIView):
         organisation = get_object_or_404(Organisation, pk=self.kwargs["pk"])
         if not sees_members(self.request.user, organisation):
             raise MembersHidden()
-        return Membership.objects.filter(organisation=organisation).select_related("user").prefetch_related(
-            "roles").order_by("joined_at", "pk")
+        return memberships_of(organisation)
 
     def list(self, request: Request, *args, **kwargs) -> Response:
-        page = self.paginate_queryset(self.get_queryset())
-        players = {player.user_id: player for player in Player.objects.filter(
-            user__in=[membership.user_id for membership in page])}
-        members = [{"name": players[m.user_id].display_name if m.user_id in players else m.user.get_username(),
-                    "player": players[m.user_id].pk if m.user_id in players else None,
-                    "roles": [held.role for held in m.roles.all()], "joined_at": m.joined_at} for m in page]
-        return self.get_paginated_response(MemberSerializer(members, many=True).data)
+        page = [{"name": member.name, "player": member.player_id, "roles": [role.value for role in member.roles],
+                 "joined_at": member.joined_at} for member in members(self.paginate_queryset(self.get_queryset()))]
+        return self.get_paginated_response(MemberSerializer(page, many=True).data)
 
 
 class InvitationCreate(APIView):

@@ -34,6 +34,7 @@ from accounts.joining import JoiningError, refusal_words
 from accounts.models import Invitation, JoinRequest, Membership, Organisation, Person
 from accounts.roles import Action, Role, can, sees_members
 from ludolog import newcomers
+from ludolog.members import members, memberships_of
 from records.errors import RecordError
 from records.models import Player
 from records.players import claimable_players
@@ -65,26 +66,12 @@ def organisation_list(request: HttpRequest) -> HttpResponse:
     return render(request, "organisations/list.html", {"listed": organisations})
 
 
-def members_of(organisation: Organisation) -> list[dict[str, Any]]:
-    """Each member: their name (their player's, else their username), their player, their roles."""
-    memberships = (Membership.objects.filter(organisation=organisation).select_related("user")
-                   .prefetch_related("roles").order_by("joined_at", "pk"))
-    players = {player.user_id: player for player in Player.objects.filter(
-        user__in=[membership.user_id for membership in memberships])}
-    members = []
-    for membership in memberships:
-        player = players.get(membership.user_id)
-        members.append({"name": player.display_name if player else membership.user.get_username(),
-                        "username": membership.user.get_username(), "player": player,
-                        "roles": [Role(held.role) for held in membership.roles.all()],
-                        "joined_at": membership.joined_at})
-    return members
-
-
 def organisation_page(request: HttpRequest, slug: str, *, refusal: JoiningError | None = None) -> HttpResponse:
     """Who the organisation is, its members where the reader may see them, and "Ask to join"."""
     organisation = get_object_or_404(Organisation, slug=slug)
     user = request.user
+    if not getattr(getattr(request, "organisations", None), "mine", True):
+        choose(request, organisation)  # a visitor looking at a club's page is in that club's pages
     member = user.is_authenticated and Membership.objects.filter(organisation=organisation, user=user).exists()
     asked = (JoinRequest.objects.filter(organisation=organisation, user=user).first()
              if user.is_authenticated and not member else None)
@@ -92,7 +79,7 @@ def organisation_page(request: HttpRequest, slug: str, *, refusal: JoiningError 
         "shown": organisation,
         "member": member,
         "asked": asked,
-        "members": members_of(organisation) if sees_members(user, organisation) else None,
+        "members": members(memberships_of(organisation)) if sees_members(user, organisation) else None,
         "invites": can(user, Action.INVITE, organisation),
         "refusal": refusal,
         "refusal_words": words(refusal) if refusal else "",
@@ -198,7 +185,7 @@ def members_and_invitations(request: HttpRequest, slug: str) -> HttpResponse:
                      "player": claimed.get(invitation.player_id, ""),
                      "link_kept": str(invitation.pk) in request.session.get(LINKS, {})} for invitation in pending],
         "requests": list(joining.open_requests(organisation)),
-        "members": members_of(organisation),
+        "members": members(memberships_of(organisation)),
     }
     return render(request, "organisations/members.html", context, status=status)
 

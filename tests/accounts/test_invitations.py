@@ -310,6 +310,7 @@ def test_a_new_person_creates_an_account_on_the_invitation_page_and_is_a_member_
     path = address.removeprefix("http://testserver")
     page = client.get(path)
     assert page.status_code == 200 and b'value="dominique@example.org"' in page.content
+    assert f'href="/login/?next={path}"'.encode() in page.content  # or sign in, and come back
     answer = client.post(path, {"username": "dominique", "email": "dominique@example.org",
                                 "password1": "un-mot-de-passe-long", "password2": "un-mot-de-passe-long"})
     assert answer.status_code == 302 and answer.url == "/"

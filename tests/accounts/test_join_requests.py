@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.core import mail
+from django.test import Client
 
 from accounts import joining
 from accounts.models import JoinRequest, Membership, Person
@@ -121,3 +122,12 @@ def test_the_member_list_shows_where_it_may_be_seen(client, library, member, new
     assert b"Morgane" in client.get(f"/organisations/{library.slug}/").content
     listed = client.get("/organisations/").content.decode()
     assert f'href="/organisations/{library.slug}/"' in listed
+
+
+def test_a_visitor_looking_at_an_organisations_page_is_in_its_pages(client, library, dunes, member):
+    client.get("/organisations/les-dunes/")
+    assert client.session["ludolog:organisation"] == dunes.pk
+    other = Client()
+    other.force_login(member)  # a member of another stays in their own
+    other.get("/organisations/les-dunes/")
+    assert other.session.get("ludolog:organisation") is None

@@ -3,7 +3,7 @@ French: the organiser makes a link invitation and shows its QR code; a new perso
 in their own browser, creates an account, is a member at once and starts recording a game with
 their own name among the club's; a visitor asks to join the second club and its organiser
 accepts. No page on the way is the Django admin's.
-Screenshots: invitation-qr-<language>-<width>.png, invitation-accept-…, join-request-….
+Screenshots: invitation-qr-<language>-<width>.png, invitation-accept-…, join-ask-…, join-request-….
 """
 
 from __future__ import annotations
@@ -109,6 +109,8 @@ def test_an_invitation_at_the_table_and_a_request_to_join(browser, live_server, 
     with asking.expect_navigation():
         asking.get_by_test_id("ask-to-join").click()
     assert words["pending"] in asking.get_by_test_id("request-pending").inner_text()
+    assert_no_sideways_scroll(asking)
+    asking.screenshot(path=str(artifacts / f"join-ask-{suffix}.png"), full_page=True)
     deciding = watched(logged_in_page(browser, live_server, dunes_organiser, viewport=viewport, locale=locale),
                        visited)
     deciding.goto(f"{live_server.url}/")
