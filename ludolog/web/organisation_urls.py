@@ -16,5 +16,5 @@ urlpatterns = [
          name="invitation-link"),
     path("organisations/<slug:slug>/invitations/<int:pk>/revoke/", organisations.revoke, name="revoke"),
     path("organisations/<slug:slug>/requests/<int:pk>/", organisations.decide, name="decide"),
-    path("invitations/<str:token>/", organisations.invitation, name="invitation"),
+    path("invitations/<str:token>/", organisations.invitation_page, name="invitation"),
 ]

@@ -273,7 +273,7 @@ def sign_up(form: NewAccountForm) -> Any:
     return user
 
 
-def invitation(request: HttpRequest, token: str) -> HttpResponse:
+def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
     """The invitation's page: whose it is and the role it gives; to accept, sign in, or create
     an account here. Accepting makes the person a member at once, and takes them to the
     organisation's home."""
