@@ -88,8 +88,9 @@ def may(request: HttpRequest, action: Action) -> bool:
 
 
 def choose(request: HttpRequest, organisation: Organisation) -> None:
-    """Make ``organisation`` the one the visitor's next requests are about."""
+    """Make ``organisation`` the one the visitor's next requests are about, and this one's from now."""
     request.session[SESSION_KEY] = organisation.pk
+    request.organisations = Organisations(request)  # type: ignore[attr-defined]
 
 
 class CurrentOrganisationMiddleware:

@@ -61,6 +61,13 @@ def words(error: JoiningError | RecordError) -> str:
 
 # The public side: every organisation, one organisation, asking to join it.
 
+def visiting(request: HttpRequest, organisation: Organisation) -> None:
+    """A visitor (a member of no organisation) looking at an organisation's page or at an
+    invitation to it is in its pages: the header names it, its lists are its."""
+    if not getattr(getattr(request, "organisations", None), "mine", True):
+        choose(request, organisation)
+
+
 def organisation_list(request: HttpRequest) -> HttpResponse:
     organisations = Organisation.objects.order_by("name")[:ORGANISATIONS_LISTED]
     return render(request, "organisations/list.html", {"listed": organisations})
@@ -70,8 +77,7 @@ def organisation_page(request: HttpRequest, slug: str, *, refusal: JoiningError 
     """Who the organisation is, its members where the reader may see them, and "Ask to join"."""
     organisation = get_object_or_404(Organisation, slug=slug)
     user = request.user
-    if not getattr(getattr(request, "organisations", None), "mine", True):
-        choose(request, organisation)  # a visitor looking at a club's page is in that club's pages
+    visiting(request, organisation)
     member = user.is_authenticated and Membership.objects.filter(organisation=organisation, user=user).exists()
     asked = (JoinRequest.objects.filter(organisation=organisation, user=user).first()
              if user.is_authenticated and not member else None)
@@ -284,6 +290,7 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
         return render(request, "organisations/invitation_closed.html",
                       {"refusal": refusal, "refusal_words": words(refusal)}, status=refusal.status_code)
     organisation = found.organisation
+    visiting(request, organisation)
     signed_in = request.user.is_authenticated
     form = NewAccountForm(request.POST if request.method == "POST" and not signed_in else None,
                           initial={"email": found.email})
