@@ -17,7 +17,7 @@ from scoring.models import (
     CatalogueUsage, CopyUsage, GameStatistics, PlayerStatistics, Rating, RatingChange, ScoredRecord, SeatResult,
     Standing,
 )
-from tests.factories import play, result_game, the_library
+from tests.factories import play, result_game
 from tests.scoring.test_leagues import LEAGUE_GAMES, make_league
 
 PROJECTIONS = {
@@ -50,7 +50,7 @@ def projection_rows() -> dict[str, list[tuple]]:
 def test_rebuild_from_the_events_equals_the_incremental_projections():
     league = make_league()
     box = CatalogueRecord.objects.create(title="Stone Age")
-    copy = Copy.objects.create(organisation=the_library(), record=box, barcode="LUD-0001")
+    copy = Copy.objects.create(record=box, barcode="LUD-0001")
     records = [result_game(scores, day, copy=copy) for day, scores in LEAGUE_GAMES[1:]]
     records += [play(4, 3, played_on=date(2026, 3, 6), catalogue_record=box), play(3, 4)]
     records.append(result_game(LEAGUE_GAMES[0][1], LEAGUE_GAMES[0][0]))  # entered late, played first
