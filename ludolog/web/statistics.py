@@ -20,8 +20,7 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext
 
-from accounts.current import current_organisation
-from accounts.models import Organisation
+from accounts.current import scope_of
 from scoring import figures, selectors
 from scoring.models import GameStatistics, PlayerStatistics
 
@@ -66,23 +65,13 @@ def percent(rate: float) -> str:
     return f"{formats.number_format(round(100 * rate), 0)} %"
 
 
-def figures_scope(request: HttpRequest) -> tuple[Organisation | None, bool]:
-    """Whose figures the statistics pages show: the current organisation's; the installation's
-    where it has no organisation at all; none (``False``: the visitor is asked to choose one)
-    where there are several and the visitor has chosen none."""
-    organisation = current_organisation(request)
-    if organisation is not None:
-        return organisation, True
-    return None, not Organisation.objects.exists()
-
-
 def choose_first(request: HttpRequest) -> HttpResponse:
     return render(request, "choose_organisation.html", {})
 
 
 def club_statistics(request: HttpRequest) -> HttpResponse:
     user = request.user
-    organisation, shown = figures_scope(request)
+    organisation, shown = scope_of(request)
     if not shown:
         return choose_first(request)
     games = selectors.games_played(user, organisation)
@@ -171,7 +160,7 @@ def _advantage_bars(games: list[GameStatistics], names: dict[str, str], urls: di
 
 def game_statistics(request: HttpRequest, slug: str) -> HttpResponse:
     user = request.user
-    organisation, shown = figures_scope(request)
+    organisation, shown = scope_of(request)
     if not shown:
         return choose_first(request)
     row = next(iter(selectors.game_statistics_seen_by(
