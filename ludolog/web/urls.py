@@ -4,6 +4,7 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from . import history, home, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
+from .account import account_page
 from .recorder import views as recorder
 
 urlpatterns = [
@@ -34,4 +35,7 @@ urlpatterns = [
     path("scorekeeping/<int:pk>/table/", recorder.table, name="scorekeeping-table"),
     path("catalogue/", include(("ludolog.web.catalogue_urls", "catalogue"))),
     path("oai/", oai.endpoint, name="oai"),
+    # A person's own account: the page joins the apps (the site's); signing up, the address, the passwords (accounts').
+    path("account/", account_page, name="account"),
+    path("", include("accounts.account_urls")),
 ]
