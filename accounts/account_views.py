@@ -10,6 +10,7 @@ from typing import Any
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -23,7 +24,7 @@ from django.views.generic import FormView
 
 from . import language, selectors, services
 from .errors import EmailInUse, LinkRefused
-from .forms import EmailForm, SignUpForm
+from .forms import EmailForm, MailedPasswordResetForm, ProvingSetPasswordForm, SignUpForm
 
 
 def _back(request: HttpRequest) -> str:
@@ -44,7 +45,39 @@ def _reasons(form: Any) -> str:
     return " ".join(sorted({error.code or "invalid" for errors in form.errors.as_data().values() for error in errors}))
 
 
-class SignUpView(FormView):
+class RefusedSaysWhy:
+    """For a form view: a form refused is answered 400, its errors' codes in the page
+    (``reason``), as every refusal of the site is (Django's own views answer it 200)."""
+
+    def form_invalid(self, form: Any) -> HttpResponse:
+        response = self.render_to_response(self.get_context_data(form=form, reason=_reasons(form)))  # type: ignore[attr-defined]
+        response.status_code = 400
+        return response
+
+
+class PasswordResetView(RefusedSaysWhy, auth_views.PasswordResetView):
+    """Django's, its mail in its reader's language (Ludolog's words, ``registration/password_reset_*.txt``).
+
+    It mails any active account with the address and a usable password, verified or not (Django's
+    rule, kept): the link goes to the account's own address, so it helps nobody else in, and
+    refusing unverified addresses would shut out whoever forgot their password before opening
+    the verification mail. Following the link verifies the address (:class:`ProvingSetPasswordForm`)."""
+
+    form_class = MailedPasswordResetForm
+    subject_template_name = "registration/password_reset_subject.txt"
+    email_template_name = "registration/password_reset_email.txt"
+    extra_email_context = {"days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400)}
+
+
+class PasswordResetConfirmView(RefusedSaysWhy, auth_views.PasswordResetConfirmView):
+    form_class = ProvingSetPasswordForm
+
+
+class PasswordChangeView(RefusedSaysWhy, auth_views.PasswordChangeView):
+    pass
+
+
+class SignUpView(RefusedSaysWhy, FormView):
     """Creating an account where sign-up is open (``LUDOLOG_SIGNUP = "open"``); else the page
     says that one joins by invitation, and a sign-up posted is refused (403, nothing created).
 
@@ -69,9 +102,6 @@ class SignUpView(FormView):
             return render(request, self.template_name, {"closed": True, "reason": "signup_by_invitation"},
                           status=403 if request.method == "POST" else 200)
         return super().dispatch(request, *args, **kwargs)
-
-    def form_invalid(self, form: SignUpForm) -> HttpResponse:
-        return self.render_to_response(self.get_context_data(form=form, reason=_reasons(form)), status=400)
 
     def form_valid(self, form: SignUpForm) -> HttpResponse:
         data = form.cleaned_data
