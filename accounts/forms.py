@@ -7,7 +7,7 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.contrib.auth.forms import PasswordResetForm, SetPasswordForm, UserCreationForm
+from django.contrib.auth.forms import AuthenticationForm, PasswordResetForm, SetPasswordForm, UserCreationForm
 from django.core.exceptions import ValidationError
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
@@ -16,9 +16,8 @@ from . import selectors, services
 from .errors import EmailInUse
 
 
-def _address_field() -> forms.EmailField:
-    return forms.EmailField(label=_("E-mail address"), max_length=254,
-                            help_text=_("We mail a link to it: open it to verify the address."),
+def _address_field(help_text: Any = _("We mail a link to it: open it to verify the address.")) -> forms.EmailField:
+    return forms.EmailField(label=_("E-mail address"), max_length=254, help_text=help_text,
                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
 
 
@@ -43,6 +42,7 @@ class SignUpForm(UserCreationForm):
         super().__init__(*args, **kwargs)
         self.fields["language"].initial = translation.get_language()
         self.fields["username"].widget.attrs["autocomplete"] = "username"
+        self.fields["username"].help_text = _("Letters, digits and . + - _ (150 at most): how the club knows you.")
 
     def clean_username(self) -> str | None:
         username = super().clean_username()
@@ -69,9 +69,19 @@ class EmailForm(forms.Form):
         return refuse_address_in_use(self.cleaned_data["email"], other_than=self.user)
 
 
+class LoginForm(AuthenticationForm):
+    """Django's login form, saying that a verified address signs in too (``accounts.backends``)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["username"].label = _("Username or e-mail address")
+
+
 class MailedPasswordResetForm(PasswordResetForm):
     """Django's reset form, its mail in the language of the person it goes to (their own, else
     their organisation's, else the installation's), whatever the language of the page that asked."""
+
+    email = _address_field(help_text="")
 
     def send_mail(self, subject_template_name: str, email_template_name: str, context: dict[str, Any],
                   from_email: str | None, to_email: str, html_email_template_name: str | None = None) -> None:
