@@ -135,6 +135,7 @@ def verify_email(request: HttpRequest, token: str) -> HttpResponse:
 @login_required
 @require_POST
 def send_verification_again(request: HttpRequest) -> HttpResponse:
+    """A new verification link to the signed-in person's address (the last one lost or expired)."""
     user = request.user
     if not user.email:
         return _refused(request, "no_email", gettext("Your account has no e-mail address yet: give one first."))
@@ -153,12 +154,16 @@ def change_email(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         if form.is_valid():
             try:
-                services.change_email(request.user, form.cleaned_data["email"], site_url=_site_url(request))
+                mailed = services.change_email(request.user, form.cleaned_data["email"], site_url=_site_url(request))
             except EmailInUse as taken:
                 form.add_error("email", ValidationError(taken.words, code=taken.reason))
             else:
-                messages.success(request, gettext("We have mailed a link to %(email)s: open it to verify the address.")
-                                 % {"email": request.user.email})
+                if mailed:
+                    messages.success(request, gettext(
+                        "We have mailed a link to %(email)s: open it to verify the address.")
+                        % {"email": request.user.email})
+                else:
+                    messages.info(request, gettext("Your e-mail address is verified already."))
                 return redirect("account")
         return render(request, "registration/email_change.html", {"form": form, "reason": _reasons(form)}, status=400)
     return render(request, "registration/email_change.html", {"form": form})

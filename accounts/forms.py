@@ -21,7 +21,8 @@ def _address_field(help_text: Any = _("We mail a link to it: open it to verify t
                             widget=forms.EmailInput(attrs={"autocomplete": "email"}))
 
 
-def refuse_address_in_use(email: str, other_than: Any = None) -> str:
+def _free_address(email: str, other_than: Any = None) -> str:
+    """``email`` tidied, refused (``email_in_use``) when another account has it."""
     if selectors.email_in_use(email, other_than=other_than):
         raise ValidationError(EmailInUse.words, code=EmailInUse.reason)
     return email.strip()
@@ -53,7 +54,7 @@ class SignUpForm(UserCreationForm):
         return username
 
     def clean_email(self) -> str:
-        return refuse_address_in_use(self.cleaned_data["email"])
+        return _free_address(self.cleaned_data["email"])
 
 
 class EmailForm(forms.Form):
@@ -66,7 +67,7 @@ class EmailForm(forms.Form):
         super().__init__(*args, **kwargs)
 
     def clean_email(self) -> str:
-        return refuse_address_in_use(self.cleaned_data["email"], other_than=self.user)
+        return _free_address(self.cleaned_data["email"], other_than=self.user)
 
 
 class LoginForm(AuthenticationForm):

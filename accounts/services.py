@@ -46,17 +46,25 @@ def sign_up(username: str, email: str, password: str, language: str = "", *, sit
     return user
 
 
-def change_email(user: Any, email: str, *, site_url: str) -> None:
+def change_email(user: Any, email: str, *, site_url: str) -> bool:
     """Give ``user`` the address ``email``, not verified until the link mailed to it is opened
     (the links sent to the address before verify nothing any more). Raises :class:`EmailInUse`
-    when it is another account's."""
+    when it is another account's, and changes nothing when it is theirs already. Returns whether
+    a link was mailed."""
     if selectors.email_in_use(email, other_than=user):
         raise EmailInUse(f"another account already uses {email}")
+    if user.email.strip().casefold() == email.strip().casefold():
+        # The same address typed again: verified it stays; not yet, a new link goes to it.
+        if selectors.person_of(user).email_verified_at is not None:
+            return False
+        send_verification(user, site_url=site_url)
+        return True
     with transaction.atomic():
         user.email = email.strip()
         user.save(update_fields=["email"])
         Person.objects.update_or_create(user=user, defaults={"email_verified_at": None})
         send_verification(user, site_url=site_url)
+    return True
 
 
 def send_verification(user: Any, *, site_url: str) -> None:

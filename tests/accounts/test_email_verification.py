@@ -93,6 +93,13 @@ def test_a_new_address_in_use_is_refused_and_nothing_changes(client, nadia, make
     assert nadia.email == "nadia@example.org" and not mail.outbox
 
 
+def test_the_same_address_typed_again_stays_verified(client, make_person, committed):
+    nadia = make_person("nadia", "nadia@example.org")
+    client.force_login(nadia)
+    assert committed(lambda: client.post("/account/email/", {"email": "Nadia@example.org"})).status_code == 302
+    assert verified_at(nadia) is not None and not mail.outbox
+
+
 def test_the_link_is_sent_again_from_the_account_page(client, nadia, committed):
     client.force_login(nadia)
     assert 'data-testid="verification-send"' in client.get("/account/").content.decode()
