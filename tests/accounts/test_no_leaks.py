@@ -31,7 +31,7 @@ B_MARKERS = [*SECOND_CLUB_MEMBERS, SECOND_CLUB_LEAGUE, SECOND_CLUB_LOCATION]
 name is in the switcher of every page: which organisations there are is no secret.)"""
 
 PAGES = ["/", "/games/", "/players/", "/leagues/", "/statistics/", "/statistics/hunters-gatherers/"]
-SIGNED_IN_PAGES = ["/scorekeeping/", "/scorekeeping/result/"]
+SIGNED_IN_PAGES = ["/scorekeeping/", "/scorekeeping/result/", "/account/"]
 DESK_PAGES = ["/desk/", "/desk/usage/"]
 API_LISTS = ["/api/leagues/", "/api/records/", "/api/statistics/players/", "/api/statistics/games/", "/api/ratings/",
              "/api/ratings/history/"]
