@@ -6,3 +6,8 @@ class AccountsConfig(AppConfig):
     name = "accounts"
     verbose_name = _("Organisations and people")
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from . import language
+
+        language.connect()

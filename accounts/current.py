@@ -17,7 +17,7 @@ from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 
 from .models import Organisation
 from .roles import Action, Role, allows, roles_of
@@ -76,6 +76,30 @@ def current_organisation(request: HttpRequest) -> Organisation | None:
     """The organisation ``request`` is about (see the module's words)."""
     found = getattr(request, "organisations", None)
     return (found if isinstance(found, Organisations) else Organisations(request)).current
+
+
+class UnknownOrganisation(Http404):
+    """An ``organisation`` asked for by a short name nobody has."""
+
+    reason = "unknown_organisation"
+    status_code = 404
+
+
+def scope_of(request: HttpRequest) -> tuple[Organisation | None, bool]:
+    """Whose things a list shows: the organisation the request names (``?organisation=<short
+    name>``, as a script calling the API does), else the current one (the person's choice, their
+    first, the only one); the whole installation's where it has no organisation at all; nothing
+    (``False``) where it has several and none is named or chosen."""
+    named = request.GET.get("organisation", "") if request.method == "GET" else ""
+    if named:
+        found = Organisation.objects.filter(slug=named).first()
+        if found is None:
+            raise UnknownOrganisation(f"no organisation is called {named!r}")
+        return found, True
+    organisation = current_organisation(request)
+    if organisation is not None:
+        return organisation, True
+    return None, not Organisation.objects.exists()
 
 
 def may(request: HttpRequest, action: Action) -> bool:

@@ -25,6 +25,7 @@ from . import checklists, rules
 from .contents import ContentLine
 from .errors import UnknownCopy, UnknownHousehold
 from .models import Component, CopyEvent, CopyState, Hold, Household
+from .refusals import REFUSAL_WORDS
 
 User = AbstractBaseUser | AnonymousUser
 
@@ -66,6 +67,37 @@ def copy_state(copy: Copy) -> rules.CopyState:
 def current_loans(household: Household) -> QuerySet[CopyState]:
     return (CopyState.objects.filter(household=household, status=rules.Status.ON_LOAN)
             .select_related("copy__record").order_by("due_on", "copy__barcode"))
+
+
+@dataclass(frozen=True)
+class MemberLoan:
+    """One of a household's loans as its members read it (their loans page, their account page):
+    late or not, the fee so far, and why it may not be renewed (``None``: it may)."""
+
+    row: CopyState
+    late: bool
+    fee_so_far: Decimal
+    refusal: rules.Refusal | None
+
+    @property
+    def renewal_refused(self) -> str:
+        """Why it may not be renewed, in the reader's language (empty: it may)."""
+        return str(REFUSAL_WORDS.get(self.refusal.reason, self.refusal.message)) if self.refusal else ""
+
+
+def member_loans(household: Household, policy: rules.Policy, today: dt.date) -> list[MemberLoan]:
+    """The household's loans under its library's ``policy``, each with what its members may do
+    about it ``today``: a loan whose game another household waits for is not renewed, and they
+    are told so before they try."""
+    current = list(current_loans(household))
+    wanted = set(Hold.objects.filter(record_id__in={row.copy.record_id for row in current},
+                                     household__organisation=household.organisation_id,
+                                     status=Hold.Status.WAITING).exclude(household=household)
+                 .values_list("record_id", flat=True))
+    return [MemberLoan(row, late=row.due_on is not None and row.due_on < today,
+                       fee_so_far=rules.late_fee(row.due_on, today, policy),
+                       refusal=rules.can_renew(row.as_rule_state(), policy, hold_waiting=row.copy.record_id in wanted))
+            for row in current]
 
 
 def checklist(copy: Copy) -> list[rules.Piece]:

@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.dispatch import receiver
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext
 
 from records import after_response
 
@@ -108,40 +109,64 @@ def _key(kind: str, value: str) -> str:
     return "ludolog:login-failures:" + kind + ":" + hashlib.sha256(value.encode()).hexdigest()[:32]
 
 
+def _count(key: str) -> None:
+    window = settings.LUDOLOG_LOGIN_FAILURE_WINDOW
+    cache.add(key, 0, window)
+    try:
+        cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, window)
+
+
+def _named(request: HttpRequest) -> list[str]:
+    """Whom a braked form names: the username and the e-mail address typed, where it has them."""
+    return [name for name in (str(request.POST.get(field, "")).strip().casefold() for field in ("username", "email"))
+            if name]
+
+
 @receiver(user_login_failed)
 def count_failed_login(sender: object, credentials: dict, request: HttpRequest | None = None, **kwargs: object) -> None:
     """Count each wrong password against the client's address and against the username tried."""
-    window = settings.LUDOLOG_LOGIN_FAILURE_WINDOW
     for key in (_key("client", _client(request)), _key("user", str(credentials.get("username", "")).casefold())):
-        cache.add(key, 0, window)
-        try:
-            cache.incr(key)
-        except ValueError:  # expired between add and incr
-            cache.set(key, 1, window)
+        _count(key)
 
 
 class LoginThrottleMiddleware:
     """After ``LUDOLOG_LOGIN_FAILURES`` wrong passwords from one address, or for one username,
     within ``LUDOLOG_LOGIN_FAILURE_WINDOW`` seconds, a login attempt answers 429 without trying
-    the password. The counts live in the cache (set ``LUDOLOG_CACHE_URL`` to Redis so that every
-    web process shares them)."""
+    the password. The forms that send mail (sign-up, a password reset, a verification link again,
+    a new address: ``LUDOLOG_MAILING_PATHS``) are braked the same way, each of their posts counted
+    as a wrong password is, against the address it comes from and the username or e-mail it
+    names: a flood of accounts or of mail to someone's address stops there, and the message says
+    why. The counts live in the cache (set ``LUDOLOG_CACHE_URL`` to Redis so that every web
+    process shares them)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.method == "POST" and request.path in settings.LUDOLOG_LOGIN_PATHS:
-            limit = settings.LUDOLOG_LOGIN_FAILURES
-            username = str(request.POST.get("username", "")).casefold()
-            failures = max(cache.get(_key("client", _client(request)), 0),
-                           cache.get(_key("user", username), 0) if username else 0)
-            if failures >= limit:
-                message = "too many failed logins: wait a few minutes before trying again"
-                response: HttpResponse
-                if wants_json(request):
-                    response = JsonResponse({"reason": "too_many_logins", "detail": message}, status=429)
-                else:
-                    response = HttpResponse(message, status=429, content_type="text/plain; charset=utf-8")
-                response["Retry-After"] = str(settings.LUDOLOG_LOGIN_FAILURE_WINDOW)
-                return response
+            keys = [_key("client", _client(request))] + [_key("user", name) for name in _named(request)]
+            if max(cache.get(key, 0) for key in keys) >= settings.LUDOLOG_LOGIN_FAILURES:
+                return self._braked(request)
+            if request.path in settings.LUDOLOG_MAILING_PATHS:
+                for key in keys:
+                    _count(key)
         return self.get_response(request)
+
+    def _braked(self, request: HttpRequest) -> HttpResponse:
+        response: HttpResponse
+        if wants_json(request):
+            response = JsonResponse({"reason": "too_many_logins",
+                                     "detail": "too many failed logins: wait a few minutes before trying again"},
+                                    status=429)
+        elif request.path in settings.LUDOLOG_MAILING_PATHS:
+            response = HttpResponse(gettext("Too many tries: wait a few minutes before trying again."), status=429,
+                                    content_type="text/plain; charset=utf-8")
+            response["X-Ludolog-Reason"] = "too_many_tries"
+        else:
+            response = HttpResponse(gettext("Too many failed logins: wait a few minutes before trying again."),
+                                    status=429, content_type="text/plain; charset=utf-8")
+            response["X-Ludolog-Reason"] = "too_many_logins"
+        response["Retry-After"] = str(settings.LUDOLOG_LOGIN_FAILURE_WINDOW)
+        return response

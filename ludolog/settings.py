@@ -71,6 +71,7 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.current.CurrentOrganisationMiddleware",
+    "accounts.language.PersonLanguageMiddleware",
     "ludolog.middleware.LoginThrottleMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
@@ -91,6 +92,7 @@ TEMPLATES = [
                 "django.contrib.messages.context_processors.messages",
                 "django.template.context_processors.i18n",
                 "accounts.current.context",
+                "accounts.context_processors.sign_up",
             ],
         },
     },
@@ -153,6 +155,16 @@ STORAGES = {
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+# Sign-in by username (Django's own backend) or by the verified e-mail address of exactly one account.
+AUTHENTICATION_BACKENDS = ["django.contrib.auth.backends.ModelBackend", "accounts.backends.VerifiedEmailBackend"]
+# Who may create an account: "invitation" (the default: an organisation invites them) or "open"
+# (anyone, at /signup/). docs/accounts.md.
+LUDOLOG_SIGNUP = os.environ.get("LUDOLOG_SIGNUP", "invitation").strip().lower() or "invitation"
+if LUDOLOG_SIGNUP not in ("invitation", "open"):
+    raise RuntimeError(f"LUDOLOG_SIGNUP is 'invitation' or 'open', not {LUDOLOG_SIGNUP!r}")
+# How long the link that verifies an e-mail address is good for (seconds; three days, as Django's
+# password reset links).
+LUDOLOG_VERIFICATION_LINK_SECONDS = int(os.environ.get("LUDOLOG_VERIFICATION_LINK_SECONDS", str(3 * 24 * 3600)))
 
 REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
@@ -179,7 +191,11 @@ REST_FRAMEWORK = {
 # (seconds), login forms answer 429 until the window has passed.
 LUDOLOG_LOGIN_FAILURES = int(os.environ.get("LUDOLOG_LOGIN_FAILURES", "10"))
 LUDOLOG_LOGIN_FAILURE_WINDOW = int(os.environ.get("LUDOLOG_LOGIN_FAILURE_WINDOW", "300"))
-LUDOLOG_LOGIN_PATHS = ("/login/", "/admin/login/", "/api-auth/login/", "/api/auth/token/")
+# Every POST to a path that sends mail (sign-up, a password reset, a verification link sent again,
+# a new address) counts as a try too, against the address it comes from and the e-mail it names:
+# the same brake stops a flood of accounts or of mail.
+LUDOLOG_MAILING_PATHS = ("/signup/", "/password/reset/", "/account/email/", "/account/email/verify/")
+LUDOLOG_LOGIN_PATHS = ("/login/", "/admin/login/", "/api-auth/login/", "/api/auth/token/", *LUDOLOG_MAILING_PATHS)
 # The cache: per process by default; LUDOLOG_CACHE_URL=redis://… shares it between the web
 # processes (the login counts, the replay's score series, the recorder's sentences).
 if os.environ.get("LUDOLOG_CACHE_URL"):

@@ -4,6 +4,8 @@ from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularSwaggerSplitView
 
+from accounts.account_views import set_language
+
 from .api import ApiRoot, TokenView
 from .api_schema import SchemaView
 from .health import health
@@ -22,6 +24,8 @@ urlpatterns = [
     # The split view serves Swagger UI's start-up script as a file: the pages allow no inline script.
     path("api/schema/ui/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="schema-ui"),
     path("api-auth/", include("rest_framework.urls")),
+    # Django's language switch, which also keeps a signed-in person's choice (Person.language).
+    path("i18n/setlang/", set_language, name="set_language"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("", include("ludolog.web.urls")),
 ]

@@ -14,7 +14,6 @@ nothing more.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
@@ -149,6 +148,28 @@ class Seating:
             player._state.adding = False
             player._state.db = Player.objects.db
         self._new = {}
+
+
+def player_for_new_account(sender: object, user: AbstractBaseUser, **kwargs: object) -> Player | None:
+    """``accounts.signals.account_created``: a new account is a player too (for a person, their
+    account and their player are one thing), named after its username; with a number after it
+    when another player already goes by that name, whatever its case and accents (a name at the
+    table finds one player, and a stranger's history is never given to whoever signs up with
+    their name: an organiser merges the two, ``merge_players``, and the account stays with the
+    player kept). An account that has a player already keeps it."""
+    if Player.objects.filter(user=user).exists():
+        return None
+    base = tidy_name(user.get_username())
+    for number in range(1, 1000):
+        name = base if number == 1 else f"{base} {number}"
+        if Player.objects.filter(name_key=name_key(name)).exists():
+            continue
+        try:
+            with transaction.atomic():
+                return Player.objects.create(display_name=name, user=user)
+        except IntegrityError:  # the same name just taken by another request
+            continue
+    return None
 
 
 @transaction.atomic

@@ -8,7 +8,8 @@ from django.db import DatabaseError
 from django.db.models import Max
 from django.http import Http404
 from django.utils.translation import gettext_lazy as _
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, AuthenticationFailed, ValidationError
@@ -18,9 +19,9 @@ from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from drf_spectacular.types import OpenApiTypes
-from drf_spectacular.utils import OpenApiParameter
-
+from accounts.current import current_organisation, scope_of
+from accounts.roles import Action, can
+from accounts.scoping import in_organisation
 from games.registry import PayloadError
 
 from . import files, integrity, replay, selectors, services, state_cache
@@ -129,7 +130,17 @@ class GameRecordViewSet(
     def get_queryset(self):
         records = (GameRecord.objects.annotate(last_seq=Max("events__seq")).prefetch_related("seats__player")
                    .order_by("-played_on", "-id"))  # the aggregate's GROUP BY drops the model's ordering
-        return selectors.only_visible(records, self.request.user)
+        records = selectors.only_visible(records, self.request.user)
+        if self.action == "list":  # the organisation's games; a game itself is found by its id
+            organisation, shown = scope_of(self.request)
+            return in_organisation(records, organisation) if shown else records.none()
+        return records
+
+    @extend_schema(parameters=[OpenApiParameter(
+        "organisation", str, required=False,
+        description="The short name of the organisation whose games to list (by default the caller's current one).")])
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        return super().list(request, *args, **kwargs)
 
     def perform_create(self, serializer: GameRecordSerializer) -> None:
         data = dict(serializer.validated_data)
@@ -137,7 +148,12 @@ class GameRecordViewSet(
             services.SeatSpec(player_name=seat["player"]["display_name"], colour=seat.get("colour", ""))
             for seat in data.pop("seats")
         ]
-        serializer.instance = services.start_game(seats=seats, created_by=self.request.user, **data)
+        # The organisation's game when the caller records its games (a member): nobody's otherwise.
+        organisation = current_organisation(self.request)
+        if not can(self.request.user, Action.RECORD_GAMES, organisation):
+            organisation = None
+        serializer.instance = services.start_game(seats=seats, created_by=self.request.user, organisation=organisation,
+                                                  **data)
 
     @extend_schema(responses=HistoryLineSerializer(many=True))
     @action(detail=True, methods=["get"], url_path="events", pagination_class=EventPages)

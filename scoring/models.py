@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.conf import settings
 from django.db import models
 from django.utils import timezone
@@ -39,6 +41,8 @@ class ScoredRecord(models.Model):
     """
 
     record = models.OneToOneField(GameRecord, on_delete=models.CASCADE, primary_key=True, related_name="scored")
+    organisation = models.ForeignKey("accounts.Organisation", null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="+", help_text=_("The record's, kept beside its figures."))
     game_slug = models.SlugField(max_length=64, db_index=True)
     played_on = models.DateField()
     players = models.PositiveSmallIntegerField()
@@ -91,11 +95,23 @@ class UnscorableRecord(models.Model):
         return self.attempts < settings.LUDOLOG_SCORING_MAX_ATTEMPTS
 
 
+class FiguresQuerySet(models.QuerySet):
+    def of(self, organisation: Any) -> FiguresQuerySet:
+        """The figures over one organisation's games (an organisation or its id), or over every
+        game of the installation (``None``)."""
+        return self.filter(organisation=organisation) if organisation is not None else self.filter(organisation=None)
+
+
 class PlayerStatistics(models.Model):
-    """One player's figures for one game, or over every game when ``game_slug`` is empty."""
+    """One player's figures for one game, or over every game when ``game_slug`` is empty; over the
+    games of one organisation, or of the whole installation (``organisation`` empty)."""
 
     ALL_GAMES = ""
 
+    objects = FiguresQuerySet.as_manager()
+
+    organisation = models.ForeignKey("accounts.Organisation", null=True, blank=True, on_delete=models.CASCADE,
+                                     related_name="+")
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="statistics")
     game_slug = models.SlugField(max_length=64, blank=True)
     games = models.PositiveIntegerField(default=0)
@@ -109,14 +125,27 @@ class PlayerStatistics(models.Model):
         ordering = ["player", "game_slug"]
         verbose_name = _("player statistics")
         verbose_name_plural = _("player statistics")
-        constraints = [models.UniqueConstraint(fields=["player", "game_slug"], name="player_statistics_unique")]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "game_slug"], condition=models.Q(organisation=None),
+                                    name="player_statistics_unique"),
+            models.UniqueConstraint(fields=["organisation", "player", "game_slug"],
+                                    condition=models.Q(organisation__isnull=False),
+                                    name="player_statistics_of_an_organisation_unique"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.player} {self.game_slug or 'all games'}"
 
 
 class GameStatistics(models.Model):
-    game_slug = models.SlugField(max_length=64, unique=True)
+    """A game's figures over the games of one organisation, or of the whole installation
+    (``organisation`` empty)."""
+
+    objects = FiguresQuerySet.as_manager()
+
+    organisation = models.ForeignKey("accounts.Organisation", null=True, blank=True, on_delete=models.CASCADE,
+                                     related_name="+")
+    game_slug = models.SlugField(max_length=64)
     games = models.PositiveIntegerField(default=0)
     average_winning_score = models.FloatField(null=True)
     score_distribution = models.JSONField(default=dict, help_text=_("Seats per score band of ten points."))
@@ -139,6 +168,12 @@ class GameStatistics(models.Model):
         ordering = ["game_slug"]
         verbose_name = _("game statistics")
         verbose_name_plural = _("game statistics")
+        constraints = [
+            models.UniqueConstraint(fields=["game_slug"], condition=models.Q(organisation=None),
+                                    name="game_statistics_unique"),
+            models.UniqueConstraint(fields=["organisation", "game_slug"], condition=models.Q(organisation__isnull=False),
+                                    name="game_statistics_of_an_organisation_unique"),
+        ]
 
     def __str__(self) -> str:
         return self.game_slug

@@ -16,6 +16,10 @@ model here follows the records:
 Lists whose order does not depend on the figures (statistics, rating history) are filtered and
 paged in the database, then each page goes through the matching ``…_seen_by`` function; lists
 ordered by the figures (ratings, standings) come back whole, already as the reader sees them.
+
+The statistics are an organisation's (``organisation``: its games only, as its club's and
+library's pages show them) or the installation's (``None``); the games hidden from a reader are
+then those of the organisation only.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from django.core.cache import cache
 from django.db.models import Count, Exists, F, Max, OuterRef, Q, QuerySet
 from django.db.models.functions import TruncMonth
 
+from accounts.models import Organisation
 from games.models import CatalogueRecord, Copy
 from records.models import GameRecord, Player
 from records.selectors import (  # noqa: F401  (visible_players: the pages read it from here too)
@@ -149,32 +154,39 @@ def recompute_runs() -> QuerySet[RecomputeRun]:
 # --- Player statistics --------------------------------------------------------------------------------
 
 
-def player_statistics(user: User) -> QuerySet[PlayerStatistics]:
+def _of(queryset: QuerySet, organisation: Organisation | int | None, path: str = "organisation") -> QuerySet:
+    """The rows of ``queryset`` of ``organisation``'s games (all of them for ``None``)."""
+    return queryset if organisation is None else queryset.filter(**{path: organisation})
+
+
+def player_statistics(user: User, organisation: Organisation | int | None = None) -> QuerySet[PlayerStatistics]:
     """Stored rows with at least one game the user may see behind them, to filter and page; read
     each page through :func:`player_statistics_seen_by`."""
-    rows = PlayerStatistics.objects.select_related("player")
+    rows = PlayerStatistics.objects.of(organisation).select_related("player")
     if sees_everything(user):
         return rows
-    seen = visible_results(user).filter(player=OuterRef("player_id"))
+    seen = _of(visible_results(user), organisation, "record__organisation").filter(player=OuterRef("player_id"))
     return rows.filter(
         (Q(game_slug=PlayerStatistics.ALL_GAMES) & Exists(seen))
         | Exists(seen.filter(record__game_slug=OuterRef("game_slug")))
     )
 
 
-def player_statistics_seen_by(user: User, rows: Iterable[PlayerStatistics]) -> list[PlayerStatistics]:
+def player_statistics_seen_by(user: User, rows: Iterable[PlayerStatistics],
+                              organisation: Organisation | int | None = None) -> list[PlayerStatistics]:
     """The rows' figures over the games the user may see (unsaved rows where that differs)."""
     rows = list(rows)
     if sees_everything(user) or not rows:
         return rows
     concerned = set(
         SeatResult.objects.filter(
-            player__in={row.player_id for row in rows}, record__in=hidden_records(user).values("pk")
+            player__in={row.player_id for row in rows},
+            record__in=_of(hidden_records(user), organisation).values("pk"),
         ).values_list("player_id", flat=True)
     )
     if not concerned:
         return rows
-    seen_results = visible_results(user).filter(player__in=concerned)
+    seen_results = _of(visible_results(user), organisation, "record__organisation").filter(player__in=concerned)
     if all(row.game_slug != PlayerStatistics.ALL_GAMES for row in rows):
         # Rows of some games only (a game's page): those games' results, not each player's all.
         seen_results = seen_results.filter(record__game_slug__in={row.game_slug for row in rows})
@@ -183,9 +195,10 @@ def player_statistics_seen_by(user: User, rows: Iterable[PlayerStatistics]) -> l
         seen_results.values("player_id", "score", "rank", "breakdown", "record__game_slug").order_by("pk")
     ):
         results[line["player_id"]].append(line)
+    scope = getattr(organisation, "pk", organisation)
     refigured = {
         (row.player_id, row.game_slug): row
-        for player_id in concerned for row in statistics._player_rows(player_id, results[player_id])
+        for player_id in concerned for row in statistics._player_rows(player_id, results[player_id], scope)
     }
     seen = []
     for row in rows:
@@ -201,22 +214,23 @@ def player_statistics_seen_by(user: User, rows: Iterable[PlayerStatistics]) -> l
 # --- Game statistics ----------------------------------------------------------------------------------
 
 
-def game_statistics(user: User) -> QuerySet[GameStatistics]:
+def game_statistics(user: User, organisation: Organisation | int | None = None) -> QuerySet[GameStatistics]:
     """Stored rows of the games the user may see at least one scored record of, to filter and
     page; read each page through :func:`game_statistics_seen_by`."""
-    rows = GameStatistics.objects.all()
+    rows = GameStatistics.objects.of(organisation)
     if sees_everything(user):
         return rows
-    return rows.filter(Exists(ScoredRecord.objects.filter(
+    return rows.filter(Exists(_of(ScoredRecord.objects, organisation).filter(
         game_slug=OuterRef("game_slug"), record__in=visible_records(user).values("pk")
     )))
 
 
-def game_statistics_seen_by(user: User, rows: Iterable[GameStatistics]) -> list[GameStatistics]:
+def game_statistics_seen_by(user: User, rows: Iterable[GameStatistics],
+                            organisation: Organisation | int | None = None) -> list[GameStatistics]:
     rows = list(rows)
     if sees_everything(user) or not rows:
         return rows
-    return statistics.game_rows_without(rows, hidden_records(user))
+    return statistics.game_rows_without(rows, _of(hidden_records(user), organisation))
 
 
 SEEN_FIGURES_KEPT = 24 * 3600
@@ -228,21 +242,23 @@ SEEN_FIGURES_KEPT = 24 * 3600
 # over those games, never over every record, so that a club of 50,000 results answers at once.
 
 
-def games_played(user: User) -> list[GameStatistics]:
+def games_played(user: User, organisation: Organisation | int | None = None) -> list[GameStatistics]:
     """Every game's figures over the games the user may see, most played first.
 
     A reader who may not see every game gets the stored figures less those games, kept in the
     cache under what they depend on: the hidden games, and the stored rows' last id and number
     (a game's figures are written anew, under a new id, whenever one of its games is scored,
     corrected or moved; every anonymous visitor shares the one entry)."""
+    stored = GameStatistics.objects.of(organisation)
     if sees_everything(user):
-        rows = list(GameStatistics.objects.all())
+        rows = list(stored)
     else:
-        hidden = _hidden_ids(user)
-        marker = GameStatistics.objects.aggregate(last=Max("pk"), count=Count("pk"))
-        rows = _kept(["games-played", marker["last"], marker["count"], hidden], lambda: (
-            statistics.game_rows_without(GameStatistics.objects.all(), hidden_records(user)) if hidden
-            else list(GameStatistics.objects.all())))
+        hidden = _hidden_ids(user, organisation)
+        marker = stored.aggregate(last=Max("pk"), count=Count("pk"))
+        scope = getattr(organisation, "pk", organisation)
+        rows = _kept(["games-played", scope, marker["last"], marker["count"], hidden], lambda: (
+            statistics.game_rows_without(stored, _of(hidden_records(user), organisation)) if hidden
+            else list(stored)))
     return sorted(rows, key=lambda row: (-row.games, row.game_slug))
 
 
@@ -257,11 +273,12 @@ class PlayerTally:
         return self.wins / self.games if self.games else 0.0
 
 
-def most_active_players(user: User, limit: int) -> tuple[list[PlayerTally], int]:
+def most_active_players(user: User, limit: int,
+                        organisation: Organisation | int | None = None) -> tuple[list[PlayerTally], int]:
     """The ``limit`` players with the most games the user may see (games and wins over every
     game), and how many players have played at least one such game."""
-    taken = {row["player_id"]: row for row in visible_results_hidden_tally(user)}
-    stored = PlayerStatistics.objects.filter(game_slug=PlayerStatistics.ALL_GAMES)
+    taken = {row["player_id"]: row for row in visible_results_hidden_tally(user, organisation)}
+    stored = PlayerStatistics.objects.of(organisation).filter(game_slug=PlayerStatistics.ALL_GAMES)
     # Only a player with a hidden game can fall: the top ``limit`` seen lie within the stored
     # top ``limit`` plus one per such player.
     rows = stored.select_related("player").order_by("-games", "player__display_name")[:limit + len(taken)]
@@ -276,31 +293,41 @@ def most_active_players(user: User, limit: int) -> tuple[list[PlayerTally], int]
     return tallies[:limit], stored.count() - gone
 
 
-def visible_results_hidden_tally(user: User) -> list[dict]:
+def visible_results_hidden_tally(user: User, organisation: Organisation | int | None = None) -> list[dict]:
     """Per player, the games and wins among the records hidden from the user."""
     if sees_everything(user):
         return []
-    return list(SeatResult.objects.filter(record__in=hidden_records(user).values("pk")).values("player_id")
+    hidden = _of(hidden_records(user), organisation)
+    return list(SeatResult.objects.filter(record__in=hidden.values("pk")).values("player_id")
                 .annotate(games=Count("pk"), wins=Count("pk", filter=Q(rank=1))).order_by())
 
 
-def plays_by_month(user: User, since: date) -> dict[date, int]:
+def plays_by_month(user: User, since: date, organisation: Organisation | int | None = None) -> dict[date, int]:
     """Scored games the user may see per month (its first day) from ``since`` on."""
     def per_month(scored: QuerySet[ScoredRecord]) -> Counter[date]:
         return Counter({row["month"]: row["plays"] for row in scored.filter(played_on__gte=since)
                         .annotate(month=TruncMonth("played_on")).values("month")
                         .annotate(plays=Count("pk")).order_by()})
 
-    months = per_month(ScoredRecord.objects.all())
+    months = per_month(_of(ScoredRecord.objects.all(), organisation))
     if not sees_everything(user):
-        months.subtract(per_month(ScoredRecord.objects.filter(record__in=hidden_records(user).values("pk"))))
+        months.subtract(per_month(_of(ScoredRecord.objects.all(), organisation).filter(
+            record__in=hidden_records(user).values("pk"))))
     return {month: plays for month, plays in sorted(months.items()) if plays > 0}
 
 
-def most_played_copies(user: User, limit: int, game_slug: str | None = None) -> list[tuple[Copy, int]]:
-    """The copies the user's visible games were played with most, with how many times."""
+def most_played_copies(user: User, limit: int, game_slug: str | None = None,
+                       organisation: Organisation | int | None = None) -> list[tuple[Copy, int]]:
+    """The copies the user's visible games were played with most, with how many times (of
+    ``organisation``'s games: a few hundred, read directly)."""
     scored = ScoredRecord.objects.exclude(copy=None)
-    if game_slug is not None:
+    if organisation is not None:
+        scored = scored.filter(organisation=organisation)
+        if game_slug is not None:
+            scored = scored.filter(game_slug=game_slug)
+        counts = Counter({row["copy"]: row["plays"] for row in only_scored_visible(scored, user)
+                          .values("copy").annotate(plays=Count("pk")).order_by()})
+    elif game_slug is not None:
         # One game's records: few, read directly.
         counts = Counter({row["copy"]: row["plays"] for row in only_scored_visible(scored.filter(game_slug=game_slug), user)
                           .values("copy").annotate(plays=Count("pk")).order_by()})
@@ -325,9 +352,10 @@ def catalogue_record_of(game_slug: str) -> CatalogueRecord | None:
     return scored.catalogue_record if scored else None
 
 
-def _hidden_ids(user: User) -> list[int]:
-    """The ids of the records hidden from ``user``, in order: part of the key of what is kept."""
-    return sorted(hidden_records(user).order_by().values_list("pk", flat=True))
+def _hidden_ids(user: User, organisation: Organisation | int | None = None) -> list[int]:
+    """The ids of the records (of ``organisation``) hidden from ``user``, in order: part of the
+    key of what is kept."""
+    return sorted(_of(hidden_records(user), organisation).order_by().values_list("pk", flat=True))
 
 
 def _kept(parts: list, compute):
@@ -340,26 +368,29 @@ def _kept(parts: list, compute):
     return found
 
 
-def game_players(user: User, game_slug: str, limit: int) -> list[PlayerStatistics]:
+def game_players(user: User, game_slug: str, limit: int,
+                 organisation: Organisation | int | None = None) -> list[PlayerStatistics]:
     """The ``limit`` players with the most games of one game, with their figures over the games
     the user may see. Worked out again without the hidden games once, then kept under the game's
     statistics rows' last id and number (a player's rows are written anew whenever one of their
     games is scored) and the hidden games; the players themselves are read fresh (a new name
     shows at once)."""
-    stored = PlayerStatistics.objects.filter(game_slug=game_slug)
+    stored = PlayerStatistics.objects.of(organisation).filter(game_slug=game_slug)
     if sees_everything(user):
         return list(stored.select_related("player").order_by("-games", "player__display_name")[:limit])
-    hidden = _hidden_ids(user)
+    hidden = _hidden_ids(user, organisation)
     marker = stored.aggregate(last=Max("pk"), count=Count("pk"))
+    scope = getattr(organisation, "pk", organisation)
 
     def compute() -> list[dict]:
-        rows = player_statistics_seen_by(user, player_statistics(user).filter(game_slug=game_slug)
-                                         .order_by("-games", "player__display_name")[:limit + len(hidden)])
+        rows = player_statistics_seen_by(user, player_statistics(user, organisation).filter(game_slug=game_slug)
+                                         .order_by("-games", "player__display_name")[:limit + len(hidden)],
+                                         organisation)
         return [{name: getattr(row, name) for name in (
             "player_id", "game_slug", "games", "wins", "win_rate", "average_score", "best_score", "average_by_source")}
             for row in rows]
 
-    lines = _kept(["game-players", game_slug, limit, marker["last"], marker["count"], hidden], compute)
+    lines = _kept(["game-players", scope, game_slug, limit, marker["last"], marker["count"], hidden], compute)
     # Each line comes from a game the user may see: its player is one they may know of.
     players = Player.objects.in_bulk([line["player_id"] for line in lines])
     rows = [PlayerStatistics(**line, player=players[line["player_id"]]) for line in lines if line["player_id"] in players]
@@ -367,23 +398,25 @@ def game_players(user: User, game_slug: str, limit: int) -> list[PlayerStatistic
     return rows[:limit]
 
 
-def game_ratings(user: User, game_slug: str, limit: int) -> list[Rating]:
-    """The game's ``limit`` best ratings over every club, over the games the user may see; kept
-    like :func:`game_players`, under the game's rating changes' last id and number."""
-    stored = Rating.objects.filter(game_slug=game_slug, club__isnull=True)
+def game_ratings(user: User, game_slug: str, limit: int, club: Club | None = None) -> list[Rating]:
+    """The game's ``limit`` best ratings over every club (or in ``club``), over the games the user
+    may see; kept like :func:`game_players`, under the game's rating changes' last id and number."""
+    in_scope = {"club": club} if club is not None else {"club__isnull": True}
+    stored = Rating.objects.filter(game_slug=game_slug, **in_scope)
     if sees_everything(user):
         return list(stored.select_related("player").order_by("-ordinal", "player__display_name")[:limit])
     hidden = _hidden_ids(user)
-    marker = RatingChange.objects.filter(game_slug=game_slug, club__isnull=True).aggregate(
+    marker = RatingChange.objects.filter(game_slug=game_slug, **in_scope).aggregate(
         last=Max("pk"), count=Count("pk"))
 
     def compute() -> list[dict]:
-        rows = sorted(ratings_seen_by(user, ratings(user).filter(game_slug=game_slug, club__isnull=True)),
+        rows = sorted(ratings_seen_by(user, ratings(user).filter(game_slug=game_slug, **in_scope)),
                       key=lambda row: -row.ordinal)[:limit]
         return [{name: getattr(row, name) for name in (
             "player_id", "game_slug", "mu", "sigma", "ordinal", "games", "last_played")} for row in rows]
 
-    lines = _kept(["game-ratings", game_slug, limit, marker["last"], marker["count"], hidden], compute)
+    lines = _kept(["game-ratings", club.pk if club else None, game_slug, limit, marker["last"], marker["count"],
+                   hidden], compute)
     players = Player.objects.in_bulk([line["player_id"] for line in lines])  # rated in a game the user may see
     return [Rating(**line, player=players[line["player_id"]]) for line in lines if line["player_id"] in players]
 

@@ -214,7 +214,7 @@ def summaries_of(records: Sequence[GameRecord]) -> list[ScoredRecord]:
             record_id=record.pk, game_slug=record.game_slug, played_on=record.played_on,
             players=len(record.seats.all()), winning_score=winning.get(record.pk), duration_seconds=duration,
             catalogue_record_id=catalogue_id, copy_id=record.copy_id, ruleset_version=_ruleset_version(record),
-            scored_at=timezone.now(),
+            organisation_id=record.organisation_id, scored_at=timezone.now(),
         ))
     return summaries
 
@@ -236,7 +236,7 @@ def write_summaries(records: Sequence[GameRecord]) -> None:
         summaries_of(records), update_conflicts=True, unique_fields=["record"],
         update_fields=[
             "game_slug", "played_on", "players", "winning_score", "duration_seconds", "catalogue_record",
-            "copy", "ruleset_version", "scored_at",
+            "copy", "ruleset_version", "scored_at", "organisation",
         ],
     )
 
@@ -284,7 +284,7 @@ def keep_impact(record: GameRecord, seq: int, before: impact.Snapshot) -> Result
 def update_projections(record: GameRecord) -> None:
     """Everything that depends on a record's results, then the marker that it was scored."""
     player_ids = [seat.player_id for seat in record.seats.all()]
-    statistics.refresh_players(player_ids)
+    statistics.refresh_players(player_ids, record.organisation_id)
     for league in standings.leagues_of(record):
         standings.refresh(league)
     for club_id in ratings.scopes_of(record):
@@ -292,7 +292,7 @@ def update_projections(record: GameRecord) -> None:
     with transaction.atomic():
         locks.hold(f"game:{record.game_slug}")
         write_summaries([record])
-        statistics.refresh_game(record.game_slug)
+        statistics.refresh_game(record.game_slug, record.organisation_id)
         summary = ScoredRecord.objects.get(pk=record.pk)
         statistics.refresh_usage(
             [summary.catalogue_record_id] if summary.catalogue_record_id else [],
@@ -326,6 +326,9 @@ def refresh_league(league_id: int, club_id: int) -> None:
 def refresh_after_merge(player_id: int, record_ids: list[int]) -> None:
     """A player took over a duplicate's games: their statistics, standings and ratings again."""
     statistics.refresh_players([player_id])
+    for organisation in (GameRecord.objects.filter(pk__in=record_ids).exclude(organisation=None)
+                         .values_list("organisation", flat=True).distinct()):
+        statistics.refresh_players([player_id], organisation)
     for league in League.objects.filter(memberships__player_id=player_id).distinct():
         standings.refresh(league)
     for (slug, club_id), first in sorted(ratings.affected_scopes(record_ids).items(), key=str):

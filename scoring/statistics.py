@@ -3,6 +3,10 @@
 Each refresh recomputes its keys from the committed results (``SeatResult``, ``ScoredRecord``),
 under a lock per key: no bookmark into the event table, so nothing committed late is skipped,
 and the incremental rows equal a rebuild from scratch by construction.
+
+Players' and games' figures are kept twice over: over every game of the installation
+(``organisation`` empty), and over each organisation's games (its club's and library's pages
+read those). A record's figures count in both: the installation's and its organisation's.
 """
 
 from __future__ import annotations
@@ -24,7 +28,7 @@ SCORE_BAND = 10
 LITERAL_IDS = 5000
 
 
-def _player_rows(player_id: int, results: list[dict[str, Any]]) -> list[PlayerStatistics]:
+def _player_rows(player_id: int, results: list[dict[str, Any]], organisation: int | None = None) -> list[PlayerStatistics]:
     by_game: dict[str, list[dict[str, Any]]] = defaultdict(list)
     for row in results:
         by_game[row["record__game_slug"]].append(row)
@@ -42,7 +46,7 @@ def _player_rows(player_id: int, results: list[dict[str, Any]]) -> list[PlayerSt
         per_game = slug != PlayerStatistics.ALL_GAMES
         scores = [line["score"] for line in lines if line["score"] is not None]  # some results give places only
         rows.append(PlayerStatistics(
-            player_id=player_id, game_slug=slug, games=games, wins=wins, win_rate=round(wins / games, 6),
+            organisation_id=organisation, player_id=player_id, game_slug=slug, games=games, wins=wins, win_rate=round(wins / games, 6),
             average_score=round(sum(scores) / len(scores), 6) if per_game and scores else None,
             best_score=max(scores) if per_game and scores else None,
             average_by_source={source: round(total / games, 6) for source, total in sorted(sources.items())}
@@ -51,8 +55,10 @@ def _player_rows(player_id: int, results: list[dict[str, Any]]) -> list[PlayerSt
     return rows
 
 
-def _results_by_player(player_ids: Iterable[int] | None) -> dict[int, list[dict[str, Any]]]:
-    results = SeatResult.objects.all()
+def _results_by_player(player_ids: Iterable[int] | None,
+                       organisation: int | None = None) -> dict[int, list[dict[str, Any]]]:
+    results = SeatResult.objects.all() if organisation is None else SeatResult.objects.filter(
+        record__organisation=organisation)
     if player_ids is not None:
         results = results.filter(player__in=list(player_ids))
     by_player: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -61,16 +67,19 @@ def _results_by_player(player_ids: Iterable[int] | None) -> dict[int, list[dict[
     return by_player
 
 
-def refresh_players(player_ids: Iterable[int]) -> None:
+def refresh_players(player_ids: Iterable[int], organisation: int | None = None) -> None:
+    """The players' figures over the installation's games, and over ``organisation``'s (the
+    organisation of the record that changed them) when one is given."""
     player_ids = sorted(set(player_ids))
     with transaction.atomic():
         for player_id in player_ids:
             locks.hold(f"player:{player_id}")
-        by_player = _results_by_player(player_ids)
-        PlayerStatistics.objects.filter(player__in=player_ids).delete()
-        PlayerStatistics.objects.bulk_create(
-            [row for player_id in player_ids for row in _player_rows(player_id, by_player.get(player_id, []))]
-        )
+        for scope in [None] if organisation is None else [None, organisation]:
+            by_player = _results_by_player(player_ids, scope)
+            PlayerStatistics.objects.of(scope).filter(player__in=player_ids).delete()
+            PlayerStatistics.objects.bulk_create(
+                [row for player_id in player_ids for row in _player_rows(player_id, by_player.get(player_id, []), scope)]
+            )
 
 
 @dataclass
@@ -183,13 +192,18 @@ def game_titles(scored: QuerySet[ScoredRecord]) -> dict[str, str]:
             .values("game_slug").annotate(title=Min("catalogue_record__title"))}
 
 
-def game_row(slug: str, records: QuerySet[GameRecord] | None = None) -> GameStatistics:
-    """A game's figures (an unsaved row) over its scored records, or over ``records`` only."""
+def game_row(slug: str, records: QuerySet[GameRecord] | None = None, organisation: int | None = None) -> GameStatistics:
+    """A game's figures (an unsaved row) over its scored records, or over ``records`` only, or
+    over ``organisation``'s only."""
     scored = ScoredRecord.objects.filter(game_slug=slug)
     if records is not None:
         scored = scored.filter(record__in=records)
+    if organisation is not None:
+        scored = scored.filter(organisation=organisation)
     tally = game_tallies(scored).get(slug, GameTally())
-    return tally.row(slug, game_titles(scored).get(slug, ""))
+    row = tally.row(slug, game_titles(scored).get(slug, ""))
+    row.organisation_id = organisation
+    return row
 
 
 def game_rows_without(rows: Iterable[GameStatistics], hidden: QuerySet[GameRecord]) -> list[GameStatistics]:
@@ -205,17 +219,22 @@ def game_rows_without(rows: Iterable[GameStatistics], hidden: QuerySet[GameRecor
     seen = []
     for row in rows:
         if row.game_slug in taken:
-            row = (GameTally.of_row(row) - taken[row.game_slug]).row(row.game_slug, row.title)
+            less = (GameTally.of_row(row) - taken[row.game_slug]).row(row.game_slug, row.title)
+            less.organisation_id = row.organisation_id
+            row = less
         if row.games:
             seen.append(row)
     return seen
 
 
-def refresh_game(slug: str) -> None:
-    """Recompute one game's figures (call inside a transaction holding ``game:<slug>``)."""
-    GameStatistics.objects.filter(game_slug=slug).delete()
-    if ScoredRecord.objects.filter(game_slug=slug).exists():
-        game_row(slug).save()
+def refresh_game(slug: str, organisation: int | None = None) -> None:
+    """Recompute one game's figures over the installation's games, and over ``organisation``'s
+    when one is given (call inside a transaction holding ``game:<slug>``)."""
+    for scope in [None] if organisation is None else [None, organisation]:
+        GameStatistics.objects.of(scope).filter(game_slug=slug).delete()
+        scored = ScoredRecord.objects.filter(game_slug=slug)
+        if (scored if scope is None else scored.filter(organisation=scope)).exists():
+            game_row(slug, organisation=scope).save()
 
 
 def refresh_usage(catalogue_ids: Iterable[int], copy_ids: Iterable[int]) -> None:
@@ -246,14 +265,18 @@ def _write_usage(model, field: str, ids: list[int] | None) -> None:
 def rebuild() -> None:
     """Drop every statistics row and compute them all again from the results."""
     locks.hold("statistics:rebuild")
-    by_player = _results_by_player(None)
     PlayerStatistics.objects.all().delete()
-    PlayerStatistics.objects.bulk_create(
-        [row for player_id in sorted(by_player) for row in _player_rows(player_id, by_player[player_id])],
-        batch_size=2000,
-    )
     GameStatistics.objects.all().delete()
-    for slug in ScoredRecord.objects.values_list("game_slug", flat=True).distinct().order_by("game_slug"):
-        game_row(slug).save()
+    organisations = list(ScoredRecord.objects.exclude(organisation=None).values_list("organisation", flat=True)
+                         .distinct().order_by("organisation"))
+    for scope in [None, *organisations]:
+        by_player = _results_by_player(None, scope)
+        PlayerStatistics.objects.bulk_create(
+            [row for player_id in sorted(by_player) for row in _player_rows(player_id, by_player[player_id], scope)],
+            batch_size=2000,
+        )
+        scored = ScoredRecord.objects.all() if scope is None else ScoredRecord.objects.filter(organisation=scope)
+        for slug in scored.values_list("game_slug", flat=True).distinct().order_by("game_slug"):
+            game_row(slug, organisation=scope).save()
     _write_usage(CatalogueUsage, "catalogue_record", None)
     _write_usage(CopyUsage, "copy", None)

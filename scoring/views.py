@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import django_filters
+from django.db.models import QuerySet
 from django.http import Http404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import mixins, permissions, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import NotFound
@@ -15,7 +16,9 @@ from rest_framework.views import APIView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from accounts.current import scope_of
 from accounts.permissions import Operates
+from accounts.scoping import in_organisation
 from records.models import Player
 from records.selectors import readable_record
 
@@ -75,12 +78,26 @@ class ClubViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
     filterset_fields = ["name"]
 
 
+ORGANISATION_PARAMETER = OpenApiParameter(
+    "organisation", str, required=False,
+    description="The short name of the organisation whose things to list (by default the caller's current one: "
+                "their choice, their first organisation, or the installation's only one).")
+
+
 class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
     serializer_class = LeagueSerializer
     filterset_fields = ["club"]
 
     def get_queryset(self):
-        return selectors.leagues().prefetch_related("members")
+        leagues = selectors.leagues().prefetch_related("members")
+        if self.action == "list":  # the organisation's leagues; a league itself is found by its id
+            organisation, shown = scope_of(self.request)
+            return in_organisation(leagues, organisation) if shown else leagues.none()
+        return leagues
+
+    @extend_schema(parameters=[ORGANISATION_PARAMETER])
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        return super().list(request, *args, **kwargs)
 
     @extend_schema(responses=StandingSerializer(many=True))
     @action(detail=True, methods=["get"])
@@ -158,7 +175,24 @@ class SeenByReader:
         return self.get_paginated_response(self.get_serializer(page, many=True).data)
 
 
-class PlayerStatisticsView(SeenByReader, ListAPIView):
+class OfAnOrganisation(SeenByReader):
+    """Figures over the games of the organisation the request names or is about (the whole
+    installation's where it has none), read as :class:`SeenByReader` reads them."""
+
+    def get_queryset(self):
+        organisation, shown = scope_of(self.request)
+        rows = self.rows(self.request.user, organisation)
+        return rows if shown else rows.none()
+
+    @extend_schema(parameters=[ORGANISATION_PARAMETER])
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        organisation, _shown = scope_of(request)
+        page = self.paginate_queryset(self.filter_queryset(self.get_queryset()))
+        page = self.seen_by(request.user, page, organisation)
+        return self.get_paginated_response(self.get_serializer(page, many=True).data)
+
+
+class PlayerStatisticsView(OfAnOrganisation, ListAPIView):
     """Per player and game (``game_slug`` empty: over every game), over the games the reader may see."""
 
     serializer_class = PlayerStatisticsSerializer
@@ -167,7 +201,7 @@ class PlayerStatisticsView(SeenByReader, ListAPIView):
     seen_by = staticmethod(selectors.player_statistics_seen_by)
 
 
-class GameStatisticsView(SeenByReader, ListAPIView):
+class GameStatisticsView(OfAnOrganisation, ListAPIView):
     """Per game, over the games the reader may see."""
 
     serializer_class = GameStatisticsSerializer
@@ -211,8 +245,9 @@ class RatingListView(ListAPIView):
     filterset_class = RatingFilter
 
     def get_queryset(self):
-        return selectors.ratings(self.request.user)
+        return _in_its_club(self.request, selectors.ratings(self.request.user))
 
+    @extend_schema(parameters=[ORGANISATION_PARAMETER])
     def list(self, request: Request, *args, **kwargs) -> Response:
         # Ordered by the figures: the whole list as the reader sees them first, then the page.
         rows = selectors.ratings_seen_by(request.user, self.filter_queryset(self.get_queryset()))
@@ -226,6 +261,25 @@ class RatingHistoryView(SeenByReader, ListAPIView):
     filterset_class = RatingChangeFilter
     rows = staticmethod(selectors.rating_history)
     seen_by = staticmethod(selectors.rating_history_seen_by)
+
+    def get_queryset(self):
+        return _in_its_club(self.request, super().get_queryset())
+
+    @extend_schema(parameters=[ORGANISATION_PARAMETER])
+    def list(self, request: Request, *args, **kwargs) -> Response:
+        return super().list(request, *args, **kwargs)
+
+
+def _in_its_club(request: Request, rows: QuerySet) -> QuerySet:
+    """Ratings of the organisation the request is about: its club's (the overall ones mix every
+    club's games); every rating where the installation has no organisation; none otherwise."""
+    organisation, shown = scope_of(request)
+    if not shown:
+        return rows.none()
+    if organisation is None:
+        return rows
+    club = Club.objects.filter(organisation=organisation).first()
+    return rows.filter(club=club) if club is not None else rows.none()
 
 
 class RecomputeViewSet(ReasonedNotFound, mixins.CreateModelMixin, mixins.RetrieveModelMixin, viewsets.GenericViewSet):

@@ -1,6 +1,7 @@
-"""The member's own page (``/account/``): their household's loans with the due dates, renewing one
-where the rules allow, the games they wait for and their place in the queue (cancelling one), what
-the desk told them, and what they borrowed before. A member sees their own household only: the
+"""The member's loans page (``/account/loans/``, linked from their account page): their household's
+loans with the due dates, renewing one where the rules allow (the account page's renewals are
+posted here too), the games they wait for and their place in the queue (cancelling one), what the
+desk told them, and what they borrowed before. A member sees their own household only: the
 page is made from the signed-in user's household and takes no household from the request."""
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import formats, timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext
 
 from loans import rules, selectors, services
 from loans.errors import LoanError, RuleRefused, UnknownCopy
 from loans.models import CopyState, Hold, LoanRules, Notification
-from loans.refusals import REFUSAL_WORDS, refusal_words
+from loans.refusals import refusal_words
 
 NOTIFICATIONS_SHOWN = 10
 
@@ -35,22 +37,11 @@ def account(request: HttpRequest) -> HttpResponse:
             refusal = error
         else:
             messages.success(request, done)
-            return redirect("account")
+            return redirect(_back(request) or "account-loans")
     today = timezone.localdate()
     policy = LoanRules.current(household.organisation_id)
     holds = list(selectors.open_holds(household))
-    current = list(selectors.current_loans(household))
-    # Games another household waits for: their loans cannot be renewed (said before the member tries).
-    wanted = set(Hold.objects.filter(record_id__in={row.copy.record_id for row in current},
-                                     household__organisation=household.organisation_id,
-                                     status=Hold.Status.WAITING).exclude(household=household)
-                 .values_list("record_id", flat=True))
-    loans = []
-    for row in current:
-        refused = rules.can_renew(row.as_rule_state(), policy, hold_waiting=row.copy.record_id in wanted)
-        loans.append({"row": row, "late": row.due_on is not None and row.due_on < today,
-                      "fee_so_far": rules.late_fee(row.due_on, today, policy),
-                      "renewal_refused": str(REFUSAL_WORDS.get(refused.reason, refused.message)) if refused else ""})
+    loans = selectors.member_loans(household, policy, today)
     positions = selectors.queue_positions(holds)
     context = {
         "household": household,
@@ -87,6 +78,13 @@ def _act(request: HttpRequest, household) -> str:
         raise RuleRefused(rules.Refusal("no_hold_open", "no open reservation of your household has this number"))
     services.cancel_hold(hold, request.user)
     return gettext("Your reservation of %(title)s is cancelled.") % {"title": hold.record.title}
+
+
+def _back(request: HttpRequest) -> str:
+    """The page of this site a renewal was posted from (the account page's loans), if any."""
+    back = request.POST.get("next", "")
+    return back if url_has_allowed_host_and_scheme(back, allowed_hosts={request.get_host()},
+                                                   require_https=request.is_secure()) else ""
 
 
 def _int(value: str | None) -> int:

@@ -5,7 +5,7 @@ from django.urls import path
 from . import account, desk, member_cards
 
 urlpatterns = [
-    path("account/", account.account, name="account"),
+    path("account/loans/", account.account, name="account-loans"),
     path("desk/", desk.desk_home, name="desk"),
     path("desk/cards.pdf", member_cards.member_cards_pdf, name="desk-member-cards"),
     path("desk/households/<str:card>/", desk.household_desk, name="desk-household"),

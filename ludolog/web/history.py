@@ -105,9 +105,11 @@ class HistoryFilter(forms.Form):
         label=_("Status"), required=False, choices=[("", _("any status")), *GameRecord.Status.choices]
     )
 
-    def __init__(self, *args, slugs: list[str], players: QuerySet[Player], **kwargs) -> None:
+    def __init__(self, *args, slugs: list[str], players: QuerySet[Player], leagues: QuerySet[League],
+                 **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].queryset = players
+        self.fields["league"].queryset = leagues
         self.fields["game"].choices = [("", _("any game"))] + [(slug, game_name(slug)) for slug in slugs]
 
     def clean(self) -> dict:
@@ -144,9 +146,13 @@ def with_seats_and_results(records: QuerySet[GameRecord]) -> QuerySet[GameRecord
 def game_list(request: HttpRequest) -> HttpResponse:
     """The current organisation's games the reader may see (a game's own page stays open to
     anyone who may see it, whichever organisation recorded it)."""
-    visible = in_organisation(visible_records(request.user), current_organisation(request))
+    organisation = current_organisation(request)
+    visible = in_organisation(visible_records(request.user), organisation)
     slugs = selectors.visible_game_slugs(request.user)
-    form = HistoryFilter(request.GET or None, slugs=slugs, players=selectors.visible_players(request.user))
+    # The filters name the organisation's players and leagues only.
+    form = HistoryFilter(request.GET or None, slugs=slugs,
+                         players=in_organisation(selectors.visible_players(request.user), organisation),
+                         leagues=in_organisation(League.objects.select_related("club"), organisation))
     status = 200
     if form.is_bound and not form.is_valid():
         records, status = visible.none(), 400

@@ -308,9 +308,10 @@ def players_offered(user: AbstractBaseUser, organisation: Organisation | None) -
     suggestions; only those the user may see (a player known only from a private game is nobody
     yet to them), and only the current organisation's (``accounts.scoping``)."""
     players = in_organisation(visible_players(user), organisation)
-    members = list(players.filter(Q(user__memberships__organisation=organisation)
-                                  | Q(league_memberships__league__club__organisation=organisation))
-                   .distinct().order_by("display_name"))
+    # An installation without organisations is one club: its members are its leagues' players.
+    members_q = (Q(league_memberships__isnull=False) if organisation is None else
+                 Q(user__memberships__organisation=organisation) | Q(league_memberships__league__club__organisation=organisation))
+    members = list(players.filter(members_q).distinct().order_by("display_name"))
     others = list(players.exclude(pk__in=[member.pk for member in members])
                   .order_by("display_name")[:KNOWN_PLAYERS_OFFERED])
     return members, others

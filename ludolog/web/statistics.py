@@ -20,6 +20,7 @@ from django.urls import reverse
 from django.utils import formats, timezone
 from django.utils.translation import gettext, ngettext
 
+from accounts.current import scope_of
 from scoring import figures, selectors
 from scoring.models import GameStatistics, PlayerStatistics
 
@@ -64,14 +65,21 @@ def percent(rate: float) -> str:
     return f"{formats.number_format(round(100 * rate), 0)} %"
 
 
+def choose_first(request: HttpRequest) -> HttpResponse:
+    return render(request, "choose_organisation.html", {})
+
+
 def club_statistics(request: HttpRequest) -> HttpResponse:
     user = request.user
-    games = selectors.games_played(user)
-    players, player_count = selectors.most_active_players(user, PLAYERS_SHOWN)
+    organisation, shown = scope_of(request)
+    if not shown:
+        return choose_first(request)
+    games = selectors.games_played(user, organisation)
+    players, player_count = selectors.most_active_players(user, PLAYERS_SHOWN, organisation)
     today = timezone.localdate()
     since = _months_before(date(today.year, today.month, 1), MONTHS_SHOWN - 1)
-    months = selectors.plays_by_month(user, since)
-    copies = selectors.most_played_copies(user, COPIES_SHOWN)
+    months = selectors.plays_by_month(user, since, organisation)
+    copies = selectors.most_played_copies(user, COPIES_SHOWN, organisation=organisation)
     names = {row.game_slug: game_name(row.game_slug, row.title) for row in games}
     game_url = {row.game_slug: reverse("game-statistics", args=[row.game_slug]) for row in games}
     charted = games[:GAMES_CHARTED]
@@ -152,14 +160,18 @@ def _advantage_bars(games: list[GameStatistics], names: dict[str, str], urls: di
 
 def game_statistics(request: HttpRequest, slug: str) -> HttpResponse:
     user = request.user
-    row = next(iter(selectors.game_statistics_seen_by(user, selectors.game_statistics(user).filter(game_slug=slug))),
-               None)
+    organisation, shown = scope_of(request)
+    if not shown:
+        return choose_first(request)
+    row = next(iter(selectors.game_statistics_seen_by(
+        user, selectors.game_statistics(user, organisation).filter(game_slug=slug), organisation)), None)
     if row is None:
         raise Http404(gettext("No game the reader may see has these statistics."))
     name = game_name(row.game_slug, row.title)
-    players = selectors.game_players(user, slug, GAME_PLAYERS_SHOWN)
-    ratings = selectors.game_ratings(user, slug, RATINGS_SHOWN)
-    copies = selectors.most_played_copies(user, COPIES_SHOWN, game_slug=slug)
+    players = selectors.game_players(user, slug, GAME_PLAYERS_SHOWN, organisation)
+    club = getattr(organisation, "club", None) if organisation is not None else None
+    ratings = selectors.game_ratings(user, slug, RATINGS_SHOWN, club)
+    copies = selectors.most_played_copies(user, COPIES_SHOWN, game_slug=slug, organisation=organisation)
     distribution = list(row.score_distribution.items())
     context = {
         "row": row,

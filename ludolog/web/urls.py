@@ -3,12 +3,15 @@
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
+from accounts.forms import LoginForm
+
 from . import history, home, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
+from .account import account_page
 from .recorder import views as recorder
 
 urlpatterns = [
     path("", home.home, name="home"),
-    path("login/", auth_views.LoginView.as_view(), name="login"),
+    path("login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("organisations/switch/", include(("accounts.urls", "accounts"))),
     path("games/", history.game_list, name="game-list"),
@@ -34,5 +37,8 @@ urlpatterns = [
     path("scorekeeping/<int:pk>/table/", recorder.table, name="scorekeeping-table"),
     path("catalogue/", include(("ludolog.web.catalogue_urls", "catalogue"))),
     path("oai/", oai.endpoint, name="oai"),
+    # A person's own account: the page joins the apps (the site's); signing up, the address, the passwords (accounts').
+    path("account/", account_page, name="account"),
+    path("", include("accounts.account_urls")),
     path("", include("ludolog.web.organisation_urls")),
 ]

@@ -62,7 +62,7 @@ def test_a_member_reads_and_renews_their_loans(browser, live_server, artifacts: 
     page.goto(f"{live_server.url}/")
     with page.expect_navigation():
         page.get_by_role("link", name=words["heading"]).first.click()
-    assert page.url.endswith("/account/")
+    assert page.url.endswith("/account/loans/")
     assert page.locator("h1").inner_text() == words["heading"]
     assert page.locator('[data-testid="account-loans"] li[data-copy="LUD-HG-1"]').count() == 1
     assert words["line"] in page.locator('[data-testid="account-holds"]').inner_text()

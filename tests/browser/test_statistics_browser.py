@@ -12,8 +12,10 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
+from accounts.models import Organisation
+from accounts.roles import Role
 from games.models import CatalogueRecord, Copy
-from tests.factories import result_game, the_library
+from tests.factories import give_role, result_game
 
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
 
@@ -26,14 +28,15 @@ def club(celery_eager):
     named), scored in this process."""
     call_command("load_demo", "--games", "2", "--stone-age-games", "1", "--carcassonne-games", "1", "--maps-games", "0",
                  stdout=io.StringIO())
+    demo = Organisation.objects.get(slug="ludotheque-demo")  # the demo's ludothèque and its club
     azul = CatalogueRecord.objects.create(title="Azul", min_players=2, max_players=4)
-    copy = Copy.objects.create(organisation=the_library(), record=azul, barcode="LUD-0042", shelf_location="J-AZU")
+    copy = Copy.objects.create(organisation=demo, record=azul, barcode="LUD-0042", shelf_location="J-AZU")
     tables = [{"Élodie Lefèvre-Dubois": 61, "Bastien": 52, "Chloé": 40}, {"Bastien": 70, "Élodie Lefèvre-Dubois": 44},
               {"Chloé": 58, "Bastien": 58}, {"Élodie Lefèvre-Dubois": 75, "Chloé": 49, "Bastien": 66}]
     for week in range(12):
         result_game(tables[week % 4], date(2026, 6, 6) + timedelta(weeks=week), game="azul",
-                    catalogue_record=azul, copy=copy if week % 2 else None)
-    return get_user_model().objects.create_user("member")
+                    catalogue_record=azul, copy=copy if week % 2 else None, organisation=demo)
+    return give_role(get_user_model().objects.create_user("member"), Role.MEMBER, demo)
 
 
 @pytest.mark.slow(seconds=12)

@@ -14,7 +14,6 @@ from games.models import CatalogueRecord, Category, Contribution, Copy, DeletedR
 from loans import services
 from loans.models import Household
 from tests.games.oai_catalogue import CHANGED_AT, build_catalogue
-from tests.factories import the_library
 
 pytestmark = pytest.mark.django_db(transaction=True)
 OAI = "{http://www.openarchives.org/OAI/2.0/}"
@@ -61,8 +60,7 @@ def test_a_records_datestamp_moves_with_its_parts_and_names_not_with_its_loans(l
         Contribution.objects.create(record_id=pk, person=person, role="author")
     publisher = Publisher.objects.create(name="Hans im Glueck (typo)")
     CatalogueRecord.objects.filter(pk=ids[5]).update(publisher=publisher)
-    household = Household.objects.create(organisation=the_library(),
-                                         name="Martin", card_number="M-1", membership_ends=datetime(2099, 1, 1).date())
+    household = Household.objects.create(name="Martin", card_number="M-1", membership_ends=datetime(2099, 1, 1).date())
 
     def moved_by(change) -> set[str]:
         """The records an incremental harvest brings after ``change``, everything else long unchanged."""
@@ -75,8 +73,7 @@ def test_a_records_datestamp_moves_with_its_parts_and_names_not_with_its_loans(l
         return f"oai:localhost:catalogue/{pk}"
 
     assert moved_by(lambda: None) == set()
-    assert moved_by(lambda: Copy.objects.create(organisation=the_library(),
-                                                record_id=ids[0], barcode="NEW-1")) == {name(ids[0])}
+    assert moved_by(lambda: Copy.objects.create(record_id=ids[0], barcode="NEW-1")) == {name(ids[0])}
     copy = Copy.objects.get(barcode="NEW-1")
 
     def shelve_elsewhere() -> None:

@@ -38,4 +38,5 @@ def test_the_demo_desk_has_a_day_to_show_and_loads_once(django_user_model):
     assert CopyEvent.objects.count() == events and Household.objects.count() == 3
     member = Client()
     assert member.login(username="famille-martin", password="ludolog-demo")
-    assert "LUD-HG-0001" in member.get("/account/").content.decode()
+    assert "LUD-HG-0001" in member.get("/account/loans/").content.decode()
+    assert 'data-copy="LUD-HG-0001"' in member.get("/account/").content.decode()  # their account page too

@@ -47,7 +47,7 @@ def test_a_household_is_reminded_of_its_overdue_games_then_not_again_before_the_
     Member.objects.create(household=late, display_name="Parent", user=user)
     member = Client()
     member.force_login(user)
-    assert "To bring back to the desk" in member.get("/account/").content.decode()
+    assert "To bring back to the desk" in member.get("/account/loans/").content.decode()
 
 
 def test_a_library_that_sends_no_reminders(record, desk_user):

@@ -13,7 +13,6 @@ from django.db.models.functions import Coalesce
 from games.models import CatalogueRecord, Copy
 from records import selectors
 from records.models import GameRecord
-from tests.factories import the_library
 
 pytestmark = pytest.mark.django_db
 
@@ -32,8 +31,7 @@ CASES = {
 @pytest.fixture
 def catalogue():
     records = {title: CatalogueRecord.objects.create(title=title.capitalize()) for title in ("azul", "dixit")}
-    copies = {title: Copy.objects.create(organisation=the_library(),
-                                         record=record, barcode=f"{title}-1") for title, record in records.items()}
+    copies = {title: Copy.objects.create(record=record, barcode=f"{title}-1") for title, record in records.items()}
     return records, copies
 
 

@@ -10,6 +10,7 @@ import pytest
 from django.core.management import call_command
 from django.db import connections, transaction
 
+from accounts.models import Organisation
 from games.models import CatalogueRecord, Copy
 from records.signals import record_finished
 from scoring import receivers, services, tasks
@@ -17,17 +18,17 @@ from scoring.models import (
     CatalogueUsage, CopyUsage, GameStatistics, PlayerStatistics, Rating, RatingChange, ScoredRecord, SeatResult,
     Standing,
 )
-from tests.factories import play, result_game, the_library
+from tests.factories import play, result_game
 from tests.scoring.test_leagues import LEAGUE_GAMES, make_league
 
 PROJECTIONS = {
     SeatResult: ["record_id", "seat_id", "player_id", "score", "rank", "breakdown", "ruleset_version"],
     ScoredRecord: ["record_id", "game_slug", "played_on", "players", "winning_score", "duration_seconds",
-                   "catalogue_record_id", "copy_id", "ruleset_version"],
-    PlayerStatistics: ["player_id", "game_slug", "games", "wins", "win_rate", "average_score", "best_score",
-                       "average_by_source"],
-    GameStatistics: ["game_slug", "games", "average_winning_score", "score_distribution", "seat_advantage",
-                     "average_duration_seconds"],
+                   "catalogue_record_id", "copy_id", "ruleset_version", "organisation_id"],
+    PlayerStatistics: ["organisation_id", "player_id", "game_slug", "games", "wins", "win_rate", "average_score",
+                       "best_score", "average_by_source"],
+    GameStatistics: ["organisation_id", "game_slug", "games", "average_winning_score", "score_distribution",
+                     "seat_advantage", "average_duration_seconds"],
     CatalogueUsage: ["catalogue_record_id", "times_played", "last_played"],
     CopyUsage: ["copy_id", "times_played", "last_played"],
     Standing: ["league_id", "player_id", "position", "games", "wins", "points", "average_rank", "average_score"],
@@ -50,7 +51,7 @@ def projection_rows() -> dict[str, list[tuple]]:
 def test_rebuild_from_the_events_equals_the_incremental_projections():
     league = make_league()
     box = CatalogueRecord.objects.create(title="Stone Age")
-    copy = Copy.objects.create(organisation=the_library(), record=box, barcode="LUD-0001")
+    copy = Copy.objects.create(record=box, barcode="LUD-0001")
     records = [result_game(scores, day, copy=copy) for day, scores in LEAGUE_GAMES[1:]]
     records += [play(4, 3, played_on=date(2026, 3, 6), catalogue_record=box), play(3, 4)]
     records.append(result_game(LEAGUE_GAMES[0][1], LEAGUE_GAMES[0][0]))  # entered late, played first
@@ -62,6 +63,36 @@ def test_rebuild_from_the_events_equals_the_incremental_projections():
     call_command("rebuild_projections", verbosity=0)
     assert projection_rows() == incremental
     assert Standing.objects.filter(league=league).count() == 5
+
+
+@pytest.mark.django_db
+def test_an_organisations_figures_are_those_of_its_games_alone_incremental_or_rebuilt():
+    """Two clubs' games and one of nobody's: each organisation's rows are worked out from its own
+    games only, the installation's from all of them, kept as the games are scored and the same
+    when rebuilt."""
+    meeples = Organisation.objects.create(name="Les Meeples", slug="meeples")
+    dunes = Organisation.objects.create(name="Les Dunes", slug="dunes")
+    records = [
+        result_game({"Ada": 30, "Bo": 20}, date(2026, 1, 5), organisation=meeples),
+        result_game({"Ada": 10, "Bo": 20}, date(2026, 1, 6), organisation=dunes),
+        result_game({"Ada": 50, "Cy": 5}, date(2026, 1, 7), organisation=dunes),
+        result_game({"Bo": 8, "Cy": 9}, date(2026, 1, 8)),
+    ]
+    for record in records:
+        tasks.score_record(record.pk)
+    incremental = projection_rows()
+
+    def ada(organisation):
+        row = PlayerStatistics.objects.of(organisation).get(player__display_name="Ada", game_slug="stone-age")
+        return row.games, row.wins, row.best_score
+
+    assert (ada(meeples), ada(dunes), ada(None)) == ((1, 1, 30), (2, 1, 50), (3, 2, 50))
+    games = {organisation: GameStatistics.objects.of(organisation).get(game_slug="stone-age").games
+             for organisation in (meeples, dunes, None)}
+    assert games == {meeples: 1, dunes: 2, None: 4}
+    assert not PlayerStatistics.objects.of(meeples).filter(player__display_name="Cy").exists()
+    call_command("rebuild_projections", verbosity=0)
+    assert projection_rows() == incremental
 
 
 @pytest.mark.django_db

@@ -16,7 +16,6 @@ from games.models import CatalogueRecord, Copy
 from records.models import Event, GameRecord, Player
 from scoring import standings
 from scoring.models import Club, CopyUsage, League, LeagueMembership, PlayerStatistics, Standing
-from tests.factories import the_library
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,7 +31,7 @@ def club(celery_eager):
     for name, user in (("David", david), ("Élif", None)):
         LeagueMembership.objects.create(league=league, player=Player.objects.create(display_name=name, user=user))
     azul = CatalogueRecord.objects.create(title="Azul", min_players=2, max_players=4)
-    copy = Copy.objects.create(organisation=the_library(), record=azul, barcode="LUD-0042")
+    copy = Copy.objects.create(record=azul, barcode="LUD-0042")
     client = Client()
     client.force_login(david)
     return {"client": client, "league": league, "azul": azul, "copy": copy, "david": david}
@@ -114,8 +113,7 @@ def test_a_result_refused_says_why_and_stores_nothing(club, fields, field, reaso
 
 
 def test_a_copy_of_another_game_is_refused(club):
-    other = Copy.objects.create(organisation=the_library(),
-                                record=CatalogueRecord.objects.create(title="Cascadia"), barcode="LUD-0043")
+    other = Copy.objects.create(record=CatalogueRecord.objects.create(title="Cascadia"), barcode="LUD-0043")
     answer = club["client"].post("/scorekeeping/result/", form(title="Azul", copy=other.pk))
     assert answer.status_code == 400
     assert "This copy is a box of Cascadia, not of Azul." in answer.content.decode()

@@ -33,7 +33,7 @@ from games.models import CatalogueRecord, Copy
 from records.models import GameRecord
 from scoring import selectors, statistics, tasks
 from scoring.models import GameStatistics
-from tests.factories import result_game, the_library
+from tests.factories import result_game
 
 pytestmark = pytest.mark.django_db
 
@@ -41,8 +41,8 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def club():
     azul = CatalogueRecord.objects.create(title="Azul", min_players=2, max_players=4)
-    a1 = Copy.objects.create(organisation=the_library(), record=azul, barcode="A1", shelf_location="J-AZU-1")
-    a2 = Copy.objects.create(organisation=the_library(), record=azul, barcode="A2", shelf_location="J-AZU-2")
+    a1 = Copy.objects.create(record=azul, barcode="A1", shelf_location="J-AZU-1")
+    a2 = Copy.objects.create(record=azul, barcode="A2", shelf_location="J-AZU-2")
     games = [
         ({"Ada": 50, "Bo": 40}, date(2026, 3, 1), "azul", a1),
         ({"Bo": 61, "Ada": 55, "Cy": 30}, date(2026, 3, 8), "azul", a1),

@@ -41,6 +41,7 @@ first organisation's lists never show."""
 SECOND_CLUB_ORGANISER = "dunes"
 SECOND_CLUB_MEMBERS = ["Inès", "Jules", "Karim", "Léa", "Marius"]
 SECOND_CLUB_LOCATION = "Maison des Dunes — demo club"
+SECOND_CLUB_LEAGUE = "Championnat des Dunes 2026"
 DEMO_GAME_ORDER = ("hunters-gatherers", "stone-age", "carcassonne", "carcassonne-maps")
 OLDEST_RULES = ("stone-age",)
 """Games whose demo records pin their first ruleset, as a club's history recorded before ruleset 2
@@ -137,7 +138,7 @@ class Command(BaseCommand):
         club, _created = Club.objects.get_or_create(name=SECOND_CLUB[1], defaults={"organisation": dunes})
         with transaction.atomic():
             league, _created = League.objects.get_or_create(
-                club=club, name=DEMO_LEAGUE,
+                club=club, name=SECOND_CLUB_LEAGUE,
                 defaults={"starts_on": dt.date(2026, 1, 1), "ends_on": dt.date(2026, 12, 31),
                           "points_table": {"2": [3, 1], "3": [4, 2, 1]}})
             league.organisers.add(organiser)
