@@ -152,13 +152,18 @@ class Seating:
 
 def player_for_new_account(sender: object, user: AbstractBaseUser, **kwargs: object) -> Player | None:
     """``accounts.signals.account_created``: a new account is a player too (for a person, their
-    account and their player are one thing), named after its username; with a number after it
-    when another player already goes by that name, whatever its case and accents (a name at the
-    table finds one player, and a stranger's history is never given to whoever signs up with
-    their name: an organiser merges the two, ``merge_players``, and the account stays with the
-    player kept). An account that has a player already keeps it."""
+    account and their player are one thing): :func:`player_named_after` it. An account that has a
+    player already keeps it."""
     if Player.objects.filter(user=user).exists():
         return None
+    return player_named_after(user)
+
+
+def player_named_after(user: AbstractBaseUser) -> Player:
+    """A new player for ``user``, named after its username; with a number after it when another
+    player already goes by that name, whatever its case and accents (a name at the table finds one
+    player, and a stranger's history is never given to whoever signs up with their name: an
+    organiser merges the two, ``merge_players``, and the account stays with the player kept)."""
     base = tidy_name(user.get_username())
     for number in range(1, 1000):
         name = base if number == 1 else f"{base} {number}"
@@ -169,7 +174,7 @@ def player_for_new_account(sender: object, user: AbstractBaseUser, **kwargs: obj
                 return Player.objects.create(display_name=name, user=user)
         except IntegrityError:  # the same name just taken by another request
             continue
-    return None
+    raise RecordError(f"no free player name for {base!r}")
 
 
 @transaction.atomic
@@ -253,14 +258,14 @@ def check_claimable(player_id: int | None, organisation: Organisation, seen_by: 
 def player_of_account(user: Any, claim: int | None = None) -> Player:
     """The player that ``user`` is, for the person and their account are one: their own, or,
     when ``claim`` names a player without an account (an invitation's), that one (their own, if
-    they had one, merged into it: :func:`merge_players`), or a new player named after the account.
+    they had one, merged into it: :func:`merge_players`), or a new one (:func:`player_named_after`).
 
     A claimed player another account has taken since is refused (:class:`PlayerTaken`); one that
     no longer exists is no claim."""
     own = Player.objects.select_for_update().filter(user=user).first()
     claimed = Player.objects.select_for_update().filter(pk=claim).first() if claim is not None else None
     if claimed is None:
-        return own if own is not None else _new_player_of(user)
+        return own if own is not None else player_named_after(user)
     if claimed.user_id == user.pk:
         return claimed
     if claimed.user_id is not None:
@@ -271,22 +276,3 @@ def player_of_account(user: Any, claim: int | None = None) -> Player:
     claimed.user = user
     claimed.save(update_fields=["user"])
     return claimed
-
-
-def _new_player_of(user: Any) -> Player:
-    """A new player for ``user``, named after the account (its full name, else its username); a
-    number beside the name when another player's name reads the same, so that a typed name keeps
-    finding the player it found."""
-    name = tidy_name(user.get_full_name() or "")
-    if not shows(name):
-        name = tidy_name(user.get_username())
-    for number in range(1, 1000):
-        candidate = name if number == 1 else f"{name} {number}"
-        if Player.objects.filter(name_key=name_key(candidate)).exists():
-            continue
-        try:
-            with transaction.atomic():
-                return Player.objects.create(display_name=candidate, user=user)
-        except IntegrityError:  # another request has just taken the name
-            continue
-    raise RecordError(f"no free player name for {name!r}")

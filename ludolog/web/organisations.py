@@ -16,22 +16,25 @@ from typing import Any
 import segno
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.contrib.auth.forms import UserCreationForm
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone, translation
+from django.utils import timezone
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, gettext_lazy as _
 from django.views.decorators.http import require_POST
 
 from accounts import joining
+from accounts import services as accounts_services
 from accounts.current import choose
+from accounts.errors import EmailInUse
+from accounts.forms import SignUpForm
 from accounts.joining import JoiningError, refusal_words
-from accounts.models import Invitation, JoinRequest, Membership, Organisation, Person
+from accounts.models import Invitation, JoinRequest, Membership, Organisation
 from accounts.roles import Action, Role, can, sees_members
 from ludolog import newcomers
 from ludolog.members import members, memberships_of
@@ -259,24 +262,12 @@ def _refused(request: HttpRequest, organisation: Organisation, refusal: JoiningE
 
 # The invitation, for the person invited.
 
-class NewAccountForm(UserCreationForm):
-    """A new account: a username, an e-mail address and a password (Django's own form)."""
-
-    class Meta(UserCreationForm.Meta):
-        model = get_user_model()
-        fields = ("username", "email")
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.fields["email"].required = True
-
-
-def sign_up(form: NewAccountForm) -> Any:
-    """The account ``form`` describes, made, with the language its pages are in now. (The one
-    place an account is made here: ``accounts.services.sign_up`` takes its place once it lands.)"""
-    user = form.save()
-    Person.objects.update_or_create(user=user, defaults={"language": translation.get_language() or ""})
-    return user
+def sign_up(request: HttpRequest, form: SignUpForm) -> Any:
+    """The account ``form`` describes, made as the sign-up page makes one (its player comes with
+    it, and a link to verify its address is mailed)."""
+    data = form.cleaned_data
+    return accounts_services.sign_up(data["username"], data["email"], data["password1"], data["language"],
+                                     site_url=request.build_absolute_uri("/"))
 
 
 def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
@@ -292,8 +283,8 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
     organisation = found.organisation
     visiting(request, organisation)
     signed_in = request.user.is_authenticated
-    form = NewAccountForm(request.POST if request.method == "POST" and not signed_in else None,
-                          initial={"email": found.email})
+    form = SignUpForm(request.POST if request.method == "POST" and not signed_in else None,
+                      initial={"email": found.email})
     status = 200
     refusal: JoiningError | RecordError | None = None
     if request.method == "POST":
@@ -302,13 +293,16 @@ def invitation_page(request: HttpRequest, token: str) -> HttpResponse:
                 if signed_in:
                     user = request.user
                 elif form.is_valid():
-                    user = sign_up(form)
+                    user = sign_up(request, form)
                 else:
                     user = None
                 if user is not None:
                     newcomers.join_with_invitation(token, user)
         except (JoiningError, RecordError) as refused:
             refusal, status = refused, refused.status_code
+        except EmailInUse as taken:  # taken between the form's check and now
+            form.add_error("email", ValidationError(taken.words, code=taken.reason))
+            status = taken.status_code
         else:
             if user is not None:
                 if not signed_in:

@@ -312,7 +312,8 @@ def test_a_new_person_creates_an_account_on_the_invitation_page_and_is_a_member_
     assert page.status_code == 200 and b'value="dominique@example.org"' in page.content
     assert f'href="/login/?next={path}"'.encode() in page.content  # or sign in, and come back
     answer = client.post(path, {"username": "dominique", "email": "dominique@example.org",
-                                "password1": "un-mot-de-passe-long", "password2": "un-mot-de-passe-long"})
+                                "password1": "un-mot-de-passe-long", "password2": "un-mot-de-passe-long",
+                                "language": "fr"})
     assert answer.status_code == 302 and answer.url == "/"
     user = get_user_model().objects.get(username="dominique")
     assert int(client.session["_auth_user_id"]) == user.pk and client.session[SESSION_KEY] == library.pk
@@ -343,7 +344,8 @@ def test_a_closed_or_guessed_link_makes_no_account(client, organiser, library, n
     before = everything()
     assert client.get(path).status_code == status
     answer = client.post(path, {"username": "intrus", "email": "intrus@example.org",
-                                "password1": "un-mot-de-passe-long", "password2": "un-mot-de-passe-long"})
+                                "password1": "un-mot-de-passe-long", "password2": "un-mot-de-passe-long",
+                                "language": "fr"})
     assert answer.status_code == status and b"data-reason=\"invitation_" in answer.content
     assert everything() == before
 
