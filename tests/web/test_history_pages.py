@@ -287,13 +287,15 @@ def test_the_long_player_select_writes_what_djangos_select_writes(chosen: str | 
 
     from ludolog.web.history import HistoryFilter
     from records.models import Player
+    from scoring.models import League
 
     for name in ("Ada", "Bo & <Co>", "Zoë"):
         Player.objects.create(display_name=name)
     players = Player.objects.order_by("display_name")
     data = {"player": str(players.get(display_name=chosen).pk)} if chosen else None
-    ours = HistoryFilter(data, slugs=[], players=players)["player"]
-    theirs = HistoryFilter(data, slugs=[], players=players)
+    leagues = League.objects.none()
+    ours = HistoryFilter(data, slugs=[], players=players, leagues=leagues)["player"]
+    theirs = HistoryFilter(data, slugs=[], players=players, leagues=leagues)
     theirs.fields["player"].widget = forms.Select(choices=theirs.fields["player"].choices)
     assert parse_html(str(ours)) == parse_html(str(theirs["player"]))
     assert str(ours).count("<option") == 4 and "Bo &amp; &lt;Co&gt;" in str(ours)
