@@ -18,6 +18,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import CatalogueRecord, Copy
 from records.models import Player
@@ -63,10 +64,13 @@ class Household(models.Model):
     email = models.EmailField(_("email"), blank=True, help_text=_(
         "Where the household is told that a game it reserved is waiting (its members' accounts' "
         "addresses are told too)."))
-    address = models.CharField(_("address"), max_length=300, blank=True, help_text=_("Street and number."))
-    postcode = models.CharField(_("postcode"), max_length=16, blank=True)
-    town = models.CharField(_("town"), max_length=120, blank=True)
-    phone = models.CharField(_("phone"), max_length=32, blank=True, validators=[validate_phone])
+    # A context of their own: an organisation's address, town and phone are words of another app.
+    address = models.CharField(pgettext_lazy("household", "address"), max_length=300, blank=True,
+                               help_text=_("Street and number."))
+    postcode = models.CharField(pgettext_lazy("household", "postcode"), max_length=16, blank=True)
+    town = models.CharField(pgettext_lazy("household", "town"), max_length=120, blank=True)
+    phone = models.CharField(pgettext_lazy("household", "phone"), max_length=32, blank=True,
+                             validators=[validate_phone])
     notes = models.TextField(_("notes"), blank=True)
 
     class Meta:

@@ -21,6 +21,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 from django.views.decorators.http import require_POST
 
 from accounts.current import current_organisation, may
@@ -51,7 +52,7 @@ class HouseholdForm(forms.ModelForm):
 
 
 class MemberForm(forms.Form):
-    display_name = forms.CharField(label=_("Name"), max_length=150)
+    display_name = forms.CharField(label=pgettext_lazy("household member", "Name"), max_length=150)
     birth_year = forms.IntegerField(label=_("Year of birth (optional)"), required=False,
                                     validators=[validate_birth_year],
                                     widget=forms.NumberInput(attrs={"inputmode": "numeric"}))
