@@ -24,7 +24,6 @@ from accounts.roles import Action, Role
 from loans import households, selectors
 from loans.errors import LoanError, MayNotEditLendingRules
 from loans.models import LoanRules
-from loans.refusals import refusal_words
 
 from .households import refused_page, show_refusal
 

@@ -6,7 +6,6 @@ organisation's household is not found."""
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 
 import pytest
