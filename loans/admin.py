@@ -45,13 +45,15 @@ class CopyStateAdmin(ReadOnlyAdmin):
 class MemberInline(admin.TabularInline):
     model = Member
     extra = 0
+    fields = ["display_name", "birth_year", "user", "player"]
     raw_id_fields = ["user", "player"]
 
 
 @admin.register(Household)
 class HouseholdAdmin(admin.ModelAdmin):
-    list_display = ["name", "card_number", "membership_ends", "fee_paid", "deposit_held", "loan_limit"]
-    search_fields = ["name", "card_number", "members__display_name"]
+    list_display = ["name", "card_number", "town", "phone", "membership_ends", "fee_paid", "deposit_held",
+                    "loan_limit"]
+    search_fields = ["name", "card_number", "town", "postcode", "members__display_name"]
     inlines = [MemberInline]
     actions = ["print_member_cards"]
     list_filter = ["organisation"]

@@ -73,3 +73,51 @@ class RuleRefused(LoanError):
         super().__init__(refusal.message)
         self.reason = refusal.reason
         self.status_code = 409 if refusal.reason in self.CONFLICTS else 422
+
+
+class MayNotRegisterHouseholds(LoanError):
+    """Households and their members are kept by the desk's staff of their game library."""
+
+    reason = "may_not_register_households"
+    status_code = 403
+
+
+class MayNotEditLendingRules(LoanError):
+    """The lending rules are the librarians'."""
+
+    reason = "may_not_edit_lending_rules"
+    status_code = 403
+
+
+class CardNumberTaken(LoanError):
+    """Another household has the card number: a card is one household's, whatever its library
+    (a scanner reads only the number)."""
+
+    reason = "card_number_taken"
+    status_code = 409
+
+
+class InvalidFields(LoanError):
+    """A household, a member or lending rules that do not hold: ``details["errors"]`` gives each
+    field's messages (``None``: the whole), ``reason`` says which of the three."""
+
+    status_code = 400
+
+    def __init__(self, reason: str, message: str, errors: dict[str | None, list[str]]) -> None:
+        super().__init__(message, errors=errors)
+        self.reason = reason
+
+
+class AccountNotAMember(LoanError):
+    """The account a member is linked to is named by the username or e-mail of a member of the
+    household's organisation, and of no one else."""
+
+    reason = "account_not_a_member"
+    status_code = 400
+
+
+class AccountHasAHousehold(LoanError):
+    """An account is one household's member at most (it reads that household's loans)."""
+
+    reason = "account_has_a_household"
+    status_code = 409

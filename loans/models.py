@@ -12,11 +12,13 @@ from typing import Any
 from decimal import Decimal
 
 from django.conf import settings
-from django.core.validators import MinValueValidator
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator, RegexValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.models import CatalogueRecord, Copy
 from records.models import Player
@@ -26,6 +28,23 @@ from . import rules
 
 class ImmutableCopyEventError(Exception):
     """A stored copy event was about to be changed or deleted: the history is append-only."""
+
+
+EARLIEST_BIRTH_YEAR = 1900
+"""No member of a household was born before: a year earlier is a typing slip (19 for 1985)."""
+
+
+def validate_birth_year(year: int) -> None:
+    """A plausible year of birth: from :data:`EARLIEST_BIRTH_YEAR` to this year."""
+    if year is not None and not EARLIEST_BIRTH_YEAR <= year <= timezone.localdate().year:
+        raise ValidationError(
+            _("A year of birth between %(earliest)s and %(latest)s."), code="implausible_birth_year",
+            params={"earliest": EARLIEST_BIRTH_YEAR, "latest": timezone.localdate().year})
+
+
+validate_phone = RegexValidator(
+    r"^\+?[0-9][0-9 ./()-]{4,30}$", _("A phone number: digits, spaces, dots or dashes, a + in front for abroad."),
+    code="invalid_phone")
 
 
 class Household(models.Model):
@@ -45,6 +64,13 @@ class Household(models.Model):
     email = models.EmailField(_("email"), blank=True, help_text=_(
         "Where the household is told that a game it reserved is waiting (its members' accounts' "
         "addresses are told too)."))
+    # A context of their own: an organisation's address, town and phone are words of another app.
+    address = models.CharField(pgettext_lazy("household", "address"), max_length=300, blank=True,
+                               help_text=_("Street and number."))
+    postcode = models.CharField(pgettext_lazy("household", "postcode"), max_length=16, blank=True)
+    town = models.CharField(pgettext_lazy("household", "town"), max_length=120, blank=True)
+    phone = models.CharField(pgettext_lazy("household", "phone"), max_length=32, blank=True,
+                             validators=[validate_phone])
     notes = models.TextField(_("notes"), blank=True)
 
     class Meta:
@@ -55,6 +81,11 @@ class Household(models.Model):
     def __str__(self) -> str:
         return f"{self.name} ({self.card_number})"
 
+    def clean(self) -> None:
+        if self.membership_starts and self.membership_ends and self.membership_ends < self.membership_starts:
+            raise ValidationError({"membership_ends": ValidationError(
+                _("The membership cannot end before it starts."), code="membership_ends_before_it_starts")})
+
 
 class Member(models.Model):
     household = models.ForeignKey(Household, on_delete=models.CASCADE, related_name="members",
@@ -64,6 +95,9 @@ class Member(models.Model):
                                 related_name="loans_member", verbose_name=_("user account"))
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
                                verbose_name=_("club player"), help_text=_("The same person as a club player."))
+    birth_year = models.PositiveSmallIntegerField(
+        _("year of birth"), null=True, blank=True, validators=[validate_birth_year],
+        help_text=_("Optional: which games suit the household's children."))
 
     class Meta:
         ordering = ["display_name"]
@@ -80,13 +114,18 @@ class LoanRules(models.Model):
     organisation = models.OneToOneField(
         "accounts.Organisation", null=True, blank=True, on_delete=models.CASCADE, related_name="loan_rules",
         verbose_name=_("game library"))
-    loan_days = models.PositiveSmallIntegerField(_("loan days"), default=21, validators=[MinValueValidator(1)])
-    renewals_allowed = models.PositiveSmallIntegerField(_("renewals allowed"), default=1)
+    loan_days = models.PositiveSmallIntegerField(_("loan days"), default=21,
+                                                 validators=[MinValueValidator(1), MaxValueValidator(365)])
+    renewals_allowed = models.PositiveSmallIntegerField(_("renewals allowed"), default=1,
+                                                        validators=[MaxValueValidator(20)])
     late_fee_per_day = models.DecimalField(_("late fee per day"), max_digits=6, decimal_places=2,
-                                           default=Decimal("0.20"))
-    hold_days = models.PositiveSmallIntegerField(_("days a hold is kept on the shelf"), default=7)
+                                           default=Decimal("0.20"),
+                                           validators=[MinValueValidator(Decimal("0")),
+                                                       MaxValueValidator(Decimal("100"))])
+    hold_days = models.PositiveSmallIntegerField(_("days a hold is kept on the shelf"), default=7,
+                                                 validators=[MinValueValidator(1), MaxValueValidator(90)])
     reminder_days = models.PositiveSmallIntegerField(
-        _("days between reminders"), default=7,
+        _("days between reminders"), default=7, validators=[MaxValueValidator(365)],
         help_text=_("A household with games overdue is reminded, then again after so many days (0: never)."))
 
     class Meta:

@@ -24,6 +24,14 @@ REFUSAL_WORDS = {
     "copy_changed": _("Another desk changed this copy at the same moment: look again and retry."),
     "unknown_copy": _("No copy has this barcode."),
     "unknown_household": _("No household has this card."),
+    "may_not_register_households": _("Only the desk's staff of this game library keep its households."),
+    "may_not_edit_lending_rules": _("Only librarians change the lending rules."),
+    "card_number_taken": _("Another household already has this card number."),
+    "account_not_a_member": _("No member of this organisation has this username or e-mail address."),
+    "account_has_a_household": _("This account is already a member of a household."),
+    "invalid_household": _("Some of the household's details are not right: see below."),
+    "invalid_member": _("Some of the member's details are not right: see below."),
+    "invalid_lending_rules": _("Some of the rules are not right: see below."),
 }
 """The desk's refusals in the reader's language (the rules speak English, for programs' logs)."""
 

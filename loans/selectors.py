@@ -11,10 +11,12 @@ from itertools import islice
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Max, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from accounts.roles import Action, can
+from accounts.models import Membership, Organisation
+from accounts.roles import Action, Role, can, holders
+from accounts.scoping import in_organisation
 from games.models import CatalogueRecord, Copy
 from games.registry import BoxPiece, box_contents
 from records.models import GameRecord, Seat
@@ -24,7 +26,7 @@ from scoring.models import SeatResult
 from . import checklists, rules
 from .contents import ContentLine
 from .errors import UnknownCopy, UnknownHousehold
-from .models import Component, CopyEvent, CopyState, Hold, Household
+from .models import Component, CopyEvent, CopyState, Hold, Household, Member
 from .refusals import REFUSAL_WORDS
 
 User = AbstractBaseUser | AnonymousUser
@@ -312,3 +314,34 @@ def open_check_requests(copy: Copy) -> list[CopyEvent]:
 def visible_record_ids(record_ids: Iterable[int], user: User) -> set[int]:
     """Those of ``record_ids`` the reader may open (a private game of others is not linked)."""
     return set(only_visible(GameRecord.objects.filter(pk__in=list(record_ids)), user).values_list("pk", flat=True))
+
+
+def households_found(organisation: Organisation | None, query: str = "") -> QuerySet[Household]:
+    """The organisation's households, by name, those whose name, card number, town, postcode or a
+    member's name holds every word of ``query`` (whatever its case)."""
+    households = in_organisation(Household.objects.all(), organisation)
+    for word in query.split():
+        members_named = Member.objects.filter(household=OuterRef("pk"), display_name__icontains=word)
+        households = households.filter(
+            Q(name__icontains=word) | Q(card_number__icontains=word) | Q(town__icontains=word)
+            | Q(postcode__istartswith=word) | Exists(members_named))
+    return households.order_by("name", "pk")
+
+
+@dataclass(frozen=True)
+class DeskPerson:
+    username: str
+    email: str
+    roles: tuple[Role, ...]
+
+
+def desk_staff(organisation: Organisation) -> list[DeskPerson]:
+    """The organisation's members who may work at its desk (its desk volunteers, librarians and
+    administrators), by username, each with their roles there."""
+    order = list(Role)
+    memberships = (Membership.objects.filter(organisation=organisation,
+                                             user_id__in=holders(Action.USE_DESK, organisation))
+                   .select_related("user").prefetch_related("roles").order_by("user__username"))
+    return [DeskPerson(username=membership.user.get_username(), email=membership.user.email,
+                       roles=tuple(sorted({Role(held.role) for held in membership.roles.all()}, key=order.index)))
+            for membership in memberships]

@@ -99,7 +99,10 @@ def household_desk(request: HttpRequest, card: str) -> HttpResponse:
                "titles": CatalogueRecord.objects.filter(copies__organisation=household.organisation_id).distinct()
                .order_by("title")
                .values_list("title", flat=True)[:3000],
-               "room": max(0, household.loan_limit - len(loans))}
+               "room": max(0, household.loan_limit - len(loans)),
+               "members": household.members.select_related("user").order_by("display_name", "pk"),
+               "may_keep_households": (household.organisation_id == getattr(current_organisation(request), "pk", None)
+                                       and can(request.user, Action.REGISTER_HOUSEHOLDS, household.organisation))}
     return render(request, "loans/desk/household.html", context, status=refusal.status_code if refusal else 200)
 
 

@@ -1,8 +1,9 @@
-"""The desk's and the member's page URLs, mounted at the site's root (``ludolog.web.urls``)."""
+"""The desk's, the member's and the game library's own page URLs, mounted at the site's root
+(``ludolog.web.urls``)."""
 
 from django.urls import path
 
-from . import account, desk, member_cards
+from . import account, desk, households, library, member_cards
 
 urlpatterns = [
     path("account/loans/", account.account, name="account-loans"),
@@ -11,4 +12,13 @@ urlpatterns = [
     path("desk/households/<str:card>/", desk.household_desk, name="desk-household"),
     path("desk/copies/<path:barcode>/", desk.copy_desk, name="desk-copy"),
     path("desk/usage/", desk.usage_page, name="desk-usage"),
+    path("library/households/", households.household_list, name="library-households"),
+    path("library/households/new/", households.household_new, name="library-household-new"),
+    path("library/households/<int:pk>/", households.household_page, name="library-household"),
+    path("library/households/<int:pk>/members/", households.member_add, name="library-member-add"),
+    path("library/households/<int:pk>/members/<int:member>/", households.member_page, name="library-member"),
+    path("library/households/<int:pk>/members/<int:member>/remove/", households.member_remove,
+         name="library-member-remove"),
+    path("library/lending-rules/", library.lending_rules, name="library-lending-rules"),
+    path("library/volunteers/", library.volunteers, name="library-volunteers"),
 ]

@@ -169,7 +169,10 @@ def members_and_invitations(request: HttpRequest, slug: str) -> HttpResponse:
     organisation, refused = _inviting(request, slug)
     if refused:
         return refused
-    form = InvitationForm(request.POST or None, inviter=request.user, organisation=organisation)
+    # ``?role=desk``: a page that invites for one role (the desk volunteers') comes with it chosen.
+    wanted = request.GET.get("role", "")
+    chosen = {"role": wanted} if wanted in joining.invitable_roles(request.user, organisation) else None
+    form = InvitationForm(request.POST or None, inviter=request.user, organisation=organisation, initial=chosen)
     status = 200
     if request.method == "POST":
         if form.is_valid():

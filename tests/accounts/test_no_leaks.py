@@ -32,7 +32,7 @@ name is in the switcher of every page: which organisations there are is no secre
 
 PAGES = ["/", "/games/", "/players/", "/leagues/", "/statistics/", "/statistics/hunters-gatherers/"]
 SIGNED_IN_PAGES = ["/scorekeeping/", "/scorekeeping/result/", "/account/"]
-DESK_PAGES = ["/desk/", "/desk/usage/"]
+DESK_PAGES = ["/desk/", "/desk/usage/", "/library/households/", "/library/lending-rules/", "/library/volunteers/"]
 API_LISTS = ["/api/leagues/", "/api/records/", "/api/statistics/players/", "/api/statistics/games/", "/api/ratings/",
              "/api/ratings/history/"]
 VIEWERS = ["anonymous", "famille-martin", "organisateur", "bibliothecaire", "admin"]

@@ -57,3 +57,18 @@ def test_the_admins_checklists_follow_djangos_permissions(django_user_model, rec
     assert not component_admin.has_change_permission(request_by(desk), component)
     assert not component_admin.has_delete_permission(request_by(desk), component)
     assert not component_admin.has_view_permission(request_by(reader), component)
+
+
+def test_the_operator_reads_where_a_household_lives_and_its_members_years_of_birth(django_user_model, household):
+    from loans.models import Member
+
+    household.town, household.phone = "Wimereux", "03 21 00 00 00"
+    household.save()
+    Member.objects.create(household=household, display_name="Léo", birth_year=2016)
+    client = Client()
+    client.force_login(django_user_model.objects.create_superuser("root", "root@example.org", "x"))
+    listed = client.get("/admin/loans/household/", {"q": "wimereux"}).content.decode()
+    assert household.name in listed and "03 21 00 00 00" in listed
+    page = client.get(f"/admin/loans/household/{household.pk}/change/").content.decode()
+    for field in ('name="address"', 'name="postcode"', 'name="town"', 'name="phone"', 'value="2016"'):
+        assert field in page, field

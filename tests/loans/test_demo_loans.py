@@ -1,5 +1,5 @@
 """The demo's loans desk (``make run``: ``load_demo_loans`` after ``load_demo``): checklists read
-from the catalogue's contents, three households, the Martins' member account with a game out and
+from the catalogue's contents, three households (where they live, their members and years of birth), the Martins' member account with a game out and
 one back late, the Dubois waiting for that game, the Nguyens overdue; loading it again adds
 nothing."""
 
@@ -13,7 +13,7 @@ from django.utils import timezone
 from accounts.models import Organisation
 from games.services import demo_catalogue_data, load_catalogue
 from loans import selectors
-from loans.models import Component, CopyEvent, Hold, Household
+from loans.models import Component, CopyEvent, Hold, Household, Member
 
 pytestmark = pytest.mark.django_db
 
@@ -33,9 +33,14 @@ def test_the_demo_desk_has_a_day_to_show_and_loads_once(django_user_model):
     assert Hold.objects.get(household__card_number="M-0002").status == Hold.Status.WAITING
     overdue = selectors.overdue_loans(timezone.localdate())
     assert [(row.copy.barcode, row.household.card_number) for row in overdue] == [("LUD-MC-0001", "M-0003")]
-    events = CopyEvent.objects.count()
+    assert (martin.town, martin.postcode) == ("Lille", "59000")
+    assert all(household.town for household in Household.objects.all())
+    assert dict(martin.members.values_list("display_name", "birth_year")) == {
+        "Famille Martin": None, "Léo Martin": 2016, "Jeanne Martin": 2019}
+    events, members = CopyEvent.objects.count(), Member.objects.count()
     call_command("load_demo_loans")
     assert CopyEvent.objects.count() == events and Household.objects.count() == 3
+    assert Member.objects.count() == members
     member = Client()
     assert member.login(username="famille-martin", password="ludolog-demo")
     assert "LUD-HG-0001" in member.get("/account/loans/").content.decode()

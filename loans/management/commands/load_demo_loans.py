@@ -24,6 +24,19 @@ DEMO_HOUSEHOLDS = [
     ("Famille Dubois", "M-0002", None),
     ("Famille Nguyen", "M-0003", None),
 ]
+DEMO_ADDRESSES = {
+    # card: where the household lives, as its page at the desk shows it
+    "M-0001": {"address": "4 rue des Tilleuls", "postcode": "59000", "town": "Lille", "phone": "03 20 12 34 56"},
+    "M-0002": {"address": "18 avenue Foch", "postcode": "59700", "town": "Marcq-en-Barœul", "phone": ""},
+    "M-0003": {"address": "7 place du Marché", "postcode": "59650", "town": "Villeneuve-d’Ascq",
+               "phone": "06 12 34 56 78"},
+}
+DEMO_MEMBERS = {
+    # card: the household's members beside its account's (name, year of birth)
+    "M-0001": [("Léo Martin", 2016), ("Jeanne Martin", 2019)],
+    "M-0002": [("Paul Dubois", 1981), ("Inès Dubois", 2014)],
+    "M-0003": [("Minh Nguyen", 1987)],
+}
 
 
 class Command(BaseCommand):
@@ -46,6 +59,7 @@ class Command(BaseCommand):
                 "membership_starts": today - dt.timedelta(days=200), "membership_ends": today + dt.timedelta(days=165)})
             if username:
                 self._member(households[card], name, username, library)
+            self._lives_and_members(households[card], card)
         if CopyEvent.objects.filter(household__in=households.values()).exists():
             self.stdout.write("demo loans: already there")
             return
@@ -63,6 +77,16 @@ class Command(BaseCommand):
         services.lend(copies["LUD-MC-0001"], nguyen, admin, today=days_ago(30))
         self.stdout.write(f"demo loans: {len(households)} households, member login {DEMO_MEMBER_USERNAME} / "
                           f"{DEMO_MEMBER_PASSWORD}")
+
+    def _lives_and_members(self, household: Household, card: str) -> None:
+        """Its address where it has none yet (a demo changed at the desk keeps its changes), and its
+        members by name (one each, whatever the times loaded)."""
+        if not (household.address or household.town):
+            for field, value in DEMO_ADDRESSES[card].items():
+                setattr(household, field, value)
+            household.save(update_fields=list(DEMO_ADDRESSES[card]))
+        for name, born in DEMO_MEMBERS[card]:
+            Member.objects.get_or_create(household=household, display_name=name, defaults={"birth_year": born})
 
     def _member(self, household: Household, name: str, username: str, library: Organisation) -> None:
         user, created = get_user_model().objects.get_or_create(username=username)
