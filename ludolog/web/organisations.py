@@ -90,6 +90,7 @@ def organisation_page(request: HttpRequest, slug: str, *, refusal: JoiningError 
         "asked": asked,
         "members": members(memberships_of(organisation)) if sees_members(user, organisation) else None,
         "invites": can(user, Action.INVITE, organisation),
+        "runs_leagues": can(user, Action.RUN_LEAGUES, organisation),
         "refusal": refusal,
         "refusal_words": words(refusal) if refusal else "",
     }
