@@ -17,7 +17,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from accounts.models import Organisation
 from accounts.roles import Action, can
@@ -113,7 +113,7 @@ class LeagueForm(forms.Form):
         accounts = accounts_offered(organisation)
         self.fields["organisers"].choices = accounts
         self.fields["trusted_scorekeepers"].choices = accounts
-        breakers = [("", _("none"))] + [(value, label) for value, label in League.TieBreaker.choices]
+        breakers = [("", pgettext_lazy("tie-breaker", "none")), *League.TieBreaker.choices]
         for place in range(1, TIE_BREAKERS_OFFERED + 1):
             self.fields[f"tie_breaker_{place}"] = forms.ChoiceField(
                 label=_("Tie-breaker %(place)s") % {"place": place}, required=False, choices=breakers)

@@ -5,7 +5,9 @@ from django.urls import include, path
 
 from accounts.forms import LoginForm
 
-from . import history, home, league_settings, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
+from . import (
+    history, home, league_settings, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics,
+)
 from .account import account_page
 from .recorder import views as recorder
 
