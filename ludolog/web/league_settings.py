@@ -78,7 +78,7 @@ class LeagueForm(forms.Form):
     starts_on = forms.DateField(label=_("First day"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     ends_on = forms.DateField(label=_("Last day"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
     games_scope = forms.ChoiceField(
-        label=_("Games"), widget=forms.RadioSelect, initial=ALL_GAMES,
+        label=_("Games allowed"), widget=forms.RadioSelect, initial=ALL_GAMES,
         choices=[(ALL_GAMES, _("Every game")), (CHOSEN_GAMES, _("Only the games ticked below"))])
     games = forms.MultipleChoiceField(
         label=_("Games allowed"), required=False, widget=forms.CheckboxSelectMultiple,

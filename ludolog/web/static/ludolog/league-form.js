@@ -31,12 +31,12 @@
   const points = document.querySelector(".points-choice");
   if (!points) return;
   const presets = JSON.parse(points.dataset.presets || "{}");
-  const cells = (size) => points.querySelectorAll(`tr[data-size="${size}"] input.points`);
+  const cells = (size) => points.querySelectorAll(`[data-size="${size}"] input.points`);
   points.querySelectorAll("input[type=radio][name=points_preset]").forEach((radio) => {
     radio.addEventListener("change", () => {
       const table = presets[radio.value];
       if (!radio.checked || !table) return;
-      points.querySelectorAll("tr[data-size]").forEach((row) => {
+      points.querySelectorAll(".points-line[data-size]").forEach((row) => {
         const values = table[row.dataset.size] || [];
         cells(row.dataset.size).forEach((cell, place) => { cell.value = place < values.length ? values[place] : ""; });
       });
