@@ -180,3 +180,12 @@ def test_the_preset_a_table_is():
     assert leagues.preset_of(leagues.preset_table(leagues.WIN_ONLY, [2, 3])) == "win"
     assert leagues.preset_of({"4": [5, 3, 2, 0]}) is None
     assert leagues.preset_of({}) is None
+
+
+def test_the_operators_admin_form_takes_every_game():
+    """The admin's league form once refused its own default ("[]": "This field is required")."""
+    from django.forms import modelform_factory
+
+    form = modelform_factory(League, fields=["game_slugs"])(data={"game_slugs": "[]"})
+    assert form.is_valid(), form.errors
+    assert form.cleaned_data["game_slugs"] == []
