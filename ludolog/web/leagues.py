@@ -65,7 +65,8 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "league": league,
         "may_rule": standings.may_rule(request.user, league),
-        "may_edit": can(request.user, Action.RUN_LEAGUES, league.club.organisation),
+        "may_edit": league.club.organisation is not None and can(request.user, Action.RUN_LEAGUES,
+                                                                 league.club.organisation),
         "points_rows": _points_rows(league),
         "awaiting": [_game_line(record) for record in awaiting],
         "ruled_out": [_game_line(record) for record in ruled_out],
