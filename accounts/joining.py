@@ -126,6 +126,9 @@ REFUSAL_WORDS = {
     "not_open_to_requests": _("This organisation does not take requests to join: ask one of its organisers."),
     "already_asked": _("You have already asked to join."),
     "request_decided": _("This request has already been answered."),
+    "may_not_manage_members": _("Only those who manage this organisation's members do this."),
+    "may_not_edit_organisation": _("Only the organisation's administrators change its settings."),
+    "last_manager": _("Nobody would be left to manage the members: give someone else this role first."),
 }
 """The refusals in the reader's language, for the pages (the API answers in English)."""
 

@@ -15,6 +15,7 @@ from records.models import Player
 
 @dataclass(frozen=True)
 class Member:
+    membership_id: int
     name: str
     username: str
     player_id: int | None
@@ -38,7 +39,7 @@ def members(memberships: Iterable[Membership]) -> list[Member]:
     for membership in memberships:
         username = membership.user.get_username()
         player_id, name = players.get(membership.user_id, (None, username))
-        found.append(Member(name=name, username=username, player_id=player_id,
+        found.append(Member(membership_id=membership.pk, name=name, username=username, player_id=player_id,
                             roles=tuple(Role(held.role) for held in membership.roles.all()),
                             joined_at=membership.joined_at))
     return found

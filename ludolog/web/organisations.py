@@ -90,6 +90,8 @@ def organisation_page(request: HttpRequest, slug: str, *, refusal: JoiningError 
         "asked": asked,
         "members": members(memberships_of(organisation)) if sees_members(user, organisation) else None,
         "invites": can(user, Action.INVITE, organisation),
+        "manages_members": can(user, Action.MANAGE_MEMBERS, organisation),
+        "edits_settings": can(user, Action.EDIT_ORGANISATION, organisation),
         "runs_leagues": can(user, Action.RUN_LEAGUES, organisation),
         "refusal": refusal,
         "refusal_words": words(refusal) if refusal else "",
@@ -196,6 +198,7 @@ def members_and_invitations(request: HttpRequest, slug: str) -> HttpResponse:
                      "link_kept": str(invitation.pk) in request.session.get(LINKS, {})} for invitation in pending],
         "requests": list(joining.open_requests(organisation)),
         "members": members(memberships_of(organisation)),
+        "manages_members": can(request.user, Action.MANAGE_MEMBERS, organisation),
     }
     return render(request, "organisations/members.html", context, status=status)
 

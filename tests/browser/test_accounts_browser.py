@@ -1,7 +1,9 @@
 """A visitor makes an account and gets back in by mail, on a phone (390×844) and a laptop
 (1280×800), in English and French, with sign-up open: from the header's "Sign up" to the form,
 the account page (address not verified), the link from the mail (the test mailbox: the live
-server runs in this process), the account page again (verified); then logged out, "Forgot your
+server runs in this process), the account page again (verified); the new account asks to join a
+second club, whose organiser accepts and makes them a trusted scorekeeper from the member's roles
+page, and the club's page then says they are a member; then logged out, "Forgot your
 password?", the reset link from the mail, a new password, and a login with the e-mail address
 and it, back to the account page. No page on the way is the Django admin's, none scrolls
 sideways, and the buttons are thumb-sized. Screenshots: accounts-<step>-<language>-<width>.png."""
@@ -15,9 +17,11 @@ from typing import Any
 import pytest
 from django.core import mail
 
-from accounts.models import Person
+from accounts.models import Organisation, Person
+from accounts.roles import Role, roles_of
+from tests.factories import give_role
 
-from .recorder_driver import LAPTOP, PHONE, TAP_TARGET_PX, assert_no_sideways_scroll
+from .recorder_driver import LAPTOP, PHONE, TAP_TARGET_PX, assert_no_sideways_scroll, logged_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,11 +30,15 @@ NEW_PASSWORD = "un-nouveau-mot-de-passe-7"
 WORDS = {
     "en": {"sign_up": "Sign up", "create": "Create the account", "account": "Your account",
            "forgot": "Forgot your password?", "mail_me": "Mail me the link", "save": "Save the new password",
-           "log_in": "Log in", "log_out": "Log out", "verified": "verified on", "unverified": "not verified yet"},
+           "log_in": "Log in", "log_out": "Log out", "verified": "verified on", "unverified": "not verified yet",
+           "pending": "its organisers will answer", "area": "Members and invitations", "accepted": "is a member now.",
+           "save_roles": "Save the roles", "member": "You are a member."},
     "fr": {"sign_up": "Créer un compte", "create": "Créer le compte", "account": "Votre compte",
            "forgot": "Mot de passe oublié ?", "mail_me": "M’envoyer le lien",
            "save": "Enregistrer le nouveau mot de passe", "log_in": "Se connecter", "log_out": "Se déconnecter",
-           "verified": "vérifiée le", "unverified": "pas encore vérifiée"},
+           "verified": "vérifiée le", "unverified": "pas encore vérifiée",
+           "pending": "ses organisateurs vous répondront", "area": "Membres et invitations",
+           "accepted": "est membre désormais.", "save_roles": "Enregistrer les rôles", "member": "Vous en êtes membre."},
 }
 
 
@@ -51,9 +59,12 @@ def assert_thumb_sized(page: Any) -> None:
 @pytest.mark.parametrize("language", ["en", "fr"])
 @pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
 def test_a_visitor_signs_up_verifies_the_address_and_gets_back_in_by_mail(browser, live_server, artifacts: Path,
-                                                                          settings, viewport, language):
+                                                                          settings, django_user_model, viewport,
+                                                                          language):
     settings.LUDOLOG_SIGNUP = "open"
     words = WORDS[language]
+    dunes = Organisation.objects.create(name="Club des Dunes", slug="les-dunes", open_to_requests=True)
+    dunes_organiser = give_role(django_user_model.objects.create_user("dunes"), Role.ORGANISER, dunes)
     context = browser.new_context(viewport=dict(viewport), locale="fr-FR" if language == "fr" else "en-US")
     page = context.new_page()
     page.set_default_timeout(15_000)
@@ -90,6 +101,41 @@ def test_a_visitor_signs_up_verifies_the_address_and_gets_back_in_by_mail(browse
     assert words["verified"] in page.locator('[data-testid="email-verified"]').inner_text()
     assert page.locator('[data-testid="account-player-link"]').inner_text() == f"nadia-{language}-{width}"
     shot("account-verified")
+
+    # The new account asks to join the second club; its organiser accepts and gives a role.
+    username = f"nadia-{language}-{width}"
+    page.goto(f"{live_server.url}/organisations/")
+    with page.expect_navigation():
+        page.get_by_role("link", name="Club des Dunes").click()
+    page.locator("textarea[name=message]").fill("Bonjour, je joue le jeudi.")
+    with page.expect_navigation():
+        page.get_by_test_id("ask-to-join").click()
+    assert words["pending"] in page.get_by_test_id("request-pending").inner_text()
+    shot("join-ask")
+    deciding = logged_in_page(browser, live_server, dunes_organiser, viewport=viewport,
+                              locale="fr-FR" if language == "fr" else "en-US")
+    deciding.on("framenavigated", lambda frame: visited.append(frame.url) if frame == deciding.main_frame else None)
+    deciding.goto(f"{live_server.url}/")
+    with deciding.expect_navigation():
+        deciding.get_by_role("link", name=words["area"]).click()
+    assert "Bonjour, je joue le jeudi." in deciding.get_by_test_id("join-requests").inner_text()
+    with deciding.expect_navigation():
+        deciding.get_by_test_id("accept-request").click()
+    assert words["accepted"] in deciding.locator(".messages").inner_text()
+    assert_no_sideways_scroll(deciding)
+    deciding.screenshot(path=str(artifacts / f"accounts-join-accepted-{language}-{width}.png"), full_page=True)
+    with deciding.expect_navigation():
+        deciding.get_by_test_id("member-list").locator("li", has_text=username).get_by_test_id("member-roles").click()
+    deciding.locator("#role-scorekeeper").check()
+    assert deciding.locator("#role-librarian").is_disabled()  # a librarian's to give, not an organiser's
+    assert_no_sideways_scroll(deciding)
+    deciding.screenshot(path=str(artifacts / f"accounts-member-roles-{language}-{width}.png"), full_page=True)
+    with deciding.expect_navigation():
+        deciding.get_by_role("button", name=words["save_roles"]).click()
+    newcomer = django_user_model.objects.get(username=username)
+    assert roles_of(newcomer, dunes) == {Role.MEMBER, Role.SCOREKEEPER}
+    page.reload()
+    assert words["member"] in page.get_by_test_id("join-box").inner_text()
 
     with page.expect_navigation():
         page.get_by_role("button", name=words["log_out"]).click()

@@ -1,9 +1,9 @@
 """Joining a club from the table, on a phone (390×844) and a laptop (1280×800), in English and
 French: the organiser makes a link invitation and shows its QR code; a new person opens the link
 in their own browser, creates an account, is a member at once and starts recording a game with
-their own name among the club's; a visitor asks to join the second club and its organiser
-accepts. No page on the way is the Django admin's.
-Screenshots: invitation-qr-<language>-<width>.png, invitation-accept-…, join-ask-…, join-request-….
+their own name among the club's. No page on the way is the Django admin's. (A visitor asking to
+join a club: tests/browser/test_accounts_browser.py, from the sign-up on.)
+Screenshots: invitation-qr-<language>-<width>.png, invitation-accept-….
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 WORDS = {
     "en": {"area": "Members and invitations", "welcome": "Welcome to Club du Jeudi: you are a member.",
-           "record": "Record a game", "pending": "its organisers will answer", "accepted": "visiteur is a member now."},
+           "record": "Record a game"},
     "fr": {"area": "Membres et invitations", "welcome": "Club du Jeudi : bienvenue, vous en êtes membre.",
-           "record": "Enregistrer une partie", "pending": "ses organisateurs vous répondront",
-           "accepted": "visiteur est membre désormais."},
+           "record": "Enregistrer une partie"},
 }
 PASSWORD = "un-mot-de-passe-long"
 
@@ -48,11 +47,8 @@ def test_an_invitation_at_the_table_and_a_request_to_join(browser, live_server, 
     locale = "fr-FR" if language == "fr" else "en-US"
     suffix = f"{language}-{viewport['width']}"
     thursday = Organisation.objects.create(name="Club du Jeudi", slug="club-du-jeudi", language=language)
-    dunes = Organisation.objects.create(name="Club des Dunes", slug="les-dunes", open_to_requests=True)
     organiser = give_role(django_user_model.objects.create_user("orga"), Role.ORGANISER, thursday)
     Player.objects.create(display_name="Orphée", user=organiser)
-    dunes_organiser = give_role(django_user_model.objects.create_user("dunes"), Role.ORGANISER, dunes)
-    visitor = django_user_model.objects.create_user("visiteur")
     visited: list[str] = []
 
     # The organiser, at the table: a link invitation and its QR code.
@@ -100,31 +96,6 @@ def test_an_invitation_at_the_table_and_a_request_to_join(browser, live_server, 
     assert [seat.player.display_name for seat in record.seats.order_by("seat_order")] == ["noa", "Orphée"]
     assert record.organisation == thursday and record.seats.get(seat_order=0).player.user.username == "noa"
 
-    # A visitor asks to join the second club; its organiser accepts.
-    asking = watched(logged_in_page(browser, live_server, visitor, viewport=viewport, locale=locale), visited)
-    asking.goto(f"{live_server.url}/organisations/")
-    with asking.expect_navigation():
-        asking.get_by_role("link", name="Club des Dunes").click()
-    asking.locator("textarea[name=message]").fill("Bonjour !")
-    with asking.expect_navigation():
-        asking.get_by_test_id("ask-to-join").click()
-    assert words["pending"] in asking.get_by_test_id("request-pending").inner_text()
-    assert_no_sideways_scroll(asking)
-    asking.screenshot(path=str(artifacts / f"join-ask-{suffix}.png"), full_page=True)
-    deciding = watched(logged_in_page(browser, live_server, dunes_organiser, viewport=viewport, locale=locale),
-                       visited)
-    deciding.goto(f"{live_server.url}/")
-    with deciding.expect_navigation():
-        deciding.get_by_role("link", name=words["area"]).click()
-    assert "Bonjour !" in deciding.get_by_test_id("join-requests").inner_text()
-    assert_no_sideways_scroll(deciding)
-    deciding.screenshot(path=str(artifacts / f"join-request-{suffix}.png"), full_page=True)
-    with deciding.expect_navigation():
-        deciding.get_by_test_id("accept-request").click()
-    assert words["accepted"] in deciding.locator(".messages").inner_text()
-    assert Membership.objects.filter(organisation=dunes, user=visitor).exists()
-    assert "visiteur" in deciding.get_by_test_id("member-list").inner_text()
-
     assert visited and not [url for url in visited if urlparse(url).path.startswith("/admin/")], visited
-    for page in (table, newcomer, asking, deciding):
+    for page in (table, newcomer):
         assert getattr(page, "script_errors", []) == []

@@ -135,6 +135,9 @@ class Command(BaseCommand):
         games recorded at its table."""
         dunes = self._organisation(*SECOND_CLUB, Organisation.Kind.CLUB)
         organiser = self._person(SECOND_CLUB_ORGANISER, dunes, Role.ORGANISER, None)
+        # The club's founder also keeps its settings (its name, contact, who may see its members).
+        MembershipRole.objects.get_or_create(membership=Membership.objects.get(organisation=dunes, user=organiser),
+                                             role=Role.ADMIN)
         club, _created = Club.objects.get_or_create(name=SECOND_CLUB[1], defaults={"organisation": dunes})
         with transaction.atomic():
             league, _created = League.objects.get_or_create(
