@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from django.utils.text import slugify
+
 from .models import CatalogueRecord
 from .spelling import name_key
 
@@ -27,3 +29,18 @@ def records_by_title(titles: Iterable[str]) -> dict[str, CatalogueRecord]:
 def record_titled(title: str) -> CatalogueRecord | None:
     """The catalogue record ``title`` names (:func:`records_by_title`), if any."""
     return records_by_title([title]).get(name_key(title))
+
+
+def game_slug_for(record: CatalogueRecord) -> str:
+    """The slug a result-only record of this catalogue record takes: its engine's, or its title's
+    (what a league's list of games names it by)."""
+    return record.engine_slug or (slugify(record.title)[:64].strip("-") or f"title-{record.pk}")
+
+
+def catalogue_games() -> dict[str, str]:
+    """Every game the catalogue names, by the slug its records take (:func:`game_slug_for`): its
+    title, the oldest record's where several titles take one slug. One query over the titles."""
+    found: dict[str, str] = {}
+    for record in CatalogueRecord.objects.order_by("pk").only("pk", "title", "engine_slug"):
+        found.setdefault(game_slug_for(record), record.title)
+    return found

@@ -250,7 +250,9 @@ class League(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
     name = models.CharField(_("name"), max_length=200)
-    game_slugs = models.JSONField(_("games allowed"), default=list, help_text=_("Game slugs; empty allows every game."))
+    # blank: an empty list is the default and means every game (the admin's form took it for missing).
+    game_slugs = models.JSONField(_("games allowed"), default=list, blank=True,
+                                  help_text=_("Game slugs; empty allows every game."))
 
     class RecordKinds(models.TextChoices):
         ALL = "all", _("every game, recorded move by move or logged as a result")

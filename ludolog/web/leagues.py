@@ -11,6 +11,7 @@ from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
 from accounts.current import current_organisation
+from accounts.roles import Action, can
 from accounts.scoping import in_organisation
 from records.selectors import only_visible, visible_records
 from scoring import rulings, selectors, standings
@@ -64,6 +65,9 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "league": league,
         "may_rule": standings.may_rule(request.user, league),
+        "may_edit": league.club.organisation is not None and can(request.user, Action.RUN_LEAGUES,
+                                                                 league.club.organisation),
+        "points_rows": _points_rows(league),
         "awaiting": [_game_line(record) for record in awaiting],
         "ruled_out": [_game_line(record) for record in ruled_out],
         "games_allowed": [game_name(slug) for slug in league.game_slugs],
@@ -74,6 +78,13 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
                            for ruling, changes in selectors.ruling_impacts(request.user, league, RECENT_GAMES)],
     }
     return render(request, "leagues/detail.html", context)
+
+
+def _points_rows(league) -> list[tuple[int, list]]:
+    """The points by place at each table size, for a league ranked by points."""
+    if league.scoring_system != league.ScoringSystem.POINTS:
+        return []
+    return sorted((int(size), points) for size, points in (league.points_table or {}).items() if size.isdigit())
 
 
 def _game_line(record) -> dict:

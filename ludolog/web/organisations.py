@@ -92,6 +92,7 @@ def organisation_page(request: HttpRequest, slug: str, *, refusal: JoiningError 
         "invites": can(user, Action.INVITE, organisation),
         "manages_members": can(user, Action.MANAGE_MEMBERS, organisation),
         "edits_settings": can(user, Action.EDIT_ORGANISATION, organisation),
+        "runs_leagues": can(user, Action.RUN_LEAGUES, organisation),
         "refusal": refusal,
         "refusal_words": words(refusal) if refusal else "",
     }

@@ -23,14 +23,13 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 from django.utils import timezone
-from django.utils.text import slugify
 from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.current import current_organisation
 from accounts.models import Organisation
 from games.models import CatalogueRecord, Copy
 from games.registry import RESULT
-from games.selectors import record_titled
+from games.selectors import game_slug_for, record_titled
 from games.spelling import name_key, tidy_name
 from records import players, services
 from records.errors import RecordError
@@ -254,11 +253,6 @@ def recent_games(user: AbstractBaseUser) -> list[CatalogueRecord]:
                .order_by("-last", "-n").values_list("catalogue_record", flat=True)[:RECENT_GAMES])
     by_id = CatalogueRecord.objects.in_bulk(ids)
     return [by_id[pk] for pk in ids if pk in by_id]
-
-
-def game_slug_for(record: CatalogueRecord) -> str:
-    """The slug a result-only record of this catalogue record takes: its engine's, or its title's."""
-    return record.engine_slug or (slugify(record.title)[:64].strip("-") or f"title-{record.pk}")
 
 
 @login_required

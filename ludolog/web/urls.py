@@ -5,7 +5,9 @@ from django.urls import include, path
 
 from accounts.forms import LoginForm
 
-from . import history, home, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics
+from . import (
+    history, home, league_settings, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics,
+)
 from .account import account_page
 from .recorder import views as recorder
 
@@ -31,6 +33,8 @@ urlpatterns = [
     path("leagues/", leagues.league_list, name="league-list"),
     path("leagues/<int:pk>/", leagues.league_detail, name="league-detail"),
     path("leagues/<int:pk>/rulings/", leagues.league_rule, name="league-rule"),
+    path("leagues/<int:pk>/edit/", league_settings.league_edit, name="league-edit"),
+    path("organisations/<slug:slug>/leagues/new/", league_settings.league_new, name="league-new"),
     path("scorekeeping/", scorekeeping.start, name="scorekeeping"),
     path("scorekeeping/result/", results.log_result, name="log-result"),
     path("scorekeeping/<int:pk>/", recorder.record_page, name="scorekeeping-record"),

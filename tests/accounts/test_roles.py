@@ -96,6 +96,7 @@ def test_the_pages_that_ask_answer_as_the_table(client, person, kind):
         A.PRINT_COPY_LABELS: client.get(reverse("catalogue:labels")).status_code,
         A.IMPORT_PLAYS: client.get(reverse("import-plays")).status_code,
         A.INVITE: client.get(reverse("organisations:members", args=[the_library().slug])).status_code,
+        A.RUN_LEAGUES: client.get(reverse("league-new", args=[the_library().slug])).status_code,
     }
     for action, status in answers.items():
         if kind == "anonymous":
