@@ -45,7 +45,7 @@ from records.players import known_players
 from scoring.services import final_scores_each, ranks_as_told
 
 from . import formats
-from .formats import PlayerScore, Play, whole_score
+from .formats import MalformedFile, PlayerScore, Play, shown, whole_score
 
 ANONYMOUS = "Anonymous player"
 UNNAMED_KEYS = {"", "anonymous", "anonymous player"}
@@ -54,6 +54,27 @@ NAME_LENGTH = Player._meta.get_field("display_name").max_length
 COLOUR_LENGTH = Seat._meta.get_field("colour").max_length
 LOCATION_LENGTH = GameRecord._meta.get_field("location").max_length
 TITLE_LENGTH = CatalogueRecord._meta.get_field("title").max_length
+PLAY_ID_LENGTH = GameRecord._meta.get_field("source_id").max_length - len(f"#{formats.MAX_QUANTITY}")
+"""A play's id with room for the ``#n`` of a play logged n times."""
+
+
+def refuse_what_does_not_fit(plays: Iterable[Play]) -> None:
+    """Refuse the file, naming the line or field, where a value is longer than Ludolog keeps it:
+    a name too long is refused, never cut (as the API and the result page refuse it). A seat's
+    colour alone is cut (:func:`store`): a detail, not a name."""
+    for play in plays:
+        checks = [(play.play_id, PLAY_ID_LENGTH, play.where_of("play_id"),
+                   "the play id %(value)s is longer than %(most)s characters"),
+                  (tidy_name(play.game), TITLE_LENGTH, play.where_of("game"),
+                   "the game's name %(value)s is longer than %(most)s characters"),
+                  (play.location, LOCATION_LENGTH, play.where_of("location"),
+                   "the location %(value)s is longer than %(most)s characters")]
+        for seat in play.players:
+            checks.append((tidy_name(seat.name or seat.username), NAME_LENGTH, seat.where or play.where,
+                           "the player's name %(value)s is longer than %(most)s characters"))
+        for value, most, where, message in checks:
+            if len(value) > most:
+                raise MalformedFile(where, message, value=shown(value), most=most)
 
 
 @dataclass
@@ -137,7 +158,7 @@ class Plan:
 def _seat_names(players: Sequence[PlayerScore]) -> list[str]:
     names, unnamed = [], 0
     for seat in players:
-        name = tidy_name(seat.name or seat.username)[:NAME_LENGTH].strip()
+        name = tidy_name(seat.name or seat.username)
         if name_key(name) in UNNAMED_KEYS or not shows(name):
             unnamed += 1
             name = f"{ANONYMOUS} {unnamed}"
@@ -205,12 +226,14 @@ class _Catalogue:
 
 
 def _title(play: Play) -> str:
-    return tidy_name(play.game)[:TITLE_LENGTH]
+    return tidy_name(play.game)
 
 
 def plan_import(plays: Iterable[Play], source: str, *, seen_by: AbstractBaseUser | None = None) -> Plan:
-    """What importing ``plays`` would do, reading the database and writing nothing."""
+    """What importing ``plays`` would do, reading the database and writing nothing; raises
+    :class:`MalformedFile` where a value does not fit (:func:`refuse_what_does_not_fit`)."""
     plays = list(plays)
+    refuse_what_does_not_fit(plays)
     all_ids = [source_id for play in plays for source_id in _source_ids(play)]
     imported: set[str] = set()
     for start in range(0, len(all_ids), 5000):
@@ -279,12 +302,13 @@ def store(plan: Plan, *, user: AbstractBaseUser | None = None, organisation: Org
             assert planned.game is not None and planned.game.record is not None and planned.payload is not None
             catalogue = planned.game.record
             play = planned.play
+            # A colour is a detail of the seat, not a name: one typed long is cut to what a seat keeps.
             seats = [record_services.SeatSpec(name, colour=seat.colour[:COLOUR_LENGTH])
                      for name, seat in zip(planned.names, play.players)]
             results += [record_services.LoggedResult(
                 game_slug=_game_slug(catalogue), seats=seats, payload=planned.payload, fields={
                     "catalogue_record": catalogue, "played_on": play.played_on,
-                    "location": play.location[:LOCATION_LENGTH], "duration_minutes": play.minutes,
+                    "location": play.location, "duration_minutes": play.minutes,
                     "source": plan.source, "source_id": source_id, "organisation": organisation,
                 }) for source_id in planned.to_create]
         # Every record at once, as start_game then the append of its result would make each.

@@ -10,6 +10,7 @@ temporary folder, named by a random token kept in the staff member's session.
 
 from __future__ import annotations
 
+import re
 import secrets
 import tempfile
 from pathlib import Path
@@ -43,6 +44,17 @@ class UploadForm(forms.Form):
     file = forms.FileField(label=_("File"))
 
 
+LINE = re.compile(r"line (\d+)")
+
+
+def said(error: MalformedFile) -> dict[str, str]:
+    """Where and what is wrong with a file, in the reader's language (the message's template is in
+    the catalogue; a field's path, ``plays[3].gameRefId``, is the file's own word and stays)."""
+    line = LINE.fullmatch(error.where)
+    where = gettext("line %(number)s") % {"number": line.group(1)} if line else error.where
+    return {"where": where, "message": gettext(error.template) % error.params if error.params else gettext(error.template)}
+
+
 def _forbidden() -> HttpResponse:
     return HttpResponse(gettext("Only staff import a club's history."), status=403,
                         content_type="text/plain; charset=utf-8")
@@ -67,10 +79,9 @@ def import_plays(request: HttpRequest) -> HttpResponse:
     data = upload.read()
     source = form.cleaned_data["format"]
     try:
-        plays = READERS[source](data)
+        plan = plan_import(READERS[source](data), source, seen_by=request.user)
     except MalformedFile as error:
-        return render(request, "history/import.html", {"form": form, "malformed": error}, status=400)
-    plan = plan_import(plays, source, seen_by=request.user)
+        return render(request, "history/import.html", {"form": form, "malformed": said(error)}, status=400)
     token = secrets.token_hex(16)
     (waiting_folder() / token).write_bytes(data)
     previous = request.session.get(SESSION_KEY)
