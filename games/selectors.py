@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from django.utils.text import slugify
 
-from .models import CatalogueRecord
+from .models import CatalogueRecord, OtherTitle
 from .spelling import name_key
 
 
@@ -44,3 +44,27 @@ def catalogue_games() -> dict[str, str]:
     for record in CatalogueRecord.objects.order_by("pk").only("pk", "title", "engine_slug"):
         found.setdefault(game_slug_for(record), record.title)
     return found
+
+
+def records_titled(titles: Iterable[str]) -> dict[str, list[CatalogueRecord]]:
+    """Every catalogue record each title names, in any of its languages (the record's title or one
+    of its other titles, whatever the case, accents and spaces), by the title's key: the records
+    whose own title it is first, then those where it is another title, each the oldest first.
+    For a play log's games, where "Stone Age" is the record "Stenen Tijdperk"; the records
+    sharing a title are all given, for a person to tell apart."""
+    keys = {name_key(title) for title in titles}
+    found: dict[str, list[tuple[int, int, CatalogueRecord]]] = {}
+    if not keys:
+        return {}
+    records = {record.pk: record for record in CatalogueRecord.objects.select_related("publisher")
+               .only("pk", "title", "bgg_id", "engine_slug", "publication_year", "publisher__name")}
+    for record in records.values():
+        key = name_key(record.title)
+        if key in keys:
+            found.setdefault(key, []).append((0, record.pk, record))
+    for record_id, title in OtherTitle.objects.values_list("record_id", "title"):
+        key = name_key(title)
+        if key in keys and record_id in records and all(pk != record_id for _own, pk, _r in found.get(key, [])):
+            found.setdefault(key, []).append((1, record_id, records[record_id]))
+    return {key: [record for _own, _pk, record in sorted(entries, key=lambda e: e[:2])]
+            for key, entries in found.items()}

@@ -91,6 +91,10 @@ def _load(data: dict[str, Any], library: Organisation | None = None) -> list[tup
                 "engine_slug": item.get("engine_slug", ""),
             },
         )
+        if item.get("bgg_id") and not record.bgg_id:
+            # Given, never taken away: a plays import may have set it where the data has none.
+            record.bgg_id = item["bgg_id"]
+            record.save(update_fields=["bgg_id"])
         record.full_clean()
         record.languages.set(Language.objects.filter(code__in=item.get("languages", [])))
         record.categories.set(

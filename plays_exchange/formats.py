@@ -26,6 +26,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -41,15 +42,71 @@ FORMATS = (BGG, BGSTATS)
 
 MAX_QUANTITY = 100
 """A play logged more times than this in one line is taken for a typing slip, not a history."""
+MAX_MINUTES = 7 * 24 * 60
+"""A play longer than a week (a campaign logged as one play) is not a length but a slip or an attack."""
+MAX_BGG_ID = 2**31 - 1
+"""BoardGameGeek's ids are well below this; the catalogue keeps one in a 32-bit integer."""
+MAX_DEPTH = 32
+"""Nesting a play log never needs (a BG Stats export nests five deep, a BGG file four): deeper is
+refused before parsing, so that no parser recurses without end (Python's ``json`` would)."""
+MAX_NUMBER_DIGITS = 100
+"""A number in a file longer than this is refused where it stands (Python refuses to read one of
+more than 4,300 digits, with no line to name)."""
+MAX_SCORE_TEXT = 30
+"""A score is a number or a few words ("49ish"); a longer one is not a score."""
+
+UNREADABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ud800-\udfff]")
+"""What no name or text may hold: control characters (tab and line breaks aside, kept in comments)
+and lone surrogates, halves of a character that cannot be stored or written out as UTF-8 (JSON's
+``"\\ud800"`` makes one). XML forbids them itself."""
 
 
 class MalformedFile(ValueError):
-    """The file is not a play log of its format; ``where`` names the line or the field."""
+    """The file is not a play log of its format; ``where`` names the line or the field.
 
-    def __init__(self, where: str, message: str) -> None:
-        super().__init__(f"{where}: {message}")
+    ``template`` and ``params`` are the message before it is filled in, so that a page can say
+    it in its reader's language (the templates are in the project's message catalogue)."""
+
+    def __init__(self, where: str, template: str, **params: Any) -> None:
         self.where = where
-        self.message = message
+        self.template = template
+        self.params = params
+        self.message = template % params if params else template
+        super().__init__(f"{where}: {self.message}")
+
+
+def shown(value: str, most: int = 40) -> str:
+    """A value quoted in a message, cut if long: a message never repeats a 10,000-character name.
+
+    >>> shown("Azul"), shown("7" * 5000)
+    ("'Azul'", "'7777777777777777777777777777777777777777…' (5000 characters)")
+    """
+    if len(value) <= most:
+        return repr(value)
+    return f"{value[:most]!r}"[:-1] + f"…' ({len(value)} characters)"
+
+
+def _id(value: Any) -> str:
+    return str(value) if isinstance(value, int) and len(str(value)) <= 40 else shown(str(value))
+
+
+def _readable(text: str, where: str) -> str:
+    found = UNREADABLE.search(text)
+    if found:
+        code = ord(found.group())
+        if 0xD800 <= code <= 0xDFFF:
+            raise MalformedFile(where, "holds a lone surrogate (U+%(code)04X), half of a character: not text",
+                                code=code)
+        raise MalformedFile(where, "holds the control character U+%(code)04X", code=code)
+    return text
+
+
+def _score(text: str, where: str) -> str:
+    text = text.strip()
+    if len(text) > MAX_SCORE_TEXT:
+        raise MalformedFile(where, "the score %(value)s is longer than a score can be (%(most)s characters)",
+                            value=shown(text), most=MAX_SCORE_TEXT)
+    return text
 
 
 @dataclass(frozen=True)
@@ -63,6 +120,8 @@ class PlayerScore:
     start_position: str = ""
     colour: str = ""
     username: str = ""
+    where: str = field(default="", compare=False)
+    """Where the player's name is in its file (``line 14``, ``players[2].name``), for the messages."""
 
 
 @dataclass(frozen=True)
@@ -83,6 +142,12 @@ class Play:
     comments: str = ""
     where: str = field(default="", compare=False)
     """Where the play is in its file (``line 12``, ``plays[3]``), for the messages."""
+    wheres: dict[str, str] = field(default_factory=dict, compare=False, hash=False)
+    """Where its ``play_id``, ``game`` and ``location`` are, where not the play's own place."""
+
+    def where_of(self, name: str) -> str:
+        """Where the file gives this play's ``name`` (one of its fields), for a message."""
+        return self.wheres.get(name, self.where)
 
 
 def whole_score(text: str) -> int | None:
@@ -111,18 +176,23 @@ def _flag(value: str, where: str, name: str) -> bool:
         return False
     if value == "1":
         return True
-    raise MalformedFile(where, f"{name}={value!r} is neither 0 nor 1")
+    raise MalformedFile(where, "%(name)s=%(value)s is neither 0 nor 1", name=name, value=shown(value))
 
 
-def _integer(value: str, where: str, name: str, *, default: int | None = None, least: int = 0) -> int | None:
+def _integer(value: str, where: str, name: str, *, default: int | None = None, least: int = 0,
+             most: int) -> int | None:
     if value.strip() == "":
         return default
+    if len(value.strip()) > MAX_NUMBER_DIGITS:
+        raise MalformedFile(where, "%(name)s=%(value)s is beyond %(most)s", name=name, value=shown(value), most=most)
     try:
         number = int(value)
     except ValueError:
-        raise MalformedFile(where, f"{name}={value!r} is not a whole number") from None
+        raise MalformedFile(where, "%(name)s=%(value)s is not a whole number", name=name, value=shown(value)) from None
     if number < least:
-        raise MalformedFile(where, f"{name}={value!r} is below {least}")
+        raise MalformedFile(where, "%(name)s=%(value)s is below %(least)s", name=name, value=shown(value), least=least)
+    if number > most:
+        raise MalformedFile(where, "%(name)s=%(value)s is beyond %(most)s", name=name, value=shown(value), most=most)
     return number
 
 
@@ -130,7 +200,8 @@ def _date(value: str, where: str, name: str) -> date:
     try:
         return date.fromisoformat(value.strip()[:10])
     except ValueError:
-        raise MalformedFile(where, f"{name}={value!r} is not a date (YYYY-MM-DD)") from None
+        raise MalformedFile(where, "%(name)s=%(value)s is not a date (YYYY-MM-DD)", name=name,
+                            value=shown(value)) from None
 
 
 class _BggReader:
@@ -146,9 +217,12 @@ class _BggReader:
         where = f"line {self.parser.CurrentLineNumber}"
         parent = self.stack[-1] if self.stack else None
         self.stack.append(name)
+        if len(self.stack) > MAX_DEPTH:
+            raise MalformedFile(where, "elements nested more than %(most)s deep", most=MAX_DEPTH)
         if parent is None:
             if name != "plays":
-                raise MalformedFile(where, f"the file holds <{name}>, not BoardGameGeek's <plays>")
+                raise MalformedFile(where, "the file holds <%(element)s>, not BoardGameGeek's <plays>",
+                                    element=shown(name)[1:-1])
         elif name == "play" and parent == "plays":
             self._start_play(attrs, where)
         elif name == "item" and parent == "play":
@@ -159,13 +233,14 @@ class _BggReader:
             if not title:
                 raise MalformedFile(where, "<item> has no name")
             self.play["game"] = title
-            self.play["bgg_id"] = _integer(attrs.get("objectid", ""), where, "objectid", least=1)
+            self.play["bgg_id"] = _integer(attrs.get("objectid", ""), where, "objectid", least=1, most=MAX_BGG_ID)
+            self.play["wheres"]["game"] = where
         elif name == "player" and parent == "players" and self.play is not None:
             self.play["players"].append(PlayerScore(
-                name=attrs.get("name", "").strip(), score=attrs.get("score", "").strip(),
+                name=attrs.get("name", "").strip(), score=_score(attrs.get("score", ""), where),
                 win=_flag(attrs.get("win", ""), where, "win"), new=_flag(attrs.get("new", ""), where, "new"),
                 start_position=attrs.get("startposition", "").strip(), colour=attrs.get("color", "").strip(),
-                username=attrs.get("username", "").strip(),
+                username=attrs.get("username", "").strip(), where=where,
             ))
         elif name == "comments":
             self.text = []
@@ -176,16 +251,14 @@ class _BggReader:
             raise MalformedFile(where, "<play> has no id")
         if "date" not in attrs:
             raise MalformedFile(where, "<play> has no date")
-        quantity = _integer(attrs.get("quantity", ""), where, "quantity", default=1, least=1)
+        quantity = _integer(attrs.get("quantity", ""), where, "quantity", default=1, least=1, most=MAX_QUANTITY)
         assert quantity is not None
-        if quantity > MAX_QUANTITY:
-            raise MalformedFile(where, f"quantity={quantity} is more than {MAX_QUANTITY}")
         self.play = {
             "play_id": play_id, "played_on": _date(attrs["date"], where, "date"), "quantity": quantity,
-            "minutes": _integer(attrs.get("length", ""), where, "length") or None,
+            "minutes": _integer(attrs.get("length", ""), where, "length", most=MAX_MINUTES) or None,
             "incomplete": _flag(attrs.get("incomplete", ""), where, "incomplete"),
             "location": attrs.get("location", "").strip(), "game": None, "bgg_id": None, "players": [],
-            "comments": "", "where": where,
+            "comments": "", "where": where, "wheres": {},
         }
 
     def end(self, name: str) -> None:
@@ -195,7 +268,7 @@ class _BggReader:
         elif name == "play" and self.play is not None:
             play, self.play = self.play, None
             if play["game"] is None:
-                raise MalformedFile(play["where"], f"<play id={play['play_id']!r}> names no game (<item>)")
+                raise MalformedFile(play["where"], "<play id=%(id)s> names no game (<item>)", id=shown(play["play_id"]))
             self.plays.append(Play(**{**play, "players": tuple(play["players"])}))
 
     def characters(self, data: str) -> None:
@@ -216,8 +289,11 @@ class _BggReader:
         try:
             self.parser.Parse(data, True)
         except expat.ExpatError as error:
-            raise MalformedFile(f"line {error.lineno}", f"not well-formed XML: {expat.ErrorString(error.code)} "
-                                                         f"(column {error.offset + 1})") from None
+            raise MalformedFile(f"line {error.lineno}", "not well-formed XML: %(error)s (column %(column)s)",
+                                error=expat.ErrorString(error.code), column=error.offset + 1) from None
+        except LookupError as error:
+            # The declaration names an encoding Python has no codec for.
+            raise MalformedFile("line 1", "the file's encoding is unknown (%(error)s)", error=str(error)) from None
         return self.plays
 
 
@@ -295,7 +371,7 @@ def _text(value: Any, where: str) -> str:
         raise MalformedFile(where, "is not text or a number")
     if isinstance(value, float) and value.is_integer():
         value = int(value)
-    return str(value).strip()
+    return _readable(str(value), where).strip()
 
 
 def _bool(value: Any, where: str) -> bool:
@@ -304,6 +380,36 @@ def _bool(value: Any, where: str) -> bool:
     if not isinstance(value, bool) and value not in (0, 1):
         raise MalformedFile(where, "is neither true nor false")
     return bool(value)
+
+
+JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[{]|[\]}]|(?<![.\d])\d{%d,}' % (MAX_NUMBER_DIGITS + 1))
+"""What :func:`_refuse_what_json_cannot_read` looks at: strings (skipped whole), brackets, and
+numbers longer than :data:`MAX_NUMBER_DIGITS` (a fraction's digits are not counted)."""
+
+
+def _refuse_what_json_cannot_read(text: str) -> None:
+    """Refuse, naming its line, what would make ``json`` recurse without end or refuse a number
+    with no line to name: nesting deeper than :data:`MAX_DEPTH`, a number of too many digits.
+
+    >>> _refuse_what_json_cannot_read('{"a": [[1, "[[[["]]}')
+    >>> _refuse_what_json_cannot_read('{"a":\\n' + "[" * 40)
+    Traceback (most recent call last):
+    ...
+    plays_exchange.formats.MalformedFile: line 2: nested more than 32 deep
+    """
+    depth = 0
+    for token in JSON_TOKENS.finditer(text):
+        mark = token.group()
+        if mark == "[" or mark == "{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise MalformedFile(f"line {text.count(chr(10), 0, token.start()) + 1}",
+                                    "nested more than %(most)s deep", most=MAX_DEPTH)
+        elif mark == "]" or mark == "}":
+            depth -= 1
+        elif mark[0] != '"':
+            raise MalformedFile(f"line {text.count(chr(10), 0, token.start()) + 1}",
+                                "a number of %(digits)s digits", digits=len(mark))
 
 
 def read_bgstats(data: bytes) -> list[Play]:
@@ -321,22 +427,28 @@ def read_bgstats(data: bytes) -> list[Play]:
     plays_exchange.formats.MalformedFile: plays[0].gameRefId: no game has id 9
     """
     try:
-        document = json.loads(data.decode("utf-8-sig"))
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise MalformedFile("byte %d" % error.start, "the file is not UTF-8 text") from None
+        line = data.count(b"\n", 0, error.start) + 1
+        raise MalformedFile(f"line {line}", "the file is not UTF-8 text (byte %(byte)s)", byte=error.start + 1) from None
+    _refuse_what_json_cannot_read(text)
+    try:
+        document = json.loads(text)
     except json.JSONDecodeError as error:
-        raise MalformedFile(f"line {error.lineno}", f"not JSON: {error.msg} (column {error.colno})") from None
+        raise MalformedFile(f"line {error.lineno}", "not JSON: %(error)s (column %(column)s)", error=error.msg,
+                            column=error.colno) from None
     document = _object(document, "the file")
     if "plays" not in document:
         raise MalformedFile("plays", "is missing: not a BG Stats export")
-    players: dict[Any, tuple[str, str]] = {}
+    players: dict[Any, tuple[str, str, str]] = {}
     for index, value in enumerate(_list(document, "players")):
         where = f"players[{index}]"
         player = _object(value, where)
         anonymous = _bool(player.get("isAnonymous"), f"{where}.isAnonymous")
         players[_ref(player, "id", where)] = ("" if anonymous else _text(player.get("name"), f"{where}.name"),
-                                              _text(player.get("bggUsername"), f"{where}.bggUsername"))
-    games: dict[Any, tuple[str, int | None, bool]] = {}
+                                              _text(player.get("bggUsername"), f"{where}.bggUsername"),
+                                              f"{where}.name")
+    games: dict[Any, tuple[str, int | None, bool, str]] = {}
     for index, value in enumerate(_list(document, "games")):
         where = f"games[{index}]"
         game = _object(value, where)
@@ -346,14 +458,14 @@ def read_bgstats(data: bytes) -> list[Play]:
         bgg_id = game.get("bggId")
         if bgg_id in (None, "", 0):
             bgg_id = None
-        elif isinstance(bgg_id, bool) or not isinstance(bgg_id, int) or bgg_id < 0:
+        elif isinstance(bgg_id, bool) or not isinstance(bgg_id, int) or not 0 < bgg_id <= MAX_BGG_ID:
             raise MalformedFile(f"{where}.bggId", "is not a BoardGameGeek id")
-        games[_ref(game, "id", where)] = (name, bgg_id, game.get("highestWins") is False)
-    locations: dict[Any, str] = {}
+        games[_ref(game, "id", where)] = (name, bgg_id, game.get("highestWins") is False, f"{where}.name")
+    locations: dict[Any, tuple[str, str]] = {}
     for index, value in enumerate(_list(document, "locations")):
         where = f"locations[{index}]"
         location = _object(value, where)
-        locations[_ref(location, "id", where)] = _text(location.get("name"), f"{where}.name")
+        locations[_ref(location, "id", where)] = (_text(location.get("name"), f"{where}.name"), f"{where}.name")
     plays: list[Play] = []
     for index, value in enumerate(_list(document, "plays")):
         where = f"plays[{index}]"
@@ -363,30 +475,34 @@ def read_bgstats(data: bytes) -> list[Play]:
             raise MalformedFile(f"{where}.uuid", "is missing")
         game_ref = _ref(play, "gameRefId", where)
         if game_ref not in games:
-            raise MalformedFile(f"{where}.gameRefId", f"no game has id {game_ref}")
-        title, bgg_id, lowest_wins = games[game_ref]
+            raise MalformedFile(f"{where}.gameRefId", "no game has id %(id)s", id=_id(game_ref))
+        title, bgg_id, lowest_wins, title_where = games[game_ref]
         if not isinstance(play.get("playDate"), str):
             raise MalformedFile(f"{where}.playDate", "is missing")
         location_ref = play.get("locationRefId")
         if location_ref not in (None, 0, "") and location_ref not in locations:
-            raise MalformedFile(f"{where}.locationRefId", f"no location has id {location_ref}")
+            raise MalformedFile(f"{where}.locationRefId", "no location has id %(id)s", id=_id(location_ref))
+        location, location_where = (locations[location_ref] if location_ref not in (None, 0, "")
+                                    else ("", f"{where}.locationRefId"))
         minutes = play.get("durationMin")
         if minutes in (None, ""):
             minutes = None
-        elif isinstance(minutes, bool) or not isinstance(minutes, int) or minutes < 0:
-            raise MalformedFile(f"{where}.durationMin", "is not a number of minutes")
+        elif isinstance(minutes, bool) or not isinstance(minutes, int) or not 0 <= minutes <= MAX_MINUTES:
+            raise MalformedFile(f"{where}.durationMin", "is not a number of minutes (at most %(most)s)",
+                                most=MAX_MINUTES)
         seats: list[tuple[int, PlayerScore]] = []
         for number, line in enumerate(_list(play, "playerScores")):
             at = f"{where}.playerScores[{number}]"
             line = _object(line, at)
             player_ref = _ref(line, "playerRefId", at)
             if player_ref not in players:
-                raise MalformedFile(f"{at}.playerRefId", f"no player has id {player_ref}")
-            name, username = players[player_ref]
+                raise MalformedFile(f"{at}.playerRefId", "no player has id %(id)s", id=_id(player_ref))
+            name, username, name_where = players[player_ref]
             order = line.get("seatOrder")
             order = number if isinstance(order, bool) or not isinstance(order, int) else order
             seats.append((order, PlayerScore(
-                name=name, username=username, score=_text(line.get("score"), f"{at}.score"),
+                name=name, username=username, where=name_where,
+                score=_score(_text(line.get("score"), f"{at}.score"), f"{at}.score"),
                 win=_bool(line.get("winner"), f"{at}.winner"), new=_bool(line.get("newPlayer"), f"{at}.newPlayer"),
                 start_position="1" if _bool(line.get("startPlayer"), f"{at}.startPlayer") else "",
             )))
@@ -394,8 +510,8 @@ def read_bgstats(data: bytes) -> list[Play]:
             play_id=play_id, played_on=_date(play["playDate"], f"{where}.playDate", "playDate"), game=title,
             bgg_id=bgg_id, players=tuple(seat for _order, seat in sorted(seats, key=lambda s: s[0])),
             minutes=minutes or None, ignored=_bool(play.get("ignored"), f"{where}.ignored"),
-            location=locations.get(location_ref, "") if location_ref not in (None, 0, "") else "",
-            lowest_wins=lowest_wins, comments=_text(play.get("comments"), f"{where}.comments"), where=where,
+            location=location, lowest_wins=lowest_wins, comments=_text(play.get("comments"), f"{where}.comments"),
+            where=where, wheres={"play_id": f"{where}.uuid", "game": title_where, "location": location_where},
         ))
     return plays
 

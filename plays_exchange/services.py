@@ -27,7 +27,8 @@ What an imported play becomes:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,7 +38,7 @@ from django.utils.text import slugify
 
 from accounts.models import Organisation
 from games.models import CatalogueRecord
-from games.selectors import records_by_title
+from games.selectors import records_titled
 from games.spelling import name_key, shows, tidy_name
 from records import services as record_services
 from records.models import GameRecord, Player, Seat
@@ -45,7 +46,7 @@ from records.players import known_players
 from scoring.services import final_scores_each, ranks_as_told
 
 from . import formats
-from .formats import PlayerScore, Play, whole_score
+from .formats import MalformedFile, PlayerScore, Play, shown, whole_score
 
 ANONYMOUS = "Anonymous player"
 UNNAMED_KEYS = {"", "anonymous", "anonymous player"}
@@ -54,18 +55,48 @@ NAME_LENGTH = Player._meta.get_field("display_name").max_length
 COLOUR_LENGTH = Seat._meta.get_field("colour").max_length
 LOCATION_LENGTH = GameRecord._meta.get_field("location").max_length
 TITLE_LENGTH = CatalogueRecord._meta.get_field("title").max_length
+PLAY_ID_LENGTH = GameRecord._meta.get_field("source_id").max_length - len(f"#{formats.MAX_QUANTITY}")
+"""A play's id with room for the ``#n`` of a play logged n times."""
+
+
+def refuse_what_does_not_fit(plays: Iterable[Play]) -> None:
+    """Refuse the file, naming the line or field, where a value is longer than Ludolog keeps it:
+    a name too long is refused, never cut (as the API and the result page refuse it). A seat's
+    colour alone is cut (:func:`store`): a detail, not a name."""
+    for play in plays:
+        checks = [(play.play_id, PLAY_ID_LENGTH, play.where_of("play_id"),
+                   "the play id %(value)s is longer than %(most)s characters"),
+                  (tidy_name(play.game), TITLE_LENGTH, play.where_of("game"),
+                   "the game's name %(value)s is longer than %(most)s characters"),
+                  (play.location, LOCATION_LENGTH, play.where_of("location"),
+                   "the location %(value)s is longer than %(most)s characters")]
+        for seat in play.players:
+            checks.append((tidy_name(seat.name or seat.username), NAME_LENGTH, seat.where or play.where,
+                           "the player's name %(value)s is longer than %(most)s characters"))
+        for value, most, where, message in checks:
+            if len(value) > most:
+                raise MalformedFile(where, message, value=shown(value), most=most)
+
+
+NEW = "new"
+"""A game's landing chosen as a new catalogue record (:func:`plan_import`'s ``landings``)."""
 
 
 @dataclass
 class GameMatch:
-    """What a play's game is in the catalogue: a record found by BGG id or by title, or new."""
+    """What a play's game is in the catalogue: a record found by BGG id or by title (in any of
+    the record's languages), one the importer chose, or new."""
 
     title: str
     bgg_id: int | None
     record: CatalogueRecord | None
     how: str
-    """``bgg_id``, ``title``, or ``new`` (added on import)."""
+    """``bgg_id``, ``title``, ``chosen`` (on the review) or ``new`` (added on import)."""
     plays: int = 0
+    key: str = ""
+    """The game in the file: ``bgg:822``, or ``title:`` and its title's key when it has no BGG id."""
+    candidates: list[CatalogueRecord] = field(default_factory=list)
+    """The records it could land on that the file names: by BGG id, then by title, no record twice."""
 
 
 @dataclass
@@ -137,7 +168,7 @@ class Plan:
 def _seat_names(players: Sequence[PlayerScore]) -> list[str]:
     names, unnamed = [], 0
     for seat in players:
-        name = tidy_name(seat.name or seat.username)[:NAME_LENGTH].strip()
+        name = tidy_name(seat.name or seat.username)
         if name_key(name) in UNNAMED_KEYS or not shows(name):
             unnamed += 1
             name = f"{ANONYMOUS} {unnamed}"
@@ -178,45 +209,68 @@ def _source_ids(play: Play) -> list[str]:
     return [f"{play.play_id}#{number}" for number in range(1, play.quantity + 1)]
 
 
-class _Catalogue:
-    """The catalogue's records by BGG id and by title key, read once for a whole import."""
+def game_key(play: Play) -> str:
+    """The game a play names: by its BoardGameGeek id, else by its title's key."""
+    return f"bgg:{play.bgg_id}" if play.bgg_id else f"title:{name_key(_title(play))}"
 
-    def __init__(self, plays: list[Play]) -> None:
+
+class _Catalogue:
+    """The catalogue's records by BGG id and by title key (every language), read once for a whole
+    import, and the records the importer chose for some games (``landings``: a record's id or
+    :data:`NEW`, by :func:`game_key`)."""
+
+    def __init__(self, plays: list[Play], landings: dict[str, int | str]) -> None:
         bgg_ids = {play.bgg_id for play in plays if play.bgg_id}
-        self.by_bgg: dict[int, CatalogueRecord] = {}
-        for record in CatalogueRecord.objects.filter(bgg_id__in=bgg_ids).order_by("pk"):
-            self.by_bgg.setdefault(record.bgg_id, record)
-        self.by_title = records_by_title(_title(play) for play in plays)
-        self.matches: dict[tuple[int | None, str], GameMatch] = {}
+        self.by_bgg: dict[int, list[CatalogueRecord]] = {}
+        for record in (CatalogueRecord.objects.filter(bgg_id__in=bgg_ids).select_related("publisher")
+                       .order_by("pk")):
+            self.by_bgg.setdefault(record.bgg_id, []).append(record)
+        self.by_title = records_titled(_title(play) for play in plays)
+        self.landings = landings
+        self.chosen = {record.pk: record for record in CatalogueRecord.objects.select_related("publisher")
+                       .filter(pk__in=[pk for pk in landings.values() if isinstance(pk, int)])}
+        self.matches: dict[str, GameMatch] = {}
 
     def match(self, play: Play) -> GameMatch:
         title = _title(play)
-        key = (play.bgg_id, name_key(title)) if not play.bgg_id else (play.bgg_id, "")
+        key = game_key(play)
         found = self.matches.get(key)
         if found is None:
-            if play.bgg_id and play.bgg_id in self.by_bgg:
-                found = GameMatch(title, play.bgg_id, self.by_bgg[play.bgg_id], "bgg_id")
-            elif name_key(title) in self.by_title:
-                found = GameMatch(title, play.bgg_id, self.by_title[name_key(title)], "title")
+            candidates = list(dict.fromkeys(self.by_bgg.get(play.bgg_id, []) + self.by_title.get(name_key(title), [])))
+            landing = self.landings.get(key)
+            if landing == NEW:
+                found = GameMatch(title, play.bgg_id, None, "new")
+            elif landing in self.chosen:
+                found = GameMatch(title, play.bgg_id, self.chosen[landing], "chosen")
+            elif play.bgg_id and play.bgg_id in self.by_bgg:
+                found = GameMatch(title, play.bgg_id, self.by_bgg[play.bgg_id][0], "bgg_id")
+            elif candidates:
+                found = GameMatch(title, play.bgg_id, candidates[0], "title")
             else:
                 found = GameMatch(title, play.bgg_id, None, "new")
+            found.key, found.candidates = key, candidates
             self.matches[key] = found
         return found
 
 
 def _title(play: Play) -> str:
-    return tidy_name(play.game)[:TITLE_LENGTH]
+    return tidy_name(play.game)
 
 
-def plan_import(plays: Iterable[Play], source: str, *, seen_by: AbstractBaseUser | None = None) -> Plan:
-    """What importing ``plays`` would do, reading the database and writing nothing."""
+def plan_import(plays: Iterable[Play], source: str, *, seen_by: AbstractBaseUser | None = None,
+                landings: dict[str, int | str] | None = None) -> Plan:
+    """What importing ``plays`` would do, reading the database and writing nothing; raises
+    :class:`MalformedFile` where a value does not fit (:func:`refuse_what_does_not_fit`).
+    ``landings``: the catalogue record chosen for some of the file's games (by :func:`game_key`:
+    a record's id, or :data:`NEW` for a new record), instead of the one they would find."""
     plays = list(plays)
+    refuse_what_does_not_fit(plays)
     all_ids = [source_id for play in plays for source_id in _source_ids(play)]
     imported: set[str] = set()
     for start in range(0, len(all_ids), 5000):
         imported.update(GameRecord.objects.filter(source=source, source_id__in=all_ids[start:start + 5000])
                         .values_list("source_id", flat=True))
-    catalogue = _Catalogue(plays)
+    catalogue = _Catalogue(plays, landings or {})
     planned: list[PlannedPlay] = []
     seat_names: dict[str, int] = {}
     for play in plays:
@@ -260,35 +314,63 @@ def _game_slug(record: CatalogueRecord) -> str:
     return record.engine_slug or (slugify(record.title)[:64].strip("-") or f"title-{record.pk}")
 
 
-def store(plan: Plan, *, user: AbstractBaseUser | None = None, organisation: Organisation | None = None) -> list[GameRecord]:
-    """Make the plan's records, all or none, as games of ``organisation`` (the club whose history
-    it is); returns them."""
-    # Announced together once committed: their checkpoints and scoring go in batches.
-    with transaction.atomic(), record_services.finishing_together():
-        for game in plan.games:
-            if game.record is None:
-                game.record = CatalogueRecord.objects.create(title=game.title, bgg_id=game.bgg_id,
-                                                             added_with_a_result=True)
-            elif game.bgg_id and not game.record.bgg_id:
-                CatalogueRecord.objects.filter(pk=game.record.pk).update(bgg_id=game.bgg_id)
-                game.record.bgg_id = game.bgg_id
-        results: list[record_services.LoggedResult] = []
-        for planned in plan.plays:
-            if planned.outcome != "create":
-                continue
-            assert planned.game is not None and planned.game.record is not None and planned.payload is not None
-            catalogue = planned.game.record
-            play = planned.play
-            seats = [record_services.SeatSpec(name, colour=seat.colour[:COLOUR_LENGTH])
-                     for name, seat in zip(planned.names, play.players)]
-            results += [record_services.LoggedResult(
-                game_slug=_game_slug(catalogue), seats=seats, payload=planned.payload, fields={
-                    "catalogue_record": catalogue, "played_on": play.played_on,
-                    "location": play.location[:LOCATION_LENGTH], "duration_minutes": play.minutes,
-                    "source": plan.source, "source_id": source_id, "organisation": organisation,
-                }) for source_id in planned.to_create]
-        # Every record at once, as start_game then the append of its result would make each.
-        return record_services.log_results(results, created_by=user)
+def store(plan: Plan, *, user: AbstractBaseUser | None = None, organisation: Organisation | None = None,
+          chunk: int | None = None, progress: Callable[[int], None] | None = None) -> list[GameRecord]:
+    """Make the plan's records as games of ``organisation`` (the club whose history it is);
+    returns them. All or none; or, given a ``chunk`` size, a chunk at a time, each committed with
+    ``progress(records made so far)`` called in its transaction (a page follows it; a task run
+    again plans again and goes on where it stopped: an imported play is found, not stored twice)."""
+    with transaction.atomic() if chunk is None else nullcontext():
+        with transaction.atomic():
+            _give_the_games_their_records(plan)
+        results = _results(plan, organisation)
+        made: list[GameRecord] = []
+        size = chunk or len(results) or 1
+        for start in range(0, len(results), size):
+            # Announced together once committed: their checkpoints and scoring go in batches.
+            with transaction.atomic(), record_services.finishing_together():
+                made += record_services.log_results(results[start:start + size], created_by=user)
+                if progress is not None:
+                    progress(len(made))
+        return made
+
+
+def _give_the_games_their_records(plan: Plan) -> None:
+    """A new catalogue record for each game landing on none (one for a title the file names both
+    with and without a BGG id); a record found or chosen keeps the file's BGG id where it had none."""
+    added: dict[str, CatalogueRecord] = {}
+    for game in plan.games:
+        if game.record is None:
+            same = added.get(name_key(game.title))
+            if same is not None and None in (same.bgg_id, game.bgg_id):
+                game.record = same
+            else:
+                game.record = added[name_key(game.title)] = CatalogueRecord.objects.create(
+                    title=game.title, bgg_id=game.bgg_id, added_with_a_result=True)
+        elif game.bgg_id and not game.record.bgg_id:
+            CatalogueRecord.objects.filter(pk=game.record.pk).update(bgg_id=game.bgg_id)
+            game.record.bgg_id = game.bgg_id
+
+
+def _results(plan: Plan, organisation: Organisation | None) -> list[record_services.LoggedResult]:
+    """Each record to make, as start_game then the append of its result would make it."""
+    results: list[record_services.LoggedResult] = []
+    for planned in plan.plays:
+        if planned.outcome != "create":
+            continue
+        assert planned.game is not None and planned.game.record is not None and planned.payload is not None
+        catalogue = planned.game.record
+        play = planned.play
+        # A colour is a detail of the seat, not a name: one typed long is cut to what a seat keeps.
+        seats = [record_services.SeatSpec(name, colour=seat.colour[:COLOUR_LENGTH])
+                 for name, seat in zip(planned.names, play.players)]
+        results += [record_services.LoggedResult(
+            game_slug=_game_slug(catalogue), seats=seats, payload=planned.payload, fields={
+                "catalogue_record": catalogue, "played_on": play.played_on,
+                "location": play.location, "duration_minutes": play.minutes,
+                "source": plan.source, "source_id": source_id, "organisation": organisation,
+            }) for source_id in planned.to_create]
+    return results
 
 
 # -- export --------------------------------------------------------------------------------------

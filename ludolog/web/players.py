@@ -28,6 +28,9 @@ from .games import game_name, source_label
 from .history import CHART_COLOURS, sources_in_order, thinned
 
 PAGE_SIZE = 50
+GAMES_PAGE_SIZE = 20
+"""Games a player's page shows at a time (their statistics, charts and ratings): a club's
+imported history gives one a hundred games, a page 45,000 pixels tall on a phone."""
 HEAD_TO_HEAD_SHOWN = 20
 """The opponents met most often; the rest are a click away on the games list."""
 
@@ -78,10 +81,11 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     ).get_page(request.GET.get("page"))
     rows = selectors.player_statistics_seen_by(user, selectors.player_statistics(user).filter(player=player))
     overall = next((row for row in rows if row.game_slug == PlayerStatistics.ALL_GAMES), None)
-    per_game = sorted(
+    games_page = Paginator(sorted(
         (row for row in rows if row.game_slug != PlayerStatistics.ALL_GAMES),
         key=lambda row: (-row.games, game_name(row.game_slug)),
-    )
+    ), GAMES_PAGE_SIZE).get_page(request.GET.get("games"))
+    per_game = list(games_page)
     ratings = {
         row.game_slug: row
         for row in selectors.ratings_seen_by(user, selectors.ratings(user).filter(player=player, club__isnull=True))
@@ -141,6 +145,9 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
             notes=[charts.games_and_wins(row.games, row.wins) for row in per_game]),
         "results": [{"result": result, "game": game_name(result.record.game_slug)} for result in results],
         "results_page": results,
+        "games_page": games_page,
+        "games_query": f"page={results.number}" if results.number > 1 else "",
+        "results_query": f"games={games_page.number}" if games_page.number > 1 else "",
         **_figures(user, player),
     }
     return render(request, "players/detail.html", context)

@@ -23,6 +23,8 @@ urlpatterns = [
     path("games/<int:pk>/replay/", replay.replay_page, name="game-replay"),
     path("games/<int:pk>/replay/board/", replay.board, name="game-replay-board"),
     path("history/import/", plays_import.import_plays, name="import-plays"),
+    path("history/import/records/", plays_import.find_records, name="import-plays-records"),
+    path("history/import/<int:pk>/", plays_import.import_job, name="import-plays-job"),
     # The desk and the member's account are the loans app's pages: mounted by the module's name, so
     # that the site imports nothing of them (pyproject.toml's contract).
     path("", include("loans.pages.urls")),

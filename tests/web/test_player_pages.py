@@ -169,3 +169,22 @@ def test_thinning_keeps_the_ends_and_short_lines_whole():
     assert thinned(list(range(1000)), 200) == list(range(0, 1000, 5)) + [999]
     assert thinned(list(range(1001)), 200) == list(range(0, 1001, 6)) + [1000]
     assert thinned([], 200) == []
+
+
+def test_a_player_of_many_games_has_their_games_paged(client):
+    """A club's imported history gives a player dozens of games: the page shows twenty at a time
+    (their statistics, win rates and ratings), the most played first, so that a phone's page is
+    not 45,000 pixels tall; the All games line counts them all on every page."""
+    for number in range(45):
+        for repeat in range(1 + (number == 7)):
+            tasks.score_record(result_game({"Zoé": 10 + number, "Yann": 5}, date(2026, 1, 1 + repeat),
+                                           game=f"game-{number:02d}").pk)
+    zoe = Player.objects.get(display_name="Zoé")
+    first = client.get(f"/players/{zoe.pk}/").content.decode()
+    rows = re.findall(r"<th scope=\"row\">([^<]+)</th>", first.split('id="player-statistics"')[1].split("</tbody>")[0])
+    assert len(rows) == 20 and "game-07" in rows[0], rows[:3]  # played twice: the most played first
+    assert "?games=2" in first and "Games 1 to 20 of 45" in first
+    assert re.search(r"All games</th>\s*<td class=\"number\">46</td>", first)
+    last = client.get(f"/players/{zoe.pk}/?games=3").content.decode()
+    rows = re.findall(r"<th scope=\"row\">([^<]+)</th>", last.split('id="player-statistics"')[1].split("</tbody>")[0])
+    assert len(rows) == 5 and "Games 41 to 45 of 45" in last and "?games=2" in last

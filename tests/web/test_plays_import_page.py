@@ -32,7 +32,8 @@ def upload(client: Client, data: bytes, fmt: str = "bgg", name: str = "plays.xml
     return client.post("/history/import/", {"format": fmt, "file": SimpleUploadedFile(name, data)})
 
 
-def test_staff_review_the_plays_then_store_them(staff):
+@pytest.mark.django_db(transaction=True)  # the import is stored by a task queued when the confirmation commits
+def test_staff_review_the_plays_then_store_them(staff, celery_eager, imports_root):
     data, games, specs = bgg_fixture(plays=80, game_count=25, seed=11)
     CatalogueRecord.objects.create(title=games[0].title.upper(), bgg_id=None)
     answer = upload(staff, data)
@@ -47,7 +48,8 @@ def test_staff_review_the_plays_then_store_them(staff):
 
     token = answer.context["token"]
     stored = staff.post("/history/import/", {"confirm": "1", "token": token}, follow=True)
-    assert stored.status_code == 200
+    assert stored.status_code == 200 and stored.redirect_chain[-1][0].startswith("/history/import/")
+    assert 'data-status="done"' in stored.content.decode()
     assert f"Records created: {created}; already imported: 0; plays skipped: {skipped}." in stored.content.decode()
     assert GameRecord.objects.filter(source="bgg").count() == created
     assert CatalogueRecord.objects.get(title=games[0].title.upper()).bgg_id == games[0].bgg_id

@@ -35,11 +35,10 @@ class Command(BaseCommand):
         except OSError as error:
             raise CommandError(f"cannot read {file}: {error.strerror}") from None
         try:
-            plays = READERS[format](data)
+            plan = plan_import(READERS[format](data), format)
         except MalformedFile as error:
             self.stderr.write(f"{file}: malformed {format} file: {error}")
             sys.exit(2)
-        plan = plan_import(plays, format)
         for line in plan.lines():
             self.stdout.write(line)
         if dry_run:
