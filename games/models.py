@@ -49,7 +49,7 @@ class Category(models.Model):
         DEWEY = "dewey", _("Dewey decimal classification")
         OTHER = "other", _("other classification")
 
-    code = models.CharField(_("code"), max_length=64, unique=True)
+    code = models.CharField(_("code"), max_length=32, unique=True)
     label = models.CharField(_("label"), max_length=200)
     scheme = models.CharField(
         _("scheme"), max_length=16, choices=Scheme.choices, default=Scheme.LUDOTHEQUE,

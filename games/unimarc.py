@@ -398,7 +398,7 @@ def category_code(scheme: str, code: str, label: str) -> str:
     if scheme in ("ludotheque", "esar", "other"):
         return code
     if scheme == "dewey":
-        return f"Dewey {code}"
+        return f"Dewey {code}"[:32]
     fingerprint = hashlib.sha1(label.casefold().encode("utf-8")).hexdigest()[:10]
     return f"{'Sujet' if scheme == 'subject' else 'Mot-clé'} {fingerprint}"
 
