@@ -359,6 +359,10 @@ def _first(record: Record, tag: str, code: str) -> str:
     return ""
 
 
+def title_of(record: Record) -> str:
+    return _first(record, "200", "a")
+
+
 def _text(record: Record, tag: str) -> str:
     """The $a of every ``tag`` field, joined: as they were cut by :func:`_chunks` (each piece ending
     in a space), or a line apart (notes from another system)."""

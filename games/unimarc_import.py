@@ -78,6 +78,7 @@ class Entry:
     digest: str = ""
     record_id: int | None = None
     kept_tags: list[str] = field(default_factory=list)
+    title: str = ""
     reason: tuple[str, dict[str, Any]] | None = None
     """Why it was refused: an English msgid with %-placeholders and their values."""
     duplicate_of: int | None = None
@@ -102,7 +103,7 @@ def report_of(entries: Iterable[Entry]) -> dict[str, Any]:
     kept = Counter(tag for entry in entries if entry.outcome != REFUSED for tag in entry.kept_tags)
     return {
         **{outcome: counts[outcome] for outcome in OUTCOMES},
-        "refusals": [{"record": e.number, "reason": e.reason[0], "params": e.reason[1]}
+        "refusals": [{"record": e.number, "title": e.title, "reason": e.reason[0], "params": e.reason[1]}
                      for e in entries if e.outcome == REFUSED and e.reason],
         "duplicates": [{"record": e.number, "of": e.duplicate_of} for e in entries if e.outcome == DUPLICATE],
         "kept_tags": dict(sorted(kept.items())),
@@ -141,6 +142,7 @@ def plan(data: bytes, source: str = "", mapping: ImportMapping | None = None) ->
         if record is None:
             entry.outcome, entry.reason = REFUSED, (gettext_noop("it cannot be read: %(error)s"), {"error": error})
             continue
+        entry.title = unimarc.title_of(record)
         try:
             entry.item = unimarc.from_marc(record, number, mapping)
             problem = _unstorable(entry.item)
