@@ -364,6 +364,14 @@ class UnimarcImport(ImportJob):
         _("mapping"), default=dict, blank=True,
         help_text=_("How the file's fields map to Ludolog's (games.unimarc.ImportMapping as data); empty: the "
                     "PMB preset."))
+    organisation = models.ForeignKey(
+        "accounts.Organisation", null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+        verbose_name=_("organisation"),
+        help_text=_("Whose copies the file's are (the librarian's on the catalogue's import page); empty: the "
+                    "installation's only library."))
+    dry_run = models.BooleanField(
+        _("dry run"), default=False,
+        help_text=_("Only checked: the report says what storing the file would do, and nothing is stored."))
 
     class Meta(ImportJob.Meta):
         verbose_name = _("UNIMARC import")

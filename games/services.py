@@ -211,11 +211,23 @@ def import_unimarc(data: bytes, library: Organisation | None = None, source: str
     return unimarc_import.import_file(data, library, source, mapping, dry_run)
 
 
-def start_unimarc_import(upload: Any, started_by: Any = None) -> UnimarcImport:
+def start_unimarc_import(upload: Any, started_by: Any = None, *, organisation: Organisation | None = None,
+                         mapping: unimarc.ImportMapping | None = None, dry_run: bool = False) -> UnimarcImport:
     """Keep an uploaded UNIMARC file with a new job; :func:`games.tasks.queue_unimarc_import`
-    has it imported."""
+    has it imported (or only checked: ``dry_run``), its copies ``organisation``'s."""
     return UnimarcImport.objects.create(file=upload, file_name=getattr(upload, "name", "") or "",
-                                        started_by=started_by)
+                                        started_by=started_by, organisation=organisation,
+                                        mapping=mapping.as_data() if mapping else {}, dry_run=dry_run)
+
+
+def import_checked_file(checked: UnimarcImport, started_by: Any = None,
+                        mapping: unimarc.ImportMapping | None = None, dry_run: bool = False) -> UnimarcImport:
+    """A new job for the file a dry run checked (the same stored file, not uploaded again): stored,
+    or checked again (``dry_run``), with ``mapping`` (else the one it was checked with)."""
+    return UnimarcImport.objects.create(
+        file=checked.file.name, file_name=checked.file_name, source=checked.source, started_by=started_by,
+        organisation=checked.organisation,
+        mapping=mapping.as_data() if mapping else checked.mapping, dry_run=dry_run)
 
 
 def run_unimarc_import(job: UnimarcImport, chunk: int) -> None:
@@ -234,6 +246,9 @@ def run_unimarc_import(job: UnimarcImport, chunk: int) -> None:
         job.refuse(error.message)
         return
     job.importing(len(import_plan.entries))
+    if job.dry_run:
+        job.finish(import_plan.report())
+        return
     report = job.report if job.done else unimarc_import.report_of([])
 
     def advance(done: int, chunk_report: dict[str, Any]) -> None:
@@ -241,5 +256,5 @@ def run_unimarc_import(job: UnimarcImport, chunk: int) -> None:
         report = unimarc_import.add_reports(report, chunk_report)
         job.advance(done, report)
 
-    unimarc_import.store(import_plan, chunk=chunk, start=job.done, on_chunk=advance)
+    unimarc_import.store(import_plan, job.organisation, chunk=chunk, start=job.done, on_chunk=advance)
     job.finish(report)

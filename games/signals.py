@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from django.db.models.signals import m2m_changed, post_delete, post_save, pre_delete
+from django.dispatch import Signal
 from django.utils import timezone
 
 from .models import (
@@ -21,6 +22,18 @@ from .models import (
 )
 
 RECORD_PARTS = (Copy, Contribution, OtherTitle, Identifier)
+
+records_catalogued = Signal()
+"""Sent inside the transaction that catalogued records, by hand or from a file (new or updated);
+kwargs: ``record_ids``. The loans desk listens (a record's checklist read from its contents):
+the catalogue never imports it. Not sent for a title added on the spot with a result."""
+
+
+def catalogued(record_ids: Iterable[int]) -> None:
+    """Say that these records were catalogued (:data:`records_catalogued`)."""
+    ids = sorted({pk for pk in record_ids if pk is not None})
+    if ids:
+        records_catalogued.send(sender=CatalogueRecord, record_ids=ids)
 
 
 def touch(record_ids: Iterable[int]) -> None:

@@ -33,7 +33,7 @@ from . import unimarc
 from .models import (
     CatalogueRecord, Category, Contribution, Copy, Identifier, Language, OtherTitle, Person, Publisher,
 )
-from .signals import touch
+from .signals import catalogued, touch
 from .unimarc import ImportMapping, Refusal, gettext_noop
 
 NEW, UPDATED, UNCHANGED, DUPLICATE, REFUSED = "new", "updated", "unchanged", "duplicate", "refused"
@@ -338,6 +338,7 @@ def _store_chunk(entries: list[Entry], library: Organisation | None) -> None:
     _store_identifiers(ids, items)
     _store_copies(ids, items, library)
     touch(ids)
+    catalogued(ids)
 
 
 def _store_identifiers(ids: list[int], items: list[dict[str, Any]]) -> None:

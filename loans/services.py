@@ -429,12 +429,33 @@ def fill_components(record: CatalogueRecord) -> list[Component]:
         existing = list(Component.objects.select_for_update().filter(record=record))
         if existing:
             return existing
-        lines: dict[str, ContentLine] = {}
-        for line in parse_contents(record.contents):
-            # One line per kind: a kind named twice (two "règles") is counted once, with both counts.
-            before = lines.get(line.kind)
-            lines[line.kind] = line._replace(count=line.count + before.count) if before else line
-        return _store_checklist(record, list(lines.values()))
+        return _store_checklist(record, _one_line_per_kind(record.contents))
+
+
+def fill_checklists(record_ids: list[int]) -> int:
+    """The checklists of the records among ``record_ids`` that have none, read from their
+    "Contenu" (as :func:`fill_components` does one record's), in a few queries whatever their
+    number: a record catalogued or imported is counted at the desk at once. Returns how many
+    lines were stored."""
+    with transaction.atomic():
+        have = set(Component.objects.filter(record_id__in=record_ids).values_list("record_id", flat=True))
+        wanted = [(pk, contents) for pk, contents in CatalogueRecord.objects.filter(pk__in=record_ids)
+                  .exclude(contents="").values_list("pk", "contents") if pk not in have]
+        # A line a librarian's page stored meanwhile wins: ours for that kind is dropped, not doubled.
+        components = [Component(record_id=pk, kind=line.kind[:120], count=line.count, per_colour=line.colours,
+                                position=index)
+                      for pk, contents in wanted for index, line in enumerate(_one_line_per_kind(contents))]
+        Component.objects.bulk_create(components, ignore_conflicts=True)
+    return len(components)
+
+
+def _one_line_per_kind(contents: str) -> list[ContentLine]:
+    lines: dict[str, ContentLine] = {}
+    for line in parse_contents(contents):
+        # A kind named twice (two "règles") is counted once, with both counts.
+        before = lines.get(line.kind[:120])
+        lines[line.kind[:120]] = line._replace(count=line.count + before.count) if before else line
+    return list(lines.values())
 
 
 def _store_checklist(record: CatalogueRecord, lines: list[ContentLine]) -> list[Component]:

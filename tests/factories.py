@@ -232,3 +232,55 @@ def member_client(django_user_model, household: Household, name: str) -> Client:
 def page_of(copy: Copy) -> str:
     """The desk's page of a copy (its label's QR code leads there)."""
     return f"/desk/copies/{copy.barcode}/"
+
+
+def pmb_like_file(records: list[dict[str, Any]] | None = None) -> bytes:
+    """An ISO 2709 file as PMB exports a ludothèque's games: 001, title, publisher and year (210),
+    contents (327), the custom fields of players, age and duration (900 $n), copies (995 $f
+    barcode, $o status code) and a local field no page shows (950). ``records``: dicts with
+    ``id``, ``title`` (None: no 200, refused), ``publisher``, ``year``, ``contents``, ``facts``
+    (custom field name → value) and ``copies`` ((barcode, status code) pairs)."""
+    import pymarc
+
+    from games import unimarc
+
+    records = records if records is not None else PMB_LIKE_RECORDS
+    out = b""
+    for data in records:
+        record = pymarc.Record(force_utf8=True, leader=unimarc.LEADER)
+        record.add_field(pymarc.Field("001", data=data["id"]))
+        blank = pymarc.Indicators(" ", " ")
+        if data.get("title") is not None:
+            record.add_field(pymarc.Field("200", pymarc.Indicators("1", " "), [pymarc.Subfield("a", data["title"])]))
+        record.add_field(pymarc.Field("210", blank, [pymarc.Subfield("c", data.get("publisher", "Kosmos")),
+                                                     pymarc.Subfield("d", str(data.get("year", 2000)))]))
+        if data.get("contents"):
+            record.add_field(pymarc.Field("327", blank, [pymarc.Subfield("a", data["contents"])]))
+        for name, value in data.get("facts", {}).items():
+            record.add_field(pymarc.Field("900", blank, [pymarc.Subfield("a", str(value)), pymarc.Subfield("n", name)]))
+        record.add_field(pymarc.Field("950", blank, [pymarc.Subfield("a", "local shelf note")]))
+        for barcode, status in data.get("copies", []):
+            record.add_field(pymarc.Field("995", blank, [pymarc.Subfield("f", barcode), pymarc.Subfield("o", status)]))
+        out += record.as_marc()
+    return out
+
+
+PMB_LIKE_RECORDS: list[dict[str, Any]] = [
+    {"id": "PMB-1", "title": "Les Aventuriers du Rail", "publisher": "Days of Wonder", "year": 2004,
+     "contents": "1 plateau, 240 wagons en 5 couleurs, 110 cartes, 1 règle du jeu",
+     "facts": {"nb_joueurs_min": 2, "nb_joueurs_max": 5, "age_min": 8, "duree_moyenne": 45},
+     "copies": [("PMB-C-001", "1"), ("PMB-C-002", "HS")]},
+    {"id": "PMB-2", "title": "Les Aventuriers du Rail", "publisher": "Days of Wonder", "year": 2015,
+     "contents": "1 plateau, 225 wagons, 1 règle du jeu",
+     "facts": {"nb_joueurs_min": 2, "nb_joueurs_max": 5, "age_min": 8, "duree_moyenne": 60},
+     "copies": [("PMB-C-003", "3")]},
+    {"id": "PMB-3", "title": "Dixit", "publisher": "Libellud", "year": 2008,
+     "contents": "84 cartes, 36 jetons de vote, 6 lapins en bois",
+     "facts": {"nb_joueurs_min": 3, "nb_joueurs_max": 6, "age_min": 8, "duree_moyenne": 30},
+     "copies": [("PMB-C-004", "1")]},
+    {"id": "PMB-3", "title": "Dixit", "publisher": "Libellud", "year": 2008, "copies": [("PMB-C-004", "1")]},
+    {"id": "PMB-4", "title": None, "copies": [("PMB-C-005", "1")]},
+]
+"""Five PMB records: two editions sharing a title, a copy whose status code "HS" (hors service)
+PMB's preset does not know (its record refused until the code is mapped), a record repeated in
+the file, and one without a title."""

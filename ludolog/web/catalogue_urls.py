@@ -1,10 +1,13 @@
 from django.urls import include, path
 
-from . import catalogue, labels
+from . import catalogue, catalogue_import, labels
 
 urlpatterns = [
     path("", catalogue.catalogue_search, name="search"),
     path("unimarc/", catalogue.catalogue_search_unimarc, name="search-unimarc"),
+    path("import/", catalogue_import.import_catalogue, name="import"),
+    path("import/<int:pk>/", catalogue_import.import_job, name="import-job"),
+    path("import/<int:pk>/go-on/", catalogue_import.import_checked, name="import-checked"),
     path("labels.pdf", labels.copy_labels_pdf, name="labels"),
     path("<int:pk>/", catalogue.catalogue_record, name="record"),
     # The checklist is the loans app's page, mounted by name; here, it keeps its address and its
