@@ -40,7 +40,7 @@ from django.utils.http import urlencode
 from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from accounts.current import may
+from accounts.current import current_organisation, may
 from accounts.roles import Action
 from games import covers, search
 from games.models import CatalogueRecord, Category, Contribution, Copy, Language
@@ -507,6 +507,13 @@ def _result_rows(ids: list[int]) -> list[ResultRow]:
     return [rows[pk] for pk in ids if pk in rows]
 
 
+def may_import_catalogue(request: HttpRequest) -> bool:
+    """Whether the reader may bring a catalogue file into the current organisation's (its
+    librarians, where it lends games)."""
+    organisation = current_organisation(request)
+    return organisation is not None and organisation.lends_games and may(request, Action.EDIT_CATALOGUE)
+
+
 def catalogue_search(request: HttpRequest) -> HttpResponse:
     form = SearchForm(request.GET)
     form.is_valid()
@@ -543,6 +550,7 @@ def catalogue_search(request: HttpRequest) -> HttpResponse:
         "page": page,
         "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1),
         "filtered": any(getattr(choice, name) is not None for name in search.FACETS),
+        "may_import": may_import_catalogue(request),
     }
     # htmx swaps in the results alone; a history restore or a plain request gets the whole page.
     fragment = request.htmx and not request.htmx.history_restore_request

@@ -79,7 +79,9 @@ def mapping_initial(mapping: unimarc.ImportMapping) -> tuple[dict[str, Any], lis
     by_field = {key: name for name, key in mapping.game_facts.items()}
     initial = {"preset": mapping.name, "other_status": mapping.other_status,
                **{f"fact_{key}": by_field.get(key, "") for key, _label in GAME_FACTS}}
-    lines = [{"code": code, "status": status} for code, status in mapping.copy_status.items()]
+    order = [value for value, _label in Copy.Status.choices]
+    lines = [{"code": code, "status": status} for code, status in sorted(
+        mapping.copy_status.items(), key=lambda line: (order.index(line[1]) if line[1] in order else len(order), line[0]))]
     return initial, lines + [{"code": "", "status": ""}] * STATUS_LINES_ADDED
 
 

@@ -49,11 +49,18 @@ def mapping_post(**changes: str) -> dict[str, str]:
     return data
 
 
+def code_mapped(code: str, status: str) -> dict[str, str]:
+    """One more line of the status table (the last, left empty by the preset)."""
+    last = int(mapping_post()["status-TOTAL_FORMS"]) - 1
+    return {f"status-{last}-code": code, f"status-{last}-status": status}
+
+
 def check(client: Client, data: bytes, **changes: str):
     return client.post("/catalogue/import/", {**mapping_post(**changes), "file": SimpleUploadedFile("pmb.mrc", data)})
 
 
 def test_a_dry_run_reports_and_stores_nothing_then_the_changed_mapping_is_stored(librarian):
+    assert b'href="/catalogue/import/"' in librarian.get("/catalogue/").content
     page = librarian.get("/catalogue/import/")
     assert page.status_code == 200 and b"/admin/" not in page.content
     answer = check(librarian, pmb_like_file())
@@ -69,9 +76,7 @@ def test_a_dry_run_reports_and_stores_nothing_then_the_changed_mapping_is_stored
     assert "950 × 3" in text and b"/admin/" not in report.content
 
     # "HS" mapped to missing parts: checked again, then stored.
-    lines = mapping_post()
-    hs = int(lines["status-TOTAL_FORMS"]) - 1
-    changed = {f"status-{hs}-code": "HS", f"status-{hs}-status": "missing_parts"}
+    changed = code_mapped("HS", "missing_parts")
     again = librarian.post(f"/catalogue/import/{job.pk}/go-on/", {**mapping_post(**changed), "action": "check"})
     second = UnimarcImport.objects.latest("pk")
     assert again["Location"] == f"/catalogue/import/{second.pk}/" and second.dry_run
@@ -99,7 +104,7 @@ def test_a_changed_custom_field_name_is_read(librarian):
 
 
 def test_a_mapping_that_cannot_be_read_is_refused_on_the_form(librarian):
-    answer = check(librarian, pmb_like_file(), **{"status-0-code": "X", "status-0-status": ""})
+    answer = check(librarian, pmb_like_file(), **code_mapped("X", ""))
     assert answer.status_code == 400 and not UnimarcImport.objects.exists()
     assert "Choose the status this code stands for" in answer.content.decode()
     answer = check(librarian, pmb_like_file(), fact_min_age="nb_joueurs_min")
@@ -117,6 +122,7 @@ def test_those_who_do_not_catalogue_may_not(django_user_model):
     desk = Client()
     desk.force_login(give_role(django_user_model.objects.create_user("desk"), Role.DESK))
     assert desk.get("/catalogue/import/").status_code == 403
+    assert b'href="/catalogue/import/"' not in desk.get("/catalogue/").content
     club = Organisation.objects.create(slug="club", name="Club", kind=Organisation.Kind.CLUB)
     organiser = Client()
     organiser.force_login(give_role(django_user_model.objects.create_user("admin-of-club"), Role.ADMIN, club))
@@ -135,10 +141,10 @@ def test_another_organisations_import_is_not_found(librarian, django_user_model)
 
 
 def test_imported_records_get_their_checklist_from_their_contents(librarian):
-    check(librarian, pmb_like_file(), **{"status-0-code": "HS", "status-0-status": "withdrawn"})
+    check(librarian, pmb_like_file(), **code_mapped("HS", "withdrawn"))
     checked = UnimarcImport.objects.get()
-    librarian.post(f"/catalogue/import/{checked.pk}/go-on/",
-                   {**mapping_post(**{"status-0-code": "HS", "status-0-status": "withdrawn"}), "action": "store"})
+    librarian.post(f"/catalogue/import/{checked.pk}/go-on/", {**mapping_post(**code_mapped("HS", "withdrawn")),
+                                                             "action": "store"})
     dixit = CatalogueRecord.objects.get(source_id="PMB-3")
     assert list(Component.objects.filter(record=dixit).values_list("kind", "count")) == [
         ("cartes", 84), ("jetons de vote", 36), ("lapins en bois", 6)]

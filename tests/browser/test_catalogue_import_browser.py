@@ -1,0 +1,135 @@
+"""A ludothèque's PMB catalogue brought in by its librarian on the catalogue's own import page
+(issue 36), in French: the file checked first and its report read (records new, the duplicate
+within the file, each refusal with its reason, the fields kept by tag), the mapping changed (the
+status code "HS" PMB's preset does not know mapped to "pièces manquantes"), the store followed
+on the page as the job's counts move, then its report; the records and copies stored as the
+changed mapping says. No page on the way is the Django admin's.
+Screenshots: catalogue-import-report-fr-<width>.png, catalogue-import-progress-fr-<width>.png,
+catalogue-import-stored-fr-<width>.png.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlparse
+
+import pytest
+from django.db import connection
+
+from accounts.roles import Role
+from games import services
+from games.models import CatalogueRecord, Copy, UnimarcImport
+from loans.models import Component
+from tests.factories import give_role, pmb_like_file, the_library
+
+from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def store_slowly(job_id: int) -> threading.Thread:
+    """The store job run as a worker runs it, one record a chunk, each chunk's progress left on
+    view a moment (the page polls every second)."""
+    def run() -> None:
+        try:
+            services.run_unimarc_import(UnimarcImport.objects.get(pk=job_id), chunk=1)
+        finally:
+            connection.close()
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    return worker
+
+
+@pytest.mark.slow(seconds=15)
+@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+def test_a_pmb_catalogue_checked_its_mapping_changed_and_stored(browser, live_server, artifacts: Path,
+                                                                django_user_model, celery_eager, imports_root,
+                                                                monkeypatch, viewport):
+    width = viewport["width"]
+    librarian = give_role(django_user_model.objects.create_user("biblio"), Role.LIBRARIAN)
+    # The dry runs run as the page asks (in the request, as in `make run`); the store is left
+    # queued, for this test to run it slowly enough to watch.
+    stores: list[int] = []
+    import ludolog.web.catalogue_import as pages
+
+    checked_now = pages.queue_unimarc_import
+    monkeypatch.setattr(pages, "queue_unimarc_import",
+                        lambda job: checked_now(job) if job.dry_run else stores.append(job.pk))
+    real_advance = UnimarcImport.advance
+
+    def slow_advance(job, done, report):
+        real_advance(job, done, report)
+        time.sleep(0.8)
+
+    monkeypatch.setattr(UnimarcImport, "advance", slow_advance)
+
+    visited: list[str] = []
+    page = logged_in_page(browser, live_server, librarian, viewport=viewport, locale="fr-FR")
+    page.on("framenavigated", lambda frame: visited.append(frame.url) if frame == page.main_frame else None)
+    try:
+        page.goto(f"{live_server.url}/catalogue/import/")
+        assert page.locator("h1").inner_text() == "Importer un catalogue"
+        # Koha's preset fills the table with its codes; PMB's again with its own.
+        page.get_by_test_id("preset").select_option("koha")
+        page.locator('[data-testid=status-code][value="0"]').wait_for(state="attached")
+        page.get_by_test_id("preset").select_option("pmb")
+        page.locator('[data-testid=status-code][value="incomplet"]').wait_for(state="attached")
+        page.locator("input[name=file]").set_input_files(
+            files=[{"name": "pmb-ludotheque.mrc", "mimeType": "application/marc", "buffer": pmb_like_file()}])
+        with page.expect_navigation():
+            page.get_by_role("button", name="Vérifier d’abord le fichier").click()
+
+        job = page.get_by_test_id("import-job")
+        page.locator('[data-testid=import-job][data-status="done"]').wait_for()
+        report = " ".join(job.get_by_test_id("report").inner_text().split())
+        assert ("2 notices nouvelles au catalogue, 0 mise à jour, 0 inchangée, 1 doublon dans le fichier, "
+                "2 refusées.") in report, report
+        refusals = job.get_by_test_id("refusals").inner_text()
+        assert "Notice 1 (Les Aventuriers du Rail) : " in refusals and "HS" in refusals
+        assert "Notice 5 : " in refusals
+        assert "La notice 4 répète la notice 3" in job.get_by_test_id("duplicates").inner_text()
+        assert "950 × 3" in job.get_by_test_id("kept-tags").inner_text()
+        assert CatalogueRecord.objects.count() == 0, "a dry run stores nothing"
+        assert_no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts / f"catalogue-import-report-fr-{width}.png"), full_page=True)
+
+        # The mapping changed: "HS" (hors service) is a box missing parts here.
+        empty = page.locator('[data-testid=status-line]:has([data-testid=status-code][value=""])').first
+        empty.get_by_test_id("status-code").fill("HS")
+        empty.get_by_test_id("status-value").select_option(label="pièces manquantes")
+        with page.expect_navigation():
+            page.get_by_role("button", name="Enregistrer", exact=True).click()
+
+        # The store, followed on the page as the worker moves it on.
+        page.locator('[data-testid=import-job][data-status="queued"]').wait_for()
+        assert len(stores) == 1
+        worker = store_slowly(stores[0])
+        page.locator('[data-testid=import-job][data-status="importing"] [data-testid=progress]').wait_for()
+        page.wait_for_function("() => { const p = document.querySelector('[data-testid=progress]');"
+                               " return p && Number(p.value) > 0 && Number(p.value) < 100; }")
+        assert " sur 5" in job.get_by_test_id("done").inner_text()
+        page.screenshot(path=str(artifacts / f"catalogue-import-progress-fr-{width}.png"), full_page=True)
+        page.locator('[data-testid=import-job][data-status="done"]').wait_for(timeout=20_000)
+        worker.join(timeout=10)
+        report = " ".join(job.get_by_test_id("report").inner_text().split())
+        assert ("3 notices nouvelles au catalogue, 0 mise à jour, 0 inchangée, 1 doublon dans le fichier, "
+                "1 refusée.") in report, report
+        assert job.get_attribute("hx-trigger") is None, "a finished job is asked for no more"
+        assert_no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts / f"catalogue-import-stored-fr-{width}.png"), full_page=True)
+        assert page.script_errors == []
+    finally:
+        page.context.close()
+
+    # Stored as the changed mapping says, the copies the librarian's library's.
+    assert Copy.objects.get(barcode="PMB-C-002").status == Copy.Status.MISSING_PARTS
+    assert Copy.objects.get(barcode="PMB-C-001").status == Copy.Status.AVAILABLE
+    assert set(Copy.objects.values_list("organisation", flat=True)) == {the_library().pk}
+    editions = CatalogueRecord.objects.filter(title="Les Aventuriers du Rail").order_by("publication_year")
+    assert [(r.publication_year, r.min_players, r.max_players, r.min_age, r.duration_minutes) for r in editions] == [
+        (2004, 2, 5, 8, 45), (2015, 2, 5, 8, 60)]
+    assert Component.objects.filter(record=editions[0]).count() == 4, "its checklist read from its contents"
+    assert visited and not [url for url in visited if urlparse(url).path.startswith("/admin/")]
