@@ -1,10 +1,12 @@
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.core.exceptions import PermissionDenied
 from django.db.models import Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.urls import path
+from django.urls import path, reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 
@@ -24,7 +26,9 @@ from .models import (
 )
 from . import covers
 from .jobs_admin import ImportJobAdmin
+from .selectors import likely_duplicates
 from .services import MAX_LABELS, copy_labels, export_unimarc, start_unimarc_import
+from .signals import catalogued
 from .tasks import queue_unimarc_import
 
 
@@ -112,8 +116,57 @@ class UnimarcImportForm(forms.Form):
     file = forms.FileField(label=_("UNIMARC file (ISO 2709 or MARCXML)"))
 
 
+class CatalogueRecordForm(forms.ModelForm):
+    """A record catalogued by hand, warned of a likely duplicate before it is saved: another record
+    with one of its EANs (which the catalogue cannot hold twice), or with the same title,
+    publisher and year (saved anyway once "Catalogue it anyway" is ticked: two editions may
+    share all three)."""
+
+    catalogue_anyway = forms.BooleanField(
+        label=_("Catalogue it anyway"), required=False,
+        help_text=_("Tick it when the record named above is another game or another edition."))
+
+    class Meta:
+        model = CatalogueRecord
+        fields = "__all__"
+
+    def _eans(self) -> list[str]:
+        """The EANs typed in the identifiers' lines (the inline's own fields, read from the same
+        data: the record's form is checked before its lines are)."""
+        data, eans = self.data, []
+        for index in range(min(int(data.get("identifiers-TOTAL_FORMS") or 0), 1000)):
+            if data.get(f"identifiers-{index}-scheme") == Identifier.Scheme.EAN and not data.get(
+                    f"identifiers-{index}-DELETE"):
+                eans.append(data.get(f"identifiers-{index}-value", ""))
+        return eans
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        publisher = cleaned.get("publisher")
+        duplicates = likely_duplicates(cleaned.get("title") or "", publisher.pk if publisher else None,
+                                       cleaned.get("publication_year"), self._eans(), exclude=self.instance.pk)
+        for record, why in duplicates:
+            described = format_html("<a href=\"{}\">{}</a>", reverse("admin:games_cataloguerecord_change", args=[record.pk]), _record_label(record))
+            if why == "ean":
+                self.add_error(None, format_html(
+                    _("Likely a duplicate: {record} already has this EAN. Add a copy to it rather than a new record."),
+                    record=described))
+            elif not cleaned.get("catalogue_anyway"):
+                self.add_error(None, format_html(
+                    _("Likely a duplicate: {record} has the same title, publisher and year. Add a copy to it, or "
+                      "tick “Catalogue it anyway” if this is another game or edition."), record=described))
+        return cleaned
+
+
+def _record_label(record: CatalogueRecord) -> str:
+    facts = ", ".join(str(part) for part in (record.publisher.name if record.publisher else "",
+                                             record.publication_year or "") if part)
+    return f"{record.title} — {facts} (n° {record.pk})" if facts else f"{record.title} (n° {record.pk})"
+
+
 @admin.register(CatalogueRecord)
 class CatalogueRecordAdmin(admin.ModelAdmin):
+    form = CatalogueRecordForm
     list_display = ["cover_thumbnail", "title", "publisher", "players", "min_age", "duration_minutes", "engine_slug",
                     "copy_count"]
     list_display_links = ["cover_thumbnail", "title"]
@@ -129,6 +182,7 @@ class CatalogueRecordAdmin(admin.ModelAdmin):
         (_("Play"), {"fields": [("min_players", "max_players"), ("min_age", "max_age"), "duration_minutes"]}),
         (_("Description"), {"fields": ["contents", "summary", "notes", "engine_slug"]}),
         (_("Cover"), {"fields": ["cover", "cover_preview"]}),
+        (_("Likely duplicates"), {"fields": ["catalogue_anyway"]}),
     ]
     readonly_fields = ["cover_preview"]
 
@@ -137,6 +191,10 @@ class CatalogueRecordAdmin(admin.ModelAdmin):
 
     def get_queryset(self, request):
         return super().get_queryset(request).select_related("publisher").prefetch_related("copies")
+
+    def save_related(self, request: HttpRequest, form: forms.ModelForm, formsets: Any, change: bool) -> None:
+        super().save_related(request, form, formsets, change)
+        catalogued([form.instance.pk])  # the desk reads its checklist from its contents (loans listens)
 
     def get_urls(self):
         return [

@@ -6,7 +6,7 @@ from collections.abc import Iterable
 
 from django.utils.text import slugify
 
-from .models import CatalogueRecord, OtherTitle
+from .models import CatalogueRecord, Identifier, OtherTitle
 from .spelling import name_key
 
 
@@ -68,3 +68,23 @@ def records_titled(titles: Iterable[str]) -> dict[str, list[CatalogueRecord]]:
             found.setdefault(key, []).append((1, record_id, records[record_id]))
     return {key: [record for _own, _pk, record in sorted(entries, key=lambda e: e[:2])]
             for key, entries in found.items()}
+
+
+def likely_duplicates(title: str, publisher_id: int | None, year: int | None, eans: Iterable[str] = (),
+                      exclude: int | None = None) -> list[tuple[CatalogueRecord, str]]:
+    """The records a new one is likely to repeat, each with why: ``"ean"`` (it holds one of these
+    EANs) or ``"title"`` (the same title whatever its case and accents, publisher and year). For
+    a librarian cataloguing by hand, warned before saving a second record of one game."""
+    found: dict[int, tuple[CatalogueRecord, str]] = {}
+    eans = [ean.strip() for ean in eans if ean and ean.strip()]
+    if eans:
+        for identifier in (Identifier.objects.filter(scheme=Identifier.Scheme.EAN, value__in=eans)
+                           .select_related("record__publisher").order_by("record_id")):
+            found.setdefault(identifier.record_id, (identifier.record, "ean"))
+    if title.strip():
+        key = name_key(title)
+        same = CatalogueRecord.objects.filter(publisher_id=publisher_id, publication_year=year).select_related("publisher")
+        for record in same.order_by("pk"):
+            if name_key(record.title) == key:
+                found.setdefault(record.pk, (record, "title"))
+    return [entry for pk, entry in found.items() if pk != exclude]

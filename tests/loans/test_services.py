@@ -8,7 +8,7 @@ from decimal import Decimal
 
 import pytest
 
-from games.models import Copy
+from games.models import CatalogueRecord, Copy
 from loans import services
 from loans.errors import CopyChanged, LoanError, RuleRefused, UnknownComponent
 from loans.models import Component, CopyEvent, CopyState, Hold, LoanRules, Notification
@@ -299,3 +299,18 @@ def test_the_management_commands_rebuild_states_and_fill_checklists(record, copi
     Component.objects.all().delete()
     call_command("fill_components", str(record.pk), stdout=StringIO())
     assert Component.objects.filter(record=record).count() == 8
+
+
+def test_records_catalogued_together_get_their_checklists_in_one_go(db):
+    from loans.models import Component
+
+    dixit = CatalogueRecord.objects.create(title="Dixit", contents="84 cartes, 1 règle, 1 règle")
+    kept = CatalogueRecord.objects.create(title="Catane", contents="19 tuiles terrain")
+    Component.objects.create(record=kept, kind="tuiles", count=19)
+    empty = CatalogueRecord.objects.create(title="Sans contenu")
+    assert services.fill_checklists([dixit.pk, kept.pk, empty.pk]) == 2
+    assert list(Component.objects.filter(record=dixit).values_list("kind", "count", "position")) == [
+        ("cartes", 84, 0), ("règle", 2, 1)]
+    assert list(Component.objects.filter(record=kept).values_list("kind", flat=True)) == ["tuiles"]
+    assert not Component.objects.filter(record=empty).exists()
+    assert services.fill_checklists([dixit.pk]) == 0, "a checklist is read once"
