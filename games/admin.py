@@ -26,7 +26,7 @@ from .models import (
 )
 from . import covers
 from .jobs_admin import ImportJobAdmin
-from .selectors import likely_duplicates
+from .selectors import likely_duplicates, record_label
 from .services import MAX_LABELS, copy_labels, export_unimarc, start_unimarc_import
 from .signals import catalogued
 from .tasks import queue_unimarc_import
@@ -146,7 +146,7 @@ class CatalogueRecordForm(forms.ModelForm):
         duplicates = likely_duplicates(cleaned.get("title") or "", publisher.pk if publisher else None,
                                        cleaned.get("publication_year"), self._eans(), exclude=self.instance.pk)
         for record, why in duplicates:
-            described = format_html("<a href=\"{}\">{}</a>", reverse("admin:games_cataloguerecord_change", args=[record.pk]), _record_label(record))
+            described = format_html("<a href=\"{}\">{}</a>", reverse("admin:games_cataloguerecord_change", args=[record.pk]), record_label(record))
             if why == "ean":
                 self.add_error(None, format_html(
                     _("Likely a duplicate: {record} already has this EAN. Add a copy to it rather than a new record."),
@@ -156,12 +156,6 @@ class CatalogueRecordForm(forms.ModelForm):
                     _("Likely a duplicate: {record} has the same title, publisher and year. Add a copy to it, or "
                       "tick “Catalogue it anyway” if this is another game or edition."), record=described))
         return cleaned
-
-
-def _record_label(record: CatalogueRecord) -> str:
-    facts = ", ".join(str(part) for part in (record.publisher.name if record.publisher else "",
-                                             record.publication_year or "") if part)
-    return f"{record.title} — {facts} (n° {record.pk})" if facts else f"{record.title} (n° {record.pk})"
 
 
 @admin.register(CatalogueRecord)

@@ -88,3 +88,12 @@ def likely_duplicates(title: str, publisher_id: int | None, year: int | None, ea
             if name_key(record.title) == key:
                 found.setdefault(record.pk, (record, "title"))
     return [entry for pk, entry in found.items() if pk != exclude]
+
+
+def record_label(record: CatalogueRecord) -> str:
+    """A record told apart from others sharing its title, wherever a person picks one: its title,
+    publisher and year, and its number (two records may share all three). Read the publisher
+    with the record (``select_related("publisher")``)."""
+    facts = ", ".join(str(part) for part in (record.publisher.name if record.publisher_id else "",
+                                             record.publication_year or "") if part)
+    return f"{record.title} — {facts} (n° {record.pk})" if facts else f"{record.title} (n° {record.pk})"

@@ -28,6 +28,8 @@ from django.utils.translation import gettext_lazy as _
 from accounts.current import current_organisation, may
 from accounts.roles import Action, can
 from games.models import CatalogueRecord, Copy
+from games.selectors import record_label
+from games.spelling import name_key
 from loans import rules, selectors, services, usage
 from loans.errors import LibrariansOnly, LoanError
 from loans.models import Hold, Household
@@ -81,11 +83,14 @@ def household_desk(request: HttpRequest, card: str) -> HttpResponse:
     if not can(request.user, Action.USE_DESK, household.organisation):
         return _not_desk_staff()
     refusal: LoanError | None = None
+    which: WhichRecord | None = None
     if request.method == "POST":
         try:
             done = _household_act(request, household)
         except LoanError as error:
             refusal = error
+        except WhichRecord as asked:
+            which = asked
         else:
             messages.success(request, done)
             return redirect("desk-household", card=household.card_number)
@@ -96,24 +101,53 @@ def household_desk(request: HttpRequest, card: str) -> HttpResponse:
                  .select_related("record", "copy").order_by("placed_at"))
     context = {"household": household, "loans": loans, "holds": holds, "refusal": refusal,
                "refusal_words": refusal_words(refusal) if refusal else "",
-               "titles": CatalogueRecord.objects.filter(copies__organisation=household.organisation_id).distinct()
-               .order_by("title")
-               .values_list("title", flat=True)[:3000],
+               "titles": [(record.title, record_label(record)) for record in
+                          CatalogueRecord.objects.filter(copies__organisation=household.organisation_id).distinct()
+                          .select_related("publisher").order_by("title", "pk")[:3000]],
+               "which": which,
+               "which_records": [(record.pk, record_label(record)) for record in which.records] if which else [],
                "room": max(0, household.loan_limit - len(loans)),
                "members": household.members.select_related("user").order_by("display_name", "pk"),
                "may_keep_households": (household.organisation_id == getattr(current_organisation(request), "pk", None)
                                        and can(request.user, Action.REGISTER_HOUSEHOLDS, household.organisation))}
-    return render(request, "loans/desk/household.html", context, status=refusal.status_code if refusal else 200)
+    # Several records share the title typed: 409 until the desk says which.
+    status = refusal.status_code if refusal else 409 if which else 200
+    return render(request, "loans/desk/household.html", context, status=status)
+
+
+class WhichRecord(Exception):
+    """A title typed at the desk that several of the library's records share: the desk is asked
+    which (never one picked for them)."""
+
+    def __init__(self, title: str, records: list[CatalogueRecord]) -> None:
+        super().__init__(title)
+        self.title, self.records = title, records
+
+
+def _record_to_hold(request: HttpRequest, household: Household) -> CatalogueRecord | None:
+    """The record the desk asks to reserve: the one chosen by its number (after being asked
+    which), else the one of the library's records its title names (whatever its case, accents
+    and spaces); :class:`WhichRecord` when the title names several."""
+    library = CatalogueRecord.objects.filter(copies__organisation=household.organisation_id).distinct()
+    chosen = request.POST.get("record", "")
+    if chosen:
+        return library.filter(pk=int(chosen)).first() if chosen.isdigit() and len(chosen) < 19 else None
+    title = request.POST.get("title", "").strip()
+    key = name_key(title)
+    ids = [pk for pk, named in library.values_list("pk", "title") if name_key(named) == key]
+    found = list(CatalogueRecord.objects.filter(pk__in=ids).select_related("publisher").order_by("pk"))
+    if len(found) > 1:
+        raise WhichRecord(title, found)
+    return found[0] if found else None
 
 
 def _household_act(request: HttpRequest, household: Household) -> str:
     if request.POST.get("action") == "hold":
-        title = request.POST.get("title", "").strip()
-        record = (CatalogueRecord.objects.filter(title__iexact=title, copies__organisation=household.organisation_id)
-                  .order_by("pk").first())
+        record = _record_to_hold(request, household)
         if record is None:
             from loans.errors import UnknownRecord
 
+            title = request.POST.get("title", "").strip()
             raise UnknownRecord(gettext("No game of the library is called “%(title)s”.") % {"title": title},
                                 record=title)
         hold = services.place_hold(record, household, request.user)

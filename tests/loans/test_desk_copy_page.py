@@ -12,7 +12,7 @@ from django.test import Client
 
 from games.labels import desk_url
 from loans.models import CopyEvent, Hold
-from tests.factories import make_household, page_of
+from tests.factories import make_copies, make_household, page_of
 
 pytestmark = pytest.mark.django_db
 
@@ -100,3 +100,26 @@ def test_a_household_page_lends_scanned_copies_and_takes_holds(copies, desk):
     assert answer.status_code == 302
     assert Hold.objects.get(household=dubois).status in ("waiting", "ready")
     assert desk.get("/desk/households/NO-CARD/").status_code == 404
+
+
+def test_a_title_two_records_share_is_reserved_once_the_desk_says_which(copies, desk):
+    from games.models import CatalogueRecord, Publisher
+
+    first = copies[0].record
+    first.publisher, first.publication_year = Publisher.objects.create(name="Hans im Glück"), 2002
+    first.save()
+    other = CatalogueRecord.objects.create(title=first.title.upper(), publication_year=2018)
+    make_copies(other, 1, prefix="LUD-O")
+    martin = make_household("Martin", membership_ends=FAR)
+    page = f"/desk/households/{martin.card_number}/"
+    offered = desk.get(page).content.decode()
+    assert f'label="{first.title} — Hans im Glück, 2002 (n° {first.pk})"' in offered
+    assert f'label="{other.title} — 2018 (n° {other.pk})"' in offered
+
+    asked = desk.post(page, {"action": "hold", "title": first.title}, HTTP_ACCEPT_LANGUAGE="en")
+    text = asked.content.decode()
+    assert asked.status_code == 409 and not Hold.objects.exists(), "never one picked silently"
+    assert f'value="{first.pk}"' in text and f'value="{other.pk}"' in text and "which one?" in text
+    assert desk.post(page, {"action": "hold", "record": str(other.pk)}).status_code == 302
+    assert Hold.objects.get(household=martin).record == other
+    assert desk.post(page, {"action": "hold", "record": "99999999"}).status_code == 404
