@@ -26,6 +26,14 @@ def records_by_title(titles: Iterable[str]) -> dict[str, CatalogueRecord]:
     return found
 
 
+def records_with_title(title: str) -> list[CatalogueRecord]:
+    """Every record whose own title ``title`` is, whatever its case, accents and spaces, the
+    oldest first, with its publisher: those a person typing it may mean, to tell apart."""
+    key = name_key(title)
+    ids = [pk for pk, named in CatalogueRecord.objects.values_list("pk", "title") if name_key(named) == key]
+    return list(CatalogueRecord.objects.filter(pk__in=ids).select_related("publisher").order_by("pk")) if ids else []
+
+
 def record_titled(title: str) -> CatalogueRecord | None:
     """The catalogue record ``title`` names (:func:`records_by_title`), if any."""
     return records_by_title([title]).get(name_key(title))

@@ -28,8 +28,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.current import current_organisation, may
 from accounts.roles import Action, can
 from games.models import CatalogueRecord, Copy
-from games.selectors import record_label
-from games.spelling import name_key
+from games.selectors import record_label, records_with_title
 from loans import rules, selectors, services, usage
 from loans.errors import LibrariansOnly, LoanError
 from loans.models import Hold, Household
@@ -133,9 +132,9 @@ def _record_to_hold(request: HttpRequest, household: Household) -> CatalogueReco
     if chosen:
         return library.filter(pk=int(chosen)).first() if chosen.isdigit() and len(chosen) < 19 else None
     title = request.POST.get("title", "").strip()
-    key = name_key(title)
-    ids = [pk for pk, named in library.values_list("pk", "title") if name_key(named) == key]
-    found = list(CatalogueRecord.objects.filter(pk__in=ids).select_related("publisher").order_by("pk"))
+    named = records_with_title(title) if title else []
+    held = set(library.filter(pk__in=[record.pk for record in named]).values_list("pk", flat=True))
+    found = [record for record in named if record.pk in held]
     if len(found) > 1:
         raise WhichRecord(title, found)
     return found[0] if found else None

@@ -10,6 +10,8 @@ shows next to the form and stores nothing.
 
 from __future__ import annotations
 
+from collections import Counter
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,7 +31,7 @@ from accounts.current import current_organisation
 from accounts.models import Organisation
 from games.models import CatalogueRecord, Copy
 from games.registry import RESULT
-from games.selectors import game_slug_for, record_titled
+from games.selectors import game_slug_for, record_label, records_with_title
 from games.spelling import name_key, tidy_name
 from records import players, services
 from records.errors import RecordError
@@ -60,6 +62,9 @@ class ResultForm(forms.Form):
     title = forms.CharField(label=_("Game"), required=False, max_length=300,
                             widget=forms.TextInput(attrs={"list": "catalogue-titles", "autocomplete": "off"}))
     new_title = forms.CharField(required=False)
+    record = forms.IntegerField(required=False, min_value=1, max_value=2**62,
+                                widget=forms.RadioSelect)
+    """The record chosen among those the title typed names, when it names several."""
     lowest_wins = forms.BooleanField(label=_("The lowest score wins"), required=False)
     told = forms.ChoiceField(
         label=_("The numbers typed are"), required=False, initial=TOLD_SCORES, choices=[
@@ -82,7 +87,9 @@ class ResultForm(forms.Form):
         super().__init__(*args, **kwargs)
         self.keeper = keeper
         self.recent_games = recent_games(keeper)
-        self.fields["recent"].choices = [(record.pk, record.title) for record in self.recent_games]
+        shared = {title for title, n in Counter(r.title for r in self.recent_games).items() if n > 1}
+        self.fields["recent"].choices = [(record.pk, record_label(record) if record.title in shared else record.title)
+                                         for record in self.recent_games]
         self.fields["copy"].queryset = (Copy.objects.exclude(status=Copy.Status.WITHDRAWN)
                                         .select_related("record").order_by("record__title", "barcode"))
         self.fields["copy"].label_from_instance = lambda copy: " · ".join(
@@ -102,6 +109,8 @@ class ResultForm(forms.Form):
             self.fields[f"new_{number}"] = forms.CharField(required=False)
         self.new_names: dict[int, str] = {}
         self.unknown_title = ""
+        self.same_title: list[tuple[int, str]] = []
+        """The records the title typed names, when it names several: (id, told apart), to choose from."""
 
     def more_fields(self) -> list[forms.BoundField]:
         """When, how long, where, which copy: folded away, as most results need none of them."""
@@ -133,9 +142,18 @@ class ResultForm(forms.Form):
         if not title:
             self.add_error("title", forms.ValidationError(_("Choose the game, or type its title."), code="no_game"))
             return None
-        found = record_titled(title)
-        if found is not None:
-            return found
+        found = records_with_title(title)
+        if len(found) == 1:
+            return found[0]
+        if found:
+            chosen = next((record for record in found if record.pk == data.get("record")), None)
+            if chosen is None:
+                # Never one picked for the keeper: the records are told apart and one is chosen.
+                self.same_title = [(record.pk, record_label(record)) for record in found]
+                self.add_error("title", forms.ValidationError(
+                    _("Several games of the catalogue are called “%(title)s”: which one?"), code="which_record",
+                    params={"title": title}))
+            return chosen
         self.unknown_title = title
         if name_key(data.get("new_title") or "") != name_key(title):
             self.add_error("title", forms.ValidationError(
@@ -271,7 +289,8 @@ def log_result(request: HttpRequest) -> HttpResponse:
                 return redirect("game-detail", pk=record.pk)
         status = 400
     members, others = players_offered(request.user, current_organisation(request))
-    titles = CatalogueRecord.objects.order_by("title").values_list("title", flat=True)[:3000]
+    titles = [(record.title, record_label(record)) for record in
+              CatalogueRecord.objects.select_related("publisher").order_by("title", "pk")[:3000]]
     context = {"form": form, "members": members, "other_players": others, "titles": titles}
     return render(request, "scorekeeping/result.html", context, status=status)
 

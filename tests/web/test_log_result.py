@@ -195,3 +195,21 @@ def test_a_librarian_finds_the_titles_added_with_a_result(club):
     listed = librarian.get("/admin/games/cataloguerecord/?added_with_a_result__exact=1")
     assert listed.status_code == 200
     assert [record.title for record in listed.context["cl"].result_list] == ["Cascadia"]
+
+
+def test_a_title_two_records_share_is_never_picked_silently(club):
+    from games.models import Publisher
+
+    club["azul"].publisher, club["azul"].publication_year = Publisher.objects.create(name="Plan B"), 2017
+    club["azul"].save()
+    other = CatalogueRecord.objects.create(title="AZUL", publication_year=2022)
+    client = club["client"]
+    offered = client.get("/scorekeeping/result/").content.decode()
+    assert f'label="Azul — Plan B, 2017 (n° {club["azul"].pk})"' in offered
+    asked = client.post("/scorekeeping/result/", form(title="azul"))
+    text = asked.content.decode()
+    assert asked.status_code == 400 and not GameRecord.objects.exists()
+    assert "Several games of the catalogue are called “azul”: which one?" in text
+    assert f'value="{club["azul"].pk}"' in text and f"AZUL — 2022 (n° {other.pk})" in text
+    client.post("/scorekeeping/result/", form(title="azul", record=other.pk))
+    assert GameRecord.objects.get().catalogue_record == other

@@ -47,6 +47,9 @@
   const recent = Array.from(form.querySelectorAll('input[name="recent"]'));
   if (title) {
     title.addEventListener("input", () => { if (title.value.trim()) recent.forEach((r) => { r.checked = false; }); });
+    // The records told apart below a title several share are that title's: another title, another choice.
+    const sameTitle = form.querySelector('[data-testid="same-title"]');
+    if (sameTitle) title.addEventListener("input", () => { sameTitle.hidden = true; sameTitle.querySelectorAll("input").forEach((r) => { r.checked = false; }); });
   }
   recent.forEach((radio) => radio.addEventListener("change", () => { if (radio.checked && title) title.value = ""; }));
 
