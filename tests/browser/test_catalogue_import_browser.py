@@ -4,22 +4,23 @@ within the file, each refusal with its reason, the fields kept by tag), the mapp
 status code "HS" PMB's preset does not know mapped to "pièces manquantes"), the store followed
 on the page as the job's counts move, then its report; the records and copies stored as the
 changed mapping says. No page on the way is the Django admin's.
-Screenshots: catalogue-import-report-fr-<width>.png, catalogue-import-progress-fr-<width>.png,
+Screenshots: catalogue-import-upload-fr-<width>.png, catalogue-import-report-fr-<width>.png, catalogue-import-progress-fr-<width>.png,
 catalogue-import-stored-fr-<width>.png.
 """
 
 from __future__ import annotations
 
 import threading
+from contextlib import contextmanager
 import time
 from pathlib import Path
 from urllib.parse import urlparse
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from accounts.roles import Role
-from games import services
+from games import services, unimarc_import
 from games.models import CatalogueRecord, Copy, UnimarcImport
 from loans.models import Component
 from tests.factories import give_role, pmb_like_file, the_library
@@ -29,9 +30,20 @@ from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+class ChunksCommittedSlowly:
+    """``transaction`` for the import's store: each chunk committed (with the progress that counts
+    it), then a pause, so that the page, polling every second, sees the counts move."""
+
+    @staticmethod
+    @contextmanager
+    def atomic(*args, **kwargs):
+        with transaction.atomic(*args, **kwargs):
+            yield
+        time.sleep(0.8)
+
+
 def store_slowly(job_id: int) -> threading.Thread:
-    """The store job run as a worker runs it, one record a chunk, each chunk's progress left on
-    view a moment (the page polls every second)."""
+    """The store job run as a worker runs it, one record a chunk."""
     def run() -> None:
         try:
             services.run_unimarc_import(UnimarcImport.objects.get(pk=job_id), chunk=1)
@@ -58,13 +70,7 @@ def test_a_pmb_catalogue_checked_its_mapping_changed_and_stored(browser, live_se
     checked_now = pages.queue_unimarc_import
     monkeypatch.setattr(pages, "queue_unimarc_import",
                         lambda job: checked_now(job) if job.dry_run else stores.append(job.pk))
-    real_advance = UnimarcImport.advance
-
-    def slow_advance(job, done, report):
-        real_advance(job, done, report)
-        time.sleep(0.8)
-
-    monkeypatch.setattr(UnimarcImport, "advance", slow_advance)
+    monkeypatch.setattr(unimarc_import, "transaction", ChunksCommittedSlowly)
 
     visited: list[str] = []
     page = logged_in_page(browser, live_server, librarian, viewport=viewport, locale="fr-FR")
@@ -79,6 +85,8 @@ def test_a_pmb_catalogue_checked_its_mapping_changed_and_stored(browser, live_se
         page.locator('[data-testid=status-code][value="incomplet"]').wait_for(state="attached")
         page.locator("input[name=file]").set_input_files(
             files=[{"name": "pmb-ludotheque.mrc", "mimeType": "application/marc", "buffer": pmb_like_file()}])
+        assert_no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts / f"catalogue-import-upload-fr-{width}.png"), full_page=True)
         with page.expect_navigation():
             page.get_by_role("button", name="Vérifier d’abord le fichier").click()
 
