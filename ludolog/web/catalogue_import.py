@@ -158,8 +158,9 @@ def import_catalogue(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         preset = request.GET.get("preset", "pmb")
         form, lines = mapping_forms(mapping=unimarc.PRESETS.get(preset, unimarc.PRESETS["pmb"]))
+        # The mapping folded away on the upload (a preset mostly fits), open on a report (to fix a refusal).
         return render(request, "catalogue/import.html", {"upload": UploadForm(), "form": form, "lines": lines,
-                                                         "library": library})
+                                                         "library": library, "mapping_open": "open" in request.GET})
     upload = UploadForm(request.POST, request.FILES)
     form, lines = mapping_forms(request.POST)
     mapping = mapping_of(form, lines)
@@ -187,7 +188,7 @@ def import_job(request: HttpRequest, pk: int) -> HttpResponse:
     if isinstance(library, HttpResponse):
         return library
     job = _own_job(request, pk, library)
-    context: dict[str, Any] = {"job": job, "report": job.report}
+    context: dict[str, Any] = {"job": job, "report": job.report, "mapping_open": True}
     if job.dry_run and job.status == UnimarcImport.Status.DONE:
         context["form"], context["lines"] = mapping_forms(mapping=unimarc.ImportMapping.from_data(job.mapping))
     template = "catalogue/_import_job.html" if request.headers.get("HX-Request") else "catalogue/import_job.html"
@@ -210,7 +211,8 @@ def import_checked(request: HttpRequest, pk: int) -> HttpResponse:
     mapping = mapping_of(form, lines)
     if mapping is None:
         return render(request, "catalogue/import_job.html", {"job": checked, "report": checked.report,
-                                                             "form": form, "lines": lines}, status=400)
+                                                             "form": form, "lines": lines, "mapping_open": True},
+                      status=400)
     job = services.import_checked_file(checked, request.user, mapping, dry_run=request.POST.get("action") != "store")
     queue_unimarc_import(job)
     return redirect("catalogue:import-job", job.pk)
