@@ -43,8 +43,8 @@ Usage: ``.venv/bin/python bench/bench_organisations.py [--repeats 40]`` on the P
 at 127.0.0.1:5432 (the server of ``DATABASE_URL``); it creates and drops its own databases
 ``ludolog_bench_orgs`` and ``ludolog_bench_orgs_alone`` (``--keep`` keeps them, then
 ``--measure-only`` reads them again) and uses Redis database 5 as the servers' cache
-(``--cache``). About 6 minutes on a 2-core machine: 3 to fill and score the large store, 2 to
-rebuild its statistics, a few seconds for the small one, 1 to read the pages.
+(``--cache``). About 5 minutes on a shared 2-core machine: 2½ to fill and score the large store
+(35 s of it the statistics' rebuild), half a minute the small one, 1 to 3 to read the pages.
 """
 
 from __future__ import annotations
