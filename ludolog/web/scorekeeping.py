@@ -10,6 +10,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from django import forms
@@ -309,9 +311,12 @@ def players_offered(user: AbstractBaseUser, organisation: Organisation | None) -
     yet to them), and only the current organisation's (``accounts.scoping``)."""
     players = in_organisation(visible_players(user), organisation)
     # An installation without organisations is one club: its members are its leagues' players.
-    members_q = (Q(league_memberships__isnull=False) if organisation is None else
-                 Q(user__memberships__organisation=organisation) | Q(league_memberships__league__club__organisation=organisation))
-    members = list(players.filter(members_q).distinct().order_by("display_name"))
+    # Each way of being a member is a subquery of its own: joined to every player, the
+    # installation's memberships and leagues were read whole for one club's fifty members.
+    ways = ([Q(league_memberships__isnull=False)] if organisation is None else
+            [Q(user__memberships__organisation=organisation), Q(league_memberships__league__club__organisation=organisation)])
+    members_q = reduce(or_, (Q(pk__in=Player.objects.filter(way).values("pk")) for way in ways))
+    members = list(players.filter(members_q).order_by("display_name"))
     others = list(players.exclude(pk__in=[member.pk for member in members])
                   .order_by("display_name")[:KNOWN_PLAYERS_OFFERED])
     return members, others
