@@ -155,7 +155,8 @@ class StartForm(forms.Form):
         help_text=_("Counts for no league, whoever plays."),
     )
 
-    def __init__(self, *args, keeper: AbstractBaseUser | None = None, **kwargs) -> None:
+    def __init__(self, *args, keeper: AbstractBaseUser | None = None, organisation: Organisation | None = None,
+                 **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.keeper = keeper
         slugs = engine_slugs()
@@ -166,8 +167,10 @@ class StartForm(forms.Form):
         self.fields["seed"].widget.attrs["data-picked"] = str(secrets.randbelow(2**31))
         self.fields["play_started_at"].initial = timezone.localtime().replace(second=0, microsecond=0)
         colours, games_of = colour_fields(slugs)
+        # The boxes of the library whose table this is: another library's are not on its shelves.
         self.fields["copy"].queryset = (
-            Copy.objects.filter(record__engine_slug__in=slugs).exclude(status=Copy.Status.WITHDRAWN)
+            in_organisation(Copy.objects.all(), organisation)
+            .filter(record__engine_slug__in=slugs).exclude(status=Copy.Status.WITHDRAWN)
             .select_related("record").order_by("record__title", "barcode")
         )
         for number in range(1, MAX_SEATS + 1):
@@ -332,7 +335,8 @@ def recorded_for(request: HttpRequest) -> Organisation | None:
 def start(request: HttpRequest) -> HttpResponse:
     # Reached from a catalogue record ("record a game with this box"): that game chosen.
     initial = {"game": request.GET["game"]} if request.GET.get("game") in engine_slugs() else {}
-    form = StartForm(request.POST or None, initial=initial, keeper=request.user)
+    form = StartForm(request.POST or None, initial=initial, keeper=request.user,
+                     organisation=current_organisation(request))
     status = 200
     if request.method == "POST":
         if form.is_valid():
