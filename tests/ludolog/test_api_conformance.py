@@ -29,7 +29,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 from tests.factories import club_with_league, give_role, make_copies, make_household, simulated_document
 
 SEED = 20261207
-EXAMPLES = 6
+EXAMPLES = 3
 """Generated examples an operation (the coverage phase's boundary values come on top)."""
 
 CONFIG = {
