@@ -93,7 +93,8 @@ class ResultForm(forms.Form):
             part for part in (copy.record.title, copy.barcode, copy.shelf_location) if part)
         for number in range(1, RESULT_ROWS + 1):
             self.fields[f"player_{number}"] = forms.CharField(
-                label=gettext("Player %(number)s") % {"number": number}, required=False, max_length=100,
+                label=gettext("Player %(number)s") % {"number": number}, required=False,
+                max_length=players.NAME_LENGTH,
                 widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off", "placeholder": _("Player"),
                                               "autocapitalize": "words", "class": "result-name"}))
             self.fields[f"score_{number}"] = forms.IntegerField(

@@ -175,7 +175,7 @@ class StartForm(forms.Form):
         )
         for number in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{number}"] = forms.CharField(
-                label=gettext("Player in seat %(number)s") % {"number": number}, max_length=100,
+                label=gettext("Player in seat %(number)s") % {"number": number}, max_length=players.NAME_LENGTH,
                 required=number <= 2,
                 widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off",
                                               "autocapitalize": "words", "class": "seat-name"}),
