@@ -39,6 +39,7 @@ from records.selectors import appendable_records, visible_players
 from .games import game_name
 from .games import web_game
 from .new_players import confirm_new_players
+from .quick_select import QuickSelect, quick
 from .setup_choices import SetupChoices, SetupError, colour_name, field_name
 from .tile_frame import seat_colour
 
@@ -51,7 +52,7 @@ class CopyChoiceField(forms.ModelChoiceField):
         return " · ".join(part for part in (copy.record.title, copy.barcode, copy.shelf_location) if part)
 
 
-class CopySelect(forms.Select):
+class CopySelect(QuickSelect):
     """Each copy names its game (``data-game``), so the page can offer only the chosen game's boxes."""
 
     def create_option(self, name, value, *args, **kwargs) -> dict:
@@ -62,7 +63,7 @@ class CopySelect(forms.Select):
         return option
 
 
-class ColourSelect(forms.Select):
+class ColourSelect(QuickSelect):
     """Each colour names the games whose pieces come in it (``data-games``), so the page can
     offer only the chosen game's."""
 
@@ -191,7 +192,7 @@ class StartForm(forms.Form):
             for name, field in choices.fields().items():
                 # Only the chosen game's questions must be answered (see clean()).
                 field.required = False
-                self.fields[field_name(game, name)] = field
+                self.fields[field_name(game, name)] = quick(field)
 
     def colours_by_game(self) -> dict[str, list[str]]:
         """Each game's colours in the order seats left to the default take them (for start.js)."""
