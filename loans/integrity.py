@@ -314,6 +314,14 @@ def tampering_found_now(copy_id: int) -> list[str] | None:
     return result.mismatches or None
 
 
+def problems_now(copy_id: int) -> list[str] | None:
+    """Verify the copy now (the desk's copy page asks, as it opens): what is wrong with it, the
+    verdict stored; None when it is intact (nothing written)."""
+    if verify_copies([copy_id]).ok:
+        return None
+    return tampering_found_now(copy_id)
+
+
 def refuse_tampered(copy: Any) -> None:
     """Raise :class:`~loans.errors.CopyTampered` when the copy's last verification failed."""
     from .errors import CopyTampered
