@@ -69,7 +69,7 @@ class Command(BaseCommand):
         checked = (
             f"{plural(result.events, 'event', 'events')} in {plural(result.records, 'record', 'records')}"
             + "".join(f", {plural(found.events, 'event', 'events')} in {plural(found.streams, stream.word, stream.words)}"
-                      for stream, found in result.others)
+                      for stream, found in result.others if found.streams)
             + " checked" + ("" if against is None else f", and against {against}")
         )
         if result.ok:
