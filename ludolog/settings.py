@@ -309,6 +309,10 @@ LUDOLOG_VERIFY_EVENTS_SECONDS = float(os.environ.get("LUDOLOG_VERIFY_EVENTS_SECO
 # records.checkpoint_file). Empty: one derived from SECRET_KEY. Set it before ever rotating
 # SECRET_KEY, or the files kept so far can no longer be checked.
 LUDOLOG_CHECKPOINT_KEY = os.environ.get("LUDOLOG_CHECKPOINT_KEY", "")
+# Where the beat's verification (records.verify_events) keeps the checkpoint file: it checks the
+# store against it, then writes it anew when everything is intact. Copy it off the machine too.
+# Empty: no file is kept.
+LUDOLOG_CHECKPOINT_EXPORT = os.environ.get("LUDOLOG_CHECKPOINT_EXPORT", str(BASE_DIR / "var" / "checkpoints.json"))
 # The loans desk's day (loans.tasks.daily): lapsed holds, overdue reminders; at LUDOLOG_LOANS_DAILY_HOUR.
 CELERY_BEAT_SCHEDULE["loans-daily"] = {
     "task": "loans.daily",
