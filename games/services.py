@@ -131,10 +131,7 @@ def _load(data: dict[str, Any], library: Organisation | None = None) -> list[tup
     return records
 
 
-RECORD_FIELDS = (
-    "title", "document_type", "publication_year", "min_players", "max_players", "min_age", "max_age",
-    "duration_minutes", "contents", "summary", "notes", "engine_slug", "place", "series",
-)
+RECORD_FIELDS = unimarc_import.RECORD_FIELDS
 
 
 CATALOGUE_DATA_PREFETCH = ("languages", "categories", "identifiers", "copies", "other_titles", "contributions__person")

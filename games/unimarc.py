@@ -167,6 +167,8 @@ def to_marc(item: dict[str, Any], keep: bool = True) -> Record:
         fields.append(Field(tag="001", data=f"ludolog:{item['id']}"))
     for scheme, tag in (("isbn", "010"), ("issn", "011"), ("ean", "073")):
         fields += [_field(tag, " ", " ", ("a", i["value"])) for i in item.get("identifiers", []) if i["scheme"] == scheme]
+    if item.get("bgg_id"):
+        fields.append(_field("035", " ", " ", ("a", f"{BGG_PREFIX}{item['bgg_id']}")))
     fields.append(_field("100", " ", " ", ("a", _processing_data(item))))
     fields.append(_field("101", "0", " ", *(("a", code) for code in sorted(item.get("languages", [])))))
     authors = [c["name"] for c in item.get("contributors", []) if c["role"] == "author"]
@@ -311,11 +313,15 @@ PRESETS = {
 }
 
 MAPPED_TAGS = frozenset({
-    "001", "010", "011", "073", "100", "101", "200", "210", "214", "225", "300", "327", "330", "333",
+    "001", "010", "035", "011", "073", "100", "101", "200", "210", "214", "225", "300", "327", "330", "333",
     "410", "411", "454", "461", "510", "517", "530", "531", "541", "606", "610", "676", "686",
     "700", "701", "702", "710", "711", "712", "856", "900", "995",
 })
 """Tags whose data Ludolog's pages show (the rest is kept whole and given back by exports)."""
+
+BGG_PREFIX = "(BGG)"
+"""A 035 (other systems' control numbers) naming the game's BoardGameGeek entry: the system's code
+in brackets before the number, as 035 $a is written for any other catalogue."""
 
 ESAR_CODE = re.compile(r"^[A-D]\s?\d{3}(\s?\d+)*$")
 """An ESAR classification code (Exercise, Symbolic, Assembly, Rules): a letter, three digits."""
@@ -509,6 +515,7 @@ def from_marc(record: Record, number: int = 1, mapping: ImportMapping | None = N
             for f in record.get_fields("700", "701", "702", "710", "711", "712") if _one(f, "a")
         )}.values()),
         "copies": [_copy(f, mapping, number) for f in record.get_fields("995") if _one(f, "f")],
+        "bgg_id": _bgg_id(record),
     }
     for name, key in mapping.game_facts.items():
         value = custom.get(name, "")
@@ -516,6 +523,16 @@ def from_marc(record: Record, number: int = 1, mapping: ImportMapping | None = N
     for key, _name, _label in CUSTOM_FIELDS:
         item.setdefault(key, None if key in INTEGER_FIELDS else "")
     return item
+
+
+def _bgg_id(record: Record) -> int | None:
+    """The BoardGameGeek id a 035 names (``(BGG)4390``), if one does."""
+    for found in record.get_fields("035"):
+        for value in found.get_subfields("a"):
+            number = value.strip().removeprefix(BGG_PREFIX)
+            if value.strip().startswith(BGG_PREFIX) and number.isdigit() and 0 < int(number) < 2**31:
+                return int(number)
+    return None
 
 
 # -- the source record, kept whole -----------------------------------------------------------------

@@ -44,8 +44,9 @@ MATCHING_SCHEMES = ("isbn", "ean")
 
 RECORD_FIELDS = (
     "title", "document_type", "publication_year", "min_players", "max_players", "min_age", "max_age",
-    "duration_minutes", "contents", "summary", "notes", "engine_slug", "place", "series",
+    "duration_minutes", "contents", "summary", "notes", "engine_slug", "place", "series", "bgg_id",
 )
+"""A record's own columns as catalogue data gives them (imports, exports, the demo's catalogue)."""
 TEXT_LIMITS = (
     ("publisher", None, Publisher, "name"),
     ("other_titles", "title", OtherTitle, "title"),
@@ -291,9 +292,14 @@ def _store_chunk(entries: list[Entry], library: Organisation | None) -> None:
 
     now = timezone.now()
     records = []
+    # A BoardGameGeek id a play history gave a record stays when its source names none.
+    known_bgg_ids = dict(CatalogueRecord.objects.filter(
+        pk__in=[entry.record_id for entry in entries if entry.record_id], bgg_id__isnull=False,
+    ).values_list("pk", "bgg_id"))
     for entry in entries:
         item = entry.item
         values = {name: item.get(name) if item.get(name) is not None else _empty(name) for name in RECORD_FIELDS}
+        values["bgg_id"] = values["bgg_id"] or known_bgg_ids.get(entry.record_id)
         record = CatalogueRecord(
             pk=entry.record_id, **values, publisher_id=publishers.get(item["publisher"]),
             links=item["links"], source=entry.source, source_id=entry.source_id, source_digest=entry.digest,
