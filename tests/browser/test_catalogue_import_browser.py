@@ -4,8 +4,7 @@ within the file, each refusal with its reason, the fields kept by tag), the mapp
 status code "HS" PMB's preset does not know mapped to "pièces manquantes"), the store followed
 on the page as the job's counts move, then its report; the records and copies stored as the
 changed mapping says. No page on the way is the Django admin's.
-Screenshots: catalogue-import-upload-fr-<width>.png, catalogue-import-report-fr-<width>.png, catalogue-import-progress-fr-<width>.png,
-catalogue-import-stored-fr-<width>.png.
+In English on a phone too. Screenshots: catalogue-import-{upload,report,progress,stored}-<language>-<width>.png.
 """
 
 from __future__ import annotations
@@ -28,6 +27,26 @@ from tests.factories import give_role, pmb_like_file, the_library
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
+
+
+WORDS = {
+    "fr": {"locale": "fr-FR", "title": "Importer un catalogue", "check": "Vérifier d’abord le fichier",
+           "checked": "2 notices nouvelles au catalogue, 0 mise à jour, 0 inchangée, 1 doublon dans le fichier, "
+                      "2 refusées.",
+           "refused": ("Notice 1 (Les Aventuriers du Rail) : ", "Notice 5 : "),
+           "duplicate": "La notice 4 répète la notice 3", "missing_parts": "pièces manquantes", "store": "Enregistrer",
+           "of_5": " sur 5",
+           "stored": "3 notices nouvelles au catalogue, 0 mise à jour, 0 inchangée, 1 doublon dans le fichier, "
+                     "1 refusée."},
+    "en": {"locale": "en-GB", "title": "Import a catalogue", "check": "Check the file first",
+           "checked": "2 records new to the catalogue, 0 updated, 0 unchanged, 1 duplicate within the file, "
+                      "2 refused.",
+           "refused": ("Record 1 (Les Aventuriers du Rail): ", "Record 5: "),
+           "duplicate": "Record 4 repeats record 3", "missing_parts": "missing parts", "store": "Store",
+           "of_5": " of 5",
+           "stored": "3 records new to the catalogue, 0 updated, 0 unchanged, 1 duplicate within the file, "
+                     "1 refused."},
+}
 
 
 class ChunksCommittedSlowly:
@@ -56,11 +75,12 @@ def store_slowly(job_id: int) -> threading.Thread:
 
 
 @pytest.mark.slow(seconds=15)
-@pytest.mark.parametrize("viewport", [LAPTOP, PHONE], ids=["1280", "390"])
+@pytest.mark.parametrize("viewport, language", [(LAPTOP, "fr"), (PHONE, "fr"), (PHONE, "en")],
+                         ids=["1280-fr", "390-fr", "390-en"])
 def test_a_pmb_catalogue_checked_its_mapping_changed_and_stored(browser, live_server, artifacts: Path,
                                                                 django_user_model, celery_eager, imports_root,
-                                                                monkeypatch, viewport):
-    width = viewport["width"]
+                                                                monkeypatch, viewport, language):
+    width, said = viewport["width"], WORDS[language]
     librarian = give_role(django_user_model.objects.create_user("biblio"), Role.LIBRARIAN)
     # The dry runs run as the page asks (in the request, as in `make run`); the store is left
     # queued, for this test to run it slowly enough to watch.
@@ -73,11 +93,11 @@ def test_a_pmb_catalogue_checked_its_mapping_changed_and_stored(browser, live_se
     monkeypatch.setattr(unimarc_import, "transaction", ChunksCommittedSlowly)
 
     visited: list[str] = []
-    page = logged_in_page(browser, live_server, librarian, viewport=viewport, locale="fr-FR")
+    page = logged_in_page(browser, live_server, librarian, viewport=viewport, locale=said["locale"])
     page.on("framenavigated", lambda frame: visited.append(frame.url) if frame == page.main_frame else None)
     try:
         page.goto(f"{live_server.url}/catalogue/import/")
-        assert page.locator("h1").inner_text() == "Importer un catalogue"
+        assert page.locator("h1").inner_text() == said["title"]
         # Koha's preset fills the table with its codes; PMB's again with its own.
         page.get_by_test_id("preset").select_option("koha")
         page.locator('[data-testid=status-code][value="0"]').wait_for(state="attached")
@@ -86,30 +106,28 @@ def test_a_pmb_catalogue_checked_its_mapping_changed_and_stored(browser, live_se
         page.locator("input[name=file]").set_input_files(
             files=[{"name": "pmb-ludotheque.mrc", "mimeType": "application/marc", "buffer": pmb_like_file()}])
         assert_no_sideways_scroll(page)
-        page.screenshot(path=str(artifacts / f"catalogue-import-upload-fr-{width}.png"), full_page=True)
+        page.screenshot(path=str(artifacts / f"catalogue-import-upload-{language}-{width}.png"), full_page=True)
         with page.expect_navigation():
-            page.get_by_role("button", name="Vérifier d’abord le fichier").click()
+            page.get_by_role("button", name=said["check"]).click()
 
         job = page.get_by_test_id("import-job")
         page.locator('[data-testid=import-job][data-status="done"]').wait_for()
         report = " ".join(job.get_by_test_id("report").inner_text().split())
-        assert ("2 notices nouvelles au catalogue, 0 mise à jour, 0 inchangée, 1 doublon dans le fichier, "
-                "2 refusées.") in report, report
+        assert said["checked"] in report, report
         refusals = job.get_by_test_id("refusals").inner_text()
-        assert "Notice 1 (Les Aventuriers du Rail) : " in refusals and "HS" in refusals
-        assert "Notice 5 : " in refusals
-        assert "La notice 4 répète la notice 3" in job.get_by_test_id("duplicates").inner_text()
+        assert said["refused"][0] in refusals and "HS" in refusals and said["refused"][1] in refusals
+        assert said["duplicate"] in job.get_by_test_id("duplicates").inner_text()
         assert "950 × 3" in job.get_by_test_id("kept-tags").inner_text()
         assert CatalogueRecord.objects.count() == 0, "a dry run stores nothing"
         assert_no_sideways_scroll(page)
-        page.screenshot(path=str(artifacts / f"catalogue-import-report-fr-{width}.png"), full_page=True)
+        page.screenshot(path=str(artifacts / f"catalogue-import-report-{language}-{width}.png"), full_page=True)
 
         # The mapping changed: "HS" (hors service) is a box missing parts here.
         empty = page.locator('[data-testid=status-line]:has([data-testid=status-code][value=""])').first
         empty.get_by_test_id("status-code").fill("HS")
-        empty.get_by_test_id("status-value").select_option(label="pièces manquantes")
+        empty.get_by_test_id("status-value").select_option(label=said["missing_parts"])
         with page.expect_navigation():
-            page.get_by_role("button", name="Enregistrer", exact=True).click()
+            page.get_by_role("button", name=said["store"], exact=True).click()
 
         # The store, followed on the page as the worker moves it on.
         page.locator('[data-testid=import-job][data-status="queued"]').wait_for()
@@ -118,16 +136,15 @@ def test_a_pmb_catalogue_checked_its_mapping_changed_and_stored(browser, live_se
         page.locator('[data-testid=import-job][data-status="importing"] [data-testid=progress]').wait_for()
         page.wait_for_function("() => { const p = document.querySelector('[data-testid=progress]');"
                                " return p && Number(p.value) > 0 && Number(p.value) < 100; }")
-        assert " sur 5" in job.get_by_test_id("done").inner_text()
-        page.screenshot(path=str(artifacts / f"catalogue-import-progress-fr-{width}.png"), full_page=True)
+        assert said["of_5"] in job.get_by_test_id("done").inner_text()
+        page.screenshot(path=str(artifacts / f"catalogue-import-progress-{language}-{width}.png"), full_page=True)
         page.locator('[data-testid=import-job][data-status="done"]').wait_for(timeout=20_000)
         worker.join(timeout=10)
         report = " ".join(job.get_by_test_id("report").inner_text().split())
-        assert ("3 notices nouvelles au catalogue, 0 mise à jour, 0 inchangée, 1 doublon dans le fichier, "
-                "1 refusée.") in report, report
+        assert said["stored"] in report, report
         assert job.get_attribute("hx-trigger") is None, "a finished job is asked for no more"
         assert_no_sideways_scroll(page)
-        page.screenshot(path=str(artifacts / f"catalogue-import-stored-fr-{width}.png"), full_page=True)
+        page.screenshot(path=str(artifacts / f"catalogue-import-stored-{language}-{width}.png"), full_page=True)
         assert page.script_errors == []
     finally:
         page.context.close()
