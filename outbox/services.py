@@ -59,8 +59,14 @@ def ask_broker(message_id: int) -> bool:
     from .tasks import deliver_message  # the tasks wrap the services: imported when first needed
 
     try:
-        # No retries at publishing: a request waits for no broker; the sweep is the retry.
-        deliver_message.apply_async((message_id,), retry=False)
+        if deliver_message.app.conf.task_always_eager:
+            deliver_message.apply_async((message_id,))
+        else:
+            # One try, no retries: kombu would otherwise sleep some 6 s on a broker that refuses,
+            # and a request waits for no broker (the sweep is the retry).
+            with deliver_message.app.producer_or_acquire() as producer:
+                producer.connection.ensure_connection(max_retries=0)
+                deliver_message.apply_async((message_id,), retry=False, producer=producer)
     except Exception:  # noqa: BLE001 (whatever the broker or an eager run raises, the change stands)
         logger.warning("message %s not queued (the broker did not take it): the outbox sweep will deliver it",
                        message_id, exc_info=True)
