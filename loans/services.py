@@ -179,7 +179,7 @@ def mail_unmailed_notification(notification_id: int) -> bool:
     queued by an earlier version, ``loans.tasks.email_notification``) unless it went or is there
     already; whether it was put."""
     with transaction.atomic():
-        told = Notification.objects.select_for_update().select_related("household__organisation").filter(
+        told = Notification.objects.select_for_update(of=("self",)).select_related("household__organisation").filter(
             pk=notification_id, emailed_at__isnull=True).first()
         if told is None or outbox.messages_about(told).exists():
             return False
