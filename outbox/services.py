@@ -67,9 +67,9 @@ def ask_broker(message_id: int) -> bool:
             with deliver_message.app.producer_or_acquire() as producer:
                 producer.connection.ensure_connection(max_retries=0)
                 deliver_message.apply_async((message_id,), retry=False, producer=producer)
-    except Exception:  # noqa: BLE001 (whatever the broker or an eager run raises, the change stands)
-        logger.warning("message %s not queued (the broker did not take it): the outbox sweep will deliver it",
-                       message_id, exc_info=True)
+    except Exception as error:  # noqa: BLE001 (whatever the broker or an eager run raises, the change stands)
+        logger.warning("message %s not queued (%s: %s): the outbox sweep will deliver it",
+                       message_id, type(error).__name__, error)
         return False
     return True
 
