@@ -265,6 +265,9 @@ def test_the_invitations_link_is_not_kept_in_the_outbox_once_mailed(
         organiser, library, settings, django_capture_on_commit_callbacks):
     """The mail carries the link's raw token, which is stored nowhere else: while the broker is
     down the outbox holds it (it has to be sent), once mailed only its subject, address and date."""
+    from django.test import Client
+
+    from ludolog.web.organisations import LINKS
     from outbox import services as outbox
     from outbox.models import Message
     from tests.brokers import CLOSED, broker_at
@@ -276,6 +279,13 @@ def test_the_invitations_link_is_not_kept_in_the_outbox_once_mailed(
     assert message.about == invitation and address in message.body and message.sent_at is None
     invitation.refresh_from_db()
     assert invitation.emailed_at is None and mail.outbox == []
+    client = Client()
+    client.force_login(organiser)
+    session = client.session
+    session[LINKS] = {str(invitation.pk): address}  # as the page that made it keeps it
+    session.save()
+    page = client.get(f"/organisations/{library.slug}/invitations/{invitation.pk}/").content.decode()
+    assert 'data-testid="invitation-mail-waiting"' in page  # on its way, not "could not be mailed"
     assert outbox.sweep() == 1
     sent, = mail.outbox
     assert address in sent.body
@@ -301,6 +311,9 @@ def test_a_mail_server_that_does_not_answer_fails_no_invitation(organiser, libra
 
 def test_the_organiser_makes_a_link_invitation_and_sees_its_qr_code(client, organiser, library):
     client.force_login(organiser)
+    session = client.session
+    session[LINKS] = {str(invitation.pk): address}  # as the page that made it keeps it
+    session.save()
     page = client.get(f"/organisations/{library.slug}/members/")
     assert page.status_code == 200
     offered = re.findall(r'name="role" value="(\w+)"', page.content.decode())
