@@ -144,3 +144,21 @@ def test_only_the_operator_reads_the_outbox(client, django_user_model):
     assert client.post(f"/outbox/{waiting.pk}/retry/").status_code == 403
     client.logout()
     assert client.get("/outbox/").status_code == 302  # to the login page
+
+
+def test_the_beat_sweeps_the_outbox(settings):
+    entry = settings.CELERY_BEAT_SCHEDULE["outbox-sweep"]
+    assert entry["task"] == "outbox.sweep" == tasks.sweep.name
+    assert entry["schedule"] == settings.LUDOLOG_OUTBOX_SWEEP_SECONDS
+
+
+def test_the_admin_lists_the_messages_and_tries_the_unsent_again(client, django_user_model,
+                                                                 django_capture_on_commit_callbacks, celery_eager):
+    with broker_at(CLOSED):
+        waiting = write("Une réservation vous attend")
+    client.force_login(django_user_model.objects.create_superuser("operator", password="x"))
+    assert "Une réservation vous attend" in client.get("/admin/outbox/message/").content.decode()
+    with django_capture_on_commit_callbacks(execute=True):
+        answer = client.post("/admin/outbox/message/", {"action": "retry", "_selected_action": [waiting.pk]})
+    assert answer.status_code == 302
+    assert Message.objects.get(pk=waiting.pk).sent_at is not None and len(mail.outbox) == 1
