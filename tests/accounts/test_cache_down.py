@@ -12,9 +12,9 @@ from django.core import mail
 from django.core.cache import cache, caches
 
 from accounts.roles import Role
-from tests.brokers import CLOSED, broker_at
+from games.models import CatalogueRecord
+from tests.brokers import CLOSED, OwnRedis, broker_at
 from tests.factories import PASSWORD, give_role, make_copies, make_household
-from tests.loans.conftest import record  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -25,13 +25,18 @@ def redis_cache_at(settings, url: str) -> None:
 
 
 @pytest.fixture
+def record(db) -> CatalogueRecord:
+    return CatalogueRecord.objects.create(title="Carcassonne à la préhistoire")
+
+
+@pytest.fixture
 def cache_down(settings, caplog):
     redis_cache_at(settings, CLOSED)
     caplog.set_level(logging.WARNING, logger="ludolog.cache")
     yield caplog
 
 
-def test_sign_in_and_the_desk_work_with_the_cache_unreachable(client, cache_down, django_user_model, record):  # noqa: F811
+def test_sign_in_and_the_desk_work_with_the_cache_unreachable(client, cache_down, django_user_model, record):
     volunteer = give_role(django_user_model.objects.create_user("benevole", password=PASSWORD), Role.DESK)
     household = make_household("Martin", membership_ends="2099-12-31")
     copy, = make_copies(record, 1, prefix="CACHE")
@@ -80,8 +85,6 @@ def test_health_says_the_cache_is_degraded_and_answers_200(client, cache_down, c
 @pytest.mark.redis
 @pytest.mark.slow(seconds=3)
 def test_the_cache_goes_back_to_redis_when_it_answers_again(settings, tmp_path):
-    from tests.scoring.test_broker_loss import OwnRedis
-
     redis = OwnRedis(tmp_path)
     redis.start()
     try:

@@ -19,7 +19,7 @@ from outbox.models import Message
 from outbox.tasks import sweep
 from tests.brokers import CLOSED, broker_at
 from tests.factories import database_url_for_other_processes, make_household
-from tests.scoring.test_broker_loss import OwnRedis
+from tests.brokers import OwnRedis
 from tests.workers import wait_for, worker_process
 
 FAR = dt.date(2099, 12, 31)
