@@ -13,6 +13,7 @@ from django.core.cache import cache, caches
 
 from accounts.roles import Role
 from games.models import CatalogueRecord
+from outbox.models import Message
 from tests.brokers import CLOSED, OwnRedis, broker_at
 from tests.factories import PASSWORD, give_role, make_copies, make_household
 
@@ -36,23 +37,34 @@ def cache_down(settings, caplog):
     yield caplog
 
 
-def test_sign_in_and_the_desk_work_with_the_cache_unreachable(client, cache_down, django_user_model, record):
+@pytest.fixture
+def redis_down(cache_down):
+    """One Redis for the cache and the broker, as in production, and it does not answer."""
+    with broker_at(CLOSED):
+        yield cache_down
+
+
+def test_sign_in_and_the_desk_work_with_the_cache_unreachable(client, redis_down, django_user_model, record,
+                                                              django_capture_on_commit_callbacks):
     volunteer = give_role(django_user_model.objects.create_user("benevole", password=PASSWORD), Role.DESK)
     household = make_household("Martin", membership_ends="2099-12-31")
-    copy, = make_copies(record, 1, prefix="CACHE")
+    copy, _on_the_shelf = make_copies(record, 2, prefix="CACHE")  # the second one set aside for the hold
     answer = client.post("/login/", {"username": volunteer.username, "password": PASSWORD})
     assert answer.status_code == 302, answer.status_code
     assert int(client.session["_auth_user_id"]) == volunteer.pk
-    assert "the cache (Redis) does not answer" in cache_down.text
+    assert "the cache (Redis) does not answer" in redis_down.text
     assert client.get("/desk/").status_code == 200
     assert client.get(f"/desk/copies/{copy.barcode}/").status_code == 200
     lent = client.post("/api/loans/lend/", {"copy": copy.barcode, "household": household.card_number},
                        content_type="application/json")
     assert lent.status_code == 201, lent.content
-    other = make_household("Dubois", membership_ends="2099-12-31")
-    held = client.post("/api/loans/holds/", {"record": record.pk, "household": other.card_number},
-                       content_type="application/json")
+    other = make_household("Dubois", membership_ends="2099-12-31", email="dubois@example.org")
+    with django_capture_on_commit_callbacks(execute=True):  # the broker is asked once the hold commits
+        held = client.post("/api/loans/holds/", {"record": record.pk, "household": other.card_number},
+                           content_type="application/json")
     assert held.status_code == 201, held.content
+    assert "the outbox sweep will deliver it" in redis_down.text  # the hold's mail waits for the sweep
+    assert Message.objects.get().sent_at is None
     for page in ("/", "/catalogue/", "/account/", f"/catalogue/{record.pk}/"):
         assert client.get(page).status_code < 500, page
 
