@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 import django_filters
+from django import forms
 from django.db.models import Prefetch, QuerySet
 from django.http import Http404
 from rest_framework import serializers, viewsets
 from rest_framework.exceptions import NotFound
 
 from . import search
-from .models import CatalogueRecord, Contribution, Copy
+from .models import CatalogueRecord, Category, Contribution, Copy
 from .registry import get_engine
 
 
@@ -67,15 +68,22 @@ class CatalogueRecordSerializer(serializers.ModelSerializer):
         }
 
 
+class WholeNumberFilter(django_filters.NumberFilter):
+    """A count (players, years of age): a whole number, as the schema says (``players=0.5`` is
+    refused, not rounded)."""
+
+    field_class = forms.IntegerField
+
+
 class CatalogueFilter(django_filters.FilterSet):
     """The OPAC's search words and facets: ``q``, ``category`` (id), ``language`` (ISO 639-2),
     ``players`` (playable with), ``age`` (suitable at), ``duration`` (short, medium, long, epic)."""
 
     q = django_filters.CharFilter(method="words", max_length=200)
-    category = django_filters.NumberFilter(field_name="categories")
+    category = django_filters.ModelChoiceFilter(field_name="categories", queryset=Category.objects.all())
     language = django_filters.CharFilter(field_name="languages__code")
-    players = django_filters.NumberFilter(method="playable_with")
-    age = django_filters.NumberFilter(method="suitable_at")
+    players = WholeNumberFilter(method="playable_with")
+    age = WholeNumberFilter(method="suitable_at")
     duration = django_filters.ChoiceFilter(
         method="lasting", choices=[(band.key, band.label) for band in search.DURATION_BANDS])
     engine_slug = django_filters.CharFilter()

@@ -41,8 +41,20 @@ class Language(models.Model):
 class Category(models.Model):
     """A classification category: a code and a label, e.g. ``A 406`` "jeu de stratégie"."""
 
+    class Scheme(models.TextChoices):
+        LUDOTHEQUE = "ludotheque", _("game library classification")
+        ESAR = "esar", _("ESAR classification")
+        SUBJECT = "subject", _("subject heading")
+        KEYWORD = "keyword", _("keyword")
+        DEWEY = "dewey", _("Dewey decimal classification")
+        OTHER = "other", _("other classification")
+
     code = models.CharField(_("code"), max_length=32, unique=True)
     label = models.CharField(_("label"), max_length=200)
+    scheme = models.CharField(
+        _("scheme"), max_length=16, choices=Scheme.choices, default=Scheme.LUDOTHEQUE,
+        help_text=_("Where the category comes from: a classification (686 in UNIMARC, ESAR codes among them), "
+                    "a subject heading (606), a keyword (610) or a Dewey number (676)."))
 
     class Meta:
         ordering = ["code"]
@@ -120,6 +132,24 @@ class CatalogueRecord(models.Model):
         blank=True,
         help_text=_("Slug of the rules engine that can replay this game; empty where none exists yet."),
     )
+    place = models.CharField(_("place of publication"), max_length=200, blank=True)
+    series = models.CharField(_("series"), max_length=300, blank=True)
+    links = models.JSONField(
+        _("links"), default=list, blank=True,
+        help_text=_("Web addresses about the game (UNIMARC 856), each with its note: [{\"url\": …, \"note\": …}]."))
+    source = models.CharField(
+        _("source"), max_length=100, blank=True,
+        help_text=_("The catalogue a record was imported from (its 003, or the agency of its 801, or the name "
+                    "given at import)."))
+    source_id = models.CharField(
+        _("identifier in its source"), max_length=100, blank=True,
+        help_text=_("The record's identifier in its source catalogue (its 001): what a new import of the same "
+                    "record is matched by."))
+    source_record = models.JSONField(
+        _("source record"), null=True, blank=True, editable=False,
+        help_text=_("The record as it came, every field kept, so that exports give back what Ludolog does not "
+                    "show."))
+    source_digest = models.CharField(_("source record digest"), max_length=64, blank=True, editable=False)
     cover = models.ImageField(
         _("cover"), upload_to=cover_upload_to, blank=True, validators=[validate_cover],
         help_text=_("A photo or scan of the box: JPEG, PNG or WebP, at most 5 MB and 4000 × 4000 pixels."),
@@ -131,6 +161,9 @@ class CatalogueRecord(models.Model):
         ordering = ["title"]
         verbose_name = _("catalogue record")
         constraints = [
+            models.UniqueConstraint(
+                fields=["source", "source_id"], condition=~Q(source_id=""), name="record_source_identity_unique",
+                violation_error_message=_("Another record already has this identifier in this source.")),
             models.CheckConstraint(
                 condition=Q(min_players__isnull=True) | Q(max_players__isnull=True)
                 | Q(min_players__lte=F("max_players")),
@@ -203,6 +236,9 @@ class OtherTitle(models.Model):
         ORIGINAL = "original", _("original title")
         PARALLEL = "parallel", _("parallel title")
         TRANSLATED = "translated", _("title in another language")
+        VARIANT = "variant", _("variant title")
+        KEY = "key", _("key title")
+        ABBREVIATED = "abbreviated", _("abbreviated title")
 
     record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="other_titles")
     title = models.CharField(_("title"), max_length=300)
@@ -247,6 +283,7 @@ class Identifier(models.Model):
     class Scheme(models.TextChoices):
         EAN = "ean", "EAN-13"
         ISBN = "isbn", "ISBN"
+        ISSN = "issn", "ISSN"
         OTHER = "other", _("other")
 
     record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="identifiers")
@@ -276,6 +313,9 @@ class Copy(models.Model):
         verbose_name=_("owned by"), help_text=_("The game library that owns the box and lends it."))
     barcode = models.CharField(_("barcode"), max_length=32, unique=True)
     shelf_location = models.CharField(_("shelf / location"), max_length=100, blank=True)
+    location = models.CharField(
+        _("section"), max_length=100, blank=True,
+        help_text=_("The part of the library the box belongs to (Koha's shelving location, 995 $e)."))
     status = models.CharField(_("status"), max_length=16, choices=Status.choices, default=Status.AVAILABLE)
     acquired_on = models.DateField(_("acquisition date"), null=True, blank=True)
     missing_pieces = models.TextField(_("notes on missing pieces"), blank=True)
@@ -312,9 +352,18 @@ class MapFile(models.Model):
 
 
 class UnimarcImport(ImportJob):
-    """A UNIMARC file uploaded in the admin, imported by a Celery task (``games.tasks``): checked
-    whole first (one record that cannot be taken refuses the file, nothing imported), then
-    stored in chunks. Its report counts the records new to the catalogue and those updated."""
+    """A UNIMARC file uploaded in the admin, imported by a Celery task (``games.tasks``): read
+    whole first (a record that cannot be taken is refused alone, with its reason), then
+    stored in chunks. Its report counts the records new to the catalogue, updated, unchanged, the
+    duplicates within the file and the records refused, each with its reason."""
+
+    source = models.CharField(
+        _("source"), max_length=100, blank=True,
+        help_text=_("The catalogue the file comes from; empty: read from each record (003 or 801)."))
+    mapping = models.JSONField(
+        _("mapping"), default=dict, blank=True,
+        help_text=_("How the file's fields map to Ludolog's (games.unimarc.ImportMapping as data); empty: the "
+                    "PMB preset."))
 
     class Meta(ImportJob.Meta):
         verbose_name = _("UNIMARC import")

@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_date
 from accounts.models import Organisation
 from accounts.selectors import only_library
 
-from . import labels, unimarc
+from . import labels, unimarc, unimarc_import
 
 from .models import (
     CatalogueRecord,
@@ -89,6 +89,8 @@ def _load(data: dict[str, Any], library: Organisation | None = None) -> list[tup
                 "summary": item.get("summary", ""),
                 "notes": item.get("notes", ""),
                 "engine_slug": item.get("engine_slug", ""),
+                "place": item.get("place", ""),
+                "series": item.get("series", ""),
             },
         )
         if item.get("bgg_id") and not record.bgg_id:
@@ -99,7 +101,8 @@ def _load(data: dict[str, Any], library: Organisation | None = None) -> list[tup
         record.languages.set(Language.objects.filter(code__in=item.get("languages", [])))
         record.categories.set(
             [
-                Category.objects.update_or_create(code=c["code"], defaults={"label": c["label"]})[0]
+                Category.objects.update_or_create(code=c["code"], defaults={
+                    "label": c["label"], "scheme": c.get("scheme") or Category.Scheme.LUDOTHEQUE})[0]
                 for c in item.get("categories", [])
             ]
         )
@@ -128,27 +131,26 @@ def _load(data: dict[str, Any], library: Organisation | None = None) -> list[tup
     return records
 
 
-LANGUAGE_CODE = re.compile(r"[a-z]{3}")
-
-RECORD_FIELDS = (
-    "title", "document_type", "publication_year", "min_players", "max_players", "min_age", "max_age",
-    "duration_minutes", "contents", "summary", "notes", "engine_slug",
-)
+RECORD_FIELDS = unimarc_import.RECORD_FIELDS
 
 
 CATALOGUE_DATA_PREFETCH = ("languages", "categories", "identifiers", "copies", "other_titles", "contributions__person")
 """What :func:`record_data` reads of a record beyond its own row (and its publisher's, a join)."""
 
 
+EXPORT_BATCH = 500
+
+
 def catalogue_data(records: Iterable[CatalogueRecord]) -> dict[str, Any]:
     """The records as the plain data :func:`load_catalogue` takes (its inverse): for exports."""
     # A queryset (a search) stays a subquery; a list of records becomes its ids.
     ids = records.values("pk") if isinstance(records, QuerySet) else [r.pk for r in records]
-    records = list(
-        CatalogueRecord.objects.filter(pk__in=ids).order_by("title", "pk")
-        .select_related("publisher")
-        .prefetch_related(*CATALOGUE_DATA_PREFETCH)
-    )
+    ordered = list(CatalogueRecord.objects.filter(pk__in=ids).order_by("title", "pk").values_list("pk", flat=True))
+    records = []
+    for start in range(0, len(ordered), EXPORT_BATCH):
+        # In batches: a prefetch names its records' ids, and SQLite takes a thousand at most.
+        batch = CatalogueRecord.objects.filter(pk__in=ordered[start:start + EXPORT_BATCH]).order_by("title", "pk")
+        records += batch.select_related("publisher").prefetch_related(*CATALOGUE_DATA_PREFETCH)
     languages = {language.code: language.name for r in records for language in r.languages.all()}
     return {
         "languages": [{"code": code, "name": name} for code, name in sorted(languages.items())],
@@ -166,7 +168,9 @@ def record_data(record: CatalogueRecord) -> dict[str, Any]:
             "entered_on": record.created_at.date().isoformat(),
             "publisher": record.publisher.name if record.publisher else "",
             "languages": sorted(language.code for language in record.languages.all()),
-            "categories": [{"code": c.code, "label": c.label} for c in record.categories.all()],
+            "categories": [{"code": c.code, "label": c.label, "scheme": c.scheme} for c in record.categories.all()],
+            "links": record.links or [],
+            "source_record": record.source_record,
             "contributors": [{"name": c.person.name, "role": c.role} for c in record.contributions.all()],
             "other_titles": [
                 {"title": o.title, "kind": o.kind, "language": o.language_id}
@@ -177,7 +181,8 @@ def record_data(record: CatalogueRecord) -> dict[str, Any]:
             ],
             "copies": [
                 {
-                    "barcode": c.barcode, "shelf_location": c.shelf_location, "status": c.status,
+                    "barcode": c.barcode, "shelf_location": c.shelf_location, "location": c.location,
+                    "status": c.status,
                     "acquired_on": c.acquired_on.isoformat() if c.acquired_on else None,
                     "missing_pieces": c.missing_pieces,
                 }
@@ -195,111 +200,12 @@ def export_unimarc(records: Iterable[CatalogueRecord], format: str = "iso2709") 
     return UNIMARC_FORMATS[format](catalogue_data(records)["records"])
 
 
-@transaction.atomic
-def import_unimarc(data: bytes, library: Organisation | None = None) -> list[CatalogueRecord]:
-    """Create or update the records of a UNIMARC file (ISO 2709 or MARCXML): all of them, or none.
-
-    Records are matched by title and copies by barcode, as :func:`load_catalogue` does, so
-    importing an exported file again changes nothing. :class:`games.unimarc.UnimarcError` names
-    the first record that cannot be taken and why.
-    """
-    return [record for record, _created in store_unimarc_items(checked_unimarc_items(data), library)]
-
-
-def checked_unimarc_items(data: bytes) -> list[dict[str, Any]]:
-    """The records of a UNIMARC file as plain catalogue data, each checked as the catalogue will
-    store it; :class:`games.unimarc.UnimarcError` names the first that cannot be taken and why.
-    Nothing is written: :func:`store_unimarc_items` stores them (a long file in chunks)."""
-    items = [unimarc.from_marc(record, number) for number, record in enumerate(unimarc.read(data), start=1)]
-    if not items:
-        raise unimarc.UnimarcError("the file holds no record")
-    for number, item in enumerate(items, start=1):
-        def refuse(message: str) -> unimarc.UnimarcError:
-            return unimarc.UnimarcError(f"record {number} ({item['title']}): {message}", record=number)
-
-        problem = _unstorable_text(item)
-        if problem:
-            raise refuse(problem)
-        for code in _language_codes(item):
-            if not LANGUAGE_CODE.fullmatch(code):
-                raise refuse(f"{code!r} is not an ISO 639-2 language code")
-        for copy in item["copies"]:
-            if copy["status"] not in Copy.Status.values:
-                raise refuse(f"copy {copy['barcode']}: status {copy['status']!r} is not one of "
-                             f"{', '.join(Copy.Status.values)}")
-            if copy["acquired_on"] and not _is_date(copy["acquired_on"]):
-                raise refuse(f"copy {copy['barcode']}: acquisition date {copy['acquired_on']!r} is not YYYY-MM-DD")
-        try:
-            CatalogueRecord(**{field: item[field] for field in RECORD_FIELDS}).full_clean(
-                exclude=["publisher"], validate_unique=False
-            )
-        except ValidationError as error:
-            raise refuse("; ".join(f"{field}: {' '.join(messages)}" for field, messages in
-                                   error.message_dict.items())) from None
-    return items
-
-
-def store_unimarc_items(items: list[dict[str, Any]],
-                        library: Organisation | None = None) -> list[tuple[CatalogueRecord, bool]]:
-    """Store records checked by :func:`checked_unimarc_items` (a language the catalogue does not
-    know yet is added under its code): each record, and whether it is new to the catalogue; a
-    new copy belongs to ``library`` (see :func:`load_catalogue`)."""
-    known = set(Language.objects.values_list("code", flat=True))
-    stored = []
-    for item in items:
-        new_languages = [{"code": code, "name": code} for code in dict.fromkeys(_language_codes(item))
-                         if code not in known]
-        known.update(language["code"] for language in new_languages)
-        stored += _load({"languages": new_languages, "records": [item]}, library)
-    return stored
-
-
-def _language_codes(item: dict[str, Any]) -> list[str]:
-    return item["languages"] + [o["language"] for o in item["other_titles"] if o["language"]]
-
-
-CONTROL_CHARACTER = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
-"""Characters no catalogue text holds (a NUL cannot even be stored by PostgreSQL)."""
-
-NESTED_LENGTHS: tuple[tuple[str, str | None, Any, str], ...] = (
-    ("publisher", None, Publisher, "name"),
-    ("other_titles", "title", OtherTitle, "title"),
-    ("categories", "code", Category, "code"),
-    ("categories", "label", Category, "label"),
-    ("contributors", "name", Person, "name"),
-    ("identifiers", "value", Identifier, "value"),
-    ("copies", "barcode", Copy, "barcode"),
-    ("copies", "shelf_location", Copy, "shelf_location"),
-)
-"""Texts of an imported record that go to other tables than the record's own (whose lengths
-``full_clean`` checks): (item key, key in each entry or None for a plain text, model, field)."""
-
-
-def _unstorable_text(item: dict[str, Any]) -> str | None:
-    """Why an imported record's texts cannot be stored as they are, or None."""
-    stack: list[Any] = [item]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-        elif isinstance(value, str) and CONTROL_CHARACTER.search(value):
-            return f"{value[:40]!r} holds a control character"
-    for key, inner, model, field_name in NESTED_LENGTHS:
-        limit = model._meta.get_field(field_name).max_length
-        values = [item.get(key)] if inner is None else [entry.get(inner) for entry in item.get(key) or []]
-        for value in values:
-            if isinstance(value, str) and len(value) > limit:
-                return f"{model._meta.verbose_name} {field_name.replace('_', ' ')} {value[:40]!r}… is longer than {limit} characters"
-    return None
-
-
-def _is_date(value: str) -> bool:
-    try:
-        return parse_date(value) is not None
-    except ValueError:
-        return False
+def import_unimarc(data: bytes, library: Organisation | None = None, source: str = "",
+                   mapping: unimarc.ImportMapping | None = None, dry_run: bool = False) -> unimarc_import.ImportResult:
+    """Create or update the records of a UNIMARC file (ISO 2709 or MARCXML), or with ``dry_run``
+    only say what it would do (:mod:`games.unimarc_import`): a record is matched by its source
+    identifier, then its ISBN or EAN, never its title; one that cannot be taken is refused alone."""
+    return unimarc_import.import_file(data, library, source, mapping, dry_run)
 
 
 def start_unimarc_import(upload: Any, started_by: Any = None) -> UnimarcImport:
@@ -310,26 +216,27 @@ def start_unimarc_import(upload: Any, started_by: Any = None) -> UnimarcImport:
 
 
 def run_unimarc_import(job: UnimarcImport, chunk: int) -> None:
-    """Import a job's file: checked whole first (a record that cannot be taken refuses the file,
-    nothing stored), then stored ``chunk`` records a transaction, each with the progress that
-    counts it. A job taken up again (its worker was lost) goes on after its last chunk stored;
-    one finished is left as it is."""
+    """Import a job's file: read and planned whole first (a record that cannot be taken is
+    refused alone, with its reason), then stored ``chunk`` records a transaction, each with the
+    progress that counts it. A job taken up again (its worker was lost) goes on after its last
+    chunk stored; one finished is left as it is."""
     if job.finished:
         return
     job.begin()
     with job.file.open("rb") as file:
         data = file.read()
     try:
-        items = checked_unimarc_items(data)
+        import_plan = unimarc_import.plan(data, job.source, unimarc.ImportMapping.from_data(job.mapping))
     except unimarc.UnimarcError as error:
         job.refuse(error.message)
         return
-    job.importing(len(items))
-    report = {"new": 0, "updated": 0, **job.report}
-    for start in range(job.done, len(items), chunk):
-        with transaction.atomic():
-            stored = store_unimarc_items(items[start:start + chunk])
-            new = sum(created for _record, created in stored)
-            report = {"new": report["new"] + new, "updated": report["updated"] + len(stored) - new}
-            job.advance(start + len(stored), report)
+    job.importing(len(import_plan.entries))
+    report = job.report if job.done else unimarc_import.report_of([])
+
+    def advance(done: int, chunk_report: dict[str, Any]) -> None:
+        nonlocal report
+        report = unimarc_import.add_reports(report, chunk_report)
+        job.advance(done, report)
+
+    unimarc_import.store(import_plan, chunk=chunk, start=job.done, on_chunk=advance)
     job.finish(report)

@@ -24,7 +24,7 @@ def import_unimarc(job_id: int) -> None:
         services.run_unimarc_import(job, settings.LUDOLOG_IMPORT_CHUNK)
     except Exception as error:
         # Said on the job's page rather than retried: the chunks stored so far stay, and the
-        # same file imported again finishes the work (records are matched by title).
+        # same file imported again finishes the work (records are matched by their source identifier).
         logger.exception("UNIMARC import #%s failed", job_id)
         job.fail(f"{type(error).__name__}: {error}")
 

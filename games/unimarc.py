@@ -30,8 +30,11 @@ leader ``n`` new, ``r`` three-dimensional artefact (a game box), ``m`` monograph
 
 from __future__ import annotations
 
+import hashlib
 import io
+import json
 import re
+from dataclasses import asdict, dataclass, field, fields as dataclass_fields, replace
 from xml.etree import ElementTree
 from collections.abc import Iterable, Iterator
 from datetime import date
@@ -57,7 +60,11 @@ CUSTOM_FIELDS = (
 )
 INTEGER_FIELDS = {"min_players", "max_players", "min_age", "max_age", "duration_minutes"}
 
-TITLE_FIELDS = {"original": ("454", "t"), "parallel": ("510", "a"), "translated": ("541", "a")}
+TITLE_FIELDS = {"original": ("454", "t"), "parallel": ("510", "a"), "translated": ("541", "a"),
+                "variant": ("517", "a"), "key": ("530", "a"), "abbreviated": ("531", "a")}
+
+CATEGORY_FIELDS = {"ludotheque": "686", "esar": "686", "other": "686", "subject": "606", "keyword": "610",
+                   "dewey": "676"}
 
 
 class UnimarcError(ValueError):
@@ -138,20 +145,38 @@ def _split_name(name: str) -> tuple[str, str]:
     return (words[-1], " ".join(words[:-1])) if len(words) > 1 else (name, "")
 
 
-def to_marc(item: dict[str, Any]) -> Record:
-    """One catalogue record (plain data) as a UNIMARC record."""
+def _category_field(category: dict[str, Any]) -> Field | None:
+    scheme = category.get("scheme") or CATEGORY_SYSTEM
+    tag = CATEGORY_FIELDS.get(scheme, "686")
+    if tag == "686":
+        return _field(tag, " ", " ", ("a", category["code"]), ("c", category["label"]),
+                      ("2", CATEGORY_SYSTEM if scheme == "ludotheque" else scheme))
+    if tag == "676":
+        return _field(tag, " ", " ", ("a", category["code"].removeprefix("Dewey ")))
+    return _field(tag, " ", " ", *(("a" if n == 0 else "x", part) for n, part in enumerate(category["label"].split(" -- "))))
+
+
+def to_marc(item: dict[str, Any], keep: bool = True) -> Record:
+    """One catalogue record (plain data) as a UNIMARC record; one imported with its source record
+    kept (``keep``) gives back every field it came with (:func:`merged`)."""
+    if keep and item.get("source_record"):
+        return merged(item)
     record = Record(force_utf8=True, leader=LEADER)
     fields: list[Field | None] = []
     if item.get("id") is not None:
         fields.append(Field(tag="001", data=f"ludolog:{item['id']}"))
-    for scheme, tag in (("isbn", "010"), ("ean", "073")):
+    for scheme, tag in (("isbn", "010"), ("issn", "011"), ("ean", "073")):
         fields += [_field(tag, " ", " ", ("a", i["value"])) for i in item.get("identifiers", []) if i["scheme"] == scheme]
+    if item.get("bgg_id"):
+        fields.append(_field("035", " ", " ", ("a", f"{BGG_PREFIX}{item['bgg_id']}")))
     fields.append(_field("100", " ", " ", ("a", _processing_data(item))))
-    fields.append(_field("101", "0", " ", *(("a", code) for code in item.get("languages", []))))
+    fields.append(_field("101", "0", " ", *(("a", code) for code in sorted(item.get("languages", [])))))
     authors = [c["name"] for c in item.get("contributors", []) if c["role"] == "author"]
     fields.append(_field("200", "1", " ", ("a", item["title"]), ("b", item.get("document_type")),
                          ("f", ", ".join(authors))))
-    fields.append(_field("210", " ", " ", ("c", item.get("publisher")), ("d", item.get("publication_year"))))
+    fields.append(_field("210", " ", " ", ("a", item.get("place")), ("c", item.get("publisher")),
+                         ("d", item.get("publication_year"))))
+    fields.append(_field("225", "2", " ", ("a", item.get("series"))))
     fields += _text_fields("300", " ", item.get("notes"))
     fields += _text_fields("327", "1", item.get("contents"))
     fields += _text_fields("330", " ", item.get("summary"))
@@ -161,8 +186,8 @@ def to_marc(item: dict[str, Any]) -> Record:
             if other["kind"] == kind:
                 fields.append(_field(tag, "1" if tag != "454" else " ", "1" if tag == "454" else " ",
                                      (code, other["title"]), ("z", other.get("language"))))
-    fields += [_field("686", " ", " ", ("a", c["code"]), ("c", c["label"]), ("2", CATEGORY_SYSTEM))
-               for c in item.get("categories", [])]
+    fields += [_category_field(c) for c in item.get("categories", [])]
+    fields += [_field("856", "4", " ", ("u", link.get("url")), ("z", link.get("note"))) for link in item.get("links") or []]
     first_author = True
     for contributor in item.get("contributors", []):
         role = contributor["role"]
@@ -173,7 +198,8 @@ def to_marc(item: dict[str, Any]) -> Record:
     for key, name, label in CUSTOM_FIELDS:
         fields.append(_field("900", " ", " ", ("a", item.get(key)), ("l", label), ("n", name)))
     for copy in item.get("copies", []):
-        fields.append(_field("995", " ", " ", ("f", copy["barcode"]), ("k", copy.get("shelf_location")),
+        fields.append(_field("995", " ", " ", ("f", copy["barcode"]), ("e", copy.get("location")),
+                             ("k", copy.get("shelf_location")),
                              ("o", copy.get("status")), ("m", copy.get("acquired_on")),
                              ("u", copy.get("missing_pieces"))))
     record.add_ordered_field(*(f for f in fields if f is not None))
@@ -221,36 +247,134 @@ def marcxml_record(item: dict[str, Any], namespace: bool = True) -> str:
 # -- reading -------------------------------------------------------------------------------------
 
 
+def gettext_noop(message: str) -> str:
+    """Marks a reason for translation (``makemessages`` finds it); the import translates it."""
+    return message
+
+
+class Refusal(UnimarcError):
+    """One record that cannot be taken: refused alone, the rest of the file goes on. ``template``
+    is the English reason with ``%(name)s`` placeholders (a msgid), ``params`` fills them."""
+
+    def __init__(self, template: str, record: int | None = None, **params: Any) -> None:
+        super().__init__(template % params, record=record)
+        self.template, self.params = template, params
+
+
+@dataclass(frozen=True)
+class ImportMapping:
+    """How a library system's fields become Ludolog's, beyond what UNIMARC fixes.
+
+    ``copy_status``: a copy's status code (995 ``status_subfield``) → a ``Copy.Status`` value;
+    a code not in the table takes ``other_status``, or refuses its record when that is empty.
+    ``game_facts``: a custom field's name (900 ``$n``, as PMB exports them) → a record's field
+    (``min_players``, ``max_players``, ``min_age``, ``max_age``, ``duration_minutes``,
+    ``engine_slug``). Plain data, so that a page can show and edit it (:meth:`as_data`).
+    """
+
+    name: str = "pmb"
+    status_subfield: str = "o"
+    copy_status: dict[str, str] = field(default_factory=dict)
+    other_status: str = ""
+    game_facts: dict[str, str] = field(default_factory=dict)
+
+    def as_data(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any] | None) -> "ImportMapping":
+        """A mapping from :meth:`as_data`'s form; missing keys from the preset it names (PMB's)."""
+        data = dict(data or {})
+        preset = PRESETS.get(data.get("name") or "pmb", PRESETS["pmb"])
+        known = {f.name for f in dataclass_fields(cls)}
+        return replace(preset, **{key: value for key, value in data.items() if key in known})
+
+
+STATUSES = ("available", "on_loan", "missing_parts", "withdrawn")
+"""``Copy.Status``'s values (this module does not import the models)."""
+
+PMB_GAME_FACTS = {name: key for key, name, _label in CUSTOM_FIELDS}
+
+PRESETS = {
+    # PMB exports a copy's status as its label or its code; Ludolog's own export writes its values.
+    "pmb": ImportMapping(
+        name="pmb",
+        copy_status={**{status: status for status in STATUSES},
+                     "1": "available", "disponible": "available", "en bon état": "available",
+                     "en prêt": "on_loan", "emprunté": "on_loan", "2": "on_loan",
+                     "incomplet": "missing_parts", "pièces manquantes": "missing_parts", "3": "missing_parts",
+                     "retiré": "withdrawn", "pilonné": "withdrawn", "perdu": "withdrawn", "exclu du prêt": "withdrawn",
+                     "4": "withdrawn"},
+        game_facts=dict(PMB_GAME_FACTS)),
+    # Koha's 995 $o is "not for loan": 0 lends, any other value (1 not for loan, -1 ordered, staff
+    # collection…) keeps the box off the desk.
+    "koha": ImportMapping(name="koha", copy_status={"0": "available", "": "available"}, other_status="withdrawn",
+                          game_facts=dict(PMB_GAME_FACTS)),
+}
+
+MAPPED_TAGS = frozenset({
+    "001", "010", "035", "011", "073", "100", "101", "200", "210", "214", "225", "300", "327", "330", "333",
+    "410", "411", "454", "461", "510", "517", "530", "531", "541", "606", "610", "676", "686",
+    "700", "701", "702", "710", "711", "712", "856", "900", "995",
+})
+"""Tags whose data Ludolog's pages show (the rest is kept whole and given back by exports)."""
+
+BGG_PREFIX = "(BGG)"
+"""A 035 (other systems' control numbers) naming the game's BoardGameGeek entry: the system's code
+in brackets before the number, as 035 $a is written for any other catalogue."""
+
+ESAR_CODE = re.compile(r"^[A-D]\s?\d{3}(\s?\d+)*$")
+"""An ESAR classification code (Exercise, Symbolic, Assembly, Rules): a letter, three digits."""
+
+SERIES_LINKS = ("410", "411", "461")
+
+
 def read(data: bytes) -> Iterator[Record]:
-    """The records of an ISO 2709 file or a MARCXML document (told apart by their first byte)."""
+    """The records of an ISO 2709 file or a MARCXML document (told apart by their first byte);
+    :class:`UnimarcError` at the first that cannot be read."""
+    for number, record, error in entries(data):
+        if record is None:
+            raise UnimarcError(error, record=number)
+        yield record
+
+
+def entries(data: bytes) -> Iterator[tuple[int, Record | None, str]]:
+    """Each record of the file with its number (from 1), or None and why it cannot be read: one
+    record that cannot be read never stops the others (ISO 2709 gives each its length)."""
     if data.lstrip()[:1] == b"<":
         try:
             records = pymarc.parse_xml_to_array(io.BytesIO(data))
         except Exception as error:  # the XML parser's own errors
             raise UnimarcError(f"not a MARCXML document: {error}") from None
-        yield from records
+        for number, record in enumerate(records, start=1):
+            yield number, record, ""
         return
     reader = pymarc.MARCReader(data, to_unicode=True, force_utf8=True, utf8_handling="strict")
     for number, record in enumerate(reader, start=1):
         if record is None:
-            raise UnimarcError(f"record {number}: {reader.current_exception}", record=number)
-        yield record
+            yield number, None, f"record {number}: {reader.current_exception}"
+        else:
+            yield number, record, ""
 
 
 def _first(record: Record, tag: str, code: str) -> str:
-    for field in record.get_fields(tag):
-        for value in field.get_subfields(code):
+    for found in record.get_fields(tag):
+        for value in found.get_subfields(code):
             if value.strip():
                 return str(value).strip()
     return ""
+
+
+def title_of(record: Record) -> str:
+    return _first(record, "200", "a")
 
 
 def _text(record: Record, tag: str) -> str:
     """The $a of every ``tag`` field, joined: as they were cut by :func:`_chunks` (each piece ending
     in a space), or a line apart (notes from another system)."""
     text = ""
-    for field in record.get_fields(tag):
-        for value in field.get_subfields("a"):
+    for found in record.get_fields(tag):
+        for value in found.get_subfields("a"):
             text += value if not text or text[-1].isspace() else "\n" + value
     return text.strip()
 
@@ -260,62 +384,227 @@ def _integer(value: str, what: str, number: int) -> int | None:
         return None
     match = re.fullmatch(r"\s*(\d+)\s*", value)
     if match is None:
-        raise UnimarcError(f"record {number}: {what} is not a whole number: {value!r}", record=number)
+        raise Refusal(gettext_noop("%(field)s is not a whole number: %(value)s"), record=number,
+                      field=what, value=repr(value))
     return int(match.group(1))
 
 
-def from_marc(record: Record, number: int = 1) -> dict[str, Any]:
-    """One UNIMARC record as plain catalogue data (``number``: its place in the file, for errors)."""
+def _one(found: Field, code: str) -> str:
+    return (found.get_subfields(code) or [""])[0].strip()
+
+
+def _heading(found: Field) -> str:
+    """A subject heading with its subdivisions: "Finances publiques -- Etats-Unis -- Périodiques"."""
+    return " -- ".join(value.strip() for code, value in _pairs(found) if code in "axyz" and value.strip())
+
+
+def _pairs(found: Field) -> list[tuple[str, str]]:
+    return [(sub.code, sub.value) for sub in found.subfields]
+
+
+def category_code(scheme: str, code: str, label: str) -> str:
+    """A category's code: a classification's own code (686, ESAR), the Dewey number prefixed, or
+    for a subject heading or keyword (which have none) a short fingerprint of the heading."""
+    if scheme in ("ludotheque", "esar", "other"):
+        return code
+    if scheme == "dewey":
+        return f"Dewey {code}"[:32]
+    fingerprint = hashlib.sha1(label.casefold().encode("utf-8")).hexdigest()[:10]
+    return f"{'Sujet' if scheme == 'subject' else 'Mot-clé'} {fingerprint}"
+
+
+def _categories(record: Record) -> list[dict[str, str]]:
+    found: list[dict[str, str]] = []
+    for classification in record.get_fields("686"):
+        code, system = _one(classification, "a"), _one(classification, "2").lower()
+        if not code:
+            continue
+        scheme = ("esar" if system == "esar" or (system != CATEGORY_SYSTEM and ESAR_CODE.match(code))
+                  else "ludotheque" if system in (CATEGORY_SYSTEM, "") else "other")
+        found.append({"code": code, "label": _one(classification, "c") or code, "scheme": scheme})
+    for tag, scheme in (("606", "subject"), ("610", "keyword")):
+        for subject in record.get_fields(tag):
+            label = _heading(subject)
+            if label:
+                found.append({"code": category_code(scheme, "", label), "label": label[:200], "scheme": scheme})
+    for dewey in record.get_fields("676"):
+        number = _one(dewey, "a")
+        if number:
+            found.append({"code": category_code("dewey", number, number), "label": _one(dewey, "c") or number,
+                          "scheme": "dewey"})
+    unique = {c["code"]: c for c in found}
+    return list(unique.values())
+
+
+def _contributor_name(found: Field) -> str:
+    if found.tag.startswith("71"):  # a corporate body: its name, then its subdivisions
+        return ". ".join(value.strip() for code, value in _pairs(found) if code in "ab" and value.strip())
+    return " ".join(part for part in (_one(found, "b"), _one(found, "a")) if part)
+
+
+def _series(record: Record) -> str:
+    for found in record.get_fields("225"):
+        title, number = _one(found, "a"), _one(found, "v")
+        if title:
+            return f"{title} ; {number}" if number else title
+    for found in record.get_fields(*SERIES_LINKS):
+        title, number = _one(found, "t"), _one(found, "v")
+        if title:
+            return f"{title} ; {number}" if number else title
+    return ""
+
+
+def _copy(found: Field, mapping: ImportMapping, number: int) -> dict[str, Any]:
+    barcode = _one(found, "f")
+    code = (found.get_subfields(mapping.status_subfield) or [""])[0].strip()
+    status = (mapping.copy_status.get(code) or mapping.copy_status.get(code.casefold())
+              or (mapping.other_status if code else "available"))
+    if status not in STATUSES:
+        raise Refusal(gettext_noop("copy %(barcode)s: status %(code)s is not in the mapping's table of statuses"),
+                      record=number, barcode=barcode, code=repr(code))
+    acquired = _one(found, "m") or None
+    if acquired and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", acquired):
+        acquired = None  # another system's date form: kept in the source record, not in ours
+    return {"barcode": barcode, "shelf_location": _one(found, "k"), "location": _one(found, "e"),
+            "status": status, "acquired_on": acquired, "missing_pieces": _one(found, "u")}
+
+
+def from_marc(record: Record, number: int = 1, mapping: ImportMapping | None = None) -> dict[str, Any]:
+    """One UNIMARC record as plain catalogue data (``number``: its place in the file, for errors;
+    ``mapping``: the library system's habits, PMB's by default). :class:`Refusal` says why the
+    record cannot be taken."""
+    mapping = mapping or PRESETS["pmb"]
     title = _first(record, "200", "a")
     if not title:
-        raise UnimarcError(f"record {number} has no title (200 $a)", record=number)
-    year = re.search(r"\d{4}", _first(record, "210", "d"))
+        raise Refusal(gettext_noop("record %(number)s has no title (200 $a)"), record=number, number=number)
+    published = "210" if record.get_fields("210") else "214"
+    year = re.search(r"\d{4}", _first(record, published, "d"))
     custom = {}
-    for field in record.get_fields("900"):
-        names = field.get_subfields("n")
+    for found in record.get_fields("900"):
+        names = found.get_subfields("n")
         if names:
-            custom[names[0]] = (field.get_subfields("a") or [""])[0].strip()
+            custom[names[0].strip()] = (found.get_subfields("a") or [""])[0].strip()
     item: dict[str, Any] = {
         "title": title,
         "document_type": _first(record, "200", "b"),
-        "publisher": _first(record, "210", "c"),
+        "publisher": _first(record, published, "c"),
+        "place": _first(record, published, "a"),
         "publication_year": int(year.group()) if year else None,
-        "languages": [code.strip() for f in record.get_fields("101") for code in f.get_subfields("a") if code.strip()],
+        "languages": list(dict.fromkeys(
+            code.strip() for f in record.get_fields("101") for code in f.get_subfields("a") if code.strip())),
         "notes": _text(record, "300"),
         "contents": _text(record, "327"),
         "summary": _text(record, "330"),
-        "identifiers": [
+        "series": _series(record),
+        "links": [{"url": _one(f, "u"), "note": _one(f, "z")} for f in record.get_fields("856") if _one(f, "u")],
+        "identifiers": list({(i["scheme"], i["value"]): i for i in (
             {"scheme": scheme, "value": value.strip()}
-            for scheme, tag in (("isbn", "010"), ("ean", "073"))
+            for scheme, tag in (("isbn", "010"), ("issn", "011"), ("ean", "073"))
             for f in record.get_fields(tag) for value in f.get_subfields("a") if value.strip()
-        ],
-        "other_titles": [
+        )}.values()),
+        "other_titles": list({o["title"]: o for o in (
             {"title": f.get_subfields(code)[0].strip(), "kind": kind,
              "language": (f.get_subfields("z") or [None])[0]}
             for kind, (tag, code) in TITLE_FIELDS.items()
-            for f in record.get_fields(tag) if f.get_subfields(code)
-        ],
-        "categories": [
-            {"code": f.get_subfields("a")[0].strip(), "label": (f.get_subfields("c") or [""])[0].strip()}
-            for f in record.get_fields("686") if f.get_subfields("a")
-        ],
-        "contributors": [
-            {"name": " ".join(part for part in ((f.get_subfields("b") or [""])[0].strip(),
-                                               (f.get_subfields("a") or [""])[0].strip()) if part),
-             "role": RELATOR_TO_ROLE.get((f.get_subfields("4") or [""])[0].strip(),
-                                         "author" if f.tag in ("700", "701") else "other")}
-            for f in record.get_fields("700", "701", "702") if f.get_subfields("a")
-        ],
-        "copies": [
-            {"barcode": f.get_subfields("f")[0].strip(),
-             "shelf_location": (f.get_subfields("k") or [""])[0].strip(),
-             "status": (f.get_subfields("o") or ["available"])[0].strip(),
-             "acquired_on": (f.get_subfields("m") or [None])[0],
-             "missing_pieces": (f.get_subfields("u") or [""])[0].strip()}
-            for f in record.get_fields("995") if f.get_subfields("f")
-        ],
+            for f in record.get_fields(tag) if f.get_subfields(code) and f.get_subfields(code)[0].strip()
+        ) if o["title"] != title}.values()),
+        "categories": _categories(record),
+        "contributors": list({(c["name"], c["role"]): c for c in (
+            {"name": _contributor_name(f),
+             "role": RELATOR_TO_ROLE.get(_one(f, "4"), "author" if f.tag in ("700", "701", "710", "711") else "other")}
+            for f in record.get_fields("700", "701", "702", "710", "711", "712") if _one(f, "a")
+        )}.values()),
+        "copies": [_copy(f, mapping, number) for f in record.get_fields("995") if _one(f, "f")],
+        "bgg_id": _bgg_id(record),
     }
-    for key, name, _label in CUSTOM_FIELDS:
+    for name, key in mapping.game_facts.items():
         value = custom.get(name, "")
         item[key] = _integer(value, name, number) if key in INTEGER_FIELDS else value
+    for key, _name, _label in CUSTOM_FIELDS:
+        item.setdefault(key, None if key in INTEGER_FIELDS else "")
     return item
+
+
+def _bgg_id(record: Record) -> int | None:
+    """The BoardGameGeek id a 035 names (``(BGG)4390``), if one does."""
+    for found in record.get_fields("035"):
+        for value in found.get_subfields("a"):
+            number = value.strip().removeprefix(BGG_PREFIX)
+            if value.strip().startswith(BGG_PREFIX) and number.isdigit() and 0 < int(number) < 2**31:
+                return int(number)
+    return None
+
+
+# -- the source record, kept whole -----------------------------------------------------------------
+
+
+def as_data(record: Record) -> dict[str, Any]:
+    """A record as JSON-able data that :func:`from_data` turns back into the same record."""
+    return {"leader": str(record.leader), "fields": [
+        [f.tag, f.data] if f.is_control_field() else
+        [f.tag, f.indicator1 or " ", f.indicator2 or " ", [[s.code, s.value] for s in f.subfields]]
+        for f in record.fields]}
+
+
+def from_data(data: dict[str, Any]) -> Record:
+    record = Record(force_utf8=True, leader=data["leader"])
+    for entry in data["fields"]:
+        if len(entry) == 2:
+            record.add_field(Field(tag=entry[0], data=entry[1]))
+        else:
+            tag, first, second, pairs = entry
+            record.add_field(Field(tag=tag, indicators=Indicators(first, second),
+                                   subfields=[Subfield(code, value) for code, value in pairs]))
+    return record
+
+
+def digest(data: dict[str, Any]) -> str:
+    """A fingerprint of a source record: the same record exported again has the same one."""
+    return hashlib.sha256(json.dumps(data, ensure_ascii=False, sort_keys=True).encode("utf-8")).hexdigest()
+
+
+def source_identity(record: Record, source: str = "") -> tuple[str, str]:
+    """(source, identifier) of a record: its 001 in the catalogue it comes from — the ``source``
+    named at import, else its 003, else the agency of its 801 (the last, the one that issued it);
+    a record without 001 is known by the fingerprint of its content, so importing the same file
+    again finds it."""
+    control = record.get_fields("001")
+    identifier = (control[0].data or "").strip() if control else ""
+    if not source:
+        origin = record.get_fields("003")
+        agencies = [_one(f, "b") for f in record.get_fields("801") if _one(f, "b")]
+        source = ((origin[0].data or "").strip() if origin else "") or (agencies[-1] if agencies else "") or "unimarc"
+    return source[:100], (identifier or "sha256:" + digest(as_data(record))[:40])[:100]
+
+
+def fields_shown_elsewhere(record: Record) -> list[str]:
+    """The tags of the record's fields that no page of Ludolog shows (kept in the source record)."""
+    return [f.tag for f in record.fields if f.tag not in MAPPED_TAGS]
+
+
+def merged(item: dict[str, Any]) -> Record:
+    """A record with a kept source record: every field it came with, except where Ludolog changed
+    what a tag says (its fields for that tag then win). For each tag Ludolog writes, the fields
+    written from the data as imported (``source["mapped"]``) and from the data now are compared:
+    equal, the source's own fields stay as they came (with the subfields Ludolog does not read)."""
+    source = item["source_record"]
+    ours, then = to_marc(item, keep=False), to_marc({**item, **source["mapped"]}, keep=False)
+    changed = {tag for tag in {f.tag for f in ours.fields} | {f.tag for f in then.fields}
+               if _written(ours, tag) != _written(then, tag)}
+    record = from_data(source["marc"])
+    kept = [f for f in record.fields if f.tag not in changed]
+    record.fields = kept + [f for f in ours.fields if f.tag in changed]
+    record.fields.sort(key=lambda f: f.tag)  # stable: each tag's fields keep their order
+    return record
+
+
+def _written(record: Record, tag: str) -> list[str]:
+    return sorted(str(f) for f in record.get_fields(tag))
+
+
+MAPPED_KEYS = (
+    "title", "document_type", "publisher", "place", "publication_year", "languages", "notes", "contents",
+    "summary", "series", "links", "identifiers", "other_titles", "categories", "contributors", "copies",
+    *(key for key, _name, _label in CUSTOM_FIELDS),
+)
+"""What :func:`from_marc` reads: kept as imported beside the source record, for :func:`merged`."""

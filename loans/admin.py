@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import only_library
 from . import selectors
-from .models import Component, CopyEvent, CopyState, Hold, Household, LoanRules, Member, Notification
+from .models import Component, CopyCheckpoint, CopyEvent, CopyState, Hold, Household, LoanRules, Member, Notification
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -32,7 +32,18 @@ class CopyEventAdmin(ReadOnlyAdmin):
     list_display = ["copy", "seq", "type", "household", "recorded_by", "recorded_at"]
     list_filter = ["type"]
     search_fields = ["copy__barcode"]
-    readonly_fields = ["copy", "seq", "type", "payload", "household", "recorded_by", "recorded_at"]
+    readonly_fields = ["copy", "seq", "type", "payload", "household", "recorded_by", "recorded_at", "hash"]
+
+
+@admin.register(CopyCheckpoint)
+class CopyCheckpointAdmin(ReadOnlyAdmin):
+    """What the store last held of each copy's events, found intact; those that failed, with why
+    (loans.integrity)."""
+
+    list_display = ["copy", "last_seq", "checked_at", "failed_at"]
+    list_filter = [("failed_at", admin.EmptyFieldListFilter)]
+    search_fields = ["copy__barcode"]
+    readonly_fields = ["copy", "last_seq", "head", "checked_at", "failed_at", "problems"]
 
 
 @admin.register(CopyState)

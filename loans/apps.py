@@ -8,8 +8,11 @@ class LoansConfig(AppConfig):
     verbose_name = _("loans desk")
 
     def ready(self) -> None:
-        from . import catalogue_sync, receivers, scopes
+        from records.integrity import register_stream
 
+        from . import catalogue_sync, integrity, receivers, scopes
+
+        register_stream(integrity.STREAM)  # verify_events and the checkpoint files cover the copies
         catalogue_sync.connect()
         receivers.connect()
         scopes.connect()

@@ -121,3 +121,28 @@ class AccountHasAHousehold(LoanError):
 
     reason = "account_has_a_household"
     status_code = 409
+
+
+class CopyTampered(LoanError):
+    """The copy failed verification (``verify_events``, loans.integrity): its stored events no
+    longer match what the desk recorded. The desk neither shows nor changes it until someone who
+    runs the site has looked at it; ``problems`` says what was found."""
+
+    reason = "copy_tampered"
+    status_code = 409
+
+    @classmethod
+    def of(cls, copy: object, problems: list[str]) -> CopyTampered:
+        barcode = getattr(copy, "barcode", copy)
+        return cls(f"copy {barcode} failed its integrity check: its stored loan events no longer match what the desk "
+                   "recorded; it is not shown or changed until the site's operators have repaired it",
+                   copy=barcode, problems=problems)
+
+
+class CopyChainsBroken(Exception):
+    """``rebuild_copy_states`` refuses to fold copies whose events fail verification: ``problems``
+    names each (copy, seq, what), ``copy_ids`` the copies."""
+
+    def __init__(self, copy_ids: list[int], problems: list[str]) -> None:
+        super().__init__("; ".join(problems))
+        self.copy_ids, self.problems = copy_ids, problems

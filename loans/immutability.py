@@ -2,8 +2,17 @@
 
 The model refuses to update or delete a ``CopyEvent``; on PostgreSQL a row trigger refuses
 ``UPDATE`` and ``DELETE`` from any client, raw SQL included (migration 0002), as
-``records.immutability`` guards the game events. The test suite's flush between transactional
-tests lifts it for its own statements (``tests/conftest.py``).
+``records.immutability`` guards the game events. On SQLite (``make run``) triggers do the same
+(migration 0011), and refuse a ``REPLACE INTO`` that would overwrite a stored event (SQLite's
+REPLACE deletes the row it collides with without firing delete triggers). The test suite's
+flush between transactional tests lifts them for its own statements (``tests/conftest.py``);
+migration 0010, which writes every stored event's hash once, lifts PostgreSQL's for its own.
+
+Schema changes on SQLite: Django makes most of them (adding a non-null column, altering or
+removing one) by rebuilding the table, which drops its triggers with the old table. A migration
+that changes ``CopyEvent`` after 0011 ends with :func:`sqlite_triggers` again (its statements
+drop, then create); ``tests/loans/test_copy_tamper.py`` checks that every trigger named in
+:data:`TRIGGERS` is installed after the migrations.
 """
 
 from __future__ import annotations
@@ -32,3 +41,70 @@ def append_only_trigger() -> migrations.RunPython:
                 schema_editor.execute(statement)
 
     return migrations.RunPython(forwards, backwards)
+
+
+SQLITE_INSTALL = [
+    f"""
+    CREATE TRIGGER loans_copyevent_no_update BEFORE UPDATE ON {COPY_EVENT_TABLE}
+    BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END;
+    """,
+    f"""
+    CREATE TRIGGER loans_copyevent_no_delete BEFORE DELETE ON {COPY_EVENT_TABLE}
+    BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END;
+    """,
+    # A BEFORE INSERT trigger runs before the uniqueness checks that would make REPLACE delete
+    # the stored row, so refusing there leaves the row untouched.
+    f"""
+    CREATE TRIGGER loans_copyevent_no_replace BEFORE INSERT ON {COPY_EVENT_TABLE}
+    WHEN EXISTS (SELECT 1 FROM {COPY_EVENT_TABLE} WHERE id = NEW.id)
+      OR EXISTS (SELECT 1 FROM {COPY_EVENT_TABLE} WHERE copy_id = NEW.copy_id AND seq = NEW.seq)
+    BEGIN SELECT RAISE(ABORT, '{COPY_EVENT_TABLE} is append-only: an insert may not take the id or seq of a stored event'); END;
+    """,
+]
+SQLITE_REMOVE = [
+    "DROP TRIGGER IF EXISTS loans_copyevent_no_update;",
+    "DROP TRIGGER IF EXISTS loans_copyevent_no_delete;",
+    "DROP TRIGGER IF EXISTS loans_copyevent_no_replace;",
+]
+
+TRIGGERS = {
+    "postgresql": ["loans_copyevent_append_only"],
+    "sqlite": ["loans_copyevent_no_update", "loans_copyevent_no_delete", "loans_copyevent_no_replace"],
+}
+"""Every trigger the migrations leave installed on the copy events, by database."""
+
+
+def sqlite_triggers() -> migrations.RunPython:
+    """The migration operation (re)installing SQLite's triggers (nothing elsewhere)."""
+
+    def forwards(apps, schema_editor) -> None:
+        if schema_editor.connection.vendor == "sqlite":
+            for statement in [*SQLITE_REMOVE, *SQLITE_INSTALL]:
+                schema_editor.execute(statement)
+
+    def backwards(apps, schema_editor) -> None:
+        if schema_editor.connection.vendor == "sqlite":
+            for statement in SQLITE_REMOVE:
+                schema_editor.execute(statement)
+
+    return migrations.RunPython(forwards, backwards)
+
+
+def lift_update_guard(vendor: str) -> list[str]:
+    """Let one migration's own statements update stored copy events (0010 writes their hashes)."""
+    if vendor == "postgresql":
+        return [f"ALTER TABLE {COPY_EVENT_TABLE} DISABLE TRIGGER loans_copyevent_append_only;"]
+    return SQLITE_REMOVE if vendor == "sqlite" else []
+
+
+def restore_update_guard(vendor: str) -> list[str]:
+    if vendor == "postgresql":
+        return [f"ALTER TABLE {COPY_EVENT_TABLE} ENABLE TRIGGER loans_copyevent_append_only;"]
+    return []  # SQLite's are installed by 0011 and after, never lifted before
+
+
+def flush_statements(vendor: str, statements: list[str]) -> list[str]:
+    """A database flush (tests only) wrapped so that SQLite's triggers let it through."""
+    if vendor == "sqlite":
+        return [*SQLITE_REMOVE, *statements, *SQLITE_INSTALL]
+    return statements

@@ -23,7 +23,7 @@ from django.utils.translation import pgettext_lazy
 from games.models import CatalogueRecord, Copy
 from records.models import Player
 
-from . import rules
+from . import integrity, rules
 
 
 class ImmutableCopyEventError(Exception):
@@ -144,9 +144,18 @@ class LoanRules(models.Model):
                             reminder_days=found.reminder_days)
 
 
+class CopyEventQuerySet(models.QuerySet):
+    def bulk_create(self, objs, *args, **kwargs):
+        """Events stored in bulk are chained first (``loans.integrity``), whoever writes them."""
+        objs = list(objs)
+        chain_unhashed(objs, using=self.db)
+        return super().bulk_create(objs, *args, **kwargs)
+
+
 class CopyEvent(models.Model):
     """One fact of a copy's life, numbered in the copy's stream. Never updated or deleted: the
-    model refuses, and on PostgreSQL a trigger refuses any client (migration 0002)."""
+    model refuses, and a trigger refuses any client (PostgreSQL: migration 0002, SQLite: 0011).
+    Each event's ``hash`` chains it to the copy's event before it (``loans.integrity``)."""
 
     # Functional API: (member name, (stored value, label)).
     Type = models.TextChoices("Type", [(t.name, (t.value, t.value.replace("_", " "))) for t in rules.EventType])
@@ -161,6 +170,12 @@ class CopyEvent(models.Model):
     recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
                                     related_name="+", verbose_name=_("recorded by"))
     recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+    hash = models.CharField(
+        _("hash"), max_length=64, editable=False,
+        help_text=_("SHA-256 of the copy event's content and of the copy's previous event's hash (loans.integrity)."),
+    )
+
+    objects = CopyEventQuerySet.as_manager()
 
     class Meta:
         ordering = ["copy", "seq"]
@@ -178,6 +193,8 @@ class CopyEvent(models.Model):
     def save(self, *args, **kwargs) -> None:
         if not self._state.adding:
             raise ImmutableCopyEventError("stored copy events never change")
+        if not self.hash:
+            chain_unhashed([self], using=kwargs.get("using") or self._state.db or "default")
         super().save(*args, **kwargs)
 
     def delete(self, *args, **kwargs):
@@ -185,6 +202,58 @@ class CopyEvent(models.Model):
 
     def as_rule_event(self) -> rules.CopyEvent:
         return rules.CopyEvent(seq=self.seq, type=self.type, household=self.household_id, payload=self.payload)
+
+    def chain(self, previous: str) -> None:
+        """Set ``hash``, linking this event to ``previous``, the hash of the copy's event before it."""
+        self.hash = integrity.copy_event_hash(
+            copy_id=self.copy_id, seq=self.seq, type=self.type, payload=self.payload, household_id=self.household_id,
+            recorded_by_id=self.recorded_by_id, recorded_at=self.recorded_at, previous=previous)
+
+
+def chain_unhashed(events: list[CopyEvent], *, using: str = "default") -> None:
+    """Chain the events without a hash yet, in seq order per copy, each to the one before it: in
+    the list, else as stored (one query for the copies whose previous event is not in the list)."""
+    unhashed = sorted((e for e in events if not e.hash), key=lambda e: (e.copy_id, e.seq))
+    if not unhashed:
+        return
+    hashes = {(e.copy_id, e.seq): e.hash for e in events if e.hash}
+    new = {(e.copy_id, e.seq) for e in unhashed}
+    wanted = [(e.copy_id, e.seq - 1) for e in unhashed if e.seq > 1 and (e.copy_id, e.seq - 1) not in new | set(hashes)]
+    if wanted:
+        match = Q()
+        for copy_id, seq in wanted:
+            match |= Q(copy_id=copy_id, seq=seq)
+        hashes.update({(copy_id, seq): hash for copy_id, seq, hash in
+                       CopyEvent.objects.using(using).filter(match).values_list("copy_id", "seq", "hash")})
+    for event in unhashed:
+        if event.recorded_at is None:
+            event.recorded_at = timezone.now()
+        previous = integrity.GENESIS if event.seq == 1 else hashes.get((event.copy_id, event.seq - 1), integrity.GENESIS)
+        event.chain(previous)
+        hashes[(event.copy_id, event.seq)] = event.hash
+
+
+class CopyCheckpoint(models.Model):
+    """What the store held of a copy's events when it was last seen intact (``loans.integrity``,
+    "Checkpoints"): its last seq and that event's hash. Written by each desk write (the head it
+    just appended) and by each verification; a copy that failed keeps its last good checkpoint,
+    with what was found wrong, and the desk answers 409 ``copy_tampered`` for it."""
+
+    copy = models.OneToOneField(Copy, primary_key=True, on_delete=models.DO_NOTHING, db_constraint=False,
+                                related_name="loan_checkpoint", verbose_name=_("copy"))
+    last_seq = models.PositiveIntegerField(_("last seq"), default=0)
+    head = models.CharField(_("last event's hash"), max_length=64, blank=True)
+    checked_at = models.DateTimeField(_("found intact at"), null=True, blank=True)
+    failed_at = models.DateTimeField(_("failed verification at"), null=True, blank=True)
+    problems = models.JSONField(_("problems"), default=list, blank=True,
+                                help_text=_("What its last verification found wrong, as sentences."))
+
+    class Meta:
+        verbose_name = _("copy checkpoint")
+        verbose_name_plural = _("copy checkpoints")
+
+    def __str__(self) -> str:
+        return f"copy checkpoint #{self.copy_id}@{self.last_seq}" + (" (failed)" if self.failed_at else "")
 
 
 class CopyState(models.Model):

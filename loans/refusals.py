@@ -32,6 +32,8 @@ REFUSAL_WORDS = {
     "invalid_household": _("Some of the household's details are not right: see below."),
     "invalid_member": _("Some of the member's details are not right: see below."),
     "invalid_lending_rules": _("Some of the rules are not right: see below."),
+    "copy_tampered": _("This copy failed its integrity check: its loan history no longer matches what the desk "
+                       "recorded. Nothing can be done with it until the site's operators have looked at it."),
 }
 """The desk's refusals in the reader's language (the rules speak English, for programs' logs)."""
 

@@ -27,8 +27,8 @@ from django.utils.translation import gettext
 from games.models import CatalogueRecord, Copy
 from outbox import services as outbox
 
-from . import checklists, rules, selectors
-from .errors import CopyChanged, OtherLibrary, RuleRefused, UnknownComponent
+from . import checklists, integrity, rules, selectors
+from .errors import CopyChainsBroken, CopyChanged, OtherLibrary, RuleRefused, UnknownComponent
 from .contents import ContentLine, parse_contents
 from .models import Component, CopyEvent, CopyState, Hold, Household, LoanRules, Notification
 
@@ -63,9 +63,12 @@ def _copy_write(copy: Copy) -> Iterator[None]:
 
 
 def _locked_state(copy: Copy) -> CopyState:
-    """The copy's state row, made if it has none yet, locked until the transaction ends."""
+    """The copy's state row, made if it has none yet, locked until the transaction ends. A copy
+    that failed verification is refused (``copy_tampered``): nothing is added to a broken chain."""
     CopyState.objects.get_or_create(copy=copy)
-    return CopyState.objects.select_for_update().get(copy=copy)
+    row = CopyState.objects.select_for_update().get(copy=copy)
+    integrity.refuse_tampered(copy)
+    return row
 
 
 def _append(row: CopyState, new: list[NewEvent], by: User) -> rules.CopyState:
@@ -77,7 +80,8 @@ def _append(row: CopyState, new: list[NewEvent], by: User) -> rules.CopyState:
         stored.append(CopyEvent(copy_id=row.copy_id, seq=state.last_seq + 1, type=event.type.value,
                                 household_id=event.household, payload=event.payload, recorded_by=recorded_by))
         state = rules.apply(state, stored[-1].as_rule_event())
-    CopyEvent.objects.bulk_create(stored)
+    CopyEvent.objects.bulk_create(stored)  # chained to the copy's last event (loans.integrity)
+    integrity.checkpoint_head(row.copy_id, stored[-1].seq, stored[-1].hash)
     row.take(state)
     row.save()
     _mirror(row.copy_id, state)
@@ -405,7 +409,14 @@ def remind_overdue(today: dt.date | None = None) -> int:
 
 def rebuild_copy_states() -> int:
     """Recompute every copy's state from its events (the projection is a cache of the fold);
-    returns how many copies have events. Copies without events lose any state row."""
+    returns how many copies have events. Copies without events lose any state row.
+
+    The events are verified first (loans.integrity): edited, deleted or moved events would fold
+    into a desk that lies (a loan vanished, a fee forgiven), so a broken chain refuses the whole
+    rebuild (:class:`~loans.errors.CopyChainsBroken`, naming each copy) and changes nothing."""
+    verification = integrity.checkpoint_copies()  # its verdicts are kept, whatever follows
+    if not verification.ok:
+        raise CopyChainsBroken(sorted(verification.failed), verification.mismatches)
     count = 0
     with transaction.atomic():
         CopyState.objects.all().delete()

@@ -16,8 +16,8 @@ from rest_framework.views import APIView
 from accounts.roles import Action, can
 from games.models import CatalogueRecord, Copy
 
-from . import rules, selectors, services
-from .errors import UnknownRecord
+from . import integrity, rules, selectors, services
+from .errors import CopyTampered, UnknownRecord
 from .models import Household
 from .serializers import (
     CopyStateSerializer, HoldSerializer, LendSerializer, PlaceHoldSerializer, RenewSerializer,
@@ -127,9 +127,13 @@ class CopyView(APIView):
     @extend_schema(responses={200: CopyStateSerializer}, summary="A copy's loan state, by barcode")
     def get(self, request: Request, barcode: str) -> Response:
         copy = selectors.copy_by_barcode(barcode)
+        desk = can(request.user, Action.USE_DESK, copy.organisation)
+        problems = integrity.known_tampering(copy.pk)
+        if problems is not None:
+            # What was found is the desk's to read; anyone else learns only that it cannot be trusted.
+            raise CopyTampered.of(copy, problems if desk else [])
         state = selectors.copy_state(copy)
-        return Response(CopyStateSerializer(
-            copy_answer(copy, state, show_household=can(request.user, Action.USE_DESK, copy.organisation))).data)
+        return Response(CopyStateSerializer(copy_answer(copy, state, show_household=desk)).data)
 
 
 class HouseholdLoansView(APIView):

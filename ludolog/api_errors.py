@@ -47,7 +47,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         errors = response.data if isinstance(response.data, dict) else {"non_field_errors": response.data}
         fields = sorted(errors)
         response.data = {
-            "reason": "invalid",
+            "reason": getattr(exc, "reason", "invalid"),
             "detail": "invalid field(s): " + ", ".join(fields),
             "fields": fields,
             "errors": errors,

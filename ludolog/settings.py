@@ -168,14 +168,15 @@ if LUDOLOG_SIGNUP not in ("invitation", "open"):
 LUDOLOG_VERIFICATION_LINK_SECONDS = int(os.environ.get("LUDOLOG_VERIFICATION_LINK_SECONDS", str(3 * 24 * 3600)))
 
 REST_FRAMEWORK = {
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "ludolog.api_answers.AutoSchema",
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
-    "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
-    "DEFAULT_PAGINATION_CLASS": "rest_framework.pagination.PageNumberPagination",
+    # Query parameters of the wrong type answer 400 invalid_query, an unknown id an empty list.
+    "DEFAULT_FILTER_BACKENDS": ["ludolog.api_queries.FilterBackend"],
+    "DEFAULT_PAGINATION_CLASS": "ludolog.api_queries.Pages",
     "PAGE_SIZE": 50,
     "EXCEPTION_HANDLER": "ludolog.api_errors.exception_handler",
     # POST /api/auth/token/: a few tries a minute per client (wrong passwords also count toward
@@ -228,7 +229,7 @@ SPECTACULAR_SETTINGS = {
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",
-        "ludolog.api_schema.document_errors",
+        "ludolog.api_answers.document_errors",
     ],
 }
 
@@ -324,6 +325,10 @@ LUDOLOG_VERIFY_EVENTS_SECONDS = float(os.environ.get("LUDOLOG_VERIFY_EVENTS_SECO
 # records.checkpoint_file). Empty: one derived from SECRET_KEY. Set it before ever rotating
 # SECRET_KEY, or the files kept so far can no longer be checked.
 LUDOLOG_CHECKPOINT_KEY = os.environ.get("LUDOLOG_CHECKPOINT_KEY", "")
+# Where the beat's verification (records.verify_events) keeps the checkpoint file: it checks the
+# store against it, then writes it anew when everything is intact. Copy it off the machine too.
+# Empty: no file is kept.
+LUDOLOG_CHECKPOINT_EXPORT = os.environ.get("LUDOLOG_CHECKPOINT_EXPORT", str(BASE_DIR / "var" / "checkpoints.json"))
 # The loans desk's day (loans.tasks.daily): lapsed holds, overdue reminders; at LUDOLOG_LOANS_DAILY_HOUR.
 CELERY_BEAT_SCHEDULE["outbox-sweep"] = {"task": "outbox.sweep", "schedule": LUDOLOG_OUTBOX_SWEEP_SECONDS}
 CELERY_BEAT_SCHEDULE["loans-daily"] = {

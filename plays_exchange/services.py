@@ -42,7 +42,7 @@ from games.selectors import records_titled
 from games.spelling import name_key, shows, tidy_name
 from records import services as record_services
 from records.models import GameRecord, Player, Seat
-from records.players import known_players
+from records.players import NAME_LENGTH, known_players
 from scoring.services import final_scores_each, ranks_as_told
 
 from . import formats
@@ -51,7 +51,6 @@ from .formats import MalformedFile, PlayerScore, Play, shown, whole_score
 ANONYMOUS = "Anonymous player"
 UNNAMED_KEYS = {"", "anonymous", "anonymous player"}
 MAX_SEATS = record_services.RESULT_SCHEMA["properties"]["scores"]["maxItems"]
-NAME_LENGTH = Player._meta.get_field("display_name").max_length
 COLOUR_LENGTH = Seat._meta.get_field("colour").max_length
 LOCATION_LENGTH = GameRecord._meta.get_field("location").max_length
 TITLE_LENGTH = CatalogueRecord._meta.get_field("title").max_length

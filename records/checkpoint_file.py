@@ -11,7 +11,12 @@ The format, ``ludolog-checkpoints/1``, is one JSON object::
      "records": [{"record": <id>, "header": <header digest>, "last_seq": <int>, "head": <its hash>,
                   "ruleset_moves": <int>, "ruleset_moves_head": <hash>,
                   "seat_moves": <int>, "seat_moves_head": <hash>}, ...],
+     "copies": [{"copy": <id>, "last_seq": <int>, "head": <its hash>}, ...],
      "hmac": <hex>}
+
+Beside ``records``, each stream another app registers (:data:`records.integrity.STREAMS`: the
+loans desk's copy events, ``copies``) has its section; a file without a stream's section (one
+written before it was registered) checks nothing of that stream.
 
 ``hmac`` is the HMAC-SHA256 of the canonical JSON (:func:`records.integrity.canonical_json`) of
 the object without it, keyed with Django's ``salted_hmac`` (salt ``ludolog.records.checkpoints``)
@@ -32,7 +37,7 @@ from django.conf import settings
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
-from .integrity import Checkpoint, canonical_json, canonical_time
+from .integrity import STREAMS, Checkpoint, canonical_json, canonical_time
 
 FORMAT = "ludolog-checkpoints/1"
 SALT = "ludolog.records.checkpoints"
@@ -58,20 +63,31 @@ def export_document(using: str = "default") -> dict[str, Any]:
         line = {"record": row.record_id, **{name: getattr(row, name) for name in FIELDS}}
         if line["header"] or line["last_seq"] or line["ruleset_moves"] or line["seat_moves"]:
             records.append(line)
-    body = {"format": FORMAT, "exported_at": canonical_time(timezone.now()), "records": records}
+    body = {"format": FORMAT, "exported_at": canonical_time(timezone.now()), "records": records,
+            **{section: stream.export(using) for section, stream in STREAMS.items()}}
     return {**body, "hmac": signature(body)}
 
 
 def write(path: Path, using: str = "default") -> int:
-    """Write the signed checkpoints to ``path``; returns how many records it holds."""
+    """Write the signed checkpoints to ``path`` (whole or not at all: written beside it, then
+    renamed over it); returns how many records it holds."""
     document = export_document(using)
-    path.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written = path.with_name(f".{path.name}.writing")
+    written.write_text(json.dumps(document, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    written.replace(path)
     return len(document["records"])
 
 
 def read(path: Path) -> dict[int, Checkpoint]:
-    """The checkpoints of the file at ``path``, by record; :class:`CheckpointFileError` when it
-    cannot be read, is not a checkpoint file, or its HMAC does not match."""
+    """The records' checkpoints of the file at ``path``, by record; :class:`CheckpointFileError` when
+    it cannot be read, is not a checkpoint file, or its HMAC does not match."""
+    return read_all(path)[0]
+
+
+def read_all(path: Path) -> tuple[dict[int, Checkpoint], dict[str, Any]]:
+    """The records' checkpoints of the file at ``path``, by record, and each registered stream's
+    section as that stream reads it (by section; a section the file lacks reads as empty)."""
     try:
         document = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
@@ -93,4 +109,11 @@ def read(path: Path) -> dict[int, Checkpoint]:
                                                               zip(FIELDS, ("", 0, "", 0, "", 0, ""))})
         except (KeyError, TypeError, ValueError):
             raise CheckpointFileError(f"{path}: a record's line is not a checkpoint: {line!r}") from None
-    return checkpoints
+    sections: dict[str, Any] = {}
+    for section, stream in STREAMS.items():
+        lines = document.get(section) or []
+        try:
+            sections[section] = stream.parse(lines if isinstance(lines, list) else [lines])
+        except (KeyError, TypeError, ValueError) as error:
+            raise CheckpointFileError(f"{path}: a line of its {section!r} is not a checkpoint: {error}") from None
+    return checkpoints, sections

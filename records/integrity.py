@@ -86,7 +86,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
@@ -389,10 +389,17 @@ class Verification:
     records: int = 0
     events: int = 0
     mismatches: list[Mismatch] = field(default_factory=list)
+    others: list[tuple[Stream, StreamVerification]] = field(default_factory=list)
+    """The other streams' verifications (see "Other streams" below), when the whole store was checked."""
 
     @property
     def ok(self) -> bool:
-        return not self.mismatches
+        return not self.mismatches and all(verification.ok for _stream, verification in self.others)
+
+    def sentences(self) -> list[str]:
+        """Every problem found, the records' then each stream's, as ``verify_events`` prints them."""
+        return [str(mismatch) for mismatch in self.mismatches] + [
+            problem for _stream, verification in self.others for problem in verification.mismatches]
 
     def add(self, check: RecordCheck) -> None:
         if check.events or check.found.saw_something() or check.mismatches:
@@ -523,6 +530,55 @@ def verify_record(stored: StoredRecord, against: Iterable[tuple[str, Checkpoint]
     return RecordCheck(record_id, found, seen_now, len(events))
 
 
+# -- other streams ---------------------------------------------------------------------------------
+#
+# Other apps keep append-only events under the same evidence (the loans desk's copy events:
+# loans.integrity): they chain them with the canonical form above and register here what
+# ``verify_events``, its beat task and the checkpoint file need of them. The event store itself
+# imports none of them.
+
+
+@dataclass
+class StreamVerification:
+    """One stream's verification: how many streams (copies…) and events were checked, and each
+    problem as a sentence naming its stream and seq (``copy 12 (LUD-0003) seq 4: …``)."""
+
+    streams: int = 0
+    events: int = 0
+    mismatches: list[str] = field(default_factory=list)
+    """Names each stream that failed, once or more."""
+    failed: set[int] = field(default_factory=set)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+@dataclass(frozen=True)
+class Stream:
+    section: str
+    """Its key in a checkpoint file (``"copies"``)."""
+    word: str
+    words: str
+    """How the command counts them (``"copy"``, ``"copies"``)."""
+    verify: Callable[[Any], StreamVerification]
+    """Verify every stream and store their checkpoints; given the checkpoint file's section as
+    :attr:`parse` read it (None: no file)."""
+    export: Callable[[str], list[dict[str, Any]]]
+    """The lines of the checkpoint file's section (given the database alias)."""
+    parse: Callable[[list[Any]], Any]
+    """The section's lines read back; ``ValueError`` for a line that is no checkpoint."""
+
+
+STREAMS: dict[str, Stream] = {}
+
+
+def register_stream(stream: Stream) -> None:
+    """Have ``verify_events`` (the command and the beat task) and the checkpoint files cover
+    ``stream`` too (an app's ``ready()`` registers it)."""
+    STREAMS[stream.section] = stream
+
+
 # -- the store -------------------------------------------------------------------------------------
 
 RECORDS_AT_ONCE = 500
@@ -558,7 +614,7 @@ def _checkpoint(row: Any) -> Checkpoint:
 
 
 @contextmanager
-def _one_snapshot(using: str) -> Iterator[None]:
+def one_snapshot(using: str) -> Iterator[None]:
     """The reads of one batch in one transaction that sees one state of the database (PostgreSQL:
     repeatable read; SQLite's transactions already do): an append, a merge or a verification
     committed meanwhile cannot make a record look as if it failed."""
@@ -580,7 +636,7 @@ def stored_records(record_ids: list[int], *, using: str = "default") -> Iterator
 
     for start in range(0, len(record_ids), RECORDS_AT_ONCE):
         batch = record_ids[start:start + RECORDS_AT_ONCE]
-        with _one_snapshot(using):
+        with one_snapshot(using):
             checkpoints = {row.record_id: _checkpoint(row)
                            for row in RecordCheckpoint.objects.using(using).filter(record_id__in=batch)}
             headers = read_headers(batch, using=using)
@@ -676,22 +732,30 @@ def _store_checkpoints(checks: list[tuple[RecordCheck, Checkpoint | None]], now:
                                                           update_fields=fields)
 
 
-def verify_and_store(record_id: int | None = None, *, against: dict[int, Checkpoint] | None = None) -> Verification:
+def verify_and_store(record_id: int | None = None, *, against: dict[int, Checkpoint] | None = None,
+                     others_against: dict[str, Any] | None = None) -> Verification:
     """Verify the records (one, or all; with ``against``, also against a checkpoint file's),
-    store their checkpoints, and store the result for ``/health/``."""
+    store their checkpoints, and store the result for ``/health/``. The whole store's
+    verification covers the registered streams too (:data:`STREAMS`; ``others_against``: the
+    checkpoint file's sections, by stream)."""
     from django.utils import timezone
 
     from .models import EventVerification
 
     started_at = timezone.now()
     result = checkpoint_records(_record_ids(record_id, against, using="default"), against=against)
+    if record_id is None:
+        for stream in STREAMS.values():
+            section = None if others_against is None else others_against.get(stream.section)
+            result.others.append((stream, stream.verify(section)))
+    problems = result.sentences()
     EventVerification.objects.create(
         started_at=started_at,
         only_record_id=record_id,
         records_checked=result.records,
-        events_checked=result.events,
-        mismatch_count=len(result.mismatches),
-        mismatches=[str(mismatch) for mismatch in result.mismatches[:KEPT_MISMATCHES]],
+        events_checked=result.events + sum(verification.events for _stream, verification in result.others),
+        mismatch_count=len(problems),
+        mismatches=problems[:KEPT_MISMATCHES],
     )
     stale = EventVerification.objects.order_by("-finished_at", "-id").values_list("id", flat=True)[KEPT_RESULTS:]
     EventVerification.objects.filter(id__in=list(stale)).delete()

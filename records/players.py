@@ -44,12 +44,28 @@ class InvisibleName(RecordError):
     status_code = 400
 
 
+class NameTooLong(RecordError):
+    """A name longer than a player's name is kept (:data:`NAME_LENGTH`): refused, never cut."""
+
+    reason = "player_name_too_long"
+    status_code = 400
+
+
+NAME_LENGTH: int = Player._meta.get_field("display_name").max_length
+"""The longest name a seat keeps: every way in (the API, the forms, the files) refuses a longer one."""
+
+
 def check_names(names: Sequence[str]) -> None:
-    """Refuse the seats whose name shows nothing once tidied (:class:`InvisibleName`)."""
+    """Refuse the seats whose name shows nothing once tidied (:class:`InvisibleName`) or is longer
+    than a player's name is kept (:class:`NameTooLong`)."""
     for seat, name in enumerate(names):
-        if not shows(tidy_name(name)):
+        tidied = tidy_name(name)
+        if not shows(tidied):
             raise InvisibleName(f"the name of seat {seat} shows nothing: a name needs at least one visible character",
                                 field="seats", seat=seat)
+        if len(tidied) > NAME_LENGTH:
+            raise NameTooLong(f"the name of seat {seat} is longer than {NAME_LENGTH} characters",
+                              field="seats", seat=seat, most=NAME_LENGTH)
 
 
 def known_players(names: Iterable[str], seen_by: selectors.User | None = None) -> dict[str, Player]:

@@ -5,10 +5,11 @@ from rest_framework import serializers
 from games.models import CatalogueRecord, Copy
 
 from .models import Event, GameRecord, Seat
+from .players import NAME_LENGTH
 
 
 class SeatSerializer(serializers.ModelSerializer):
-    player = serializers.CharField(source="player.display_name", max_length=100)
+    player = serializers.CharField(source="player.display_name", max_length=NAME_LENGTH)
 
     class Meta:
         model = Seat

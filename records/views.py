@@ -14,10 +14,10 @@ from rest_framework import mixins, status, viewsets
 from rest_framework.decorators import action
 from rest_framework.exceptions import APIException, AuthenticationFailed, ValidationError
 from rest_framework.fields import DateTimeField
-from rest_framework.pagination import PageNumberPagination
 from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.settings import api_settings
 
 from accounts.current import current_organisation, scope_of
 from accounts.roles import Action, can
@@ -35,8 +35,9 @@ from .serializers import (
 )
 
 
-class EventPages(PageNumberPagination):
-    """A record's events, 100 a page: a long record's history is read a page at a time."""
+class EventPages(api_settings.DEFAULT_PAGINATION_CLASS):
+    """A record's events, 100 a page: a long record's history is read a page at a time (the
+    API's pages, whose numbers and sizes are checked as every list's are)."""
 
     page_size = 100
     page_size_query_param = "page_size"
@@ -53,7 +54,9 @@ class GameRecordViewSet(
     serializer_class = GameRecordSerializer
     permission_classes = [IsAuthenticatedOrReadOnly, RecordAccess]
     lookup_value_regex = "[0-9]+"  # anything else is no record: a 404, never a failed int()
+    queryset = GameRecord.objects.none()  # the model, for the filters and the schema: get_queryset has the rows
     filterset_fields = ["game_slug", "status", "played_on", "catalogue_record"]
+    error_answers = {"409": "On a record's reads: `record_tampered`, the record failed its integrity check."}
 
     READ_WITH_TOKEN = ("append_event", "state")
     """Actions whose record is read in the query that authenticates an API token: the token's
@@ -156,7 +159,7 @@ class GameRecordViewSet(
                                                   **data)
 
     @extend_schema(responses=HistoryLineSerializer(many=True))
-    @action(detail=True, methods=["get"], url_path="events", pagination_class=EventPages)
+    @action(detail=True, methods=["get"], url_path="events", pagination_class=EventPages, filter_backends=[])
     def events(self, request: Request, pk: str | None = None) -> Response:
         """The record's events in order, a page at a time (``?page=N``, ``?page_size=`` up to 1,000)."""
         record = self.get_object()

@@ -88,6 +88,20 @@ class LeagueRulingSerializer(serializers.ModelSerializer):
         return selectors.impact_lines_seen(request.user, found)
 
 
+class RecordImpactSerializer(serializers.Serializer):
+    """One thing that moved a record's figures: a correction of its result (``seq``, the
+    correction's event) or a move to other rules (``ruleset_move`` and its versions)."""
+
+    seq = serializers.IntegerField(required=False, help_text="A correction's entry: its event.")
+    ruleset_move = serializers.IntegerField(required=False, help_text="A move to other rules: its id.")
+    from_version = serializers.CharField(required=False)
+    to_version = serializers.CharField(required=False)
+    computed_at = serializers.DateTimeField()
+    changes = serializers.ListField(
+        child=serializers.DictField(), help_text="Each rating or standing line that moved, before → after "
+                                                 "(players the reader may not see left out).")
+
+
 class LeagueRulingRequestSerializer(serializers.Serializer):
     record = serializers.IntegerField(min_value=1, max_value=2**63 - 1)
     counts = serializers.BooleanField(help_text="true: the game counts for the league; false: it is ruled out")

@@ -25,11 +25,11 @@ from records.selectors import readable_record
 from records.serializers import GameRecordSerializer
 
 from . import recompute, rulings, selectors, tasks
-from .models import Club, PlayerStatistics, Rating, RatingChange, RecomputeRun
+from .models import Club, GameStatistics, League, PlayerStatistics, Rating, RatingChange, RecomputeRun
 from .serializers import (
     ClubSerializer, GameStatisticsSerializer, LeagueRulingRequestSerializer, LeagueRulingSerializer,
     LeagueSerializer, PlayerStatisticsSerializer,
-    RatingChangeSerializer, RatingSerializer, RecomputeRequestSerializer, RecomputeRunSerializer,
+    RatingChangeSerializer, RatingSerializer, RecordImpactSerializer, RecomputeRequestSerializer, RecomputeRunSerializer,
     SeatResultSerializer, StandingSerializer,
 )
 
@@ -61,7 +61,7 @@ class RecordImpactView(APIView):
     moved, before → after: ratings and their places, league standings (players the reader may not
     see left out). A correction's entry has its ``seq``; a ruleset move's its ``ruleset_move`` id."""
 
-    @extend_schema(responses={200: dict})
+    @extend_schema(responses={200: RecordImpactSerializer(many=True)})
     def get(self, request: Request, record_id: int) -> Response:
         record = readable_record(request.user, record_id)
         corrections = [{"seq": impact.seq, "computed_at": impact.computed_at, "changes": changes}
@@ -69,7 +69,7 @@ class RecordImpactView(APIView):
         moves = [{"ruleset_move": entry.move_id, "from_version": entry.move.from_version,
                   "to_version": entry.move.to_version, "computed_at": entry.computed_at, "changes": changes}
                  for entry, changes in selectors.ruleset_move_impacts(record, request.user)]
-        return Response(corrections + moves)
+        return Response(RecordImpactSerializer(corrections + moves, many=True).data)
 
 
 class ClubViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
@@ -86,6 +86,7 @@ ORGANISATION_PARAMETER = OpenApiParameter(
 
 class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
     serializer_class = LeagueSerializer
+    queryset = League.objects.none()  # the model, for the filters and the schema: get_queryset has the rows
     filterset_fields = ["club"]
 
     def get_queryset(self):
@@ -100,7 +101,7 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
         return super().list(request, *args, **kwargs)
 
     @extend_schema(responses=StandingSerializer(many=True))
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], filter_backends=[])
     def standings(self, request: Request, pk: str | None = None) -> Response:
         """The table of the league's games the reader may see (see ``scoring.selectors``)."""
         league = self.get_object()
@@ -108,7 +109,7 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
         return self.get_paginated_response(StandingSerializer(page, many=True).data)
 
     @extend_schema(responses=LeagueRulingSerializer(many=True))
-    @action(detail=True, methods=["get"], url_path="rulings")
+    @action(detail=True, methods=["get"], filter_backends=[], url_path="rulings")
     def rulings(self, request: Request, pk: str | None = None) -> Response:
         """The organisers' rulings on the league's games, oldest first (the latest on a game
         stands), on the games the reader may see, each with what it moved (``impact``)."""
@@ -136,7 +137,7 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
                         status=status.HTTP_201_CREATED)
 
     @extend_schema(responses=GameRecordSerializer(many=True))
-    @action(detail=True, methods=["get"], url_path="awaiting-approval")
+    @action(detail=True, methods=["get"], filter_backends=[], url_path="awaiting-approval")
     def awaiting_approval(self, request: Request, pk: str | None = None) -> Response:
         """The friendly games that fit the league, recorded by someone it does not trust, that no
         organiser has ruled on yet (the ones the reader may see), newest first."""
@@ -146,8 +147,8 @@ class LeagueViewSet(ReasonedNotFound, viewsets.ReadOnlyModelViewSet):
 
 
 def players_seen(request: Request | None):
-    """The players a filter may name: those the reader may see. A hidden player is refused as a
-    missing one is (400, not a valid choice), rather than answering an empty list."""
+    """The players a filter may name: those the reader may see. A hidden player is answered as a
+    missing one is (an empty list, ``ludolog.api_queries``)."""
     return Player.objects.none() if request is None else selectors.visible_players(request.user)
 
 
@@ -195,6 +196,7 @@ class OfAnOrganisation(SeenByReader):
 class PlayerStatisticsView(OfAnOrganisation, ListAPIView):
     """Per player and game (``game_slug`` empty: over every game), over the games the reader may see."""
 
+    queryset = PlayerStatistics.objects.none()  # the model, for the filters and the schema
     serializer_class = PlayerStatisticsSerializer
     filterset_class = PlayerStatisticsFilter
     rows = staticmethod(selectors.player_statistics)
@@ -204,6 +206,7 @@ class PlayerStatisticsView(OfAnOrganisation, ListAPIView):
 class GameStatisticsView(OfAnOrganisation, ListAPIView):
     """Per game, over the games the reader may see."""
 
+    queryset = GameStatistics.objects.none()  # the model, for the filters and the schema
     serializer_class = GameStatisticsSerializer
     filterset_fields = ["game_slug"]
     rows = staticmethod(selectors.game_statistics)
@@ -230,7 +233,6 @@ class RatingFilter(RatingScopeFilter):
 
 
 class RatingChangeFilter(RatingScopeFilter):
-    record = django_filters.NumberFilter()
     since = django_filters.DateFilter(field_name="played_on", lookup_expr="gte")
 
     class Meta:
@@ -241,6 +243,7 @@ class RatingChangeFilter(RatingScopeFilter):
 class RatingListView(ListAPIView):
     """Current ratings, best first within each game and scope, from the games the reader may see."""
 
+    queryset = Rating.objects.none()  # the model, for the filters and the schema
     serializer_class = RatingSerializer
     filterset_class = RatingFilter
 
@@ -257,6 +260,7 @@ class RatingListView(ListAPIView):
 class RatingHistoryView(SeenByReader, ListAPIView):
     """How each game the reader may see moved each player's rating, in playing order."""
 
+    queryset = RatingChange.objects.none()  # the model, for the filters and the schema
     serializer_class = RatingChangeSerializer
     filterset_class = RatingChangeFilter
     rows = staticmethod(selectors.rating_history)

@@ -27,6 +27,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.current import current_organisation
 from accounts.models import Organisation
+from accounts.scoping import in_organisation
 from games.models import CatalogueRecord, Copy
 from games.registry import RESULT
 from games.selectors import game_slug_for, record_titled
@@ -78,18 +79,22 @@ class ResultForm(forms.Form):
     is_friendly = forms.BooleanField(label=_("Friendly game (not in the league)"), required=False,
                                      help_text=_("Counts for no league, whoever plays."))
 
-    def __init__(self, *args: Any, keeper: AbstractBaseUser, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, keeper: AbstractBaseUser, organisation: Organisation | None = None,
+                 **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.keeper = keeper
         self.recent_games = recent_games(keeper)
         self.fields["recent"].choices = [(record.pk, record.title) for record in self.recent_games]
-        self.fields["copy"].queryset = (Copy.objects.exclude(status=Copy.Status.WITHDRAWN)
+        # The boxes of the library whose table this is (``accounts.scoping``).
+        self.fields["copy"].queryset = (in_organisation(Copy.objects.all(), organisation)
+                                        .exclude(status=Copy.Status.WITHDRAWN)
                                         .select_related("record").order_by("record__title", "barcode"))
         self.fields["copy"].label_from_instance = lambda copy: " · ".join(
             part for part in (copy.record.title, copy.barcode, copy.shelf_location) if part)
         for number in range(1, RESULT_ROWS + 1):
             self.fields[f"player_{number}"] = forms.CharField(
-                label=gettext("Player %(number)s") % {"number": number}, required=False, max_length=100,
+                label=gettext("Player %(number)s") % {"number": number}, required=False,
+                max_length=players.NAME_LENGTH,
                 widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off", "placeholder": _("Player"),
                                               "autocapitalize": "words", "class": "result-name"}))
             self.fields[f"score_{number}"] = forms.IntegerField(
@@ -257,7 +262,8 @@ def recent_games(user: AbstractBaseUser) -> list[CatalogueRecord]:
 
 @login_required
 def log_result(request: HttpRequest) -> HttpResponse:
-    form = ResultForm(request.POST or None, keeper=request.user, initial={"location": last_location(request.user)})
+    form = ResultForm(request.POST or None, keeper=request.user, organisation=current_organisation(request),
+                      initial={"location": last_location(request.user)})
     status = 200
     if request.method == "POST":
         if form.is_valid():

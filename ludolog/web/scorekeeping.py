@@ -10,6 +10,8 @@ from __future__ import annotations
 import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import reduce
+from operator import or_
 from typing import Any
 
 from django import forms
@@ -37,6 +39,7 @@ from records.selectors import appendable_records, visible_players
 from .games import game_name
 from .games import web_game
 from .new_players import confirm_new_players
+from .quick_select import QuickSelect, quick
 from .setup_choices import SetupChoices, SetupError, colour_name, field_name
 from .tile_frame import seat_colour
 
@@ -49,7 +52,7 @@ class CopyChoiceField(forms.ModelChoiceField):
         return " · ".join(part for part in (copy.record.title, copy.barcode, copy.shelf_location) if part)
 
 
-class CopySelect(forms.Select):
+class CopySelect(QuickSelect):
     """Each copy names its game (``data-game``), so the page can offer only the chosen game's boxes."""
 
     def create_option(self, name, value, *args, **kwargs) -> dict:
@@ -60,7 +63,7 @@ class CopySelect(forms.Select):
         return option
 
 
-class ColourSelect(forms.Select):
+class ColourSelect(QuickSelect):
     """Each colour names the games whose pieces come in it (``data-games``), so the page can
     offer only the chosen game's."""
 
@@ -153,7 +156,8 @@ class StartForm(forms.Form):
         help_text=_("Counts for no league, whoever plays."),
     )
 
-    def __init__(self, *args, keeper: AbstractBaseUser | None = None, **kwargs) -> None:
+    def __init__(self, *args, keeper: AbstractBaseUser | None = None, organisation: Organisation | None = None,
+                 **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.keeper = keeper
         slugs = engine_slugs()
@@ -164,13 +168,15 @@ class StartForm(forms.Form):
         self.fields["seed"].widget.attrs["data-picked"] = str(secrets.randbelow(2**31))
         self.fields["play_started_at"].initial = timezone.localtime().replace(second=0, microsecond=0)
         colours, games_of = colour_fields(slugs)
+        # The boxes of the library whose table this is: another library's are not on its shelves.
         self.fields["copy"].queryset = (
-            Copy.objects.filter(record__engine_slug__in=slugs).exclude(status=Copy.Status.WITHDRAWN)
+            in_organisation(Copy.objects.all(), organisation)
+            .filter(record__engine_slug__in=slugs).exclude(status=Copy.Status.WITHDRAWN)
             .select_related("record").order_by("record__title", "barcode")
         )
         for number in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{number}"] = forms.CharField(
-                label=gettext("Player in seat %(number)s") % {"number": number}, max_length=100,
+                label=gettext("Player in seat %(number)s") % {"number": number}, max_length=players.NAME_LENGTH,
                 required=number <= 2,
                 widget=forms.TextInput(attrs={"list": "known-players", "autocomplete": "off",
                                               "autocapitalize": "words", "class": "seat-name"}),
@@ -186,7 +192,7 @@ class StartForm(forms.Form):
             for name, field in choices.fields().items():
                 # Only the chosen game's questions must be answered (see clean()).
                 field.required = False
-                self.fields[field_name(game, name)] = field
+                self.fields[field_name(game, name)] = quick(field)
 
     def colours_by_game(self) -> dict[str, list[str]]:
         """Each game's colours in the order seats left to the default take them (for start.js)."""
@@ -309,9 +315,12 @@ def players_offered(user: AbstractBaseUser, organisation: Organisation | None) -
     yet to them), and only the current organisation's (``accounts.scoping``)."""
     players = in_organisation(visible_players(user), organisation)
     # An installation without organisations is one club: its members are its leagues' players.
-    members_q = (Q(league_memberships__isnull=False) if organisation is None else
-                 Q(user__memberships__organisation=organisation) | Q(league_memberships__league__club__organisation=organisation))
-    members = list(players.filter(members_q).distinct().order_by("display_name"))
+    # Each way of being a member is a subquery of its own: joined to every player, the
+    # installation's memberships and leagues were read whole for one club's fifty members.
+    ways = ([Q(league_memberships__isnull=False)] if organisation is None else
+            [Q(user__memberships__organisation=organisation), Q(league_memberships__league__club__organisation=organisation)])
+    members_q = reduce(or_, (Q(pk__in=Player.objects.filter(way).values("pk")) for way in ways))
+    members = list(players.filter(members_q).order_by("display_name"))
     others = list(players.exclude(pk__in=[member.pk for member in members])
                   .order_by("display_name")[:KNOWN_PLAYERS_OFFERED])
     return members, others
@@ -327,7 +336,8 @@ def recorded_for(request: HttpRequest) -> Organisation | None:
 def start(request: HttpRequest) -> HttpResponse:
     # Reached from a catalogue record ("record a game with this box"): that game chosen.
     initial = {"game": request.GET["game"]} if request.GET.get("game") in engine_slugs() else {}
-    form = StartForm(request.POST or None, initial=initial, keeper=request.user)
+    form = StartForm(request.POST or None, initial=initial, keeper=request.user,
+                     organisation=current_organisation(request))
     status = 200
     if request.method == "POST":
         if form.is_valid():

@@ -26,9 +26,11 @@ from scoring.management.commands.load_demo import (
 pytestmark = pytest.mark.django_db
 
 A, B = "ludotheque-demo", SECOND_CLUB[0]
-B_MARKERS = [*SECOND_CLUB_MEMBERS, SECOND_CLUB_LEAGUE, SECOND_CLUB_LOCATION]
-"""What only B has: its members' names, its league's name, where its games are played. (Its own
-name is in the switcher of every page: which organisations there are is no secret.)"""
+B_BOX = "DUNES-BOX-7"
+"""The barcode of a box of B's own (the test gives it one): another library's boxes are not on A's shelves."""
+B_MARKERS = [*SECOND_CLUB_MEMBERS, SECOND_CLUB_LEAGUE, SECOND_CLUB_LOCATION, B_BOX]
+"""What only B has: its members' names, its league's name, where its games are played, its box.
+(Its own name is in the switcher of every page: which organisations there are is no secret.)"""
 
 PAGES = ["/", "/games/", "/players/", "/leagues/", "/statistics/", "/statistics/hunters-gatherers/"]
 SIGNED_IN_PAGES = ["/scorekeeping/", "/scorekeeping/result/", "/account/"]
@@ -50,6 +52,10 @@ def demo(module_transaction, django_db_blocker):
             call_command("load_demo", "--games", "3", "--stone-age-games", "1", "--carcassonne-games", "1",
                          "--maps-games", "0", stdout=io.StringIO())
             call_command("load_demo_loans", stdout=io.StringIO())
+            from games.models import CatalogueRecord, Copy
+
+            Copy.objects.create(record=CatalogueRecord.objects.filter(engine_slug="stone-age").first(),
+                                barcode=B_BOX, organisation=Organisation.objects.get(slug=B))
     finally:
         app.conf.task_always_eager = eager
 
@@ -94,5 +100,6 @@ def test_the_other_organisations_own_people_see_its_things(demo):
     assert all(name in players for name in SECOND_CLUB_MEMBERS)
     assert SECOND_CLUB_LEAGUE in shown(client, "/leagues/") and SECOND_CLUB_LEAGUE in shown(client, "/api/leagues/")
     assert SECOND_CLUB_LOCATION in shown(client, "/api/records/")
+    assert B_BOX in shown(client, "/scorekeeping/")
     assert json.loads(shown(client, "/api/statistics/players/"))["count"] > 0
     assert Organisation.objects.get(slug=B).game_records.count() == 3

@@ -9,10 +9,11 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
+from accounts.roles import Role
 from games.models import Copy
 from games.services import demo_catalogue_data, load_catalogue
 from records.models import GameRecord, Player
-from tests.factories import PASSWORD, club_with_league
+from tests.factories import PASSWORD, club_with_league, give_role
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,10 +53,12 @@ def phone(browser, transactional_db, live_server, keeper) -> Iterator[Callable[[
 
 
 @pytest.fixture
-def club() -> None:
-    """The ludothèque's club, whose 2026 league has the ``MEMBERS``, and the demo catalogue."""
-    club_with_league("Club de la ludothèque", "Saison 2026", MEMBERS)
-    load_catalogue(demo_catalogue_data())
+def club(keeper) -> None:
+    """The ludothèque's club, whose 2026 league has the ``MEMBERS``, the demo catalogue with its
+    boxes on the ludothèque's shelves, and the scorekeeper one of its members."""
+    organisation = club_with_league("Club de la ludothèque", "Saison 2026", MEMBERS).organisation
+    load_catalogue(demo_catalogue_data(), organisation)
+    give_role(keeper, Role.MEMBER, organisation)
 
 
 def fits_the_phone(page) -> None:

@@ -6,6 +6,8 @@ that cannot be taken is refused whole: nothing imported, the record and the reas
 
 from __future__ import annotations
 
+import html
+
 import uuid
 from pathlib import Path
 
@@ -57,6 +59,10 @@ def librarian_client(client: Client) -> Client:
     return client
 
 
+def counts(report: dict) -> dict:
+    return {outcome: report[outcome] for outcome in ("new", "updated", "unchanged", "duplicate", "refused")}
+
+
 def upload(client: Client, data: bytes, name: str = "pmb.mrc"):
     return client.post(UPLOAD, {"file": SimpleUploadedFile(name, data, content_type="application/marc")})
 
@@ -78,7 +84,8 @@ def test_without_a_broker_the_upload_imports_in_chunks_and_shows_the_report(
     answer = upload(librarian_client, unimarc_file(130), "ludo.mrc")
     job = UnimarcImport.objects.get()
     assert answer.status_code == 302 and answer["Location"] == f"/admin/games/unimarcimport/{job.pk}/change/"
-    assert (job.status, job.total, job.done, job.report) == (ImportJob.Status.DONE, 130, 130, {"new": 130, "updated": 0})
+    assert (job.status, job.total, job.done) == (ImportJob.Status.DONE, 130, 130)
+    assert counts(job.report) == {"new": 130, "updated": 0, "unchanged": 0, "duplicate": 0, "refused": 0}
     assert job.file_name == "ludo.mrc" and job.started_by.username == "librarian"
     assert job.started_at <= job.finished_at
     # The file is kept where no web server serves it, under a name of our own.
@@ -96,21 +103,25 @@ def test_without_a_broker_the_upload_imports_in_chunks_and_shows_the_report(
 
     upload(librarian_client, unimarc_file(130), "ludo.mrc")
     again = UnimarcImport.objects.order_by("pk").last()
-    assert again.report == {"new": 0, "updated": 130} and CatalogueRecord.objects.count() == 130
-    assert "130 updated" in job_page(librarian_client, again)
+    assert counts(again.report) == {"new": 0, "updated": 0, "unchanged": 130, "duplicate": 0, "refused": 0}
+    assert CatalogueRecord.objects.count() == 130, "the same file again changes nothing"
+    assert "130 unchanged" in job_page(librarian_client, again)
 
 
 @pytest.mark.django_db(transaction=True)  # the task is queued when the upload commits
-def test_a_file_with_a_record_that_cannot_be_taken_is_refused_whole_on_the_jobs_page(
+def test_a_record_that_cannot_be_taken_is_refused_alone_on_the_jobs_page_in_the_readers_language(
         librarian_client: Client, celery_eager, imports_root: Path, settings):
     settings.LUDOLOG_IMPORT_CHUNK = 10
     upload(librarian_client, unimarc_file(60, bad_record=45))
     job = UnimarcImport.objects.get()
-    assert job.status == ImportJob.Status.REFUSED and job.done == 0
-    assert job.error.startswith("record 45 (Jeu 00045): person name 'Anne AAAA")
-    assert not CatalogueRecord.objects.exists() and not Person.objects.exists() and not Contribution.objects.exists()
-    page = job_page(librarian_client, job)
-    assert "Refused: nothing imported" in page and "record 45 (Jeu 00045)" in page and "longer than 200" in page
+    assert job.status == ImportJob.Status.DONE and job.done == 60
+    assert counts(job.report) == {"new": 59, "updated": 0, "unchanged": 0, "duplicate": 0, "refused": 1}
+    assert CatalogueRecord.objects.count() == 59 and not CatalogueRecord.objects.filter(title="Jeu 00045").exists()
+    page = html.unescape(job_page(librarian_client, job))
+    assert "Record 45 (Jeu 00045): person name 'Anne AAAA" in page and "longer than 200 characters" in page
+    french = html.unescape(librarian_client.get(f"/admin/games/unimarcimport/{job.pk}/change/",
+                                                headers={"Accept-Language": "fr"}).content.decode())
+    assert "Notice 45 (Jeu 00045)" in french and "dépasse 200 caractères" in french
 
 
 @pytest.mark.django_db
@@ -118,17 +129,18 @@ def test_a_job_taken_up_again_goes_on_after_its_last_chunk(imports_root: Path):
     """As when its worker was lost after committing some chunks and the broker delivered the task
     again: the records already stored are not stored again, the report goes on counting."""
     data = unimarc_file(25)
-    services.store_unimarc_items(services.checked_unimarc_items(unimarc_file(10)))
+    first_ten = services.import_unimarc(unimarc_file(10)).report
     job = services.start_unimarc_import(SimpleUploadedFile("f.mrc", data))
-    job.status, job.total, job.done, job.report = ImportJob.Status.IMPORTING, 25, 10, {"new": 10, "updated": 0}
+    job.status, job.total, job.done, job.report = ImportJob.Status.IMPORTING, 25, 10, first_ten
     job.save()
     services.run_unimarc_import(job, chunk=4)
     job.refresh_from_db()
-    assert (job.status, job.done, job.report) == (ImportJob.Status.DONE, 25, {"new": 25, "updated": 0})
+    assert (job.status, job.done) == (ImportJob.Status.DONE, 25)
+    assert counts(job.report) == {"new": 25, "updated": 0, "unchanged": 0, "duplicate": 0, "refused": 0}
     assert CatalogueRecord.objects.count() == 25
     services.run_unimarc_import(job, chunk=4)  # delivered once more: finished, left alone
     job.refresh_from_db()
-    assert job.report == {"new": 25, "updated": 0}
+    assert counts(job.report)["new"] == 25
 
 
 @pytest.mark.django_db
@@ -167,8 +179,8 @@ def test_on_a_real_worker_the_upload_answers_at_once_and_the_page_follows_the_pr
 
     with celery_worker(queue, tmp_path / "worker.log", LUDOLOG_IMPORT_CHUNK="30"):
         wait_for(finished, timeout=180, what="the import")
-    assert (job.status, job.done, job.report) == (ImportJob.Status.DONE, total, {"new": total, "updated": 0}), \
-        (tmp_path / "worker.log").read_text()
+    assert (job.status, job.done, counts(job.report)) == (ImportJob.Status.DONE, total, {
+        "new": total, "updated": 0, "unchanged": 0, "duplicate": 0, "refused": 0}), (tmp_path / "worker.log").read_text()
     under_way = sorted({done for status, done in seen if status == ImportJob.Status.IMPORTING and 0 < done < total})
     assert under_way and all(done % 30 == 0 for done in under_way), f"progress seen in chunks: {seen[-20:]}"
     assert CatalogueRecord.objects.count() == total

@@ -3,6 +3,8 @@ answers 500."""
 
 from __future__ import annotations
 
+import re
+
 import copy
 import json
 
@@ -17,6 +19,7 @@ from rest_framework.test import APIClient
 from games import unimarc
 from games.models import CatalogueRecord, Copy, Person
 from games.services import import_unimarc
+from games.unimarc_import import reason_text
 from records.files import simulate_document
 from records.models import Event, GameRecord, Player
 from records.services import SeatSpec, append_event, start_game
@@ -190,9 +193,11 @@ def iso_record(**subfields: str) -> bytes:
     (iso_record(author="A" * 300), r"record 1 .*person name .* longer than 200"),
     (iso_record(barcode="B" * 40), r"record 1 .*copy barcode .* longer than 32"),
 ])
-def test_a_unimarc_file_with_texts_the_catalogue_cannot_hold_is_refused_whole(data: bytes, message: str):
-    with pytest.raises(unimarc.UnimarcError, match=message):
-        import_unimarc(data)
+def test_a_unimarc_record_with_texts_the_catalogue_cannot_hold_is_refused_with_the_reason(data: bytes, message: str):
+    report = import_unimarc(data).report
+    assert report["refused"] == 1 and report["new"] == 0
+    [refusal] = report["refusals"]
+    assert re.search(message, f"record {refusal['record']} ({refusal['title']}): {reason_text(refusal)}")
     assert not CatalogueRecord.objects.exists() and not Person.objects.exists() and not Copy.objects.exists()
 
 
@@ -204,7 +209,7 @@ def test_the_admin_upload_of_such_a_file_says_why(client: Client, celery_eager, 
     upload = SimpleUploadedFile("long.mrc", iso_record(author="A" * 300), content_type="application/marc")
     answer = client.post("/admin/games/cataloguerecord/import-unimarc/", {"file": upload}, follow=True)
     assert answer.status_code == 200 and "longer than 200" in answer.content.decode()
-    assert "Refused: nothing imported" in answer.content.decode() and not CatalogueRecord.objects.exists()
+    assert "1 refused" in answer.content.decode() and not CatalogueRecord.objects.exists()
 
 
 # -- the database does not answer: 503, JSON for the API -----------------------------------------

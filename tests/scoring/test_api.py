@@ -66,16 +66,29 @@ def test_player_statistics_and_ratings_are_filterable(client, league):
 
 @pytest.mark.parametrize("url, params", [
     ("/api/statistics/players/", {"player": "abc"}),
-    ("/api/statistics/players/", {"player": 999999}),
-    ("/api/ratings/", {"club": 999999}),
+    ("/api/statistics/players/", {"player": "0.5"}),
     ("/api/ratings/", {"overall": "perhaps"}),
+    ("/api/ratings/", {"club": ""}),
     ("/api/ratings/history/", {"since": "yesterday"}),
     ("/api/leagues/", {"club": "x"}),
+    ("/api/leagues/", {"page": "two"}),
 ])
 def test_bad_filters_answer_400_with_a_reason(client, league, url, params):
     response = client.get(url, params)
     assert response.status_code == 400
-    assert response.json()["reason"] == "invalid"
+    assert response.json()["reason"] == "invalid_query" and response.json()["fields"] == sorted(params)
+
+
+@pytest.mark.parametrize("url, params", [
+    ("/api/statistics/players/", {"player": 999999}),
+    ("/api/ratings/", {"club": 999999}),
+    ("/api/ratings/history/", {"club": 0}),
+    ("/api/leagues/", {"club": 0}),
+])
+def test_an_unknown_id_in_a_filter_answers_an_empty_list(client, league, url, params):
+    response = client.get(url, params)
+    assert response.status_code == 200
+    assert response.json()["count"] == 0 and response.json()["results"] == []
 
 
 def test_unknown_league_and_page_answer_404_with_a_reason(client, league):

@@ -37,8 +37,10 @@ def keeper_client(keeper_client: Client, club, keeper) -> Client:
 
 
 @pytest.fixture
-def copies() -> dict[str, Copy]:
+def copies(club) -> dict[str, Copy]:
+    """The demo's boxes, on the club's shelves (a club's start form offers its own boxes only)."""
     load_catalogue(demo_catalogue_data())
+    Copy.objects.update(organisation=club.organisation)
     return {copy.barcode: copy for copy in Copy.objects.select_related("record")}
 
 
