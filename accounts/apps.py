@@ -8,6 +8,7 @@ class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from . import language
+        from . import language, mailed
 
         language.connect()
+        mailed.connect()

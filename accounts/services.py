@@ -7,17 +7,18 @@ Every change goes through here, whichever page asks: the sign-up page, an invita
 from __future__ import annotations
 
 import logging
-import smtplib
 from typing import Any
 from urllib.parse import urljoin
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
+
+from outbox import services as outbox
+from outbox.models import Message
 
 from . import selectors, verification
 from .errors import EmailInUse, LinkInvalid, LinkOutdated, LinkUsed
@@ -68,22 +69,19 @@ def change_email(user: Any, email: str, *, site_url: str) -> bool:
 
 
 def send_verification(user: Any, *, site_url: str) -> None:
-    """Mail ``user`` a link that verifies their address, in their language, once the present
-    transaction commits (none: now). A mail server that does not answer is logged and the person
-    asks again from their account page: the account is there either way."""
+    """Mail ``user`` a link that verifies their address, in their language, through the outbox:
+    written in the present transaction, sent once it commits. A mail server that does not answer
+    or a broker that is down delays it (the outbox's sweep) and the person may ask again from their
+    account page: the account is there either way. The link is a key to the address: its body is
+    not kept once sent."""
     link = urljoin(site_url, reverse("verify-email", args=[verification.token_for(user)]))
-    transaction.on_commit(lambda: _mail_link(user, link))
-
-
-def _mail_link(user: Any, link: str) -> None:
-    with translation.override(selectors.mail_language(user)):
+    language = selectors.mail_language(user)
+    with translation.override(language):
         context = {"user": user, "link": link, "days": max(1, settings.LUDOLOG_VERIFICATION_LINK_SECONDS // 86400)}
-        subject = " ".join(render_to_string("registration/verify_email_subject.txt", context).split())
+        subject = render_to_string("registration/verify_email_subject.txt", context)
         body = render_to_string("registration/verify_email_email.txt", context)
-    try:
-        send_mail(subject, body, None, [user.email])
-    except (smtplib.SMTPException, OSError):
-        logger.exception("the link verifying %s's address could not be mailed", user.get_username())
+    outbox.enqueue(Message.Kind.VERIFY_EMAIL, [user.email], subject, body, language=language, about=user,
+                   blank_once_sent=True)
 
 
 def verify_email(token: str) -> Any:

@@ -1,17 +1,23 @@
 """What the loans desk hears from the event store: a game played with a library copy that ended
-short of its tiles (``end_game`` for a ``missing_tile``) flags that copy for a check."""
+short of its tiles (``end_game`` for a ``missing_tile``) flags that copy for a check. And from
+the outbox: a notification's mail sent marks the notification emailed (when, to whom)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
 
+from django.contrib.contenttypes.models import ContentType
+
 from games.models import Copy
+from outbox.models import Message
+from outbox.signals import message_sent
 from records.models import GameRecord
 from records.selectors import ended_short_of_a_tile
 from records.signals import record_finished, records_finished
 
 from . import rules, selectors, services
+from .models import Notification
 
 logger = logging.getLogger(__name__)
 
@@ -53,6 +59,13 @@ def records_ended(sender, record_ids: list[int], **kwargs) -> None:
         logger.exception("could not flag the copies of records %s… for a check", record_ids[:3])
 
 
+def notification_mailed(sender, message: Message, **kwargs) -> None:
+    if message.about_type_id == ContentType.objects.get_for_model(Notification).pk:
+        Notification.objects.filter(pk=message.about_id).update(
+            emailed_at=message.sent_at, emailed_to=", ".join(message.recipient_list))
+
+
 def connect() -> None:
+    message_sent.connect(notification_mailed, sender=Message, dispatch_uid="loans.notification_mailed")
     record_finished.connect(record_ended, dispatch_uid="loans.record_ended")
     records_finished.connect(records_ended, dispatch_uid="loans.records_ended")

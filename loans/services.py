@@ -19,13 +19,13 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.core.mail import send_mail
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext
 
 from games.models import CatalogueRecord, Copy
+from outbox import services as outbox
 
 from . import checklists, integrity, rules, selectors
 from .errors import CopyChainsBroken, CopyChanged, OtherLibrary, RuleRefused, UnknownComponent
@@ -147,40 +147,49 @@ def _set_aside(row: CopyState, copy: Copy, by: User, today: dt.date, policy: rul
     hold.save(update_fields=["status", "copy", "ready_on"])
     _append(row, [NewEvent(rules.EventType.HELD, hold.household_id, {"hold": hold.pk})], by)
     until = today + dt.timedelta(days=policy.hold_days)
-    told = Notification.objects.create(household_id=hold.household_id, text=gettext(
-        "“%(title)s”, which you reserved, is waiting for you at the desk until %(until)s (copy %(barcode)s).")
-        % {"title": copy.record.title, "until": until.isoformat(), "barcode": copy.barcode})
-    transaction.on_commit(lambda: _queue_email(told.pk))
+    household = Household.objects.select_related("organisation").get(pk=hold.household_id)
+    with translation.override(household_language(household)):
+        told = Notification.objects.create(household=household, text=gettext(
+            "“%(title)s”, which you reserved, is waiting for you at the desk until %(until)s (copy %(barcode)s).")
+            % {"title": copy.record.title, "until": until.isoformat(), "barcode": copy.barcode})
+        _mail_notification(told)
     return hold.household
 
 
-def _queue_email(notification_id: int) -> None:
-    from .tasks import email_notification  # the tasks wrap the services: imported when first needed
+def household_language(household: Household) -> str:
+    """The language a household is told things in: the one its first member with an account
+    chose, else its library's."""
+    chosen = (household.members.exclude(user__isnull=True).exclude(user__person__language="")
+              .order_by("pk").values_list("user__person__language", flat=True).first())
+    return chosen or (household.organisation.language if household.organisation else "") or settings.LANGUAGE_CODE
 
-    email_notification.delay(notification_id)
+
+def _mail_notification(told: Notification) -> None:
+    """Write ``told``'s mail to the household's address and its members' accounts' addresses in the
+    outbox, in the present transaction and the language active (the household's): a household
+    with no address is told at the desk only. ``emailed_at`` is set when it goes
+    (:mod:`loans.receivers`)."""
+    household = told.household
+    addresses = [household.email, *household.members.exclude(user__isnull=True).values_list("user__email", flat=True)]
+    subject = (gettext("%(library)s: games to bring back") if told.kind == Notification.Kind.OVERDUE
+               else gettext("%(library)s: a game you reserved is waiting for you"))
+    library = household.organisation.name if household.organisation else settings.LUDOLOG_LIBRARY_NAME
+    outbox.enqueue(told.kind, addresses, subject % {"library": library}, told.text,
+                   language=translation.get_language() or "", about=told)
 
 
-def email_notification(notification_id: int) -> list[str]:
-    """Email a notification to its household's address and its members' accounts' addresses, once:
-    a notification already emailed, or a household with no address, sends nothing. Returns the
-    addresses written to."""
+def mail_unmailed_notification(notification_id: int) -> bool:
+    """Put in the outbox the mail of a notification written before there was one (its task was
+    queued by an earlier version, ``loans.tasks.email_notification``) unless it went or is there
+    already; whether it was put."""
     with transaction.atomic():
-        told = Notification.objects.select_for_update().select_related("household").get(pk=notification_id)
-        if told.emailed_at is not None:
-            return []
-        household = told.household
-        addresses = sorted({address.strip() for address in [household.email, *household.members.exclude(
-            user__isnull=True).values_list("user__email", flat=True)] if address and address.strip()})
-        if not addresses:
-            return []
-        subject = (gettext("%(library)s: games to bring back") if told.kind == Notification.Kind.OVERDUE
-                   else gettext("%(library)s: a game you reserved is waiting for you"))
-        library = household.organisation.name if household.organisation else settings.LUDOLOG_LIBRARY_NAME
-        send_mail(subject=subject % {"library": library},
-                  message=told.text, from_email=None, recipient_list=addresses)
-        told.emailed_at, told.emailed_to = timezone.now(), ", ".join(addresses)
-        told.save(update_fields=["emailed_at", "emailed_to"])
-        return addresses
+        told = Notification.objects.select_for_update(of=("self",)).select_related("household__organisation").filter(
+            pk=notification_id, emailed_at__isnull=True).first()
+        if told is None or outbox.messages_about(told).exists():
+            return False
+        with translation.override(household_language(told.household)):
+            _mail_notification(told)
+    return True
 
 
 def _count_changes(known: tuple[rules.Piece, ...], short: list[rules.Piece],
@@ -384,15 +393,16 @@ def remind_overdue(today: dt.date | None = None) -> int:
         previous = last.get(household_id)
         if not rules.reminder_due(timezone.localdate(previous) if previous else None, today, policy):
             continue
-        games = "; ".join(gettext("%(title)s (copy %(barcode)s), due %(due)s") % {
-            "title": row.copy.record.title, "barcode": row.copy.barcode, "due": row.due_on.isoformat()}
-            for row in rows)
-        fees = sum((rules.late_fee(row.due_on, today, policy) for row in rows), Decimal("0"))
-        with transaction.atomic():
+        household = rows[0].household
+        with translation.override(household_language(household)), transaction.atomic():
+            games = "; ".join(gettext("%(title)s (copy %(barcode)s), due %(due)s") % {
+                "title": row.copy.record.title, "barcode": row.copy.barcode, "due": row.due_on.isoformat()}
+                for row in rows)
+            fees = sum((rules.late_fee(row.due_on, today, policy) for row in rows), Decimal("0"))
             text = gettext("To bring back to the desk: %(games)s. Late fees so far: %(fees)s.") % {
                 "games": games, "fees": fees}
-            told = Notification.objects.create(household_id=household_id, kind=Notification.Kind.OVERDUE, text=text)
-            transaction.on_commit(lambda pk=told.pk: _queue_email(pk))
+            told = Notification.objects.create(household=household, kind=Notification.Kind.OVERDUE, text=text)
+            _mail_notification(told)
         reminded += 1
     return reminded
 

@@ -1,19 +1,17 @@
-"""Celery tasks: thin wrappers over the loans services. Idempotent and acknowledged late, as the
-scoring tasks are: a notification is emailed once, whatever is delivered again."""
+"""Celery tasks: thin wrappers over the loans services. The notifications' mail goes through the
+outbox (``outbox.tasks``)."""
 
 from __future__ import annotations
 
 from celery import shared_task
-from django.conf import settings
 
 from . import services
 
 
-@shared_task(ignore_result=True, acks_late=True, autoretry_for=(OSError,), retry_backoff=True,
-             retry_backoff_max=settings.LUDOLOG_TASK_RETRY_BACKOFF_MAX, max_retries=settings.LUDOLOG_TASK_MAX_RETRIES)
+@shared_task(ignore_result=True, acks_late=True)
 def email_notification(notification_id: int) -> None:
-    """A mail server that does not answer (``OSError``: refused, timed out) is tried again later."""
-    services.email_notification(notification_id)
+    """Kept for the tasks an earlier version queued before the outbox: their mail goes in it."""
+    services.mail_unmailed_notification(notification_id)
 
 
 @shared_task(name="loans.daily", ignore_result=True)

@@ -1,6 +1,11 @@
 """``GET /health/``: whether this web process reaches its database and its broker, for uptime
 checks and load balancers. 200 when both answer, 503 naming what does not.
 
+It also says whether the shared cache (Redis, ``LUDOLOG_CACHE_URL``) answers, as ``cache``: a cache
+that does not answer is a slower day, not an outage (each process caches in its memory meanwhile,
+:mod:`ludolog.cache`), so it makes the status ``degraded`` with a 200. ``degraded`` lists what does
+not answer among the cache and the broker (mail then waits in the outbox for the sweep).
+
 It also reports the last whole-store ``verify_events`` run (when it finished, records and events
 checked, mismatches) as ``event_chains``, for whoever reads the page; that never makes it fail:
 an old run or a broken chain is not a reason to take the site out of a load balancer. Absent
@@ -17,6 +22,7 @@ from django.views.decorators.http import require_GET
 
 from records.integrity import last_full_verification
 
+from .cache import cache_state
 from .celery import app
 
 
@@ -63,7 +69,13 @@ def event_chains() -> dict[str, Any] | None:
 def health(request: HttpRequest) -> JsonResponse:
     checks = {"database": database_state(), "broker": broker_state()}
     healthy = all(state == "ok" or state.startswith("not used") for state in checks.values())
-    body: dict[str, Any] = {"status": "ok" if healthy else "failing", **checks}
+    cache = cache_state()
+    degraded = [name for name, state in (("cache", cache), ("broker", checks["broker"]))
+                if state.startswith("unreachable")]
+    status = "failing" if not healthy else "degraded" if degraded else "ok"
+    body: dict[str, Any] = {"status": status, **checks, "cache": cache}
+    if degraded:
+        body["degraded"] = degraded
     if checks["database"] == "ok" and (chains := event_chains()) is not None:
         body["event_chains"] = chains
     return JsonResponse(body, status=200 if healthy else 503)

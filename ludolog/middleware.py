@@ -139,7 +139,9 @@ class LoginThrottleMiddleware:
     as a wrong password is, against the address it comes from and the username or e-mail it
     names: a flood of accounts or of mail to someone's address stops there, and the message says
     why. The counts live in the cache (set ``LUDOLOG_CACHE_URL`` to Redis so that every web
-    process shares them)."""
+    process shares them). A Redis that does not answer is no 500 here: the cache
+    (:mod:`ludolog.cache`) counts in the process's memory meanwhile, logged, so the brake still
+    holds, per process."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response

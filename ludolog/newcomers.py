@@ -7,34 +7,32 @@ linked to the account (their own, the one of the club's history an invitation na
 named after the account), in the same transaction as the membership: a refusal of either changes
 nothing.
 
-Mail goes through Django's mail framework once the change is committed (the console in ``make
-run``, SMTP from the environment in production), in the recipient's language: their own where
-their account has one, else the organisation's. A mail that cannot be sent fails nothing: the
-invitation's link is on its maker's screen, and the decision on a request on the asker's pages.
-The invitation's link cannot wait for a worker: its token is kept nowhere but in the link.
+Mail goes in the outbox (:mod:`outbox`) in the transaction of the change, rendered in the
+recipient's language (their own where their account has one, else the organisation's), and a
+worker sends it once the change is committed (at once in ``make run``). A mail that cannot be sent
+fails nothing: the invitation's link is on its maker's screen, and the decision on a request on
+the asker's pages. The invitation's mail carries the link's raw token, kept nowhere else: its
+body is blanked in the outbox once it is sent (``blank_once_sent``).
 """
 
 from __future__ import annotations
 
-import logging
-import smtplib
 from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.core.mail import send_mail
 from django.db import transaction
 from django.template.loader import render_to_string
-from django.utils import timezone, translation
+from django.utils import translation
 
 from accounts import joining
 from accounts.models import Invitation, JoinRequest, Membership, Organisation, Person
 from accounts.roles import Role
+from outbox import services as outbox
+from outbox.models import Message
 from records.models import Player
 from records.players import check_claimable, player_of_account
-
-log = logging.getLogger(__name__)
 
 Link = Callable[[str], str]
 """Given an invitation's raw token, its link as a full address (the request's host)."""
@@ -46,10 +44,11 @@ def invite(by: Any, organisation: Organisation, role: Role | str = Role.MEMBER, 
     organisation's history without an account that ``by`` may see; mailed when an address is
     given. Returns the invitation and its link."""
     check_claimable(player_id, organisation, seen_by=by)
-    invitation, raw_token = joining.invite(by, organisation, role, email=email, days=days, player_id=player_id)
-    address = link(raw_token)
-    if invitation.email:
-        transaction.on_commit(lambda: mail_invitation(invitation, address))
+    with transaction.atomic():
+        invitation, raw_token = joining.invite(by, organisation, role, email=email, days=days, player_id=player_id)
+        address = link(raw_token)
+        if invitation.email:
+            mail_invitation(invitation, address)
     return invitation, address
 
 
@@ -70,7 +69,7 @@ def decide(by: Any, join_request: JoinRequest, accepted: bool, *, page: str = ""
     membership = joining.decide(by, join_request, accepted)
     if membership is not None:
         player_of_account(membership.user)
-    transaction.on_commit(lambda: mail_decision(join_request.pk, page))
+    mail_decision(join_request.pk, page)
     return membership
 
 
@@ -81,37 +80,32 @@ def language_of(user: Any, organisation: Organisation) -> str:
     return chosen or organisation.language or settings.LANGUAGE_CODE
 
 
-def mail_invitation(invitation: Invitation, address: str) -> bool:
-    """Mail the invitation's link to its address, in the language of the account the address is
-    (if one is), else the organisation's; whether it went."""
+def mail_invitation(invitation: Invitation, address: str) -> Message:
+    """Put the invitation's link in the outbox for its address, in the language of the account the
+    address is (if one is), else the organisation's; its ``emailed_at`` is set when it goes
+    (:mod:`accounts.mailed`)."""
     account = get_user_model().objects.filter(email__iexact=invitation.email).first()
     with translation.override(language_of(account, invitation.organisation)):
         context = {"invitation": invitation, "organisation": invitation.organisation, "link": address,
                    "role": Role(invitation.role).label,
                    "by": invitation.created_by.get_username() if invitation.created_by else ""}
-        sent = _send("organisations/mail/invitation", context, invitation.email)
-    if sent:
-        Invitation.objects.filter(pk=invitation.pk).update(emailed_at=timezone.now())
-    return sent
+        return _enqueue(Message.Kind.INVITATION, "organisations/mail/invitation", context, invitation.email,
+                        about=invitation, blank_once_sent=True)
 
 
-def mail_decision(join_request_id: int, page: str = "") -> bool:
-    """Tell the person who asked to join whether they were accepted; whether it went."""
+def mail_decision(join_request_id: int, page: str = "") -> Message | None:
+    """Tell the person who asked to join whether they were accepted (through the outbox)."""
     join_request = JoinRequest.objects.select_related("user", "organisation").get(pk=join_request_id)
     if not join_request.user.email:
-        return False
+        return None
     with translation.override(language_of(join_request.user, join_request.organisation)):
         context = {"join_request": join_request, "organisation": join_request.organisation,
                    "user": join_request.user, "page": page}
-        return _send("organisations/mail/decision", context, join_request.user.email)
+        return _enqueue(Message.Kind.JOIN_DECISION, "organisations/mail/decision", context, join_request.user.email,
+                        about=join_request)
 
 
-def _send(template: str, context: dict[str, Any], address: str) -> bool:
+def _enqueue(kind: Message.Kind, template: str, context: dict[str, Any], address: str, **options: Any) -> Message:
     subject = " ".join(render_to_string(f"{template}_subject.txt", context).split())
     body = render_to_string(f"{template}.txt", context)
-    try:
-        send_mail(subject, body, None, [address])
-    except (smtplib.SMTPException, OSError):  # an unreachable mail server fails no request: logged
-        log.exception("mail to %s not sent (%s)", address, template)
-        return False
-    return True
+    return outbox.enqueue(kind, [address], subject, body, language=translation.get_language() or "", **options)

@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "scoring",
     "plays_exchange",
     "loans",
+    "outbox",
 ]
 
 MIDDLEWARE = [
@@ -200,8 +201,13 @@ LUDOLOG_LOGIN_PATHS = ("/login/", "/admin/login/", "/api-auth/login/", "/api/aut
 # The cache: per process by default; LUDOLOG_CACHE_URL=redis://… shares it between the web
 # processes (the login counts, the replay's score series, the recorder's sentences).
 if os.environ.get("LUDOLOG_CACHE_URL"):
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": os.environ["LUDOLOG_CACHE_URL"]}}
+    # A Redis that does not answer makes the cache this process's memory for a while (ludolog.cache):
+    # a slower day (counts per process, caches cold), not an outage. Short timeouts: a Redis that
+    # hangs costs a request a fraction of a second, once every LUDOLOG_CACHE_RETRY_SECONDS.
+    CACHES = {"default": {"BACKEND": "ludolog.cache.RedisCacheWithFallback",
+                          "LOCATION": os.environ["LUDOLOG_CACHE_URL"],
+                          "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}}
+LUDOLOG_CACHE_RETRY_SECONDS = float(os.environ.get("LUDOLOG_CACHE_RETRY_SECONDS", "5"))
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Ludolog API",
@@ -252,6 +258,16 @@ EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", False)
 EMAIL_TIMEOUT = 10
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "ludotheque@localhost")
+if os.environ.get("EMAIL_FILE_PATH"):  # the file backend's folder (the tests' workers write there)
+    EMAIL_FILE_PATH = os.environ["EMAIL_FILE_PATH"]
+# The outbox (outbox/): every mail is a row delivered by a worker; the beat's sweep delivers what a
+# broker that was down left, this often (seconds), once it is this old (seconds: its own task may
+# still be on its way), this many at a time, and gives up after this many attempts (the outbox
+# page's retry button starts them over).
+LUDOLOG_OUTBOX_SWEEP_SECONDS = float(os.environ.get("LUDOLOG_OUTBOX_SWEEP_SECONDS", "60"))
+LUDOLOG_OUTBOX_SWEEP_GRACE_SECONDS = float(os.environ.get("LUDOLOG_OUTBOX_SWEEP_GRACE_SECONDS", "30"))
+LUDOLOG_OUTBOX_SWEEP_BATCH = int(os.environ.get("LUDOLOG_OUTBOX_SWEEP_BATCH", "200"))
+LUDOLOG_OUTBOX_MAX_ATTEMPTS = int(os.environ.get("LUDOLOG_OUTBOX_MAX_ATTEMPTS", "5"))
 LUDOLOG_SNAPSHOT_EVERY = int(os.environ.get("LUDOLOG_SNAPSHOT_EVERY", "16"))
 # Each web process keeps the latest engine state of this many records it appended to (about
 # 130 KB each at the end of a game), so that an append need not rebuild the position; 0: off.
@@ -314,6 +330,7 @@ LUDOLOG_CHECKPOINT_KEY = os.environ.get("LUDOLOG_CHECKPOINT_KEY", "")
 # Empty: no file is kept.
 LUDOLOG_CHECKPOINT_EXPORT = os.environ.get("LUDOLOG_CHECKPOINT_EXPORT", str(BASE_DIR / "var" / "checkpoints.json"))
 # The loans desk's day (loans.tasks.daily): lapsed holds, overdue reminders; at LUDOLOG_LOANS_DAILY_HOUR.
+CELERY_BEAT_SCHEDULE["outbox-sweep"] = {"task": "outbox.sweep", "schedule": LUDOLOG_OUTBOX_SWEEP_SECONDS}
 CELERY_BEAT_SCHEDULE["loans-daily"] = {
     "task": "loans.daily",
     "schedule": crontab(hour=int(os.environ.get("LUDOLOG_LOANS_DAILY_HOUR", "7")), minute=0),

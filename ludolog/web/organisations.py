@@ -38,6 +38,7 @@ from accounts.models import Invitation, JoinRequest, Membership, Organisation
 from accounts.roles import Action, Role, can, sees_members
 from ludolog import newcomers
 from ludolog.members import members, memberships_of
+from outbox import services as outbox
 from records.errors import RecordError
 from records.models import Player
 from records.players import claimable_players
@@ -227,7 +228,9 @@ def invitation_link_page(request: HttpRequest, slug: str, pk: int) -> HttpRespon
     link = request.session.get(LINKS, {}).get(str(invitation.pk), "")
     context = {"shown": organisation, "invitation": invitation, "role": Role(invitation.role).label, "link": link,
                "qr": mark_safe(qr_svg(link)) if link and invitation.is_open(timezone.now()) else "",
-               "open": invitation.is_open(timezone.now())}
+               "open": invitation.is_open(timezone.now()),
+               # Mailed, on its way (a worker sends it), or refused by the mail server so far.
+               "mail": outbox.messages_about(invitation).order_by("-created_at").first()}
     return render(request, "organisations/invitation_link.html", context)
 
 

@@ -6,7 +6,7 @@ from django.urls import include, path
 from accounts.forms import LoginForm
 
 from . import (
-    history, home, league_settings, leagues, oai, players, plays_import, replay, results, scorekeeping, statistics,
+    history, home, league_settings, leagues, oai, outbox, players, plays_import, replay, results, scorekeeping, statistics,
 )
 from .account import account_page
 from .recorder import views as recorder
@@ -45,6 +45,8 @@ urlpatterns = [
     path("oai/", oai.endpoint, name="oai"),
     # A person's own account: the page joins the apps (the site's); signing up, the address, the passwords (accounts').
     path("account/", account_page, name="account"),
+    path("outbox/", outbox.outbox_page, name="outbox"),
+    path("outbox/<int:pk>/retry/", outbox.retry_message, name="outbox-retry"),
     path("", include("accounts.account_urls")),
     path("", include("ludolog.web.organisation_urls")),
 ]

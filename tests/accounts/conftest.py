@@ -16,6 +16,13 @@ from accounts.roles import Role
 from tests.factories import PASSWORD, give_role, the_library
 
 
+@pytest.fixture(autouse=True)
+def mail_at_once(celery_eager) -> None:
+    """The outbox's messages go at once, as in ``make run``, even when a broker is configured:
+    these tests read what was mailed (tests/outbox/ and tests/loans/test_broker_down.py test the
+    worker's way)."""
+
+
 @pytest.fixture
 def make_person(django_user_model) -> Callable[..., Any]:
     def make(username: str, email: str = "", *, verified: bool = True, language: str = "") -> Any:

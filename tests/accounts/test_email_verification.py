@@ -107,6 +107,10 @@ def test_the_link_is_sent_again_from_the_account_page(client, nadia, committed):
     assert answer.status_code == 302 and answer["Location"] == "/account/"
     (sent,) = mail.outbox
     assert sent.to == ["nadia@example.org"] and "/verify-email/" in sent.body
+    from outbox.models import Message
+
+    kept = Message.objects.get(kind=Message.Kind.VERIFY_EMAIL)  # the link verifies: not kept once mailed
+    assert kept.sent_at is not None and kept.body == "" and kept.recipient_list == ["nadia@example.org"]
 
 
 def test_an_account_without_an_address_is_told_to_give_one(client, django_user_model):

@@ -261,6 +261,42 @@ def test_an_e_mail_invitation_is_mailed_in_the_language_of_the_one_it_goes_to(
     assert mail.outbox[1].subject == "Invitation to join Ludothèque des tests"
 
 
+def test_the_invitations_link_is_not_kept_in_the_outbox_once_mailed(
+        organiser, library, settings, django_capture_on_commit_callbacks):
+    """The mail carries the link's raw token, which is stored nowhere else: while the broker is
+    down the outbox holds it (it has to be sent), once mailed only its subject, address and date."""
+    from django.test import Client
+
+    from ludolog.web.organisations import LINKS
+    from outbox import services as outbox
+    from outbox.models import Message
+    from tests.brokers import CLOSED, broker_at
+
+    settings.LUDOLOG_OUTBOX_SWEEP_GRACE_SECONDS = 0
+    with broker_at(CLOSED), django_capture_on_commit_callbacks(execute=True):
+        invitation, address = invite(organiser, library, email="nouveau@example.org")
+    message = Message.objects.get(kind=Message.Kind.INVITATION)
+    assert message.about == invitation and address in message.body and message.sent_at is None
+    invitation.refresh_from_db()
+    assert invitation.emailed_at is None and mail.outbox == []
+    client = Client()
+    client.force_login(organiser)
+    session = client.session
+    session[LINKS] = {str(invitation.pk): address}  # as the page that made it keeps it
+    session.save()
+    page = client.get(f"/organisations/{library.slug}/invitations/{invitation.pk}/").content.decode()
+    assert 'data-testid="invitation-mail-waiting"' in page  # on its way, not "could not be mailed"
+    assert outbox.sweep() == 1
+    sent, = mail.outbox
+    assert address in sent.body
+    message.refresh_from_db()
+    assert message.body == "" and message.sent_at is not None
+    assert message.recipient_list == ["nouveau@example.org"] and "Invitation to join" in message.subject
+    assert not Message.objects.filter(body__contains=token_of(address)).exists()
+    invitation.refresh_from_db()
+    assert invitation.emailed_at == message.sent_at
+
+
 def test_a_mail_server_that_does_not_answer_fails_no_invitation(organiser, library, settings,
                                                                  django_capture_on_commit_callbacks):
     settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"

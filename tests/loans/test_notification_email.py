@@ -12,6 +12,8 @@ from django.core import mail
 from accounts.models import Organisation
 from loans import services, tasks
 from loans.models import Member, Notification
+from outbox import tasks as outbox_tasks
+from outbox.models import Message
 from tests.factories import make_copies, make_household, the_library
 
 pytestmark = pytest.mark.django_db
@@ -38,8 +40,11 @@ def test_the_household_waiting_is_mailed_once_when_the_game_comes_back(
     told = Notification.objects.get(household=waiting)
     assert sent.body == told.text and only.barcode in sent.body
     assert told.emailed_at is not None and told.emailed_to == "dubois@example.org, paul.dubois@example.org"
-    tasks.email_notification.delay(told.pk)  # delivered again: nothing more is sent
-    assert len(mail.outbox) == 1
+    message = Message.objects.get()
+    assert message.about == told and message.sent_at is not None
+    outbox_tasks.deliver_message.delay(message.pk)  # delivered again: nothing more is sent
+    tasks.email_notification.delay(told.pk)  # an earlier version's task for it: nothing more either
+    assert len(mail.outbox) == 1 and Message.objects.count() == 1
 
 
 def test_a_household_without_an_address_is_told_at_the_desk_only(
@@ -52,3 +57,34 @@ def test_a_household_without_an_address_is_told_at_the_desk_only(
     assert mail.outbox == []
     told = Notification.objects.get(household=waiting)
     assert told.emailed_at is None and only.barcode in told.text
+    assert not Message.objects.exists()
+
+
+def test_an_earlier_versions_task_puts_its_notification_in_the_outbox(
+    record, desk_user, django_capture_on_commit_callbacks, celery_eager,
+):
+    waiting = make_household("Avant", membership_ends=FAR, email="avant@example.org")
+    told = Notification.objects.create(household=waiting, text="Un jeu vous attend.")  # no message: written before
+    with django_capture_on_commit_callbacks(execute=True):
+        tasks.email_notification.delay(told.pk)
+    sent, = mail.outbox
+    assert sent.to == ["avant@example.org"] and sent.body == "Un jeu vous attend."
+    told.refresh_from_db()
+    assert told.emailed_at is not None
+
+
+def test_the_household_is_told_in_its_language(record, desk_user, django_user_model,
+                                                django_capture_on_commit_callbacks, celery_eager):
+    from accounts.models import Person
+
+    Organisation.objects.filter(pk=the_library().pk).update(language="en")
+    waiting = make_household("Leroy", membership_ends=FAR, email="leroy@example.org")
+    parent = django_user_model.objects.create_user("anne", email="anne@example.org")
+    Person.objects.create(user=parent, language="fr")
+    Member.objects.create(household=waiting, display_name="Anne Leroy", user=parent)
+    make_copies(record, 1, prefix="LANG")
+    with django_capture_on_commit_callbacks(execute=True):
+        services.place_hold(record, waiting, desk_user)  # the desk works in English
+    sent, = mail.outbox
+    assert "vous attend" in sent.subject and "vous attend" in sent.body, (sent.subject, sent.body)
+    assert Message.objects.get().language == "fr"

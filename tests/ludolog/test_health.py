@@ -11,7 +11,8 @@ from ludolog.celery import app
 def test_health_answers_ok_when_the_database_answers_and_tasks_run_in_process(client, celery_eager):
     answer = client.get("/health/")
     assert answer.status_code == 200
-    assert answer.json() == {"status": "ok", "database": "ok", "broker": "not used (tasks run in-process)"}
+    assert answer.json() == {"status": "ok", "database": "ok", "broker": "not used (tasks run in-process)",
+                             "cache": "not shared (each process its own memory)"}
     assert "no-cache" in answer["Cache-Control"]
 
 
@@ -29,4 +30,4 @@ def test_a_broker_that_does_not_answer_makes_health_fail_with_503(client, monkey
     answer = client.get("/health/")
     assert answer.status_code == 503
     assert answer.json()["status"] == "failing" and answer.json()["broker"].startswith("unreachable")
-    assert answer.json()["database"] == "ok"
+    assert answer.json()["database"] == "ok" and answer.json()["degraded"] == ["broker"]

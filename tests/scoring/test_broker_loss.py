@@ -4,11 +4,9 @@ is started again when it dies."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -21,51 +19,12 @@ from ludolog.celery import app
 from records.signals import record_finished
 from scoring import receivers, tasks
 from scoring.models import ScoredRecord, SeatResult
-from tests.factories import ROOT, database_url_for_other_processes, engine_scores, free_port, play
+from tests.brokers import OwnRedis
+from tests.factories import ROOT, database_url_for_other_processes, engine_scores, play
 from tests.scoring.test_results import stored
 from tests.workers import wait_for
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis, pytest.mark.django_db(transaction=True)]
-
-REDIS_SERVER = "/usr/bin/redis-server"
-
-
-class OwnRedis:
-    """A throwaway redis-server on a free port, killed and started again at will (never the
-    shared one on 6379)."""
-
-    def __init__(self, log_dir: Path) -> None:
-        self.port = free_port()
-        self.url = f"redis://127.0.0.1:{self.port}/0"
-        self.log_dir = log_dir
-        self.process: subprocess.Popen | None = None
-        self.starts = 0
-
-    def start(self) -> None:
-        self.starts += 1
-        log = open(self.log_dir / f"redis-{self.starts}.log", "w")
-        self.process = subprocess.Popen(
-            [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--daemonize", "no"],
-            stdout=log, stderr=subprocess.STDOUT,
-        )
-        wait_for(self.answers, timeout=20, what="the test's redis-server to answer")
-
-    def answers(self) -> bool:
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", self.port), timeout=0.5) as s:
-            s.sendall(b"PING\r\n")
-            return s.recv(16).startswith(b"+PONG")
-        return False
-
-    def kill(self) -> None:
-        assert self.process is not None
-        self.process.kill()
-        self.process.wait(timeout=10)
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.kill()
-
 
 @pytest.fixture
 def own_redis(tmp_path) -> Iterator[OwnRedis]:
