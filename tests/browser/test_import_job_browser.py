@@ -33,7 +33,7 @@ def test_the_jobs_page_follows_the_progress_until_the_report(browser, live_serve
         job.finish({"new": 250, "updated": 50})
         page.wait_for_selector('#import-job[data-status="done"]')
         text = " ".join(progress.inner_text().split())
-        assert "300 of 300" in text and "250 records new to the catalogue, 50 updated." in text
+        assert "300 of 300" in text and "250 records new to the catalogue, 50 updated, 0 unchanged" in text
         assert progress.get_attribute("hx-trigger") is None, "a finished job is asked for no more"
         assert job.status == ImportJob.Status.DONE and page.script_errors == []
     finally:

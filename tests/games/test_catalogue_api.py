@@ -49,7 +49,7 @@ def test_search_words_and_facets_filter_like_the_opac(api):
 
 def test_bad_filters_and_unknown_records_answer_with_a_reason(api):
     bad = api.get("/api/catalogue/", {"duration": "forever"})
-    assert bad.status_code == 400 and bad.json()["reason"] == "invalid" and bad.json()["fields"] == ["duration"]
+    assert bad.status_code == 400 and bad.json()["reason"] == "invalid_query" and bad.json()["fields"] == ["duration"]
     missing = api.get("/api/catalogue/999999/")
     assert missing.status_code == 404 and missing.json()["reason"] == "not_found"
 
