@@ -7,18 +7,32 @@ in the request itself.
 it (the catalogue's UNIMARC imports here, the record files in ``records``). A chunk's writes and
 the progress that counts them are committed together, so that a task delivered again after its
 worker was lost goes on from the first chunk not done.
+
+The task is asked for once the upload commits (:func:`queue_on_commit`); a broker that is down
+then does not fail the upload, whose job is stored: the job waits, queued, and the beat's sweep
+(:func:`queue_waiting_jobs`) asks for its task again. A task asked for twice (a job that waited in
+a backed-up queue longer than the sweep's patience) imports nothing twice: every import matches
+what it stores against what is there (a catalogue record by its source identifier, a play by its
+id, a record file by its events).
 """
 
 from __future__ import annotations
 
+import datetime as dt
+import logging
 import uuid
 from typing import Any
 
 from django.conf import settings
 from django.core.files.storage import Storage, storages
-from django.db import models
+from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+logger = logging.getLogger(__name__)
+
+_WAITING: list[tuple[type[models.Model], Any]] = []
+"""Each app's job model and the task that runs its jobs (:func:`runs_jobs`)."""
 
 
 def import_queue() -> str | None:
@@ -100,3 +114,45 @@ class ImportJob(models.Model):
     def finish(self, report: dict[str, Any]) -> None:
         self._set(status=self.Status.DONE, report=report, done=self.total, finished_at=timezone.now())
 
+
+def runs_jobs(model: type[ImportJob], task: Any) -> None:
+    """Say that ``task`` (a Celery task taking a job's id) runs ``model``'s jobs, for the sweep."""
+    if (model, task) not in _WAITING:
+        _WAITING.append((model, task))
+
+
+def ask_for(task: Any, job_id: int) -> bool:
+    """Queue ``task`` for job ``job_id``; whether the broker took it. A broker that does not answer
+    is logged and the job left waiting for the sweep: never an error for the caller."""
+    try:
+        if task.app.conf.task_always_eager:
+            task.apply_async((job_id,), queue=import_queue())
+        else:
+            # One try: a refused broker would otherwise hold the upload's answer for seconds.
+            with task.app.producer_or_acquire() as producer:
+                producer.connection.ensure_connection(max_retries=0)
+                task.apply_async((job_id,), queue=import_queue(), retry=False, producer=producer)
+    except Exception as error:  # noqa: BLE001 (the job is stored: whatever the broker says, it waits)
+        logger.warning("import job %s of %s not queued (%s: %s): the sweep will queue it", job_id, task.name,
+                       type(error).__name__, error)
+        return False
+    return True
+
+
+def queue_on_commit(task: Any, job: ImportJob) -> None:
+    """Have ``task`` run ``job`` once the transaction that made it commits (in-process and at once
+    without a broker)."""
+    transaction.on_commit(lambda: ask_for(task, job.pk))
+
+
+def queue_waiting_jobs(now: dt.datetime | None = None) -> int:
+    """Ask again for the task of every job still queued ``LUDOLOG_IMPORT_REQUEUE_SECONDS`` after
+    its upload (its first asking was lost with the broker); how many were asked for."""
+    now = now or timezone.now()
+    patience = dt.timedelta(seconds=getattr(settings, "LUDOLOG_IMPORT_REQUEUE_SECONDS", 600))
+    asked = 0
+    for model, task in _WAITING:
+        waiting = model._default_manager.filter(status=ImportJob.Status.QUEUED, created_at__lte=now - patience)
+        for job_id in waiting.values_list("pk", flat=True)[:100]:
+            asked += ask_for(task, job_id)
+    return asked

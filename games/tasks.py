@@ -6,10 +6,9 @@ import logging
 
 from celery import shared_task
 from django.conf import settings
-from django.db import transaction
 
 from . import services
-from .jobs import import_queue
+from .jobs import queue_on_commit, queue_waiting_jobs, runs_jobs
 from .models import UnimarcImport
 
 logger = logging.getLogger(__name__)
@@ -32,4 +31,13 @@ def import_unimarc(job_id: int) -> None:
 def queue_unimarc_import(job: UnimarcImport) -> None:
     """Have the job imported once the transaction that made it commits (in-process and at once
     without a broker)."""
-    transaction.on_commit(lambda: import_unimarc.apply_async((job.pk,), queue=import_queue()))
+    queue_on_commit(import_unimarc, job)
+
+
+runs_jobs(UnimarcImport, import_unimarc)
+
+
+@shared_task(name="games.queue_waiting_jobs", ignore_result=True)
+def queue_waiting_import_jobs() -> int:
+    """The beat's: every app's import jobs left queued by a broker that was down, asked for again."""
+    return queue_waiting_jobs()

@@ -331,6 +331,10 @@ LUDOLOG_CHECKPOINT_KEY = os.environ.get("LUDOLOG_CHECKPOINT_KEY", "")
 LUDOLOG_CHECKPOINT_EXPORT = os.environ.get("LUDOLOG_CHECKPOINT_EXPORT", str(BASE_DIR / "var" / "checkpoints.json"))
 # The loans desk's day (loans.tasks.daily): lapsed holds, overdue reminders; at LUDOLOG_LOANS_DAILY_HOUR.
 CELERY_BEAT_SCHEDULE["outbox-sweep"] = {"task": "outbox.sweep", "schedule": LUDOLOG_OUTBOX_SWEEP_SECONDS}
+# Import jobs whose task a broker that was down never took are asked for again after this long
+# (seconds; games.jobs.queue_waiting_jobs), checked every minute.
+LUDOLOG_IMPORT_REQUEUE_SECONDS = float(os.environ.get("LUDOLOG_IMPORT_REQUEUE_SECONDS", "600"))
+CELERY_BEAT_SCHEDULE["import-jobs-waiting"] = {"task": "games.queue_waiting_jobs", "schedule": 60.0}
 CELERY_BEAT_SCHEDULE["loans-daily"] = {
     "task": "loans.daily",
     "schedule": crontab(hour=int(os.environ.get("LUDOLOG_LOANS_DAILY_HOUR", "7")), minute=0),

@@ -7,9 +7,8 @@ import logging
 
 from celery import shared_task
 from django.conf import settings
-from django.db import transaction
 
-from games.jobs import import_queue
+from games.jobs import queue_on_commit, runs_jobs
 
 from .formats import READERS, MalformedFile
 from .models import PlaysImport
@@ -59,4 +58,7 @@ def import_plays(job_id: int) -> None:
 def queue_plays_import(job: PlaysImport) -> None:
     """Have the job stored once the transaction that made it commits (in-process and at once
     without a broker)."""
-    transaction.on_commit(lambda: import_plays.apply_async((job.pk,), queue=import_queue()))
+    queue_on_commit(import_plays, job)
+
+
+runs_jobs(PlaysImport, import_plays)

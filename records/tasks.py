@@ -16,9 +16,8 @@ from pathlib import Path
 
 from celery import shared_task
 from django.conf import settings
-from django.db import transaction
 
-from games.jobs import import_queue
+from games.jobs import queue_on_commit, runs_jobs
 
 from . import checkpoint_file, file_imports, integrity
 from .models import RecordFileImport
@@ -74,4 +73,7 @@ def import_record_files(job_id: int) -> None:
 def queue_record_file_import(job: RecordFileImport) -> None:
     """Have the job imported once the transaction that made it commits (in-process and at once
     without a broker)."""
-    transaction.on_commit(lambda: import_record_files.apply_async((job.pk,), queue=import_queue()))
+    queue_on_commit(import_record_files, job)
+
+
+runs_jobs(RecordFileImport, import_record_files)

@@ -22,9 +22,9 @@ pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("celery_eager", "im
 def jobs_run_at_once(monkeypatch):
     """The job a page queues runs when its request's transaction would commit: here, at once
     (the test's transaction is never committed)."""
-    import games.tasks
+    import games.jobs
 
-    monkeypatch.setattr(games.tasks.transaction, "on_commit", lambda run, **kwargs: run())
+    monkeypatch.setattr(games.jobs.transaction, "on_commit", lambda run, **kwargs: run())
 
 
 @pytest.fixture
