@@ -23,7 +23,8 @@ from tests.factories import give_role
 
 from .recorder_driver import LAPTOP, PHONE, TAP_TARGET_PX, assert_no_sideways_scroll, logged_in_page
 
-pytestmark = pytest.mark.django_db(transaction=True)
+# The mails go through the outbox at once, as in `make run`: the test mailbox is this process's.
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.usefixtures("celery_eager")]
 
 PASSWORD = "tuiles-et-meeples-42"
 NEW_PASSWORD = "un-nouveau-mot-de-passe-7"
