@@ -29,6 +29,8 @@ from django.db import models, transaction
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from outbox.broker import queue_once
+
 logger = logging.getLogger(__name__)
 
 _WAITING: list[tuple[type[models.Model], Any]] = []
@@ -125,13 +127,7 @@ def ask_for(task: Any, job_id: int) -> bool:
     """Queue ``task`` for job ``job_id``; whether the broker took it. A broker that does not answer
     is logged and the job left waiting for the sweep: never an error for the caller."""
     try:
-        if task.app.conf.task_always_eager:
-            task.apply_async((job_id,), queue=import_queue())
-        else:
-            # One try: a refused broker would otherwise hold the upload's answer for seconds.
-            with task.app.producer_or_acquire() as producer:
-                producer.connection.ensure_connection(max_retries=0)
-                task.apply_async((job_id,), queue=import_queue(), retry=False, producer=producer)
+        queue_once(task, (job_id,), queue=import_queue())
     except Exception as error:  # noqa: BLE001 (the job is stored: whatever the broker says, it waits)
         logger.warning("import job %s of %s not queued (%s: %s): the sweep will queue it", job_id, task.name,
                        type(error).__name__, error)

@@ -27,6 +27,7 @@ from django.db import transaction
 from django.db.models import Model
 from django.utils import timezone
 
+from .broker import queue_once
 from .models import Message
 from .signals import message_sent
 
@@ -59,14 +60,7 @@ def ask_broker(message_id: int) -> bool:
     from .tasks import deliver_message  # the tasks wrap the services: imported when first needed
 
     try:
-        if deliver_message.app.conf.task_always_eager:
-            deliver_message.apply_async((message_id,))
-        else:
-            # One try, no retries: kombu would otherwise sleep some 6 s on a broker that refuses,
-            # and a request waits for no broker (the sweep is the retry).
-            with deliver_message.app.producer_or_acquire() as producer:
-                producer.connection.ensure_connection(max_retries=0)
-                deliver_message.apply_async((message_id,), retry=False, producer=producer)
+        queue_once(deliver_message, (message_id,))
     except Exception as error:  # noqa: BLE001 (whatever the broker or an eager run raises, the change stands)
         logger.warning("message %s not queued (%s: %s): the outbox sweep will deliver it",
                        message_id, type(error).__name__, error)
