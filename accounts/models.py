@@ -100,7 +100,8 @@ class Membership(models.Model):
 
 
 class MembershipRole(models.Model):
-    membership = models.ForeignKey(Membership, on_delete=models.CASCADE, related_name="roles")
+    membership = models.ForeignKey(Membership, on_delete=models.CASCADE, related_name="roles",
+                                   verbose_name=_("membership"))
     role = models.CharField(_("role"), max_length=16, choices=[(role.value, role.label) for role in GRANTABLE])
 
     class Meta:
@@ -138,7 +139,7 @@ class Invitation(models.Model):
     email = models.EmailField(_("e-mail"), blank=True,
                               help_text=_("Where the invitation was mailed; empty for a link shown at the table."))
     player_id = models.PositiveBigIntegerField(_("player to claim"), null=True, blank=True)
-    token_hash = models.CharField(max_length=64, unique=True, editable=False)
+    token_hash = models.CharField(max_length=64, unique=True, editable=False, verbose_name=_("token hash"))
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True,
                                    related_name="+", verbose_name=_("invited by"))
     created_at = models.DateTimeField(_("created"), default=timezone.now)

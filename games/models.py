@@ -33,6 +33,7 @@ class Language(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name = _("language")
+        verbose_name_plural = _("languages")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.code})"
@@ -85,6 +86,7 @@ class Publisher(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name = _("publisher")
+        verbose_name_plural = _("publishers")
 
     def __str__(self) -> str:
         return self.name
@@ -154,12 +156,13 @@ class CatalogueRecord(models.Model):
         _("cover"), upload_to=cover_upload_to, blank=True, validators=[validate_cover],
         help_text=_("A photo or scan of the box: JPEG, PNG or WebP, at most 5 MB and 4000 × 4000 pixels."),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
         ordering = ["title"]
         verbose_name = _("catalogue record")
+        verbose_name_plural = _("catalogue records")
         constraints = [
             models.UniqueConstraint(
                 fields=["source", "source_id"], condition=~Q(source_id=""), name="record_source_identity_unique",
@@ -240,13 +243,15 @@ class OtherTitle(models.Model):
         KEY = "key", _("key title")
         ABBREVIATED = "abbreviated", _("abbreviated title")
 
-    record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="other_titles")
+    record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="other_titles",
+                               verbose_name=_("record"))
     title = models.CharField(_("title"), max_length=300)
     kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.TRANSLATED)
-    language = models.ForeignKey(Language, null=True, blank=True, on_delete=models.PROTECT)
+    language = models.ForeignKey(Language, null=True, blank=True, on_delete=models.PROTECT, verbose_name=_("language"))
 
     class Meta:
         verbose_name = _("other title")
+        verbose_name_plural = _("other titles")
         constraints = [models.UniqueConstraint(fields=["record", "title"], name="other_title_unique")]
 
     def __str__(self) -> str:
@@ -263,14 +268,16 @@ class Contribution(models.Model):
         DEVELOPER = "developer", _("developer")
         OTHER = "other", _("other")
 
-    record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="contributions")
-    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="contributions")
+    record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="contributions",
+                               verbose_name=_("record"))
+    person = models.ForeignKey(Person, on_delete=models.PROTECT, related_name="contributions", verbose_name=_("person"))
     role = models.CharField(_("role"), max_length=16, choices=Role.choices, default=Role.AUTHOR)
     position = models.PositiveSmallIntegerField(_("order"), default=0)
 
     class Meta:
         ordering = ["position", "id"]
         verbose_name = _("contribution")
+        verbose_name_plural = _("contributions")
         constraints = [
             models.UniqueConstraint(fields=["record", "person", "role"], name="contribution_unique")
         ]
@@ -286,12 +293,14 @@ class Identifier(models.Model):
         ISSN = "issn", "ISSN"
         OTHER = "other", _("other")
 
-    record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="identifiers")
+    record = models.ForeignKey(CatalogueRecord, on_delete=models.CASCADE, related_name="identifiers",
+                               verbose_name=_("record"))
     scheme = models.CharField(_("scheme"), max_length=8, choices=Scheme.choices)
     value = models.CharField(_("value"), max_length=32)
 
     class Meta:
         verbose_name = _("identifier")
+        verbose_name_plural = _("identifiers")
         constraints = [models.UniqueConstraint(fields=["scheme", "value"], name="identifier_unique")]
 
     def __str__(self) -> str:
@@ -307,7 +316,8 @@ class Copy(models.Model):
         MISSING_PARTS = "missing_parts", _("missing parts")
         WITHDRAWN = "withdrawn", _("withdrawn")
 
-    record = models.ForeignKey(CatalogueRecord, on_delete=models.PROTECT, related_name="copies")
+    record = models.ForeignKey(CatalogueRecord, on_delete=models.PROTECT, related_name="copies",
+                               verbose_name=_("record"))
     organisation = models.ForeignKey(
         "accounts.Organisation", null=True, blank=True, on_delete=models.PROTECT, related_name="copies",
         verbose_name=_("owned by"), help_text=_("The game library that owns the box and lends it."))
@@ -340,11 +350,13 @@ class MapFile(models.Model):
     approximate = models.BooleanField(_("approximate"), default=False)
     data = models.JSONField(_("map file"))
     uploaded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("uploaded by"))
     uploaded_at = models.DateTimeField(_("uploaded at"), auto_now_add=True)
 
     class Meta:
         verbose_name = _("map file")
+        verbose_name_plural = _("map files")
         constraints = [models.UniqueConstraint(fields=["name", "version"], name="map_file_unique")]
 
     def __str__(self) -> str:
@@ -375,6 +387,7 @@ class UnimarcImport(ImportJob):
 
     class Meta(ImportJob.Meta):
         verbose_name = _("UNIMARC import")
+        verbose_name_plural = _("UNIMARC imports")
 
     def __str__(self) -> str:
         return f"{self.file_name} ({self.get_status_display()})"

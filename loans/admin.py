@@ -1,9 +1,13 @@
 from urllib.parse import urlencode
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import GroupAdmin, UserAdmin
+from django.contrib.auth.models import Group
 from django.http import HttpRequest, HttpResponseRedirect
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.selectors import only_library
 from . import selectors
@@ -111,3 +115,34 @@ class ComponentAdmin(admin.ModelAdmin):
     list_display = ["record", "position", "count", "kind", "per_colour"]
     list_editable = ["position", "count", "kind", "per_colour"]
     list_filter = ["record"]
+
+
+# The desk's groups are made by migration 0004 under names that programs use; the admin shows them
+# in the reader's language.
+GROUP_NAMES = {"desk": pgettext_lazy("group", "desk volunteers"), "librarians": pgettext_lazy("group", "librarians")}
+
+
+def group_label(group: Group) -> str:
+    return str(GROUP_NAMES.get(group.name, group.name))
+
+
+class GroupAdminInTheReadersLanguage(GroupAdmin):
+    list_display = ["shown_name"]
+
+    @admin.display(description=_("name"), ordering="name")
+    def shown_name(self, group: Group) -> str:
+        return group_label(group)
+
+
+class UserAdminWithGroupsInTheReadersLanguage(UserAdmin):
+    def formfield_for_manytomany(self, db_field, request, **kwargs):
+        field = super().formfield_for_manytomany(db_field, request, **kwargs)
+        if db_field.name == "groups" and field is not None:
+            field.label_from_instance = group_label
+        return field
+
+
+admin.site.unregister(Group)
+admin.site.register(Group, GroupAdminInTheReadersLanguage)
+admin.site.unregister(get_user_model())
+admin.site.register(get_user_model(), UserAdminWithGroupsInTheReadersLanguage)

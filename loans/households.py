@@ -28,8 +28,8 @@ from .errors import (
 )
 from .models import Household, LoanRules, Member
 
-HOUSEHOLD_FIELDS = ("name", "card_number", "address", "postcode", "town", "phone", "email", "membership_starts",
-                    "membership_ends", "fee_paid", "deposit_held", "loan_limit", "notes")
+HOUSEHOLD_FIELDS = ("name", "card_number", "address", "postcode", "town", "phone", "email", "language",
+                    "membership_starts", "membership_ends", "fee_paid", "deposit_held", "loan_limit", "notes")
 """What the library's staff write of a household (its organisation is the one it was made in)."""
 LENDING_RULES_FIELDS = ("loan_days", "renewals_allowed", "late_fee_per_day", "hold_days", "reminder_days")
 

@@ -72,6 +72,8 @@ class Household(models.Model):
     phone = models.CharField(pgettext_lazy("household", "phone"), max_length=32, blank=True,
                              validators=[validate_phone])
     notes = models.TextField(_("notes"), blank=True)
+    language = models.CharField(_("language"), max_length=8, choices=settings.LANGUAGES, blank=True, help_text=_(
+        "The language of the household's reminders and mails; empty: its members' accounts', else the library's."))
 
     class Meta:
         ordering = ["name"]

@@ -21,7 +21,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext
 
 from games.models import CatalogueRecord, Copy
@@ -151,14 +151,16 @@ def _set_aside(row: CopyState, copy: Copy, by: User, today: dt.date, policy: rul
     with translation.override(household_language(household)):
         told = Notification.objects.create(household=household, text=gettext(
             "“%(title)s”, which you reserved, is waiting for you at the desk until %(until)s (copy %(barcode)s).")
-            % {"title": copy.record.title, "until": until.isoformat(), "barcode": copy.barcode})
+            % {"title": copy.record.title, "until": formats.date_format(until), "barcode": copy.barcode})
         _mail_notification(told)
     return hold.household
 
 
 def household_language(household: Household) -> str:
-    """The language a household is told things in: the one its first member with an account
-    chose, else its library's."""
+    """The language a household is told things in: its own, else the one its first member with an
+    account chose, else its library's."""
+    if household.language:
+        return household.language
     chosen = (household.members.exclude(user__isnull=True).exclude(user__person__language="")
               .order_by("pk").values_list("user__person__language", flat=True).first())
     return chosen or (household.organisation.language if household.organisation else "") or settings.LANGUAGE_CODE
@@ -396,11 +398,11 @@ def remind_overdue(today: dt.date | None = None) -> int:
         household = rows[0].household
         with translation.override(household_language(household)), transaction.atomic():
             games = "; ".join(gettext("%(title)s (copy %(barcode)s), due %(due)s") % {
-                "title": row.copy.record.title, "barcode": row.copy.barcode, "due": row.due_on.isoformat()}
+                "title": row.copy.record.title, "barcode": row.copy.barcode, "due": formats.date_format(row.due_on)}
                 for row in rows)
             fees = sum((rules.late_fee(row.due_on, today, policy) for row in rows), Decimal("0"))
             text = gettext("To bring back to the desk: %(games)s. Late fees so far: %(fees)s.") % {
-                "games": games, "fees": fees}
+                "games": games, "fees": formats.number_format(fees, 2)}
             told = Notification.objects.create(household=household, kind=Notification.Kind.OVERDUE, text=text)
             _mail_notification(told)
         reminded += 1

@@ -134,7 +134,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("fr", "Français")]
+# Each in its own name, as a reader looks for it in the language menu.
+LANGUAGES = [("en", "English"), ("fr", "Français"), ("nl", "Nederlands"), ("cs", "Čeština")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = os.environ.get("TIME_ZONE", "Europe/Paris")
 USE_I18N = True

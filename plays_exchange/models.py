@@ -26,6 +26,7 @@ class PlaysImport(ImportJob):
 
     class Meta(ImportJob.Meta):
         verbose_name = _("play history import")
+        verbose_name_plural = _("play history imports")
 
     def __str__(self) -> str:
         return f"{self.file_name} ({self.get_status_display()})"

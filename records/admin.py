@@ -6,6 +6,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from games.jobs_admin import ImportJobAdmin
@@ -125,14 +126,15 @@ class GameRecordAdmin(admin.ModelAdmin):
             if seat.player_id != before:
                 seat_corrected(seat, before, moved_by=request.user)
 
-    @admin.action(description="Move the selected games to another ruleset (with a report first)")
+    @admin.action(description=_("Move the selected games to another ruleset (with a report first)"))
     def move_to_ruleset(self, request, queryset):
         """An intermediate page: the target ruleset and variants, then a report (on the page or as
         CSV) or the move itself (records.rulesets.migrate_ruleset on the selected records)."""
         games = set(queryset.values_list("game_slug", flat=True))
         engine = get_engine(next(iter(games))) if len(games) == 1 else None
         if engine is None:
-            self.message_user(request, "Select records of one game that has a rules engine.", level=messages.WARNING)
+            self.message_user(request, gettext("Select records of one game that has a rules engine."),
+                              level=messages.WARNING)
             return None
         form = RulesetMoveForm(engine, request.POST if "to" in request.POST else None)
         report = None
@@ -150,18 +152,22 @@ class GameRecordAdmin(admin.ModelAdmin):
                 response["Content-Disposition"] = f'attachment; filename="ruleset-report-{engine.slug}.csv"'
                 return response
             if move:
-                self.message_user(request, f"{report.moved} record(s) moved to {report.to_version}; "
-                                           f"{report.counts['illegal']} left on their ruleset.", level=messages.SUCCESS)
+                moved = ngettext("%(count)d record moved to %(version)s", "%(count)d records moved to %(version)s",
+                                 report.moved) % {"count": report.moved, "version": report.to_version}
+                left = ngettext("%(count)d left on its ruleset.", "%(count)d left on their ruleset.",
+                                report.counts["illegal"]) % {"count": report.counts["illegal"]}
+                self.message_user(request, f"{moved}; {left}", level=messages.SUCCESS)
                 return None
-        context = {**self.admin_site.each_context(request), "title": "Move to another ruleset", "form": form,
+        context = {**self.admin_site.each_context(request), "title": gettext("Move to another ruleset"), "form": form,
                    "records": queryset, "report": report, "engine": engine, "opts": self.model._meta,
                    "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME}
         return TemplateResponse(request, "admin/records/move_to_ruleset.html", context)
 
-    @admin.action(description="Abandon the selected games in progress (their events are kept)")
+    @admin.action(description=_("Abandon the selected games in progress (their events are kept)"))
     def abandon(self, request, queryset) -> None:
         count = queryset.filter(status=GameRecord.Status.IN_PROGRESS).update(status=GameRecord.Status.ABANDONED)
-        self.message_user(request, f"{count} game(s) abandoned.")
+        self.message_user(request, ngettext("%(count)d game abandoned.", "%(count)d games abandoned.", count)
+                          % {"count": count})
 
 
 class RecordFileImportForm(forms.Form):
@@ -223,15 +229,15 @@ class PlayerAdmin(admin.ModelAdmin):
             response.status_code = 400
         return response
 
-    @admin.display(description="games", ordering="seat_count")
+    @admin.display(description=_("games"), ordering="seat_count")
     def games(self, player: Player) -> int:
         return player.seat_count
 
-    @admin.action(description="Merge the two selected players (one person entered twice)")
+    @admin.action(description=_("Merge the two selected players (one person entered twice)"))
     def merge(self, request, queryset) -> None:
         players = list(queryset.annotate(seat_count=Count("seats")))
         if len(players) != 2:
-            self.message_user(request, "Select exactly two players to merge.", level=messages.WARNING)
+            self.message_user(request, gettext("Select exactly two players to merge."), level=messages.WARNING)
             return
         # Keep the one with a login, else the one with more games, else the older.
         keep, duplicate = sorted(players, key=lambda p: (p.user_id is None, -p.seat_count, p.pk))
@@ -240,8 +246,11 @@ class PlayerAdmin(admin.ModelAdmin):
         except PlayersCannotMerge as error:
             self.message_user(request, error.message, level=messages.ERROR)
             return
-        self.message_user(request, f"{duplicate.display_name} merged into {keep.display_name}: "
-                                   f"{len(moved)} game(s) moved.", level=messages.SUCCESS)
+        self.message_user(request, ngettext(
+            "%(duplicate)s merged into %(kept)s: %(count)d game moved.",
+            "%(duplicate)s merged into %(kept)s: %(count)d games moved.", len(moved)) % {
+            "duplicate": duplicate.display_name, "kept": keep.display_name, "count": len(moved)},
+            level=messages.SUCCESS)
 
 
 @admin.register(EventVerification)

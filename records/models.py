@@ -39,12 +39,14 @@ class Player(models.Model):
         help_text=_("The display name case-folded, without accents: how a typed name finds its player."),
     )
     user = models.OneToOneField(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="player",
+        verbose_name=_("user")
     )
 
     class Meta:
         ordering = ["display_name"]
         verbose_name = _("player")
+        verbose_name_plural = _("players")
         # Not unique: players recorded before the key existed may be near-duplicates awaiting a merge.
         indexes = [models.Index(fields=["name_key"], name="player_name_key")]
 
@@ -81,10 +83,12 @@ class GameRecord(models.Model):
         "accounts.Organisation", null=True, blank=True, on_delete=models.PROTECT, related_name="game_records",
         verbose_name=_("organisation"), help_text=_("The club or game library whose table recorded the game."))
     catalogue_record = models.ForeignKey(
-        "games.CatalogueRecord", null=True, blank=True, on_delete=models.PROTECT, related_name="game_records"
+        "games.CatalogueRecord", null=True, blank=True, on_delete=models.PROTECT, related_name="game_records",
+        verbose_name=_("catalogue record")
     )
     copy = models.ForeignKey(
-        "games.Copy", null=True, blank=True, on_delete=models.PROTECT, related_name="game_records"
+        "games.Copy", null=True, blank=True, on_delete=models.PROTECT, related_name="game_records",
+        verbose_name=_("copy")
     )
     played_on = models.DateField(_("date played"), default=timezone.localdate)
     location = models.CharField(_("location"), max_length=200, blank=True)
@@ -136,15 +140,17 @@ class GameRecord(models.Model):
         # Empty only for a record the operator made at the command line (an import, the demo):
         # a league trusts that. A deleted account must not turn its records into the operator's.
         help_text=_("Who started or imported the record; empty: the operator, at the command line."),
+        verbose_name=_("created by")
     )
     scorekeepers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="kept_records", verbose_name=_("scorekeepers")
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
         ordering = ["-played_on", "-id"]
         verbose_name = _("game record")
+        verbose_name_plural = _("game records")
         # Every list of games (the games page, a league's, the home page's) reads newest first
         # a page at a time: the index gives the first rows without sorting every record.
         indexes = [
@@ -189,7 +195,8 @@ class RulesetMove(models.Model):
 
     objects = RulesetMoveQuerySet.as_manager()
 
-    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="ruleset_moves")
+    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="ruleset_moves",
+                               verbose_name=_("record"))
     from_version = models.CharField(_("from ruleset"), max_length=64)
     to_version = models.CharField(_("to ruleset"), max_length=64)
     from_setup = models.JSONField(_("set-up before"), default=dict, blank=True)
@@ -198,7 +205,8 @@ class RulesetMove(models.Model):
     scores_before = models.JSONField(_("scores before"), default=list, blank=True)
     scores_after = models.JSONField(_("scores after"), default=list, blank=True)
     moved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("moved by")
     )
     moved_at = models.DateTimeField(_("moved at"), default=timezone.now)
     hash = models.CharField(
@@ -209,6 +217,7 @@ class RulesetMove(models.Model):
     class Meta:
         ordering = ["record", "id"]
         verbose_name = _("ruleset move")
+        verbose_name_plural = _("ruleset moves")
 
     def __str__(self) -> str:
         return f"#{self.record_id}: {self.from_version} → {self.to_version}"
@@ -230,14 +239,15 @@ class RulesetMove(models.Model):
 
 
 class Seat(models.Model):
-    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="seats")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats")
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="seats", verbose_name=_("record"))
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="seats", verbose_name=_("player"))
     seat_order = models.PositiveSmallIntegerField(_("seat order"))
     colour = models.CharField(_("colour"), max_length=16, blank=True)
 
     class Meta:
         ordering = ["record", "seat_order"]
         verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["record", "seat_order"], name="seat_order_unique"),
             models.UniqueConstraint(fields=["record", "player"], name="seat_player_unique"),
@@ -268,14 +278,16 @@ class SeatMove(models.Model):
 
     objects = SeatMoveQuerySet.as_manager()
 
-    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="seat_moves")
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="seat_moves",
+                               verbose_name=_("record"))
     seat_order = models.PositiveSmallIntegerField(_("seat order"))
     # Ids, not foreign keys: a merge deletes the player the seat leaves.
     from_player = models.BigIntegerField(_("from player (id)"))
     to_player = models.BigIntegerField(_("to player (id)"))
     reason = models.CharField(_("reason"), max_length=16, choices=Reason.choices)
     moved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("moved by")
     )
     moved_at = models.DateTimeField(_("moved at"), default=timezone.now)
     hash = models.CharField(
@@ -286,6 +298,7 @@ class SeatMove(models.Model):
     class Meta:
         ordering = ["record", "id"]
         verbose_name = _("seat move")
+        verbose_name_plural = _("seat moves")
 
     def __str__(self) -> str:
         return f"#{self.record_id} seat {self.seat_order}: player {self.from_player} → {self.to_player}"
@@ -329,7 +342,7 @@ class RecordCheckpoint(models.Model):
     # Not a constraint: the checkpoint is evidence, and outlives a record row deleted behind the
     # application's back ("the record itself is missing").
     record = models.OneToOneField(GameRecord, primary_key=True, on_delete=models.DO_NOTHING, db_constraint=False,
-                                  related_name="checkpoint")
+                                  related_name="checkpoint", verbose_name=_("record"))
     header = models.CharField(_("header digest"), max_length=64, blank=True)
     last_seq = models.PositiveIntegerField(_("last seq"), default=0)
     head = models.CharField(_("last event's hash"), max_length=64, blank=True)
@@ -344,6 +357,7 @@ class RecordCheckpoint(models.Model):
 
     class Meta:
         verbose_name = _("record checkpoint")
+        verbose_name_plural = _("record checkpoints")
 
     def __str__(self) -> str:
         return f"checkpoint #{self.record_id}@{self.last_seq}" + (" (failed)" if self.failed_at else "")
@@ -369,12 +383,14 @@ class Event(models.Model):
     objects = EventQuerySet.as_manager()
 
     # No index of its own: unique(record, seq) serves every lookup by record (migration 0010).
-    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="events", db_index=False)
+    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="events", db_index=False,
+                               verbose_name=_("record"))
     seq = models.PositiveIntegerField(_("sequence number"))
     type = models.CharField(_("type"), max_length=64)
     payload = models.JSONField(_("payload"), default=dict)
     recorded_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+",
+        verbose_name=_("recorded by")
     )
     recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
     idempotency_key = models.CharField(_("idempotency key"), max_length=100, null=True, blank=True)
@@ -397,6 +413,7 @@ class Event(models.Model):
     class Meta:
         ordering = ["record", "seq"]
         verbose_name = _("event")
+        verbose_name_plural = _("events")
         constraints = [
             models.UniqueConstraint(fields=["record", "seq"], name="event_seq_unique"),
             models.UniqueConstraint(
@@ -497,13 +514,16 @@ class Snapshot(models.Model):
     """
 
     # No index of its own: unique(record, seq, ruleset_version) serves it (migration 0010).
-    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="snapshots", db_index=False)
-    seq = models.PositiveIntegerField()
-    ruleset_version = models.CharField(max_length=64)
-    state = WholeJSONField()
-    created_at = models.DateTimeField(auto_now_add=True)
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="snapshots", db_index=False,
+                               verbose_name=_("record"))
+    seq = models.PositiveIntegerField(verbose_name=_("seq"))
+    ruleset_version = models.CharField(max_length=64, verbose_name=_("ruleset version"))
+    state = WholeJSONField(verbose_name=_("state"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("snapshot")
+        verbose_name_plural = _("snapshots")
         ordering = ["record", "seq"]
         constraints = [
             models.UniqueConstraint(fields=["record", "seq", "ruleset_version"], name="snapshot_unique")
@@ -520,17 +540,20 @@ class EventVerification(models.Model):
     processes that report it share (the cache is per process unless one is configured).
     """
 
-    started_at = models.DateTimeField()
-    finished_at = models.DateTimeField(default=timezone.now)
-    only_record_id = models.BigIntegerField(null=True, blank=True, help_text=_("Empty: the whole store."))
-    records_checked = models.PositiveIntegerField(default=0)
-    events_checked = models.PositiveIntegerField(default=0)
-    mismatch_count = models.PositiveIntegerField(default=0)
-    mismatches = models.JSONField(default=list, help_text=_("The first mismatches found, as sentences."))
+    started_at = models.DateTimeField(verbose_name=_("started at"))
+    finished_at = models.DateTimeField(default=timezone.now, verbose_name=_("finished at"))
+    only_record_id = models.BigIntegerField(null=True, blank=True, help_text=_("Empty: the whole store."),
+                                            verbose_name=_("only record id"))
+    records_checked = models.PositiveIntegerField(default=0, verbose_name=_("records checked"))
+    events_checked = models.PositiveIntegerField(default=0, verbose_name=_("events checked"))
+    mismatch_count = models.PositiveIntegerField(default=0, verbose_name=_("mismatch count"))
+    mismatches = models.JSONField(default=list, help_text=_("The first mismatches found, as sentences."),
+                                  verbose_name=_("mismatches"))
 
     class Meta:
         ordering = ["-finished_at", "-id"]
         verbose_name = _("event verification")
+        verbose_name_plural = _("event verifications")
 
     def __str__(self) -> str:
         return f"verification {self.finished_at:%Y-%m-%d %H:%M}: {self.mismatch_count} mismatches"
@@ -544,6 +567,7 @@ class RecordFileImport(ImportJob):
 
     class Meta(ImportJob.Meta):
         verbose_name = _("record file import")
+        verbose_name_plural = _("record file imports")
 
     def __str__(self) -> str:
         return f"{self.file_name} ({self.get_status_display()})"

@@ -5,6 +5,8 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from . import ratings, recompute, tasks
 from .models import (
@@ -28,18 +30,18 @@ def _start(modeladmin: admin.ModelAdmin, request, **filters) -> None:
     tasks.dispatch_recompute(run)
     url = reverse("admin:scoring_recomputerun_change", args=[run.pk])
     modeladmin.message_user(
-        request, format_html('Recomputation <a href="{}">#{}</a> of {} records queued: its page shows the progress.',
+        request, format_html(gettext('Recomputation <a href="{}">#{}</a> of {} records queued: its page shows the progress.'),
                              url, run.pk, run.total),
         messages.SUCCESS,
     )
 
 
-@admin.action(description="Recompute the scores of the selected records", permissions=["view"])
+@admin.action(description=_("Recompute the scores of the selected records"), permissions=["view"])
 def recompute_records(modeladmin, request, queryset: QuerySet[ScoredRecord]) -> None:
     _start(modeladmin, request, record_ids=list(queryset.values_list("record_id", flat=True)))
 
 
-@admin.action(description="Recompute every game of the selected leagues", permissions=["view"])
+@admin.action(description=_("Recompute every game of the selected leagues"), permissions=["view"])
 def recompute_leagues(modeladmin, request, queryset: QuerySet[League]) -> None:
     for league in queryset:
         _start(modeladmin, request, league_id=league.pk)
@@ -52,7 +54,7 @@ class SeatResultAdmin(ProjectionAdmin):
     search_fields = ["player__display_name"]
 
 
-@admin.action(description="Recompute the selected unscorable records (once their cause is fixed)", permissions=["view"])
+@admin.action(description=_("Recompute the selected unscorable records (once their cause is fixed)"), permissions=["view"])
 def recompute_unscorable(modeladmin, request, queryset: QuerySet[UnscorableRecord]) -> None:
     _start(modeladmin, request, record_ids=list(queryset.values_list("record_id", flat=True)))
 
@@ -68,7 +70,7 @@ class UnscorableRecordAdmin(ProjectionAdmin):
     search_fields = ["reason"]
     actions = [recompute_unscorable]
 
-    @admin.display(description="sweep still retrying", boolean=True)
+    @admin.display(description=_("sweep still retrying"), boolean=True)
     def retrying(self, mark: UnscorableRecord) -> bool:
         return mark.retrying
 
@@ -184,11 +186,11 @@ class RecomputeRunAdmin(ProjectionAdmin):
         recompute.mark_stalled()  # a run read here says whether its workers were lost
         return super().get_queryset(request)
 
-    @admin.display(description="unscorable")
+    @admin.display(description=_("unscorable"))
     def unscorable_count(self, run: RecomputeRun) -> int:
         return len(run.unscorable())
 
-    @admin.display(description="records it could not score")
+    @admin.display(description=_("records it could not score"))
     def unscorable_records(self, run: RecomputeRun) -> str:
         found = run.unscorable()
         if not found:
@@ -198,7 +200,7 @@ class RecomputeRunAdmin(ProjectionAdmin):
             ((reverse("admin:records_gamerecord_change", args=[pk]), pk, reason) for pk, reason in found.items()),
         )
 
-    @admin.action(description="Resume the selected failed or stalled recomputations", permissions=["view"])
+    @admin.action(description=_("Resume the selected failed or stalled recomputations"), permissions=["view"])
     def resume(self, request, queryset: QuerySet[RecomputeRun]) -> None:
         for run in queryset.order_by("pk"):
             try:
@@ -206,15 +208,15 @@ class RecomputeRunAdmin(ProjectionAdmin):
             except recompute.RecomputeError as error:
                 self.message_user(request, error.message, level=messages.WARNING)
             else:
-                self.message_user(request, f"recomputation #{run.pk} resumed")
+                self.message_user(request, gettext("Recomputation #%(number)d resumed.") % {"number": run.pk})
 
-    @admin.display(description="progress")
+    @admin.display(description=_("progress"))
     def progress(self, run: RecomputeRun) -> str:
         percent = 100 * run.done // run.total if run.total else 100
         return format_html('<progress max="100" value="{}"></progress> {}/{} ({}%)', percent, run.done, run.total,
                            percent)
 
-    @admin.display(description="time left")
+    @admin.display(description=_("time left"))
     def eta(self, run: RecomputeRun) -> str:
         if run.status == RecomputeRun.Status.FINISHED:
             return "done"

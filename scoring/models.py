@@ -15,18 +15,19 @@ from records.models import GameRecord, Player, Seat
 class SeatResult(models.Model):
     """One seat's final score, rank and points by source, as the replay computed them."""
 
-    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="results")
-    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="result")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results")
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="results", verbose_name=_("record"))
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="result", verbose_name=_("seat"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="results", verbose_name=_("player"))
     score = models.IntegerField(_("score"), null=True, help_text=_("Empty: the result gave places only."))
     rank = models.PositiveSmallIntegerField(_("rank"))
     breakdown = models.JSONField(_("points by source"), default=dict)
-    ruleset_version = models.CharField(max_length=64, blank=True)
-    computed_at = models.DateTimeField(auto_now=True)
+    ruleset_version = models.CharField(max_length=64, blank=True, verbose_name=_("ruleset version"))
+    computed_at = models.DateTimeField(auto_now=True, verbose_name=_("computed at"))
 
     class Meta:
         ordering = ["record", "seat__seat_order"]
         verbose_name = _("result")
+        verbose_name_plural = _("results")
         constraints = [models.UniqueConstraint(fields=["record", "seat"], name="result_per_seat")]
 
     def __str__(self) -> str:
@@ -40,24 +41,30 @@ class ScoredRecord(models.Model):
     finds it by that absence, never by comparing ids, so a record that commits late is not skipped.
     """
 
-    record = models.OneToOneField(GameRecord, on_delete=models.CASCADE, primary_key=True, related_name="scored")
+    record = models.OneToOneField(GameRecord, on_delete=models.CASCADE, primary_key=True, related_name="scored",
+                                  verbose_name=_("record"))
     organisation = models.ForeignKey("accounts.Organisation", null=True, blank=True, on_delete=models.SET_NULL,
-                                     related_name="+", help_text=_("The record's, kept beside its figures."))
-    game_slug = models.SlugField(max_length=64, db_index=True)
-    played_on = models.DateField()
-    players = models.PositiveSmallIntegerField()
-    winning_score = models.IntegerField(null=True)
-    duration_seconds = models.PositiveIntegerField(null=True, help_text=_("From the first to the last event."))
+                                     related_name="+", help_text=_("The record's, kept beside its figures."),
+                                     verbose_name=_("organisation"))
+    game_slug = models.SlugField(max_length=64, db_index=True, verbose_name=_("game slug"))
+    played_on = models.DateField(verbose_name=_("played on"))
+    players = models.PositiveSmallIntegerField(verbose_name=_("players"))
+    winning_score = models.IntegerField(null=True, verbose_name=_("winning score"))
+    duration_seconds = models.PositiveIntegerField(null=True, help_text=_("From the first to the last event."),
+                                                   verbose_name=_("duration seconds"))
     catalogue_record = models.ForeignKey(
-        "games.CatalogueRecord", null=True, on_delete=models.SET_NULL, related_name="+"
+        "games.CatalogueRecord", null=True, on_delete=models.SET_NULL, related_name="+",
+        verbose_name=_("catalogue record")
     )
-    copy = models.ForeignKey("games.Copy", null=True, on_delete=models.SET_NULL, related_name="+")
-    ruleset_version = models.CharField(max_length=64, blank=True)
-    scored_at = models.DateTimeField(auto_now=True)
+    copy = models.ForeignKey("games.Copy", null=True, on_delete=models.SET_NULL, related_name="+",
+                             verbose_name=_("copy"))
+    ruleset_version = models.CharField(max_length=64, blank=True, verbose_name=_("ruleset version"))
+    scored_at = models.DateTimeField(auto_now=True, verbose_name=_("scored at"))
 
     class Meta:
         ordering = ["-played_on", "-record_id"]
         verbose_name = _("scored record")
+        verbose_name_plural = _("scored records")
 
     def __str__(self) -> str:
         return f"{self.game_slug} #{self.record_id}"
@@ -74,12 +81,12 @@ class UnscorableRecord(models.Model):
     """
 
     record = models.OneToOneField(
-        GameRecord, on_delete=models.CASCADE, primary_key=True, related_name="unscorable"
+        GameRecord, on_delete=models.CASCADE, primary_key=True, related_name="unscorable", verbose_name=_("record")
     )
     reason = models.TextField(_("reason"), help_text=_("The last failure: the error's type and message."))
     attempts = models.PositiveIntegerField(_("failed attempts"), default=1)
-    first_failed_at = models.DateTimeField(default=timezone.now)
-    last_failed_at = models.DateTimeField(default=timezone.now)
+    first_failed_at = models.DateTimeField(default=timezone.now, verbose_name=_("first failed at"))
+    last_failed_at = models.DateTimeField(default=timezone.now, verbose_name=_("last failed at"))
 
     class Meta:
         ordering = ["-last_failed_at"]
@@ -111,15 +118,16 @@ class PlayerStatistics(models.Model):
     objects = FiguresQuerySet.as_manager()
 
     organisation = models.ForeignKey("accounts.Organisation", null=True, blank=True, on_delete=models.CASCADE,
-                                     related_name="+")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="statistics")
-    game_slug = models.SlugField(max_length=64, blank=True)
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    win_rate = models.FloatField(default=0)
-    average_score = models.FloatField(null=True)
-    best_score = models.IntegerField(null=True)
-    average_by_source = models.JSONField(default=dict, help_text=_("Average points per game by source."))
+                                     related_name="+", verbose_name=_("organisation"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="statistics", verbose_name=_("player"))
+    game_slug = models.SlugField(max_length=64, blank=True, verbose_name=_("game slug"))
+    games = models.PositiveIntegerField(default=0, verbose_name=_("games"))
+    wins = models.PositiveIntegerField(default=0, verbose_name=_("wins"))
+    win_rate = models.FloatField(default=0, verbose_name=_("win rate"))
+    average_score = models.FloatField(null=True, verbose_name=_("average score"))
+    best_score = models.IntegerField(null=True, verbose_name=_("best score"))
+    average_by_source = models.JSONField(default=dict, help_text=_("Average points per game by source."),
+                                         verbose_name=_("average by source"))
 
     class Meta:
         ordering = ["player", "game_slug"]
@@ -144,24 +152,32 @@ class GameStatistics(models.Model):
     objects = FiguresQuerySet.as_manager()
 
     organisation = models.ForeignKey("accounts.Organisation", null=True, blank=True, on_delete=models.CASCADE,
-                                     related_name="+")
-    game_slug = models.SlugField(max_length=64)
-    games = models.PositiveIntegerField(default=0)
-    average_winning_score = models.FloatField(null=True)
-    score_distribution = models.JSONField(default=dict, help_text=_("Seats per score band of ten points."))
+                                     related_name="+", verbose_name=_("organisation"))
+    game_slug = models.SlugField(max_length=64, verbose_name=_("game slug"))
+    games = models.PositiveIntegerField(default=0, verbose_name=_("games"))
+    average_winning_score = models.FloatField(null=True, verbose_name=_("average winning score"))
+    score_distribution = models.JSONField(default=dict, help_text=_("Seats per score band of ten points."),
+                                          verbose_name=_("score distribution"))
     seat_advantage = models.JSONField(
-        default=dict, help_text=_("Per player count, the win rate of each seat order (0 = first player).")
+        default=dict, help_text=_("Per player count, the win rate of each seat order (0 = first player)."),
+        verbose_name=_("seat advantage")
     )
-    average_duration_seconds = models.FloatField(null=True)
+    average_duration_seconds = models.FloatField(null=True, verbose_name=_("average duration seconds"))
     # The counts behind the averages and rates above, so that a reader's figures without the games
     # hidden from them are worked out by taking those games away (few), not by a pass over all.
-    player_counts = models.JSONField(default=dict, help_text=_("Games per number of players."))
-    winning_scores = models.PositiveIntegerField(default=0, help_text=_("Games with a winning score."))
-    winning_total = models.BigIntegerField(default=0, help_text=_("The sum of those winning scores."))
-    timed_games = models.PositiveIntegerField(default=0, help_text=_("Games with a duration."))
-    duration_total = models.BigIntegerField(default=0, help_text=_("The sum of those durations, in seconds."))
+    player_counts = models.JSONField(default=dict, help_text=_("Games per number of players."),
+                                     verbose_name=_("player counts"))
+    winning_scores = models.PositiveIntegerField(default=0, help_text=_("Games with a winning score."),
+                                                 verbose_name=_("winning scores"))
+    winning_total = models.BigIntegerField(default=0, help_text=_("The sum of those winning scores."),
+                                           verbose_name=_("winning total"))
+    timed_games = models.PositiveIntegerField(default=0, help_text=_("Games with a duration."),
+                                              verbose_name=_("timed games"))
+    duration_total = models.BigIntegerField(default=0, help_text=_("The sum of those durations, in seconds."),
+                                            verbose_name=_("duration total"))
     title = models.CharField(
-        max_length=255, blank=True, help_text=_("The catalogue's title of the game, for a game with no rules engine.")
+        max_length=255, blank=True, help_text=_("The catalogue's title of the game, for a game with no rules engine."),
+        verbose_name=_("title")
     )
 
     class Meta:
@@ -183,25 +199,29 @@ class CatalogueUsage(models.Model):
     """How often a catalogue record's boxes are played: a ludothèque's usage figures."""
 
     catalogue_record = models.OneToOneField(
-        "games.CatalogueRecord", on_delete=models.CASCADE, primary_key=True, related_name="usage"
+        "games.CatalogueRecord", on_delete=models.CASCADE, primary_key=True, related_name="usage",
+        verbose_name=_("catalogue record")
     )
-    times_played = models.PositiveIntegerField(default=0)
-    last_played = models.DateField(null=True)
+    times_played = models.PositiveIntegerField(default=0, verbose_name=_("times played"))
+    last_played = models.DateField(null=True, verbose_name=_("last played"))
 
     class Meta:
         verbose_name = _("catalogue record usage")
+        verbose_name_plural = _("catalogue record usage")
 
     def __str__(self) -> str:
         return f"{self.catalogue_record}: {self.times_played}"
 
 
 class CopyUsage(models.Model):
-    copy = models.OneToOneField("games.Copy", on_delete=models.CASCADE, primary_key=True, related_name="usage")
-    times_played = models.PositiveIntegerField(default=0)
-    last_played = models.DateField(null=True)
+    copy = models.OneToOneField("games.Copy", on_delete=models.CASCADE, primary_key=True, related_name="usage",
+                                verbose_name=_("copy"))
+    times_played = models.PositiveIntegerField(default=0, verbose_name=_("times played"))
+    last_played = models.DateField(null=True, verbose_name=_("last played"))
 
     class Meta:
         verbose_name = _("copy usage")
+        verbose_name_plural = _("copy usage")
 
     def __str__(self) -> str:
         return f"{self.copy}: {self.times_played}"
@@ -224,6 +244,7 @@ class Club(models.Model):
     class Meta:
         ordering = ["name"]
         verbose_name = _("club")
+        verbose_name_plural = _("clubs")
 
     def __str__(self) -> str:
         return self.name
@@ -248,7 +269,7 @@ class League(models.Model):
         WINS = "wins", _("more wins")
         AVERAGE_SCORE = "average_score", _("higher average score")
 
-    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues")
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="leagues", verbose_name=_("club"))
     name = models.CharField(_("name"), max_length=200)
     # blank: an empty list is the default and means every game (the admin's form took it for missing).
     game_slugs = models.JSONField(_("games allowed"), default=list, blank=True,
@@ -263,14 +284,17 @@ class League(models.Model):
         help_text=_("Whether results logged without their moves count too. Friendly games never count."))
     starts_on = models.DateField(_("first day"))
     ends_on = models.DateField(_("last day"))
-    scoring_system = models.CharField(max_length=16, choices=ScoringSystem.choices, default=ScoringSystem.POINTS)
+    scoring_system = models.CharField(max_length=16, choices=ScoringSystem.choices, default=ScoringSystem.POINTS,
+                                      verbose_name=_("scoring system"))
     points_table = models.JSONField(
         _("points by rank"), default=dict, blank=True,
         help_text=_('Per player count, the points for rank 1, 2, …: {"4": [5, 3, 2, 1], "3": [4, 2, 1]}.'),
     )
     min_games = models.PositiveSmallIntegerField(_("games needed to be ranked"), default=0)
-    tie_breakers = models.JSONField(default=list, blank=True, help_text=_('In order, e.g. ["wins", "average_score"].'))
-    members = models.ManyToManyField(Player, through="LeagueMembership", related_name="leagues")
+    tie_breakers = models.JSONField(default=list, blank=True, help_text=_('In order, e.g. ["wins", "average_score"].'),
+                                    verbose_name=_("tie breakers"))
+    members = models.ManyToManyField(Player, through="LeagueMembership", related_name="leagues",
+                                     verbose_name=_("members"))
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="organised_leagues", verbose_name=_("organisers"),
         help_text=_("May approve the games anyone else recorded, or rule a game out; what they record counts."),
@@ -284,6 +308,7 @@ class League(models.Model):
     class Meta:
         ordering = ["club", "-starts_on", "name"]
         verbose_name = _("league")
+        verbose_name_plural = _("leagues")
         constraints = [
             models.UniqueConstraint(fields=["club", "name"], name="league_name_unique"),
             models.CheckConstraint(condition=models.Q(starts_on__lte=models.F("ends_on")), name="league_dates_ordered"),
@@ -294,12 +319,14 @@ class League(models.Model):
 
 
 class LeagueMembership(models.Model):
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="league_memberships")
-    joined_on = models.DateField(auto_now_add=True)
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="memberships", verbose_name=_("league"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="league_memberships",
+                               verbose_name=_("player"))
+    joined_on = models.DateField(auto_now_add=True, verbose_name=_("joined on"))
 
     class Meta:
         verbose_name = _("league membership")
+        verbose_name_plural = _("league memberships")
         constraints = [models.UniqueConstraint(fields=["league", "player"], name="league_member_unique")]
 
     def __str__(self) -> str:
@@ -327,16 +354,19 @@ class LeagueRuling(models.Model):
 
     objects = LeagueRulingQuerySet.as_manager()
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rulings")
-    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="league_rulings")
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="rulings", verbose_name=_("league"))
+    record = models.ForeignKey(GameRecord, on_delete=models.PROTECT, related_name="league_rulings",
+                               verbose_name=_("record"))
     counts = models.BooleanField(_("counts for the league"))
     reason = models.CharField(_("reason"), max_length=500, blank=True)
-    ruled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    ruled_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+",
+                                 verbose_name=_("ruled by"))
     ruled_at = models.DateTimeField(_("ruled at"), default=timezone.now)
 
     class Meta:
         ordering = ["league", "record", "id"]
         verbose_name = _("league ruling")
+        verbose_name_plural = _("league rulings")
         indexes = [models.Index(fields=["league", "record", "-id"], name="ruling_latest")]
 
     def __str__(self) -> str:
@@ -354,18 +384,19 @@ class LeagueRuling(models.Model):
 class Standing(models.Model):
     """One line of a league table; ``position`` is empty until the player has the games needed."""
 
-    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings")
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings")
-    position = models.PositiveIntegerField(null=True)
-    games = models.PositiveIntegerField(default=0)
-    wins = models.PositiveIntegerField(default=0)
-    points = models.FloatField(default=0)
-    average_rank = models.FloatField(null=True)
-    average_score = models.FloatField(null=True)
+    league = models.ForeignKey(League, on_delete=models.CASCADE, related_name="standings", verbose_name=_("league"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="standings", verbose_name=_("player"))
+    position = models.PositiveIntegerField(null=True, verbose_name=_("position"))
+    games = models.PositiveIntegerField(default=0, verbose_name=_("games"))
+    wins = models.PositiveIntegerField(default=0, verbose_name=_("wins"))
+    points = models.FloatField(default=0, verbose_name=_("points"))
+    average_rank = models.FloatField(null=True, verbose_name=_("average rank"))
+    average_score = models.FloatField(null=True, verbose_name=_("average score"))
 
     class Meta:
         ordering = ["league", models.F("position").asc(nulls_last=True), "player__display_name"]
         verbose_name = _("standing")
+        verbose_name_plural = _("standings")
         constraints = [models.UniqueConstraint(fields=["league", "player"], name="standing_unique")]
 
     def __str__(self) -> str:
@@ -375,18 +406,21 @@ class Standing(models.Model):
 class Rating(models.Model):
     """A player's OpenSkill (Plackett–Luce) rating for one game, overall or within one club."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
-    game_slug = models.SlugField(max_length=64)
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField(help_text=_("mu − 3σ: the conservative estimate players are ranked by."))
-    games = models.PositiveIntegerField(default=0)
-    last_played = models.DateField(null=True)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings", verbose_name=_("player"))
+    game_slug = models.SlugField(max_length=64, verbose_name=_("game slug"))
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="ratings",
+                             verbose_name=_("club"))
+    mu = models.FloatField(verbose_name=_("mu"))
+    sigma = models.FloatField(verbose_name=_("sigma"))
+    ordinal = models.FloatField(help_text=_("mu − 3σ: the conservative estimate players are ranked by."),
+                                verbose_name=_("ordinal"))
+    games = models.PositiveIntegerField(default=0, verbose_name=_("games"))
+    last_played = models.DateField(null=True, verbose_name=_("last played"))
 
     class Meta:
         ordering = ["game_slug", "club", "-ordinal"]
         verbose_name = _("rating")
+        verbose_name_plural = _("ratings")
         constraints = [
             models.UniqueConstraint(
                 fields=["player", "game_slug"], condition=models.Q(club__isnull=True), name="rating_unique_overall"
@@ -404,21 +438,25 @@ class Rating(models.Model):
 class RatingChange(models.Model):
     """The rating history: how one game moved one player's rating."""
 
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history")
-    game_slug = models.SlugField(max_length=64)
-    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
-    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="rating_changes")
-    played_on = models.DateField()
-    rank = models.PositiveSmallIntegerField()
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    ordinal = models.FloatField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rating_history",
+                               verbose_name=_("player"))
+    game_slug = models.SlugField(max_length=64, verbose_name=_("game slug"))
+    club = models.ForeignKey(Club, null=True, blank=True, on_delete=models.CASCADE, related_name="+",
+                             verbose_name=_("club"))
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="rating_changes",
+                               verbose_name=_("record"))
+    played_on = models.DateField(verbose_name=_("played on"))
+    rank = models.PositiveSmallIntegerField(verbose_name=_("rank"))
+    mu_before = models.FloatField(verbose_name=_("mu before"))
+    sigma_before = models.FloatField(verbose_name=_("sigma before"))
+    mu = models.FloatField(verbose_name=_("mu"))
+    sigma = models.FloatField(verbose_name=_("sigma"))
+    ordinal = models.FloatField(verbose_name=_("ordinal"))
 
     class Meta:
         ordering = ["played_on", "record_id", "player_id"]
         verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         indexes = [models.Index(fields=["game_slug", "club", "played_on"], name="rating_change_scope")]
 
     def __str__(self) -> str:
@@ -435,22 +473,25 @@ class RecomputeRun(models.Model):
         FAILED = "failed", _("failed")
         STALLED = "stalled", _("stalled: no progress")
 
-    requested_by = models.CharField(max_length=150, blank=True)
-    filters = models.JSONField(default=dict)
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING)
-    total = models.PositiveIntegerField(default=0)
-    done = models.PositiveIntegerField(default=0)
-    started_at = models.DateTimeField(auto_now_add=True)
-    finished_at = models.DateTimeField(null=True)
-    error = models.TextField(blank=True, help_text=_("Why the run stopped, when a task gave up after its retries."))
+    requested_by = models.CharField(max_length=150, blank=True, verbose_name=_("requested by"))
+    filters = models.JSONField(default=dict, verbose_name=_("filters"))
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.RUNNING, verbose_name=_("status"))
+    total = models.PositiveIntegerField(default=0, verbose_name=_("total"))
+    done = models.PositiveIntegerField(default=0, verbose_name=_("done"))
+    started_at = models.DateTimeField(auto_now_add=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, verbose_name=_("finished at"))
+    error = models.TextField(blank=True, help_text=_("Why the run stopped, when a task gave up after its retries."),
+                             verbose_name=_("error"))
     last_progress_at = models.DateTimeField(
         default=timezone.now,
         help_text=_("The heartbeat: when a chunk last started or finished, or the projections began."),
+        verbose_name=_("last progress at")
     )
 
     class Meta:
         ordering = ["-started_at"]
         verbose_name = _("recomputation")
+        verbose_name_plural = _("recomputations")
 
     def unscorable(self) -> dict[int, str]:
         """The records this run could not score, with why (the chunks done so far)."""
@@ -464,14 +505,17 @@ class RecomputeRun(models.Model):
 
 
 class RecomputeChunk(models.Model):
-    run = models.ForeignKey(RecomputeRun, on_delete=models.CASCADE, related_name="chunks")
-    index = models.PositiveIntegerField()
-    record_ids = models.JSONField()
-    done_at = models.DateTimeField(null=True)
-    error = models.TextField(blank=True)
-    unscorable = models.JSONField(default=dict, blank=True, help_text=_("Record id → why it could not be scored."))
+    run = models.ForeignKey(RecomputeRun, on_delete=models.CASCADE, related_name="chunks", verbose_name=_("run"))
+    index = models.PositiveIntegerField(verbose_name=_("index"))
+    record_ids = models.JSONField(verbose_name=_("record ids"))
+    done_at = models.DateTimeField(null=True, verbose_name=_("done at"))
+    error = models.TextField(blank=True, verbose_name=_("error"))
+    unscorable = models.JSONField(default=dict, blank=True, help_text=_("Record id → why it could not be scored."),
+                                  verbose_name=_("unscorable"))
 
     class Meta:
+        verbose_name = _("recomputation chunk")
+        verbose_name_plural = _("recomputation chunks")
         ordering = ["run", "index"]
         constraints = [models.UniqueConstraint(fields=["run", "index"], name="recompute_chunk_unique")]
 
@@ -479,16 +523,18 @@ class RecomputeChunk(models.Model):
 class RecomputeChange(models.Model):
     """A seat whose final score or rank differs after the recomputation: before and after."""
 
-    run = models.ForeignKey(RecomputeRun, on_delete=models.CASCADE, related_name="changes")
-    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="+")
-    seat_order = models.PositiveSmallIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
-    score_before = models.IntegerField(null=True)
-    rank_before = models.PositiveSmallIntegerField(null=True)
-    score_after = models.IntegerField()
-    rank_after = models.PositiveSmallIntegerField()
+    run = models.ForeignKey(RecomputeRun, on_delete=models.CASCADE, related_name="changes", verbose_name=_("run"))
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="+", verbose_name=_("record"))
+    seat_order = models.PositiveSmallIntegerField(verbose_name=_("seat order"))
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+", verbose_name=_("player"))
+    score_before = models.IntegerField(null=True, verbose_name=_("score before"))
+    rank_before = models.PositiveSmallIntegerField(null=True, verbose_name=_("rank before"))
+    score_after = models.IntegerField(verbose_name=_("score after"))
+    rank_after = models.PositiveSmallIntegerField(verbose_name=_("rank after"))
 
     class Meta:
+        verbose_name = _("recomputation change")
+        verbose_name_plural = _("recomputation changes")
         ordering = ["run", "record", "seat_order"]
         constraints = [
             models.UniqueConstraint(fields=["run", "record", "seat_order"], name="recompute_change_unique")
@@ -501,15 +547,16 @@ class ResultImpact(models.Model):
     Computed once, when the correction is scored; a projection like the rest (rebuildable by
     scoring the correction again with the projections as they stood)."""
 
-    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="impacts")
-    seq = models.PositiveIntegerField(help_text=_("The correction event's place in the record."))
-    changes = models.JSONField(default=list)
-    computed_at = models.DateTimeField(auto_now_add=True)
+    record = models.ForeignKey(GameRecord, on_delete=models.CASCADE, related_name="impacts", verbose_name=_("record"))
+    seq = models.PositiveIntegerField(help_text=_("The correction event's place in the record."), verbose_name=_("seq"))
+    changes = models.JSONField(default=list, verbose_name=_("changes"))
+    computed_at = models.DateTimeField(auto_now_add=True, verbose_name=_("computed at"))
 
     class Meta:
         ordering = ["record", "seq"]
         constraints = [models.UniqueConstraint(fields=["record", "seq"], name="impact_once_per_correction")]
         verbose_name = _("impact of a correction")
+        verbose_name_plural = _("impacts of corrections")
 
     def __str__(self) -> str:
         return f"{self.record_id}@{self.seq}: {len(self.changes)} changes"
@@ -521,12 +568,14 @@ class RulingImpact(models.Model):
     Computed when the league is refreshed after the ruling; rulings made while one refresh was
     pending share its changes."""
 
-    ruling = models.OneToOneField(LeagueRuling, on_delete=models.CASCADE, primary_key=True, related_name="impact")
-    changes = models.JSONField(default=list)
-    computed_at = models.DateTimeField(auto_now_add=True)
+    ruling = models.OneToOneField(LeagueRuling, on_delete=models.CASCADE, primary_key=True, related_name="impact",
+                                  verbose_name=_("ruling"))
+    changes = models.JSONField(default=list, verbose_name=_("changes"))
+    computed_at = models.DateTimeField(auto_now_add=True, verbose_name=_("computed at"))
 
     class Meta:
         verbose_name = _("impact of a ruling")
+        verbose_name_plural = _("impacts of rulings")
 
     def __str__(self) -> str:
         return f"ruling {self.ruling_id}: {len(self.changes)} changes"
@@ -538,12 +587,13 @@ class RulesetMoveImpact(models.Model):
     Computed once, when the moved record is scored."""
 
     move = models.OneToOneField("records.RulesetMove", on_delete=models.CASCADE, primary_key=True,
-                                related_name="impact")
-    changes = models.JSONField(default=list)
-    computed_at = models.DateTimeField(auto_now_add=True)
+                                related_name="impact", verbose_name=_("move"))
+    changes = models.JSONField(default=list, verbose_name=_("changes"))
+    computed_at = models.DateTimeField(auto_now_add=True, verbose_name=_("computed at"))
 
     class Meta:
         verbose_name = _("impact of a ruleset move")
+        verbose_name_plural = _("impacts of ruleset moves")
 
     def __str__(self) -> str:
         return f"ruleset move {self.move_id}: {len(self.changes)} changes"
