@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TypeVar
 
 from django import forms
 from django.core.paginator import Paginator
@@ -21,12 +20,14 @@ from accounts.current import current_organisation
 from accounts.scoping import in_organisation
 from games.registry import get_engine
 from records import replay
+from records import services as record_services
 from plays_exchange import services as plays_exchange
 from records.models import GameRecord, Player, Seat
 from records.selectors import can_append, events, readable_record, visible_records
 from scoring import selectors, standings
 from scoring.models import League, SeatResult
 
+from . import replay as web_replay
 from . import results as results_pages
 from .games import game_name, source_label, web_game
 from .rules import rules_played
@@ -35,24 +36,6 @@ from .tile_frame import seat_colour
 
 PAGE_SIZE = 25
 EVENTS_PER_PAGE = 200
-
-
-CHART_COLOURS = ("#d62828", "#1d4ed8", "#e09f00", "#7b2cbf", "#222222", "#2f9e44", "#e64980", "#0b7285",
-                 "#8a4b1f", "#868e96")
-"""Line colours for charts with more lines than seats at a table (a league's members)."""
-T = TypeVar("T")
-SERIES_POINTS = 200
-"""The most points a chart line draws: a long history draws no more than a short one."""
-
-
-def thinned(points: list[T], limit: int = SERIES_POINTS) -> list[T]:
-    """About ``limit`` of ``points`` evenly spaced, the first and the last kept, in order."""
-    stride = max(1, -(-len(points) // limit))
-    kept = points[::stride]
-    if points and (len(points) - 1) % stride:
-        kept.append(points[-1])
-    return kept
-
 
 
 @lru_cache(maxsize=None)
@@ -238,6 +221,16 @@ def game_times(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("game-detail", pk=record.pk)
 
 
+def _event_lines(record: GameRecord, page: list, can_replay: bool) -> list:
+    """The events of the page in words, as the replay viewer says them (said once and kept), when
+    the game has words; its notation is for the experts' disclosure and the record files."""
+    lines = replay.history_page(record, page)
+    if not can_replay or not page:
+        return lines
+    seats = record_services.seating(record)
+    return web_replay.replay_lines(lines, web_replay.narrations(record, page, seats), web_replay.Seating(seats))
+
+
 def _detail_context(request: HttpRequest, record: GameRecord, times_form: PlayTimesForm | None = None) -> dict:
     results = {result.seat_id: result for result in record.results.all()}
     sources = sources_in_order(record.game_slug, [result.breakdown for result in results.values()])
@@ -252,15 +245,17 @@ def _detail_context(request: HttpRequest, record: GameRecord, times_form: PlayTi
     ]
     # A long record's events come a page at a time: the page costs what a short record's does.
     events_page = Paginator(events(record), EVENTS_PER_PAGE).get_page(request.GET.get("page"))
+    can_replay = (not record.result_only and get_engine(record.game_slug) is not None
+                  and web_game(record.game_slug) is not None)
     context = {
         "record": record,
         "game": game_name(record.game_slug),
         "seats": seats,
         "has_results": bool(results),
         "sources": [source_label(record.game_slug, source) for source in sources],
-        "lines": replay.history_page(record, events_page.object_list),
+        "lines": _event_lines(record, list(events_page.object_list), can_replay),
         "events_page": events_page,
-        "can_replay": not record.result_only and get_engine(record.game_slug) is not None and web_game(record.game_slug) is not None,
+        "can_replay": can_replay,
         "can_record": record.status == GameRecord.Status.IN_PROGRESS and can_append(request.user, record),
         "rules": rules_played(record),
     }

@@ -18,7 +18,8 @@ from scoring import rulings, selectors, standings
 from scoring.models import Club
 
 from .games import game_name
-from .history import CHART_COLOURS, thinned, with_seats_and_results
+from .charts import CHART_COLOURS, thinned
+from .history import with_seats_and_results
 
 RECENT_GAMES = 20
 

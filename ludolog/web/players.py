@@ -25,7 +25,8 @@ from scoring.models import PlayerStatistics
 
 from . import statistics as charts
 from .games import game_name, source_label
-from .history import CHART_COLOURS, sources_in_order, thinned
+from .charts import CHART_COLOURS, thinned
+from .history import sources_in_order
 
 PAGE_SIZE = 50
 GAMES_PAGE_SIZE = 20

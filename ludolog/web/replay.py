@@ -34,7 +34,7 @@ from records import replay, replay_read, selectors, services
 from records.models import Event, GameRecord
 
 from .games import WebGame, game_name, source_label, web_game
-from .history import thinned
+from .charts import thinned
 from .narration import narrate, signed
 from .narration.final import explain_end
 from .rules import rules_played

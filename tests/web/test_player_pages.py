@@ -141,7 +141,7 @@ def test_points_by_source_follow_the_engines_order():
 def test_a_long_history_is_a_page_of_results_at_a_time_and_a_thinned_chart(keeper):
     """A player of many games: 50 results a page, newest first, with links to the others; a
     rating line of at most about 200 points, its first and last game kept."""
-    from ludolog.web.history import SERIES_POINTS
+    from ludolog.web.charts import SERIES_POINTS
     from ludolog.web.players import PAGE_SIZE
 
     games = 2 * SERIES_POINTS + 5
@@ -163,7 +163,7 @@ def test_a_long_history_is_a_page_of_results_at_a_time_and_a_thinned_chart(keepe
 
 
 def test_thinning_keeps_the_ends_and_short_lines_whole():
-    from ludolog.web.history import thinned
+    from ludolog.web.charts import thinned
 
     assert thinned(list(range(10)), 200) == list(range(10))
     assert thinned(list(range(1000)), 200) == list(range(0, 1000, 5)) + [999]
