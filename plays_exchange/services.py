@@ -35,6 +35,7 @@ from typing import Any
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils.text import slugify
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import Organisation
 from games.models import CatalogueRecord
@@ -48,7 +49,6 @@ from scoring.services import final_scores_each, ranks_as_told
 from . import formats
 from .formats import MalformedFile, PlayerScore, Play, shown, whole_score
 
-ANONYMOUS = "Anonymous player"
 UNNAMED_KEYS = {"", "anonymous", "anonymous player"}
 MAX_SEATS = record_services.RESULT_SCHEMA["properties"]["scores"]["maxItems"]
 COLOUR_LENGTH = Seat._meta.get_field("colour").max_length
@@ -64,14 +64,14 @@ def refuse_what_does_not_fit(plays: Iterable[Play]) -> None:
     colour alone is cut (:func:`store`): a detail, not a name."""
     for play in plays:
         checks = [(play.play_id, PLAY_ID_LENGTH, play.where_of("play_id"),
-                   "the play id %(value)s is longer than %(most)s characters"),
+                   gettext_noop("the play id %(value)s is longer than %(most)s characters")),
                   (tidy_name(play.game), TITLE_LENGTH, play.where_of("game"),
-                   "the game's name %(value)s is longer than %(most)s characters"),
+                   gettext_noop("the game's name %(value)s is longer than %(most)s characters")),
                   (play.location, LOCATION_LENGTH, play.where_of("location"),
-                   "the location %(value)s is longer than %(most)s characters")]
+                   gettext_noop("the location %(value)s is longer than %(most)s characters"))]
         for seat in play.players:
             checks.append((tidy_name(seat.name or seat.username), NAME_LENGTH, seat.where or play.where,
-                           "the player's name %(value)s is longer than %(most)s characters"))
+                           gettext_noop("the player's name %(value)s is longer than %(most)s characters")))
         for value, most, where, message in checks:
             if len(value) > most:
                 raise MalformedFile(where, message, value=shown(value), most=most)
@@ -170,35 +170,38 @@ def _seat_names(players: Sequence[PlayerScore]) -> list[str]:
         name = tidy_name(seat.name or seat.username)
         if name_key(name) in UNNAMED_KEYS or not shows(name):
             unnamed += 1
-            name = f"{ANONYMOUS} {unnamed}"
+            name = gettext("Anonymous player %(number)s") % {"number": unnamed}
         names.append(name)
     return names
 
 
 def _why_skipped(play: Play, names: list[str]) -> str:
     if play.incomplete:
-        return "marked incomplete"
+        return gettext("marked incomplete")
     if play.ignored:
-        return "marked ignored in BG Stats"
+        return gettext("marked ignored in BG Stats")
     if not play.players:
-        return "no players"
+        return gettext("no players")
     if len(play.players) > MAX_SEATS:
-        return f"{len(play.players)} players: a result holds at most {MAX_SEATS}"
+        return gettext("%(count)s players: a result holds at most %(most)s") % {
+            "count": len(play.players), "most": MAX_SEATS}
     if not any(seat.score for seat in play.players):
         # Told by who won alone (a game without scores): the winners first, the others second.
-        return "" if any(seat.win for seat in play.players) else "no scores and nobody marked as the winner"
+        return "" if any(seat.win for seat in play.players) else gettext("no scores and nobody marked as the winner")
     for seat, name in zip(play.players, names):
         if not seat.score:
-            return f"no score for {name} (give every seat's score, or none and who won)"
+            return gettext("no score for %(name)s (give every seat's score, or none and who won)") % {"name": name}
         score = whole_score(seat.score)
         if score is None:
-            return f"the score of {name}, {seat.score!r}, is not a whole number"
+            return gettext("the score of %(name)s, “%(score)s”, is not a whole number") % {
+                "name": name, "score": seat.score}
         if abs(score) > record_services.MAX_SCORE:
-            return f"the score of {name}, {score}, is beyond ±{record_services.MAX_SCORE}"
+            return gettext("the score of %(name)s, %(score)s, is beyond ±%(most)s") % {
+                "name": name, "score": score, "most": record_services.MAX_SCORE}
     keys = [name_key(name) for name in names]
     for name, key in zip(names, keys):
         if keys.count(key) > 1:
-            return f"{name} is in two seats"
+            return gettext("%(name)s is in two seats") % {"name": name}
     return ""
 
 

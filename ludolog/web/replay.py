@@ -36,7 +36,7 @@ from records.models import Event, GameRecord
 from .games import WebGame, game_name, source_label, web_game
 from .charts import thinned
 from .narration import narrate, signed
-from .narration.final import explain_end
+from .narration.final import FinalLine, explain_end
 from .rules import rules_played
 from .tampered import refuses_tampered_records
 from .tile_frame import seat_colour
@@ -242,22 +242,36 @@ def end_of_game(record: GameRecord, end: Mapping[str, Any] | None, table: Seatin
     if end is None:
         return None
     explained = explain_end(record.game_slug, end)
+    groups = []
+    for group in explained.groups:
+        lines = [_final_line(line, table) for line in group.lines]
+        groups.append({"heading": group.heading, "figure_word": group.figure_word,
+                       "who": table.who(group.seat) if group.seat is not None else "",
+                       "lines": lines, "scoring_lines": [line for line in lines if line["best"] > 0],
+                       "nothing": sum(1 for line in lines if line["best"] <= 0)})
     return {
         "by_player": _web_game(record).final_by_player,
-        "groups": [
-            {"heading": group.heading, "figure_word": group.figure_word,
-             "who": table.who(group.seat) if group.seat is not None else "",
-             "lines": [{"target": line.target, "feature": line.feature,
-                        "best": max((points for _seat, points in line.gains), default=0),
-                        "figures": [{"who": table.who(seat), "count": count} for seat, count in line.figures],
-                        "gains": [table.gain(seat, points) for seat, points in line.gains]}
-                       for line in group.lines]}
-            for group in explained.groups
-        ],
+        "groups": groups,
         "sums": [{"who": table.who(seat), "seat": seat, "before": explained.before[seat],
                   "final": signed(explained.final[seat]), "total": explained.totals[seat]}
                  for seat in sorted(explained.totals)],
     }
+
+
+def _final_line(line: FinalLine, table: Seating) -> dict[str, Any]:
+    """A line of the final scoring for the pages. When the players whose figures stood on the
+    feature are the ones it scored for (a knight alone in a city), each is named once, with their
+    figures and points together (``David ×2 +14``), not once for the figures and again for the
+    points."""
+    figures = dict(line.figures)
+    gains = dict(line.gains)
+    together = bool(figures) and set(figures) == set(gains)
+    return {"target": line.target, "feature": line.feature,
+            "best": max(gains.values(), default=0),
+            "figures": [{"who": table.who(seat), "count": count} for seat, count in line.figures],
+            "gains": [table.gain(seat, points) for seat, points in line.gains],
+            "together": [{"who": table.who(seat), "count": count, "gain": signed(gains[seat])}
+                         for seat, count in line.figures] if together else []}
 
 
 def listed_around(at: int, last: int) -> tuple[range, int | None, int | None]:

@@ -28,7 +28,7 @@ def history(barcode: str) -> list[tuple[str, dict]]:
 
 def test_the_demo_catalogues_copies_start_with_what_the_catalogue_said():
     load_catalogue(demo_catalogue_data())
-    assert history("LUD-HG-0002") == [("noted", {"note": "Demo copy: 1 green wooden disc missing.",
+    assert history("LUD-HG-0002") == [("noted", {"note": "Il manque 1 disque en bois vert.",
                                                  "needs_check": True})]
     assert CopyState.objects.get(copy__barcode="LUD-HG-0002").status == "needs_check"
     assert history("LUD-SA-0001") == [("lent", {"lent_on": None, "due_on": None, "catalogued": True})]
@@ -38,7 +38,7 @@ def test_the_demo_catalogues_copies_start_with_what_the_catalogue_said():
     columns = dict(Copy.objects.values_list("barcode", "status"))
     assert columns == {"LUD-HG-0001": "available", "LUD-HG-0002": "missing_parts", "LUD-SA-0001": "on_loan",
                        "LUD-CA-0001": "available", "LUD-CA-0002": "withdrawn", "LUD-MC-0001": "available"}
-    assert Copy.objects.get(barcode="LUD-HG-0002").missing_pieces == "Demo copy: 1 green wooden disc missing."
+    assert Copy.objects.get(barcode="LUD-HG-0002").missing_pieces == "Il manque 1 disque en bois vert."
     # Loaded again: nothing new.
     events = CopyEvent.objects.count()
     load_catalogue(demo_catalogue_data())

@@ -298,7 +298,7 @@ def test_record_page_lists_the_copies_and_their_status(client, demo):
         # Catalogued as missing parts: the desk keeps it back until its pieces are checked.
         ("LUD-HG-0002", "Jeux de stratégie – C", "Back, being checked"),
     ]
-    assert "Demo copy: 1 green wooden disc missing." in html
+    assert "Il manque 1 disque en bois vert." in html
     assert "1 copy available for loan." in html
 
 

@@ -12,11 +12,12 @@ from django.utils.translation import gettext, ngettext, pgettext
 
 
 def counted(singular: str, plural: str, by: str = "count") -> dict[str, str]:
-    """A counted phrase for the script, in the reader's language: its form for 0, for 1 and for
-    more (``by`` names the placeholder that counts). English and French tell only these apart;
-    the script's ``fill`` picks the form."""
-    return {"by": by, "0": ngettext(singular, plural, 0), "1": ngettext(singular, plural, 1),
-            "other": ngettext(singular, plural, 2)}
+    """A counted phrase for the script, in the reader's language: its form for each count up to 4
+    and for more (``by`` names the placeholder that counts); the script's ``fill`` picks the form.
+    Czech tells 1, 2 to 4 and 5 and more apart (French 0 and 1 from more, English and Dutch 1 from
+    the rest), and none of the four languages changes form again past 4."""
+    return {"by": by, **{str(n): ngettext(singular, plural, n) for n in range(5)},
+            "other": ngettext(singular, plural, 5)}
 
 
 def common_words() -> dict[str, Any]:

@@ -21,6 +21,7 @@ from ...narration import (
     tile_discarded, tile_laid,
 )
 from ...narration.final import FeatureSource, FinalGroup, count, feature_groups, tiles_of
+from ...plurals import plural_noop
 
 MEEPLES: Mapping[str, Promise] = {
     "city": gettext_lazy("puts a knight in the city"),
@@ -46,8 +47,8 @@ FIGURES: Mapping[str, Mapping[str, Promise]] = {
 """Each figure kind of the action (Inns & Cathedrals' large meeple, Traders & Builders' builder
 and pig) → its sentences by the feature it goes on."""
 GOOD_WORDS: Mapping[str, tuple[str, str]] = {
-    "wine": ("%(count)s wine", "%(count)s wine"), "grain": ("%(count)s grain", "%(count)s grain"),
-    "cloth": ("%(count)s cloth", "%(count)s cloth"),
+    "wine": plural_noop("%(count)s wine", "%(count)s wine"), "grain": plural_noop("%(count)s grain", "%(count)s grain"),
+    "cloth": plural_noop("%(count)s cloth", "%(count)s cloth"),
 }
 
 COMPLETED: Mapping[str, Promise] = {

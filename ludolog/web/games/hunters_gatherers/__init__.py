@@ -37,6 +37,9 @@ WEB_GAME = WebGame(
     seat_colours=("red", "yellow", "green", "blue", "black"),
     setup_choices=SetupChoices(_("Variants"), rules_and_variants("hunters-gatherers"), variants_setup),
     source_labels={"river": _("Rivers"), "forest": _("Forests"), "hut": _("Huts"), "hunter": _("Hunters")},
+    ruleset_names={
+        "1": _("The first edition (2002), read from the French and Czech rulebooks"),
+    },
     variant_names={
         "figures_home_at_end_of_turn": _("Freed figures come home at the end of the turn (not on that turn's "
                                          "bonus tile)"),

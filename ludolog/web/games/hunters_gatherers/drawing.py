@@ -40,6 +40,7 @@ from ...tile_geometry import inward as _inward
 from ...tile_geometry import mean as _mean
 from ...tile_geometry import mid as _mid
 from ...tile_geometry import sub_edge as _sub_edge
+from ...plurals import plural_noop
 
 SIDES = ("N", "E", "S", "W")
 MEADOW = "#b5d98a"
@@ -49,13 +50,13 @@ LAKE = "#2f74b5"
 EDGE = "#6b7d4f"
 
 MARKS = {
-    "deer": ("%(count)s deer", "%(count)s deer"),
-    "mammoths": ("%(count)s mammoth", "%(count)s mammoths"),
-    "aurochs": ("%(count)s aurochs", "%(count)s aurochs"),
-    "tigers": ("%(count)s sabre-tooth tiger", "%(count)s sabre-tooth tigers"),
-    "gold_nuggets": ("%(count)s gold nugget", "%(count)s gold nuggets"),
-    "mushroom_clearings": ("%(count)s mushroom clearing", "%(count)s mushroom clearings"),
-    "fish": ("%(count)s fish", "%(count)s fish"),
+    "deer": plural_noop("%(count)s deer", "%(count)s deer"),
+    "mammoths": plural_noop("%(count)s mammoth", "%(count)s mammoths"),
+    "aurochs": plural_noop("%(count)s aurochs", "%(count)s aurochs"),
+    "tigers": plural_noop("%(count)s sabre-tooth tiger", "%(count)s sabre-tooth tigers"),
+    "gold_nuggets": plural_noop("%(count)s gold nugget", "%(count)s gold nuggets"),
+    "mushroom_clearings": plural_noop("%(count)s mushroom clearing", "%(count)s mushroom clearings"),
+    "fish": plural_noop("%(count)s fish", "%(count)s fish"),
 }
 """Feature field → (singular, plural) of its count in the text alternative (gettext's ``ngettext``
 picks the form: French says "1 poisson", "3 poissons")."""

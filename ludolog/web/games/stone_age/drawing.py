@@ -14,6 +14,7 @@ from html import escape
 from typing import Any
 
 from ...tile_frame import seat_colour
+from ...plurals import plural_noop
 
 Translate = Callable[[str], str]
 
@@ -53,12 +54,12 @@ TEXTS = (
     gettext_noop("On %(place)s: %(people)s."),
 )
 COUNTED = {
-    "people": ("%(count)s person", "%(count)s people"),
-    "food": ("%(count)s food", "%(count)s food"),
-    "cards": ("%(count)s card", "%(count)s cards"),
-    "buildings": ("%(count)s building", "%(count)s buildings"),
-    "tiles_left": ("%(count)s tile left", "%(count)s tiles left"),
-    "card_space": ("Card on the %(count)s-resource space: %(card)s.", "Card on the %(count)s-resource space: %(card)s."),
+    "people": plural_noop("%(count)s person", "%(count)s people"),
+    "food": plural_noop("%(count)s food", "%(count)s food"),
+    "cards": plural_noop("%(count)s card", "%(count)s cards"),
+    "buildings": plural_noop("%(count)s building", "%(count)s buildings"),
+    "tiles_left": plural_noop("%(count)s tile left", "%(count)s tiles left"),
+    "card_space": plural_noop("Card on the %(count)s-resource space: %(card)s.", "Card on the %(count)s-resource space: %(card)s."),
 }
 """The board's counted words, singular and plural, for the page's ``ngettext``."""
 
