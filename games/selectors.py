@@ -105,3 +105,32 @@ def record_label(record: CatalogueRecord) -> str:
     facts = ", ".join(str(part) for part in (record.publisher.name if record.publisher_id else "",
                                              record.publication_year or "") if part)
     return f"{record.title} — {facts} (n° {record.pk})" if facts else f"{record.title} (n° {record.pk})"
+
+
+READERS_LANGUAGES = {"fr": "fre", "nl": "dut", "cs": "cze", "en": "eng"}
+"""A page's language (Django's code) → the ISO 639-2/B code a catalogue's titles carry."""
+TITLES_FOR_READERS = (OtherTitle.Kind.TRANSLATED, OtherTitle.Kind.PARALLEL, OtherTitle.Kind.ORIGINAL)
+"""The other titles a reader may be shown instead of the record's own: a title of the same game
+in their language (a variant or an abbreviated title is not one)."""
+
+
+def titles_in(language: str, record_ids: Iterable[int]) -> dict[int, str]:
+    """Record id → its title in the page's ``language`` (``nl``), for the records that have one
+    among their other titles; the others keep their own title."""
+    code = READERS_LANGUAGES.get(language.split("-")[0])
+    if code is None:
+        return {}
+    titles: dict[int, str] = {}
+    for record_id, title in (OtherTitle.objects.filter(record_id__in=list(record_ids), language_id=code,
+                                                       kind__in=TITLES_FOR_READERS)
+                             .order_by("record_id", "pk").values_list("record_id", "title")):
+        titles.setdefault(record_id, title)
+    return titles
+
+
+def title_for_reader(record: CatalogueRecord, language: str) -> str:
+    """The record's title in the page's ``language`` where it has one, else its own (its other
+    titles read once, or from what the caller prefetched)."""
+    code = READERS_LANGUAGES.get(language.split("-")[0])
+    return next((other.title for other in record.other_titles.all()
+                 if other.language_id == code and other.kind in TITLES_FOR_READERS), record.title)

@@ -37,13 +37,14 @@ from django.utils.safestring import SafeString, mark_safe
 from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.http import urlencode
-from django.utils.translation import gettext, ngettext, pgettext_lazy
+from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.current import current_organisation, may
 from accounts.roles import Action
 from games import covers, search
 from games.models import CatalogueRecord, Category, Contribution, Copy, Language
+from games.selectors import title_for_reader, titles_in
 from games.services import export_unimarc
 from games.unimarc import UnimarcError
 from games.registry import get_engine
@@ -502,6 +503,9 @@ def _result_rows(ids: list[int]) -> list[ResultRow]:
             row = rows[record_id]
             row.copy_count += 1
             row.available_count += status == Copy.Status.AVAILABLE
+    for record_id, title in titles_in(get_language(), ids).items():
+        if record_id in rows:
+            rows[record_id].title = title
     for row in rows.values():
         _word(row)
     return [rows[pk] for pk in ids if pk in rows]
@@ -653,6 +657,7 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     engine = get_engine(record.engine_slug) if record.engine_slug else None
     context = {
         "record": record,
+        "reader_title": title_for_reader(record, get_language()),
         "librarian": may(request, Action.EDIT_CATALOGUE),
         "print_labels": may(request, Action.PRINT_COPY_LABELS),
         "desk_staff": may(request, Action.USE_DESK),
