@@ -10,6 +10,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.utils import timezone
+from django.utils.formats import date_format
 
 from loans import services, tasks
 from loans.models import LoanRules, Member, Notification
@@ -19,7 +20,7 @@ pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)
 TODAY = timezone.localdate()  # a reminder is dated when it is made: the days between count from it
 LENT = TODAY - dt.timedelta(days=26)  # due five days ago
-DUE = (LENT + dt.timedelta(days=21)).isoformat()
+DUE = date_format(LENT + dt.timedelta(days=21))  # as the reader writes dates: Dec. 2, 2026 in English
 
 
 def test_a_household_is_reminded_of_its_overdue_games_then_not_again_before_the_days_between(

@@ -28,6 +28,7 @@ from tests.factories import give_role
 pytestmark = pytest.mark.django_db
 
 HG_TITLE = "Carcassonne à la prèhistoire"
+HG_ENGLISH_TITLE = "Carcassonne: Hunters and Gatherers"
 SEARCH = "/catalogue/"
 
 
@@ -91,7 +92,7 @@ def get(client: Client, url: str, **headers) -> str:
 
 def test_search_without_javascript_finds_the_record_by_title(client, demo):
     html = get(client, f"{SEARCH}?q=Carcassonne")
-    assert HG_TITLE in titles(html)
+    assert HG_ENGLISH_TITLE in titles(html)  # its English title, to an English reader
     assert "Stenen Tijdperk" not in titles(html)
     # A plain GET form: works with JavaScript off.
     assert re.search(r'<form id="catalogue-search"[^>]*method="get"[^>]*action="/catalogue/"', html)
@@ -269,9 +270,12 @@ def field(html: str, label: str) -> str:
 
 def test_record_page_shows_the_seed_fields(client, demo):
     html = get(client, reverse("catalogue:record", args=[demo.pk]))
-    assert f"<h1 id=\"record-title\">{HG_TITLE}</h1>" in html
+    assert f"<h1 id=\"record-title\">{HG_ENGLISH_TITLE}</h1>" in html  # to an English reader
     assert field(html, "Title") == HG_TITLE
-    assert field(html, "Other titles") == "Carcassonne: Hunters and Gatherers (title in another language, English)"
+    assert field(html, "Other titles") == (
+        "Carcassonne: Hunters and Gatherers (title in another language, English) "
+        "Carcassonne – Lovci a sběrači (title in another language, Czech) "
+        "Carcassonne – Jagers en Verzamelaars (title in another language, Dutch)")
     # The seed's document type is every record's default (PMB's label cut short), and its maximum
     # age PMB's "no maximum": neither is shown as a fact; nor a duration no game has measured.
     assert "Document type" not in html and "Maximum age" not in html and "Observed duration" not in html
@@ -683,3 +687,17 @@ def test_a_record_with_an_engine_links_to_its_games_and_to_recording_one(client,
     CatalogueRecord.objects.filter(pk=stone_age.pk).update(engine_slug="")
     html = get(client, url)
     assert 'data-testid="engine-games"' not in html and 'data-testid="record-game"' not in html
+
+
+@pytest.mark.parametrize(("language", "shown"), [
+    ("fr", HG_TITLE), ("en", HG_ENGLISH_TITLE), ("cs", "Carcassonne – Lovci a sběrači"),
+    ("nl", "Carcassonne – Jagers en Verzamelaars")])
+def test_a_record_is_shown_under_its_title_in_the_readers_language(client, demo, language, shown):
+    """Its other titles carry their language: the page and the hit list show the reader's, and the
+    catalogued title stays in the record's fields; every title finds it."""
+    record = CatalogueRecord.objects.get(title=HG_TITLE)
+    html = get(client, f"/catalogue/{record.pk}/", HTTP_ACCEPT_LANGUAGE=language)
+    assert f'<h1 id="record-title">{shown}</h1>' in html
+    assert titles(get(client, f"{SEARCH}?q=Wrede", HTTP_ACCEPT_LANGUAGE=language)) == [shown]
+    for title in (HG_TITLE, HG_ENGLISH_TITLE, "Lovci a sběrači", "Jagers en Verzamelaars"):
+        assert titles(get(client, f"{SEARCH}?q={title}", HTTP_ACCEPT_LANGUAGE=language)) == [shown], title
