@@ -113,7 +113,7 @@ class IdentifierInline(admin.TabularInline):
 
 
 class UnimarcImportForm(forms.Form):
-    file = forms.FileField(label=_("UNIMARC file (ISO 2709 or MARCXML)"))
+    file = forms.FileField(label=_("UNIMARC file (ISO 2709, MARCXML or PMB XML)"))
 
 
 class CatalogueRecordForm(forms.ModelForm):

@@ -202,7 +202,7 @@ def export_unimarc(records: Iterable[CatalogueRecord], format: str = "iso2709") 
 
 def import_unimarc(data: bytes, library: Organisation | None = None, source: str = "",
                    mapping: unimarc.ImportMapping | None = None, dry_run: bool = False) -> unimarc_import.ImportResult:
-    """Create or update the records of a UNIMARC file (ISO 2709 or MARCXML), or with ``dry_run``
+    """Create or update the records of a UNIMARC file (ISO 2709, MARCXML or PMB XML), or with ``dry_run``
     only say what it would do (:mod:`games.unimarc_import`): a record is matched by its source
     identifier, then its ISBN or EAN, never its title; one that cannot be taken is refused alone."""
     return unimarc_import.import_file(data, library, source, mapping, dry_run)

@@ -3,7 +3,7 @@
 Pure mapping between pymarc records and the plain catalogue data of
 :func:`games.services.load_catalogue` / :func:`games.services.catalogue_data` (no Django here), so
 that a ludothèque can move its records between Ludolog and its library system: ISO 2709 files
-(``.mrc``/``.iso``) or MARCXML.
+(``.mrc``/``.iso``), MARCXML, or PMB's own XML UNIMARC (read only).
 
 Where the data goes (UNIMARC bibliographic; the 900 and 995 fields follow PMB's habits):
 
@@ -26,6 +26,14 @@ leader ``n`` new, ``r`` three-dimensional artefact (a game box), ``m`` monograph
 900    PMB-style custom fields, $a value $l label $n name: players, ages, duration, engine
 995    one per copy: $f barcode $k shelf $o status $m acquisition date (ISO) $u missing pieces
 ====== ======================================================================================
+
+What PMB itself writes (its export, tests/games/data/pmb-ludotheque.*) and how it is read: 995 $o
+is the status's "codage import", written only when the librarian gave the status one; beside each
+995, a 996 repeats the copy with everything PMB knows of it ($f barcode, $1 the status's label,
+$v the location's label). A copy without $o takes its status from its 996's label, its location
+from 996 $v. PMB's "indexation décimale", where ludothèques keep ESAR codes, comes out as 676
+$a code $l label: a 676 with an ESAR code is read as ESAR. 200 $d (parallel title) is read as
+a parallel title.
 """
 
 from __future__ import annotations
@@ -304,7 +312,10 @@ PRESETS = {
                      "en prêt": "on_loan", "emprunté": "on_loan", "2": "on_loan",
                      "incomplet": "missing_parts", "pièces manquantes": "missing_parts", "3": "missing_parts",
                      "retiré": "withdrawn", "pilonné": "withdrawn", "perdu": "withdrawn", "exclu du prêt": "withdrawn",
-                     "4": "withdrawn"},
+                     "4": "withdrawn",
+                     # The labels of the statuses a new PMB base has (its 996 $1 when 995 $o is empty).
+                     "document en bon état": "available", "détérioré": "missing_parts",
+                     "consultation sur place": "withdrawn", "en cours d'import/saisie": "withdrawn"},
         game_facts=dict(PMB_GAME_FACTS)),
     # Koha's 995 $o is "not for loan": 0 lends, any other value (1 not for loan, -1 ordered, staff
     # collection…) keeps the box off the desk.
@@ -341,6 +352,9 @@ def read(data: bytes) -> Iterator[Record]:
 def entries(data: bytes) -> Iterator[tuple[int, Record | None, str]]:
     """Each record of the file with its number (from 1), or None and why it cannot be read: one
     record that cannot be read never stops the others (ISO 2709 gives each its length)."""
+    if data.lstrip()[:1] == b"<" and PMB_XML_ROOT.search(data[:4096]):
+        yield from _pmb_xml_entries(data)
+        return
     if data.lstrip()[:1] == b"<":
         try:
             records = pymarc.parse_xml_to_array(io.BytesIO(data))
@@ -353,6 +367,41 @@ def entries(data: bytes) -> Iterator[tuple[int, Record | None, str]]:
     for number, record in enumerate(reader, start=1):
         if record is None:
             yield number, None, f"record {number}: {reader.current_exception}"
+        else:
+            yield number, record, ""
+
+
+PMB_XML_ROOT = re.compile(rb"<unimarc[\s>]")
+"""PMB's own XML UNIMARC ("UNIMARC PMB XML" in its export): ``<unimarc><notice>``, the leader in
+parts (``rs`` status, ``dt`` type, ``bl`` level, ``hl`` hierarchy, ``el`` encoding level, ``ru``
+cataloguing form), then ``<f c="200" ind="1 "><s c="a">…</s></f>``."""
+
+PMB_LEADER_PARTS = {"rs": 5, "dt": 6, "bl": 7, "hl": 8, "el": 17, "ru": 18}
+
+
+def _pmb_xml_entries(data: bytes) -> Iterator[tuple[int, Record | None, str]]:
+    try:
+        root = ElementTree.fromstring(data)
+    except ElementTree.ParseError as error:
+        raise UnimarcError(f"not a PMB XML UNIMARC document: {error}") from None
+    for number, notice in enumerate(root.iter("notice"), start=1):
+        leader = list(LEADER)
+        for part, position in PMB_LEADER_PARTS.items():
+            value = (notice.findtext(part) or "").strip()
+            if len(value) == 1:
+                leader[position] = value
+        record = Record(force_utf8=True, leader="".join(leader))
+        for found in notice.iter("f"):
+            tag = found.get("c", "")
+            if not re.fullmatch(r"\d{3}", tag):
+                yield number, None, f"record {number}: a field without a three-digit tag ({tag!r})"
+                break
+            if tag < "010":
+                record.add_field(Field(tag=tag, data=found.text or ""))
+                continue
+            indicators = (found.get("ind") or "  ").ljust(2)[:2]
+            record.add_field(Field(tag=tag, indicators=Indicators(indicators[0], indicators[1]),
+                                   subfields=[Subfield(s.get("c", " "), s.text or "") for s in found.iter("s")]))
         else:
             yield number, record, ""
 
@@ -429,11 +478,27 @@ def _categories(record: Record) -> list[dict[str, str]]:
                 found.append({"code": category_code(scheme, "", label), "label": label[:200], "scheme": scheme})
     for dewey in record.get_fields("676"):
         number = _one(dewey, "a")
-        if number:
-            found.append({"code": category_code("dewey", number, number), "label": _one(dewey, "c") or number,
-                          "scheme": "dewey"})
+        label = _one(dewey, "c") or _one(dewey, "l") or number  # PMB writes the label in $l
+        if number and ESAR_CODE.match(number):  # a ludothèque's ESAR code in PMB's decimal indexing
+            found.append({"code": number, "label": label, "scheme": "esar"})
+        elif number:
+            found.append({"code": category_code("dewey", number, number), "label": label, "scheme": "dewey"})
     unique = {c["code"]: c for c in found}
     return list(unique.values())
+
+
+def _other_titles(record: Record, title: str) -> list[dict[str, Any]]:
+    """The 4XX/5XX titles, then a 200 $d parallel title (as PMB writes one) not already among them."""
+    found: dict[str, dict[str, Any]] = {}
+    for kind, (tag, code) in TITLE_FIELDS.items():
+        for f in record.get_fields(tag):
+            value = (f.get_subfields(code) or [""])[0].strip()
+            if value:
+                found[value] = {"title": value, "kind": kind, "language": (f.get_subfields("z") or [None])[0]}
+    for f in record.get_fields("200"):
+        for value in f.get_subfields("d"):
+            found.setdefault(value.strip(), {"title": value.strip(), "kind": "parallel", "language": None})
+    return [other for name, other in found.items() if name and name != title]
 
 
 def _contributor_name(found: Field) -> str:
@@ -454,9 +519,17 @@ def _series(record: Record) -> str:
     return ""
 
 
-def _copy(found: Field, mapping: ImportMapping, number: int) -> dict[str, Any]:
+def _copy_details(record: Record) -> dict[str, Field]:
+    """PMB's 996 beside each 995, by the barcode it repeats ($f)."""
+    return {_one(f, "f"): f for f in record.get_fields("996") if _one(f, "f")}
+
+
+def _copy(found: Field, mapping: ImportMapping, number: int, details: dict[str, Field]) -> dict[str, Any]:
     barcode = _one(found, "f")
+    detail = details.get(barcode)
     code = (found.get_subfields(mapping.status_subfield) or [""])[0].strip()
+    if not code and detail is not None:
+        code = _one(detail, "1")  # PMB: a status without an import code is known by its label
     status = (mapping.copy_status.get(code) or mapping.copy_status.get(code.casefold())
               or (mapping.other_status if code else "available"))
     if status not in STATUSES:
@@ -465,7 +538,8 @@ def _copy(found: Field, mapping: ImportMapping, number: int) -> dict[str, Any]:
     acquired = _one(found, "m") or None
     if acquired and not re.fullmatch(r"\d{4}-\d{2}-\d{2}", acquired):
         acquired = None  # another system's date form: kept in the source record, not in ours
-    return {"barcode": barcode, "shelf_location": _one(found, "k"), "location": _one(found, "e"),
+    location = _one(found, "e") or (_one(detail, "v") if detail is not None else "")
+    return {"barcode": barcode, "shelf_location": _one(found, "k"), "location": location,
             "status": status, "acquired_on": acquired, "missing_pieces": _one(found, "u")}
 
 
@@ -479,6 +553,7 @@ def from_marc(record: Record, number: int = 1, mapping: ImportMapping | None = N
         raise Refusal(gettext_noop("record %(number)s has no title (200 $a)"), record=number, number=number)
     published = "210" if record.get_fields("210") else "214"
     year = re.search(r"\d{4}", _first(record, published, "d"))
+    details = _copy_details(record)
     custom = {}
     for found in record.get_fields("900"):
         names = found.get_subfields("n")
@@ -502,19 +577,14 @@ def from_marc(record: Record, number: int = 1, mapping: ImportMapping | None = N
             for scheme, tag in (("isbn", "010"), ("issn", "011"), ("ean", "073"))
             for f in record.get_fields(tag) for value in f.get_subfields("a") if value.strip()
         )}.values()),
-        "other_titles": list({o["title"]: o for o in (
-            {"title": f.get_subfields(code)[0].strip(), "kind": kind,
-             "language": (f.get_subfields("z") or [None])[0]}
-            for kind, (tag, code) in TITLE_FIELDS.items()
-            for f in record.get_fields(tag) if f.get_subfields(code) and f.get_subfields(code)[0].strip()
-        ) if o["title"] != title}.values()),
+        "other_titles": _other_titles(record, title),
         "categories": _categories(record),
         "contributors": list({(c["name"], c["role"]): c for c in (
             {"name": _contributor_name(f),
              "role": RELATOR_TO_ROLE.get(_one(f, "4"), "author" if f.tag in ("700", "701", "710", "711") else "other")}
             for f in record.get_fields("700", "701", "702", "710", "711", "712") if _one(f, "a")
         )}.values()),
-        "copies": [_copy(f, mapping, number) for f in record.get_fields("995") if _one(f, "f")],
+        "copies": [_copy(f, mapping, number, details) for f in record.get_fields("995") if _one(f, "f")],
         "bgg_id": _bgg_id(record),
     }
     for name, key in mapping.game_facts.items():

@@ -126,7 +126,7 @@ def mapping_of(form: MappingForm, lines: Any) -> unimarc.ImportMapping | None:
 
 
 class UploadForm(forms.Form):
-    file = forms.FileField(label=_("UNIMARC file (ISO 2709 or MARCXML)"))
+    file = forms.FileField(label=_("UNIMARC file (ISO 2709, MARCXML or PMB XML)"))
 
     def clean_file(self) -> Any:
         upload = self.cleaned_data["file"]

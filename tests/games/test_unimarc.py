@@ -283,3 +283,15 @@ def test_librarians_import_and_export_through_the_admin(client: Client, celery_e
                            {"action": "export_unimarc", "_selected_action": [catan.pk]})
     assert exported["Content-Type"] == "application/marc"
     assert [r["200"]["a"] for r in unimarc.read(exported.content)] == ["Die Siedler von Catan"]
+
+
+def test_pmb_xml_a_record_with_a_field_without_a_tag_is_unreadable_alone():
+    pmb_xml = """<?xml version="1.0" encoding="utf-8"?><unimarc>
+    <notice><rs>n</rs><dt>r</dt><bl>m</bl><f c="001">7</f><f c="200" ind="1 "><s c="a">Quarto</s></f></notice>
+    <notice><f c="001">8</f><f c="20"><s c="a">Sans étiquette</s></f></notice>
+    </unimarc>""".encode()
+    (first, quarto, _), (second, unreadable, error) = unimarc.entries(pmb_xml)
+    assert (first, quarto["001"].data, unimarc.title_of(quarto), quarto.leader[5:8]) == (1, "7", "Quarto", "nrm")
+    assert (second, unreadable) == (2, None) and "'20'" in error
+    with pytest.raises(unimarc.UnimarcError):
+        list(unimarc.read(b"<unimarc><notice>"))

@@ -12,7 +12,7 @@ from games.unimarc_import import reason_text
 
 class Command(BaseCommand):
     help = (
-        "Create or update catalogue records from a UNIMARC file (ISO 2709 or MARCXML, e.g. exported by PMB or "
+        "Create or update catalogue records from a UNIMARC file (ISO 2709, MARCXML or PMB XML, e.g. exported by PMB or "
         "Koha): each record matched by its identifier in its source (001), then its ISBN or EAN, never its "
         "title; a record that cannot be taken is refused alone, with its reason. --dry-run says what would be "
         "done and stores nothing."
