@@ -639,7 +639,7 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
         ),
         pk=pk,
     )
-    copies = list(Copy.objects.filter(record=record).order_by("barcode"))
+    copies = list(Copy.objects.filter(record=record).select_related("organisation").order_by("barcode"))
     per_copy = dict(finished_games(request.user).filter(copy__record=record).order_by()
                     .values_list("copy").annotate(times=Count("pk", distinct=True)))
     # Where each copy is, as the loans desk's events say (a copy the desk never lent keeps the
@@ -658,6 +658,10 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "record": record,
         "reader_title": title_for_reader(record, get_language()),
+        # The record's own text (contents, summary, notes) is in the language its library wrote it
+        # in, said so to the browser and to screen readers whatever the page's language.
+        "text_language": next((copy.organisation.language for copy in copies
+                               if copy.organisation is not None and copy.organisation.language), ""),
         "librarian": may(request, Action.EDIT_CATALOGUE),
         "print_labels": may(request, Action.PRINT_COPY_LABELS),
         "desk_staff": may(request, Action.USE_DESK),

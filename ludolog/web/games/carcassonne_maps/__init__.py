@@ -93,5 +93,8 @@ WEB_GAME = WebGame(
     setup_choices=SetupChoices(_("Map, start squares and tiles"), setup_fields, to_setup, deals=True,
                                table_fields=TABLE_FIELDS, to_table_setup=to_table_setup),
     source_labels={**SOURCE_LABELS, "chips": _("Map-Chips")},
-    setup_words={**SETUP_WORDS, "Start squares": _("Start squares"), "Map": _("Map")},
+    # The map as the set-up names it (its name and version, as record files keep them), in words;
+    # the longer name first, as the words are replaced in order.
+    setup_words={"benelux-approximate@1": _("approximate map, version 1"), "benelux": _("Benelux"),
+                 **SETUP_WORDS, "Start squares": _("Start squares"), "Map": _("Map")},
 )
