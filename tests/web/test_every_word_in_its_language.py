@@ -19,33 +19,18 @@ import io
 import re
 from collections.abc import Iterable
 from html.parser import HTMLParser
-from pathlib import Path
 
-import polib
 import pytest
-from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client, TestCase
 
+from tests.languages import FOLDED, catalogue, english_only_words, offending, words_of
+
 pytestmark = pytest.mark.django_db
 
-LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = ["fr", "nl", "cs"]
 VIEWERS = ["anonymous", "famille-martin", "organisateur", "bibliothecaire"]
-
-NOTATION = [
-    re.compile(r"\b[A-Z]{1,3}\d{0,3}@-?\d+,-?\d+"),          # a tile laid: IC01@13,1
-    re.compile(r"\b\w+=[\w,:.-]+"),                           # a payload's key=value: dice=6
-    re.compile(r"\b[a-z]+(?:_[a-z]+)+\b"),                    # a snake_case key: clay_pit
-    re.compile(r"\b(?:chip|meeple|figure):\w+"),              # chip:violet:1
-]
-BRANDS = {"ludolog", "boardgamegeek", "bgg", "stats", "unimarc", "marcxml", "pmb", "koha", "oai", "pmh", "csv",
-          "pdf", "json", "api", "qr", "ean", "isbn", "esar", "ical", "url", "e-mail", "email"}
-"""Words every language writes as they are (products, formats, standards)."""
-FOLDED = ("expert", "technical")
-"""The classes of the disclosures that fold notation away for those who ask for it."""
-
 
 class ReadText(HTMLParser):
     """The words a person reads on a page, and those a screen reader reads from its attributes."""
@@ -100,30 +85,6 @@ def read(html: str, language: str = "") -> str:
     return " ".join(parser.words)
 
 
-def catalogue(language: str) -> polib.POFile:
-    return polib.pofile(str(LOCALE / language / "LC_MESSAGES" / "django.po"))
-
-
-def _words(text: str) -> set[str]:
-    text = re.sub(r"%\(\w+\)[sdif]|\{\w*\}|<[^>]+>|&\w+;", " ", text)
-    return {word.casefold() for word in re.findall(r"[^\W\d_]+", text)}
-
-
-def english_only_words(language: str) -> set[str]:
-    """Words of the English messages that the language's catalogue never writes (so not "Type",
-    "Score" or "Stone" where a translation keeps it)."""
-    po = catalogue(language)
-    english: set[str] = set()
-    translated: set[str] = set()
-    for entry in po:
-        if entry.obsolete:
-            continue
-        english |= _words(entry.msgid) | _words(entry.msgid_plural or "")
-        for text in [entry.msgstr, *entry.msgstr_plural.values()]:
-            translated |= _words(text)
-    return {word for word in english - translated if len(word) >= 3}
-
-
 def demo_names() -> set[str]:
     """The demo's own names: players, accounts, organisations, leagues, places, the catalogue's
     titles, people and publishers: a name is the same in every language."""
@@ -151,7 +112,7 @@ def demo_names() -> set[str]:
     )
     for values in sources:
         for value in values:
-            names |= _words(value or "")
+            names |= words_of(value or "")
     return names
 
 
@@ -193,15 +154,6 @@ def pages_for(viewer: str) -> list[str]:
         pages += ["/desk/", "/desk/usage/", "/library/households/", "/library/lending-rules/", "/library/volunteers/",
                   "/catalogue/import/"]
     return pages
-
-
-def offending(text: str, english: set[str], names: set[str]) -> list[str]:
-    found = [match.group(0) for pattern in NOTATION for match in pattern.finditer(text)]
-    for word in re.findall(r"[^\W\d_]+", text):
-        folded = word.casefold()
-        if folded in english and folded not in names and folded not in BRANDS:
-            found.append(word)
-    return found
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
