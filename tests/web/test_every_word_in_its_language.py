@@ -196,3 +196,25 @@ def test_the_reader_helper_reads_what_a_person_reads():
     assert read(html).split() == ["Go", "Bonjour", "Léa", "Plateau"]
     assert offending("Bastien places IC01@13,1r90 dice=6 clay_pit", {"places"}, {"bastien"}) == [
         "IC01@13,1", "dice=6", "clay_pit", "places"]
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_the_pdfs_speak_the_readers_language(demo, language):
+    """The copies' labels and the households' member cards, printed by the librarian."""
+    import pypdf
+
+    from games.models import Copy
+    from loans.models import Household
+
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(get_user_model().objects.get(username="bibliothecaire"))
+    pdfs = {
+        "labels": client.get("/catalogue/labels.pdf", {"copy": list(Copy.objects.values_list("pk", flat=True)[:6])}),
+        "cards": client.get("/desk/cards.pdf", {"card": list(Household.objects.values_list("card_number", flat=True))}),
+    }
+    english = english_only_words(language)
+    for name, answer in pdfs.items():
+        assert answer.status_code == 200 and answer["Content-Type"] == "application/pdf", name
+        text = " ".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(answer.content)).pages)
+        assert text.strip(), name
+        assert offending(text, english, demo) == [], name
