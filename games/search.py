@@ -172,6 +172,10 @@ class _CatalogueWords:
             found[start] = words[first:min(bisect.bisect_left(words, _after(start)), first + NEAR_WORDS_LIMIT)]
         return found
 
+    def has_beginning(self, start: str) -> bool:
+        """Whether some word begins with ``start``."""
+        return bool(self.beginning([start])[start])
+
     def alike(self, word: str) -> list[str]:
         """The words that may be what ``word`` was meant to be (``games.typos.nearest`` chooses)."""
         if connection.vendor == "postgresql":
@@ -216,7 +220,10 @@ def understand(query: str, language: str | None = None) -> Understood:
     words = [_search_word(word, near[_reach(word, language)], language) for word in typed]
     corrections = {}
     for n, word in enumerate(words):
-        known = word.forms or any(other.startswith(word.typed) for other in near[_reach(word.typed, language)])
+        near_word = near[_reach(word.typed, language)]
+        known = (word.forms or any(other.startswith(word.typed) for other in near_word)
+                 # Past the words looked through, some may still begin with the word itself.
+                 or (len(near_word) >= NEAR_WORDS_LIMIT and catalogue.has_beginning(word.typed)))
         if not known and (correction := typos.nearest(word.typed, catalogue.alike(word.typed))):
             corrections[n] = correction
     if not corrections:
@@ -227,12 +234,13 @@ def understand(query: str, language: str | None = None) -> Understood:
     return Understood(tuple(words), " ".join(word.typed for word in words))
 
 
-def _tsquery_source(understood: Understood, operator: str = "&") -> str:
-    """The words as ``to_tsquery`` reads them: each typed word as a prefix or one of its forms.
+def _tsquery_source(understood: Understood, joiner: str = "&") -> str:
+    """The words as ``to_tsquery`` reads them: each typed word as a prefix or one of its forms,
+    the words joined by ``joiner`` (``&``: every word; ``|``: any, for ranking).
 
     Words are letters and digits only (WORD), so this cannot break to_tsquery's syntax.
     """
-    return f" {operator} ".join(
+    return f" {joiner} ".join(
         "(" + " | ".join([f"{word.typed}:*", *word.forms]) + ")" for word in understood.words)
 
 

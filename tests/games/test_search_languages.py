@@ -130,6 +130,13 @@ def test_a_mistyped_search_says_what_it_searched_for_instead(shelves):
     assert found("Xylophonique", "fr") == set()
 
 
+def test_a_word_past_the_forms_looked_through_is_still_known(shelves, monkeypatch):
+    # A catalogue with more words beginning like "spelers" than a search looks through for its
+    # forms: "spelers" is still a word of the catalogue, not a typo of "spelen".
+    monkeypatch.setattr(search, "NEAR_WORDS_LIMIT", 1)
+    assert search.understand("spelers", "nl") == search.Understood((search.SearchWord("spelers"),))
+
+
 def test_the_page_offers_the_corrected_search(shelves):
     # (French stems "carcassone" as it stems "carcassonne": that typo is found as another form of
     # the word, with nothing to correct. A letter missed inside the stem is a typo to correct.)
