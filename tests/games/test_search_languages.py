@@ -17,6 +17,7 @@ from django.test import Client
 
 from games import search, typos
 from games.models import CatalogueRecord, Category, OtherTitle
+from games.services import demo_catalogue_data, load_catalogue
 
 pytestmark = pytest.mark.django_db
 
@@ -104,6 +105,12 @@ def test_a_search_written_otherwise_finds_what_the_catalogues_words_find(
         shelves, language, exact, written_otherwise, expected):
     assert found(exact, language) == expected
     assert found(written_otherwise, language) == expected
+
+
+def test_the_issues_searches_on_the_demo_catalogue(shelves):
+    load_catalogue(demo_catalogue_data())
+    assert found("jeux de stratégie", "fr") == found("jeu de stratégie", "fr") >= {"Carcassonne à la prèhistoire"}
+    assert found("Carcassone", "fr") == found("Carcassonne", "fr") >= {"Carcassonne", "Carcassonne à la prèhistoire"}
 
 
 def test_a_word_as_typed_still_finds_every_word_it_begins(shelves):
