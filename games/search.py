@@ -177,12 +177,18 @@ class _CatalogueWords:
         return bool(self.beginning([start])[start])
 
     def alike(self, word: str) -> list[str]:
-        """The words that may be what ``word`` was meant to be (``games.typos.nearest`` chooses)."""
+        """The words that may be what ``word`` was meant to be (``games.typos.nearest`` chooses
+        among them, by its own rule: this only leaves out words it would never choose)."""
         if connection.vendor == "postgresql":
+            # pg_trgm's index finds the words alike in their trigrams (its default threshold is
+            # typos.SIMILARITY_THRESHOLD); the primary key, those that begin the same way.
+            start, spread = word[:typos.SAME_START], typos.allowed_distance(word)
             with connection.cursor() as cursor:
-                # pg_trgm's index finds the words alike in their trigrams (its default threshold
-                # is typos.SIMILARITY_THRESHOLD, which nearest() applies again).
-                cursor.execute("SELECT word FROM games_catalogueword WHERE word %% %s", [word])
+                cursor.execute(
+                    "SELECT word FROM games_catalogueword WHERE word %% %s UNION"
+                    " SELECT word FROM games_catalogueword WHERE word >= %s AND word < %s"
+                    " AND length(word) BETWEEN %s AND %s",
+                    [word, start, _after(start), len(word) - spread, len(word) + spread])
                 return [row[0] for row in cursor.fetchall()]
         return self._read
 

@@ -1,16 +1,20 @@
 """Which word of the catalogue a mistyped word was meant to be: "carcassone" is "carcassonne".
 
 Candidates are the catalogue's words alike enough in their trigrams (PostgreSQL's ``pg_trgm``
-finds them with its index, ``trigram_similarity`` is its measure in Python for other databases);
-the nearest is the one fewest keystrokes away (a letter missed, added, changed or two swapped),
-then the most alike, and it must be near enough to be a typo, not another word.
+finds them with its index, ``trigram_similarity`` is its measure in Python for other databases),
+and those that begin with the same two letters: in a short word two letters swapped leave too few
+trigrams in common ("foert", "foret"), and a typo is rarer in the first letters. The nearest is
+the one fewest keystrokes away (a letter missed, added, changed or two swapped), then the most
+alike, and it must be near enough to be a typo, not another word.
 
 >>> nearest("carcassone", ["carcassonne", "carcasses", "cassis"])
 'carcassonne'
 >>> nearest("tijdperc", ["tijdperk", "tijd"])
 'tijdperk'
->>> nearest("zzzzzz", ["carcassonne"]) is None
-True
+>>> nearest("foert", ["foret", "forest"])
+'foret'
+>>> nearest("zzzzzz", ["carcassonne"]) is None, nearest("1998", ["1999"]) is None
+(True, True)
 """
 
 from __future__ import annotations
@@ -20,8 +24,12 @@ from collections.abc import Iterable
 SIMILARITY_THRESHOLD = 0.3
 """pg_trgm's default ``similarity_threshold``: the ``%`` operator's, kept here for other databases."""
 
+SAME_START = 2
+"""Letters a candidate shares at the start with the mistyped word, when its trigrams are not alike."""
+
 SHORTEST_CORRECTED = 4
-"""Shorter words are not corrected: one keystroke away from a three-letter word is too many words."""
+"""Shorter words are not corrected: one keystroke away from a three-letter word is too many words.
+Nor are numbers, nor words with digits: 1998 is not a typo of 1999."""
 
 
 def trigrams(word: str) -> set[str]:
@@ -61,6 +69,15 @@ def edit_distance(a: str, b: str) -> int:
     return row[-1]
 
 
+def may_be_meant(word: str, candidate: str) -> bool:
+    """Whether ``candidate`` is a candidate for ``word``: alike in trigrams, or the same start.
+
+    >>> may_be_meant("foert", "foret"), may_be_meant("tijdperc", "tijdperk"), may_be_meant("jeux", "yeux")
+    (True, True, False)
+    """
+    return candidate[:SAME_START] == word[:SAME_START] or trigram_similarity(word, candidate) >= SIMILARITY_THRESHOLD
+
+
 def allowed_distance(word: str) -> int:
     """How many keystrokes a typo may be: one in a short word, two in a long one.
 
@@ -72,16 +89,16 @@ def allowed_distance(word: str) -> int:
 
 def nearest(word: str, candidates: Iterable[str]) -> str | None:
     """The candidate ``word`` was most likely meant to be, ``None`` if none is near enough."""
-    if len(word) < SHORTEST_CORRECTED:
+    if len(word) < SHORTEST_CORRECTED or not word.isalpha():
         return None
     best = None
     for candidate in candidates:
-        similarity = trigram_similarity(word, candidate)
-        if similarity < SIMILARITY_THRESHOLD or candidate == word:
+        if candidate == word or abs(len(candidate) - len(word)) > allowed_distance(word) \
+                or not candidate.isalpha() or not may_be_meant(word, candidate):
             continue
         distance = edit_distance(word, candidate)
         if distance <= allowed_distance(word):
-            key = (distance, -similarity, candidate)
+            key = (distance, -trigram_similarity(word, candidate), candidate)
             if best is None or key < best:
                 best = key
     return best[2] if best else None

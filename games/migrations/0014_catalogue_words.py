@@ -4,7 +4,8 @@
 (lower case, accents removed). The search looks up the words that begin like each of its own and
 stems them in Python, so the words are kept in the "C" collation, where "begins with" is a range
 of the primary key; and it finds the words a mistyped one is near to through pg_trgm's trigram
-index. The refresh function of migrations 0002 and 0004 adds each word a new document brings,
+index. A GiST one: with a GIN one the planner chose to compute the similarity of every word instead
+(11 ms for 10,000 words, where the GiST index answers in 0.5 ms). The refresh function of migrations 0002 and 0004 adds each word a new document brings,
 so bulk writes and the admin keep it right as they keep the documents.
 
 Words are never taken out when the last record holding one loses it: the search would then only
@@ -90,7 +91,7 @@ ON CONFLICT DO NOTHING;
 FORWARD = (
     """
 CREATE TABLE games_catalogueword (word text COLLATE "C" PRIMARY KEY);
-CREATE INDEX games_catalogueword_trigrams ON games_catalogueword USING gin (word gin_trgm_ops);
+CREATE INDEX games_catalogueword_trigrams ON games_catalogueword USING gist (word gist_trgm_ops);
 """
     + REFRESH
     + TRUNCATE.format(words="TRUNCATE games_catalogueword;")
