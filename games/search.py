@@ -3,12 +3,16 @@
 On PostgreSQL the words are matched against a full-text document per record, kept in the
 ``games_cataloguesearch`` table by triggers (migration 0002): titles and other titles weigh most,
 then people and publisher, then categories, then summary and contents. Document and query both go
-through ``unaccent`` and the ``simple`` configuration (the catalogue mixes languages, so no
-stemming), and every word matches as a prefix, so that "prehistoire" and "prehist" both find
-"Carcassonne à la prèhistoire".
+through ``unaccent`` and the ``simple`` configuration (the catalogue mixes languages: the
+documents keep every word as written), and every word matches as a prefix, so that "prehistoire"
+and "prehist" both find "Carcassonne à la prèhistoire".
 
 Elsewhere (SQLite for a first run) each word must appear in one of the same fields, compared
 after the accent folding ``fold`` does in Python.
+
+On both, a word also finds the catalogue's other forms of it in the reader's language (plurals,
+cases: "jeux" finds "jeu", "hry" finds "hra"), and a word the catalogue does not have is read as
+the catalogue word it was most likely mistyped for ("carcassone"): see ``understand``.
 
 Facets filter a result set and count it; "times played" lives in ``scoring`` and is sorted on
 by the site, which sits above both apps.
@@ -16,19 +20,24 @@ by the site, which sits above both apps.
 
 from __future__ import annotations
 
+import bisect
+import functools
+import operator
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Case, CharField, FloatField, Func, Q, QuerySet, Value, When
 from django.db.models.expressions import RawSQL
 from django.utils.functional import Promise
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
+from . import stemming, typos
 from .models import CatalogueRecord, Category, Contribution, Language, OtherTitle
 
 WORD = re.compile(r"[^\W_]+")
@@ -76,12 +85,169 @@ def query_words(query: str) -> list[str]:
     return WORD.findall(fold(query))
 
 
-# --- Words -----------------------------------------------------------------------------------------
+# --- Words: what the reader meant ------------------------------------------------------------------
+#
+# A word typed matches, as before, any word of the catalogue it begins ("prehist" finds
+# "prèhistoire"). It also matches the catalogue's other forms of it in the reader's language,
+# the words with the same stem (games.stemming), so that "jeux de stratégie" finds the records
+# classed "jeu de stratégie". Rather than stemming the records' documents (in four languages, one
+# of which PostgreSQL has no stemmer for, and the catalogue mixes them), a search looks up the
+# few catalogue words that begin like each of its words and stems those: the documents keep every
+# word exact, and the stemmers are the same Python ones on every database (one body of the rule).
+# A word that matches no catalogue word is taken for a typo when a catalogue word is a keystroke
+# or two away (games.typos): the search is made with that word instead, and says so.
+#
+# The catalogue's words: on PostgreSQL the ``games_catalogueword`` table, which the search
+# triggers fill with each new word of a document (migration 0014), with a trigram index for the
+# typos; elsewhere they are read from the records at each search (a first-run catalogue is small).
+
+NEAR_WORDS_LIMIT = 2000
+"""The most catalogue words a search word looks through for its other forms."""
 
 
-def _prefix_tsquery(words: Iterable[str], operator: str = "&") -> str:
-    # Words are letters and digits only (WORD), so this cannot break to_tsquery's syntax.
-    return f" {operator} ".join(f"{word}:*" for word in words)
+@dataclass(frozen=True)
+class SearchWord:
+    """One word of a search: as typed (folded), matched as the start of a catalogue word, and the
+    catalogue's other forms of it in the reader's language, matched whole."""
+
+    typed: str
+    forms: tuple[str, ...] = ()
+
+    @property
+    def alternatives(self) -> tuple[str, ...]:
+        return (self.typed, *self.forms)
+
+
+@dataclass(frozen=True)
+class Understood:
+    """A search's words as searched for, every one of them required; ``corrected``, the words
+    searched for instead of those typed when some were mistyped ("carcassone" → "carcassonne")."""
+
+    words: tuple[SearchWord, ...]
+    corrected: str | None = None
+
+
+def _reach(word: str, language: str | None) -> str:
+    """The start the catalogue's other forms of ``word`` share with it: its stem less the last two
+    letters, where forms differ (cheval, chevaux; kluk, kluci), and never past the word itself.
+
+    >>> _reach("chevaux", "fr"), _reach("strategicti", "cs"), _reach("jeux", "fr"), _reach("de", "fr")
+    ('chev', 'strategi', 'jeu', 'de')
+    """
+    if len(word) < 3 or not stemming.stems_in(language):
+        return word
+    stem = stemming.stem(word, language)
+    shared = 0
+    while shared < min(len(word), len(stem)) and word[shared] == stem[shared]:
+        shared += 1
+    return word[:min(shared, max(min(3, len(stem)), len(stem) - 2))] or word
+
+
+def _after(start: str) -> str:
+    """The first string past every string beginning with ``start`` (in code point order)."""
+    return start[:-1] + chr(ord(start[-1]) + 1)
+
+
+class _CatalogueWords:
+    """The catalogue's words, as one search asks for them."""
+
+    def beginning(self, starts: Iterable[str]) -> dict[str, list[str]]:
+        """The words beginning with each of ``starts``, in order, at most ``NEAR_WORDS_LIMIT`` each."""
+        starts = sorted(set(starts))
+        found: dict[str, list[str]] = {start: [] for start in starts}
+        if connection.vendor == "postgresql":
+            if starts:
+                # The words are kept in the "C" collation: a start is a range of the primary key.
+                sql = " UNION ALL ".join(
+                    f"(SELECT {n}, word FROM games_catalogueword WHERE word >= %s AND word < %s"
+                    f" ORDER BY word LIMIT {NEAR_WORDS_LIMIT})" for n in range(len(starts)))
+                with connection.cursor() as cursor:
+                    cursor.execute(sql, [bound for start in starts for bound in (start, _after(start))])
+                    for n, word in cursor.fetchall():
+                        found[starts[n]].append(word)
+            return found
+        words = self._read
+        for start in starts:
+            first = bisect.bisect_left(words, start)
+            found[start] = words[first:min(bisect.bisect_left(words, _after(start)), first + NEAR_WORDS_LIMIT)]
+        return found
+
+    def has_beginning(self, start: str) -> bool:
+        """Whether some word begins with ``start``."""
+        return bool(self.beginning([start])[start])
+
+    def alike(self, word: str) -> list[str]:
+        """The words that may be what ``word`` was meant to be (``games.typos.nearest`` chooses
+        among them, by its own rule: this only leaves out words it would never choose)."""
+        if connection.vendor == "postgresql":
+            # pg_trgm's index finds the words alike in their trigrams (its default threshold is
+            # typos.SIMILARITY_THRESHOLD); the primary key, those that begin the same way.
+            start, spread = word[:typos.SAME_START], typos.allowed_distance(word)
+            with connection.cursor() as cursor:
+                cursor.execute(
+                    "SELECT word FROM games_catalogueword WHERE word %% %s UNION"
+                    " SELECT word FROM games_catalogueword WHERE word >= %s AND word < %s"
+                    " AND length(word) BETWEEN %s AND %s",
+                    [word, start, _after(start), len(word) - spread, len(word) + spread])
+                return [row[0] for row in cursor.fetchall()]
+        return self._read
+
+    @cached_property
+    def _read(self) -> list[str]:
+        # Read once per search, and only where there is no table of them (not PostgreSQL).
+        texts: list[str | None] = []
+        for fields in CatalogueRecord.objects.values_list("title", "summary", "contents", "publisher__name"):
+            texts += fields
+        texts += OtherTitle.objects.values_list("title", flat=True)
+        texts += Contribution.objects.values_list("person__name", flat=True)
+        texts += (f"{code} {label}" for code, label in
+                  Category.objects.filter(records__isnull=False).values_list("code", "label").distinct())
+        return sorted({word for text in texts if text for word in query_words(text)})
+
+
+def _search_word(word: str, near: list[str], language: str | None) -> SearchWord:
+    if len(word) < 3 or not stemming.stems_in(language):
+        return SearchWord(word)
+    stem = stemming.stem(word, language)
+    return SearchWord(word, tuple(other for other in near if not other.startswith(word)
+                                  and WORD.fullmatch(other) and stemming.stem(other, language) == stem))
+
+
+def understand(query: str, language: str | None = None) -> Understood:
+    """The words of ``query`` as searched for by a reader of ``language`` (the active language
+    by default): each with its other forms in the catalogue, and each word that matches nothing
+    replaced by the catalogue word it was most likely meant to be, if one is near enough."""
+    language = get_language() if language is None else language
+    typed = query_words(query)
+    if not typed:
+        return Understood(())
+    catalogue = _CatalogueWords()
+    near = catalogue.beginning(_reach(word, language) for word in typed)
+    words = [_search_word(word, near[_reach(word, language)], language) for word in typed]
+    corrections = {}
+    for n, word in enumerate(words):
+        near_word = near[_reach(word.typed, language)]
+        known = (word.forms or any(other.startswith(word.typed) for other in near_word)
+                 # Past the words looked through, some may still begin with the word itself.
+                 or (len(near_word) >= NEAR_WORDS_LIMIT and catalogue.has_beginning(word.typed)))
+        if not known and (correction := typos.nearest(word.typed, catalogue.alike(word.typed))):
+            corrections[n] = correction
+    if not corrections:
+        return Understood(tuple(words))
+    near = catalogue.beginning(_reach(correction, language) for correction in corrections.values())
+    for n, correction in corrections.items():
+        words[n] = _search_word(correction, near[_reach(correction, language)], language)
+    return Understood(tuple(words), " ".join(word.typed for word in words))
+
+
+def _tsquery_source(understood: Understood, joiner: str = "&") -> str:
+    """The words as ``to_tsquery`` reads them: each typed word as a prefix or one of its forms,
+    the words joined by ``joiner`` (``&``: every word; ``|``: any, for ranking).
+
+    Words are letters and digits only (WORD), so this cannot break to_tsquery's syntax.
+    """
+    return f" {joiner} ".join(
+        "(" + " | ".join([f"{word.typed}:*", *word.forms]) + ")" for word in understood.words)
 
 
 class _Fold(Func):
@@ -94,11 +260,7 @@ def _register_fold_function() -> None:
     connection.connection.create_function("ludolog_fold", 1, lambda text: fold(text or ""), deterministic=True)
 
 
-def _fold_contains(field: str, word: str) -> Q:
-    return Q(**{f"{field}__contains": word})
-
-
-def _sqlite_matches(records: QuerySet[CatalogueRecord], words: list[str]) -> QuerySet[CatalogueRecord]:
+def _sqlite_matches(records: QuerySet[CatalogueRecord], understood: Understood) -> QuerySet[CatalogueRecord]:
     _register_fold_function()
     records = records.alias(
         folded_title=_Fold("title"),
@@ -110,62 +272,51 @@ def _sqlite_matches(records: QuerySet[CatalogueRecord], words: list[str]) -> Que
     people = Contribution.objects.alias(folded=_Fold("person__name"))
     categories = Category.objects.alias(folded=_Fold("label"))
     classified = CatalogueRecord.categories.through.objects
-    for word in words:
-        records = records.filter(
-            _fold_contains("folded_title", word)
-            | _fold_contains("folded_publisher", word)
-            | _fold_contains("folded_summary", word)
-            | _fold_contains("folded_contents", word)
-            | Q(pk__in=other_titles.filter(folded__contains=word).values("record_id"))
-            | Q(pk__in=people.filter(folded__contains=word).values("record_id"))
-            | Q(pk__in=classified.filter(category__in=categories.filter(folded__contains=word)).values("cataloguerecord_id"))
-        )
+    for word in understood.words:
+        # A form is looked for inside the fields' text like the typed word (SQLite has no word
+        # index): "jeu" in "jeux" finds no more than "jeu" typed already did.
+        condition = Q()
+        for alternative in word.alternatives:
+            condition |= (
+                Q(folded_title__contains=alternative)
+                | Q(folded_publisher__contains=alternative)
+                | Q(folded_summary__contains=alternative)
+                | Q(folded_contents__contains=alternative)
+                | Q(pk__in=other_titles.filter(folded__contains=alternative).values("record_id"))
+                | Q(pk__in=people.filter(folded__contains=alternative).values("record_id"))
+                | Q(pk__in=classified.filter(category__in=categories.filter(folded__contains=alternative))
+                    .values("cataloguerecord_id"))
+            )
+        records = records.filter(condition)
     return records
 
 
-def _words_sql(query: str) -> tuple[str, list[object]] | None:
-    """The word search as a condition on the record table, for the counting statements."""
-    words = query_words(query)
-    if not words:
-        return None
-    record = CatalogueRecord._meta.db_table
-    if connection.vendor == "postgresql":
-        # Run the full-text search once and hand its ids to the three counting statements:
-        # a common word matches most of the catalogue, and each statement would search again.
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT record_id FROM games_cataloguesearch WHERE document @@ to_tsquery('simple', unaccent(%s))",
-                [_prefix_tsquery(words)],
-            )
-            ids = [row[0] for row in cursor.fetchall()]
-        return f"{record}.id = ANY(%s)", [ids]
-    found_sql, found_params = matching(CatalogueRecord.objects.all(), query).order_by().values("pk").query.sql_with_params()
-    return f"{record}.id IN ({found_sql})", list(found_params)
-
-
-def matching(records: QuerySet[CatalogueRecord], query: str) -> QuerySet[CatalogueRecord]:
-    """The records of ``records`` in which every word of ``query`` appears; all of them if none."""
-    words = query_words(query)
-    if not words:
+def _matches(records: QuerySet[CatalogueRecord], understood: Understood) -> QuerySet[CatalogueRecord]:
+    if not understood.words:
         return records
     if connection.vendor == "postgresql":
         return records.filter(
             pk__in=RawSQL(
                 "SELECT record_id FROM games_cataloguesearch WHERE document @@ to_tsquery('simple', unaccent(%s))",
-                [_prefix_tsquery(words)],
+                [_tsquery_source(understood)],
             )
         )
-    return _sqlite_matches(records, words)
+    return _sqlite_matches(records, understood)
 
 
-def with_relevance(records: QuerySet[CatalogueRecord], query: str) -> QuerySet[CatalogueRecord]:
+def matching(records: QuerySet[CatalogueRecord], query: str, language: str | None = None) -> QuerySet[CatalogueRecord]:
+    """The records of ``records`` in which every word of ``query`` appears, in some form in the
+    reader's language (see ``understand``); all of them if it has no words."""
+    return _matches(records, understand(query, language))
+
+
+def _with_relevance(records: QuerySet[CatalogueRecord], understood: Understood) -> QuerySet[CatalogueRecord]:
     """Annotate ``relevance``: higher the more words a title, a person or the publisher holds.
 
     A record found only through its summary or categories ranks after them (relevance 0), the
     way a librarian reads a hit list: title and author matches first.
     """
-    words = query_words(query)
-    if not words:
+    if not understood.words:
         return records.annotate(relevance=Value(0.0, output_field=FloatField()))
     if connection.vendor == "postgresql":
         # Ranked on the small heading vector, with any word counting: ranking the whole
@@ -174,14 +325,14 @@ def with_relevance(records: QuerySet[CatalogueRecord], query: str) -> QuerySet[C
             relevance=RawSQL(
                 "SELECT ts_rank(s.heading, to_tsquery('simple', unaccent(%s))) FROM games_cataloguesearch s "
                 "WHERE s.record_id = games_cataloguerecord.id",
-                [_prefix_tsquery(words, "|")],
+                [_tsquery_source(understood, "|")],
                 output_field=FloatField(),
             )
         )
     _register_fold_function()
     in_title = Q()
-    for word in words:
-        in_title &= Q(folded_title__contains=word)
+    for word in understood.words:
+        in_title &= functools.reduce(operator.or_, (Q(folded_title__contains=form) for form in word.alternatives))
     return records.alias(folded_title=_Fold("title")).annotate(
         relevance=Case(When(in_title, then=Value(1.0)), default=Value(0.5), output_field=FloatField())
     )
@@ -306,10 +457,12 @@ COUNTS_CACHE_SECONDS = 24 * 3600
 
 @dataclass(frozen=True)
 class Hits:
-    """The facet counts of a search (``counts.total`` the number of hits) and one page's record ids."""
+    """The facet counts of a search (``counts.total`` the number of hits) and one page's record ids;
+    ``corrected``, the words searched for instead of mistyped ones (see ``understand``)."""
 
     counts: FacetCounts
     ids: list[int]
+    corrected: str | None = None
 
 
 def _joined(parts: list[tuple[str, list[object]]]) -> tuple[str, list[object]]:
@@ -330,16 +483,16 @@ def _tsqueries(*sources: str) -> tuple[str, ...]:
         return tuple(cursor.fetchone())
 
 
-def _match_sql(query: str, records: QuerySet[CatalogueRecord]) -> tuple[str, list[object], tuple[str, ...]]:
+def _match_sql(understood: Understood, records: QuerySet[CatalogueRecord]) -> tuple[str, list[object], tuple[str, ...]]:
     """The SELECT of ``m``: the match columns, ``relevance``, and the annotations of ``records``."""
-    words = query_words(query)
+    words = understood.words
     extra = tuple(records.query.annotations)
     columns = (*MATCH_COLUMNS, *extra)
     if connection.vendor == "postgresql":
         if not words:
             base_sql, base_params = records.order_by().values(*columns).query.sql_with_params()
             return f"SELECT r.*, 0.0 AS relevance FROM ({base_sql}) r", list(base_params), extra
-        found, ranked = _tsqueries(_prefix_tsquery(words), _prefix_tsquery(words, "|"))
+        found, ranked = _tsqueries(_tsquery_source(understood), _tsquery_source(understood, "|"))
         # The queries go in as constants: as expressions (unaccent, to_tsquery) they would be
         # computed again for every row a sequential scan tests or ts_rank ranks, which cost
         # three times the search itself; and a constant lets the planner estimate the matches.
@@ -354,7 +507,7 @@ def _match_sql(query: str, records: QuerySet[CatalogueRecord]) -> tuple[str, lis
             sql += f" JOIN ({base_sql}) r ON r.id = s.record_id"
             params += base_params
         return f"{sql} WHERE s.document @@ %s::tsquery", [*params, found], extra
-    found = with_relevance(matching(records, query), query).order_by().values(*columns, "relevance")
+    found = _with_relevance(_matches(records, understood), understood).order_by().values(*columns, "relevance")
     sql, params = found.query.sql_with_params()
     return sql, list(params), extra
 
@@ -476,20 +629,23 @@ def hits(
     limit: int = 20,
     records: QuerySet[CatalogueRecord] | None = None,
     counts: FacetCounts | None = None,
+    language: str | None = None,
 ) -> Hits:
     """The facet counts of the search and the ids of the records from ``offset`` on, sorted.
 
     ``order_by`` names columns of the matches: ``relevance``, ``title``, ``id``, the other
     ``MATCH_COLUMNS`` or an annotation of ``records`` (a queryset of all the records, which may
     add sort keys from apps above this one); a leading "-" sorts descending, and missing values
-    come last either way. ``counts`` given (the same search's) are not counted again.
+    come last either way. ``counts`` given (the same search's) are not counted again. The words
+    are read in ``language``, the active language by default (see ``understand``).
     """
     records = CatalogueRecord.objects.all() if records is None else records
-    match_sql, match_params, extra = _match_sql(query, records)
+    understood = understand(query, language)
+    match_sql, match_params, extra = _match_sql(understood, records)
     match_sql, match_params = _flagged(match_sql, match_params, choice)
     page_sql, page_params = _page_part(choice, order_by, offset, limit, {*MATCH_COLUMNS, "relevance", *extra})
     key = None
-    if counts is None and not query_words(query):
+    if counts is None and not understood.words:
         key = _counts_cache_key(choice)
         cached = cache.get(key) if key else None
         if cached is not None:
@@ -497,13 +653,13 @@ def hits(
     with connection.cursor() as cursor:
         if counts is not None:
             cursor.execute(f"WITH {MATCH} AS ({match_sql}) {page_sql}", [*match_params, *page_params])
-            return Hits(counts, [row[0] for row in cursor.fetchall()])
+            return Hits(counts, [row[0] for row in cursor.fetchall()], understood.corrected)
         parts = _counting_parts(choice)
         if connection.vendor == "postgresql":
             # Matches found by words are kept once and read four times (inlined, each part would
             # search again); the whole catalogue is better read where each part needs it (the
             # title index for the page, say). Chosen facets are joined in ``m`` either way.
-            materialized = "MATERIALIZED" if query_words(query) else "NOT MATERIALIZED"
+            materialized = "MATERIALIZED" if understood.words else "NOT MATERIALIZED"
             numbers_sql, numbers_params = parts["numbers"]
             sql = (
                 f"WITH {MATCH} AS {materialized} ({match_sql}) SELECT"
@@ -527,7 +683,7 @@ def hits(
             ids = [row[0] for row in cursor.fetchall()]
     if key:
         cache.set(key, figures, COUNTS_CACHE_SECONDS)
-    return Hits(_counts_from(*figures), list(ids))
+    return Hits(_counts_from(*figures), list(ids), understood.corrected)
 
 
 def facet_counts(query: str, choice: FacetChoice) -> FacetCounts:

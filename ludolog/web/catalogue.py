@@ -555,6 +555,10 @@ def catalogue_search(request: HttpRequest) -> HttpResponse:
         "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1),
         "filtered": any(getattr(choice, name) is not None for name in search.FACETS),
         "may_import": may_import_catalogue(request),
+        # Mistyped words were searched for as the catalogue's nearest ones: the reader is told so,
+        # with the corrected search as a link (a whole page, so that the search box says it too).
+        "corrected": hits.corrected,
+        "corrected_url": links.url(q=hits.corrected, page=None) if hits.corrected else None,
     }
     # htmx swaps in the results alone; a history restore or a plain request gets the whole page.
     fragment = request.htmx and not request.htmx.history_restore_request

@@ -63,8 +63,8 @@ def open_page(browser, live_server, settings) -> Iterator[Any]:
         else:
             route.fulfill(status=404)
 
-    def open_(viewport: dict[str, int], path: str) -> Any:
-        context = browser.new_context(viewport=dict(viewport), locale="en-US")
+    def open_(viewport: dict[str, int], path: str, locale: str = "en-US") -> Any:
+        context = browser.new_context(viewport=dict(viewport), locale=locale)
         contexts.append(context)
         page = context.new_page()
         page.set_default_timeout(15_000)
@@ -100,6 +100,25 @@ def test_the_catalogue_fits_the_screen_with_its_facets_as_lists_or_drop_downs(op
         assert page.script_errors == []
     chips = page.locator(".active-filters .chip").all_inner_texts()
     assert [" ".join(chip.replace("×", "").split()) for chip in chips] == ["Language: French"]
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_a_mistyped_search_offers_the_corrected_one(open_page, catalogue, artifacts, width):
+    viewport = WIDTHS[width]
+    for locale, offer in (("en-US", "Did you mean:"), ("fr-FR", "Vouliez-vous dire :")):
+        page = open_page(viewport, "/catalogue/?q=Carcassonne+pr%C3%A9histiore", locale)
+        assert_no_sideways_scroll(page)
+        did_you_mean = page.locator('[data-testid="did-you-mean"]')
+        assert " ".join(did_you_mean.inner_text().split()) == f"{offer} carcassonne prehistoire"
+        # The search was made with the corrected words: the record is there already.
+        assert page.locator(".hit h3").all_inner_texts() == [HG_TITLE]
+        page.screenshot(path=str(artifacts / f"catalogue-did-you-mean-{locale[:2]}-{viewport['width']}.png"),
+                        full_page=True)
+        did_you_mean.get_by_role("link").click()
+        page.wait_for_url(re.compile(r"q=carcassonne\+prehistoire"))
+        assert page.locator("#catalogue-q").input_value() == "carcassonne prehistoire"
+        assert page.locator('[data-testid="did-you-mean"]').count() == 0
+        assert page.script_errors == []
 
 
 @pytest.mark.parametrize("width", WIDTHS)
