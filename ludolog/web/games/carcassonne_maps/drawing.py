@@ -156,9 +156,12 @@ def table_map_svg(drawing: Mapping[str, Any], records: Mapping[str, Mapping[str,
             + "".join(_ground(drawing, {}, records, translate)(frame)) + '<g class="chips-laid"></g></svg>')
 
 
-TEXT_WORDS = tuple(gettext_noop(words) for words in (
-    "a chip, face down", "Approximate map: the printed map is not public", "Map: %(title)s (%(version)s).",
-    "The map is approximate: the printed map is not public.", "Chips face down: %(count)s.",
-    "%(colour)s island, stack %(stack)s: %(tile)s face up, %(left)s tiles.", "violet", "light blue", "orange",
-))
-"""The English words above, for the translators (the module speaks through ``translate``)."""
+TEXT_WORDS = (
+    gettext_noop("a chip, face down"), gettext_noop("Approximate map: the printed map is not public"),
+    gettext_noop("Map: %(title)s (%(version)s)."), gettext_noop("The map is approximate: the printed map is not public."),
+    gettext_noop("Chips face down: %(count)s."),
+    gettext_noop("%(colour)s island, stack %(stack)s: %(tile)s face up, %(left)s tiles."),
+    gettext_noop("violet"), gettext_noop("light blue"), gettext_noop("orange"),
+)
+"""The English words above, for the translators (the module speaks through ``translate``), each
+written out: makemessages reads neither a call inside an f-string nor one over a variable."""
