@@ -32,7 +32,7 @@ def test_a_french_person_gets_the_reset_in_french_and_chooses_a_new_password(cli
     assert answer.status_code == 302 and answer["Location"] == "/password/reset/sent/"
     (sent,) = mail.outbox
     assert sent.to == ["nadia@example.org"]
-    assert sent.subject == "Ludolog : choisissez un nouveau mot de passe"
+    assert sent.subject == "Ludolog\u00a0: choisissez un nouveau mot de passe"
     assert "Bonjour nadia," in sent.body and "Le lien sert une fois, pendant 3 jours." in sent.body
     link = re.search(r"http://testserver(/password/reset/\S+/)", sent.body)[1]
     form = client.get(link, follow=True)
@@ -54,7 +54,7 @@ def test_without_a_language_of_their_own_the_reset_is_in_their_organisations(cli
     library.save()
     give_role(user, None, library)
     client.post("/password/reset/", {"email": "claire@example.org"})
-    assert mail.outbox[0].subject == "Ludolog : choisissez un nouveau mot de passe"
+    assert mail.outbox[0].subject == "Ludolog\u00a0: choisissez un nouveau mot de passe"
 
 
 def test_an_unknown_address_reads_the_same_page_and_nothing_is_sent(client):

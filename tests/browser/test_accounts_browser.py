@@ -35,7 +35,7 @@ WORDS = {
            "pending": "its organisers will answer", "area": "Members and invitations", "accepted": "is a member now.",
            "save_roles": "Save the roles", "member": "You are a member."},
     "fr": {"sign_up": "Créer un compte", "create": "Créer le compte", "account": "Votre compte",
-           "forgot": "Mot de passe oublié ?", "mail_me": "M’envoyer le lien",
+           "forgot": "Mot de passe oublié\u00a0?", "mail_me": "M’envoyer le lien",
            "save": "Enregistrer le nouveau mot de passe", "log_in": "Se connecter", "log_out": "Se déconnecter",
            "verified": "vérifiée le", "unverified": "pas encore vérifiée",
            "pending": "ses organisateurs vous répondront", "area": "Membres et invitations",
@@ -148,7 +148,7 @@ def test_a_visitor_signs_up_verifies_the_address_and_gets_back_in_by_mail(browse
     with page.expect_navigation():
         page.get_by_role("button", name=words["mail_me"]).click()
     assert page.url.endswith("/password/reset/sent/")
-    assert mail.outbox[-1].subject == ("Ludolog : choisissez un nouveau mot de passe" if language == "fr"
+    assert mail.outbox[-1].subject == ("Ludolog\u00a0: choisissez un nouveau mot de passe" if language == "fr"
                                        else "Ludolog: choose a new password")
     page.goto(link_in_last_mail(r"http://\S+/password/reset/\S+/"))
     page.fill("#id_new_password1", NEW_PASSWORD)

@@ -39,7 +39,7 @@ WORDS = {
     "fr": {"locale": "fr-FR", "title": "Importer un catalogue", "check": "Vérifier d’abord le fichier",
            "checked": "2 notices nouvelles au catalogue, 0 mise à jour, 0 inchangée, 1 doublon dans le fichier, "
                       "2 refusées.",
-           "refused": ("Notice 1 (Les Aventuriers du Rail) : ", "Notice 5 : "),
+           "refused": ("Notice 1 (Les Aventuriers du Rail)\u00a0: ", "Notice 5\u00a0: "),
            "duplicate": "La notice 4 répète la notice 3", "missing_parts": "pièces manquantes", "store": "Enregistrer",
            "of_5": " sur 5",
            "stored": "3 notices nouvelles au catalogue, 0 mise à jour, 0 inchangée, 1 doublon dans le fichier, "

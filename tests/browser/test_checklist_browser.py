@@ -25,7 +25,7 @@ WORDS = {
     "en": {"differs": "Differs: the engine says 79, the checklist 78", "saved": "Checklist saved",
            "twice": "This kind is already on the checklist"},
     # As in /work/notes/fr-components.json (compiled in by the lead).
-    "fr": {"differs": "Diffère : le moteur dit 79, la liste 78", "saved": "Liste de contrôle enregistrée",
+    "fr": {"differs": "Diffère\u00a0: le moteur dit 79, la liste 78", "saved": "Liste de contrôle enregistrée",
            "twice": "Cette pièce est déjà sur la liste"},
 }
 

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 WORDS = {
     "en": {"area": "Members and invitations", "welcome": "Welcome to Club du Jeudi: you are a member.",
            "record": "Record a game"},
-    "fr": {"area": "Membres et invitations", "welcome": "Club du Jeudi : bienvenue, vous en êtes membre.",
+    "fr": {"area": "Membres et invitations", "welcome": "Club du Jeudi\u00a0: bienvenue, vous en êtes membre.",
            "record": "Enregistrer une partie"},
 }
 PASSWORD = "un-mot-de-passe-long"

@@ -160,7 +160,7 @@ def test_the_table_set_up_on_a_laptop_and_in_french(browser, live_server, keeper
     french.goto(f"{live_server.url}/scorekeeping/")
     french.locator(f'input[name="game"][value="{MAPS}"]').check()
     text = french.locator("fieldset.setup-choices[data-game='carcassonne-maps']").inner_text()
-    for words in ("Où se trouvent les jetons", "Jetons marqués : 0 sur 20", "Tuile face visible, île violette, pile 1"):
+    for words in ("Où se trouvent les jetons", "Jetons marqués\u00a0: 0 sur 20", "Tuile face visible, île violette, pile 1"):
         assert words in text, words
     french.locator(f'#member-chips button[data-name="Ada"]').click()
     french.locator(f'#member-chips button[data-name="Bastien"]').click()

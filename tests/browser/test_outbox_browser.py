@@ -23,8 +23,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 WORDS = {
     "en": {"outbox": "Outbox: mail not sent yet", "heading": "Outbox", "given_up": "failed: no more automatic tries",
            "retry": "Try again now", "retried": "The message will be tried again."},
-    "fr": {"outbox": "Boîte d’envoi : courriels pas encore envoyés", "heading": "Boîte d’envoi",
-           "given_up": "échec : plus de nouvel essai automatique", "retry": "Réessayer maintenant",
+    "fr": {"outbox": "Boîte d’envoi\u00a0: courriels pas encore envoyés", "heading": "Boîte d’envoi",
+           "given_up": "échec\u00a0: plus de nouvel essai automatique", "retry": "Réessayer maintenant",
            "retried": "Le message va être réessayé."},
 }
 

@@ -144,11 +144,11 @@ def test_the_checks_name_the_problem_in_french_too():
     with translation.override("fr"):
         with pytest.raises(ValidationError) as refused:
             covers.validate_cover(image_file("heavy.png", (1300, 1400), noise=True))
-        assert refused.value.messages == ["La couverture pèse 5,2 Mo ; 5 Mo au plus sont acceptés."]
+        assert refused.value.messages == ["La couverture pèse 5,2 Mo\u00a0; 5 Mo au plus sont acceptés."]
         with pytest.raises(ValidationError) as refused:
             covers.validate_cover(truncated_jpeg())
         assert refused.value.messages == ["La couverture n’a pas pu être lue en entier (le fichier est tronqué ou "
-                                          "abîmé) ; envoyez-le à nouveau ou choisissez une autre image."]
+                                          "abîmé)\u00a0; envoyez-le à nouveau ou choisissez une autre image."]
 
 
 def test_a_stored_cover_is_not_checked_again_when_its_record_is_validated(admin_client, media):

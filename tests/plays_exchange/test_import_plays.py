@@ -23,7 +23,7 @@ from records.models import Event, GameRecord, Player
 
 from .generate_fixtures import GUESTS, MEMBERS, bgg_fixture, bgstats_fixture
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("in_english")]  # the skip reasons are the reader's words
 
 
 @pytest.fixture(scope="module")

@@ -141,7 +141,7 @@ def test_the_replay_draws_the_map_and_says_the_chips(client: Client):
     end = client.get(f"/games/{record.pk}/replay/?at={last}").content.decode()
     assert "The final scoring, feature by feature" in end
     detail = client.get(f"/games/{record.pk}/").content.decode()
-    assert "benelux (benelux-approximate@1)" in detail and "Map-Chips" in detail
+    assert "Benelux (approximate map, version 1)" in detail and "Map-Chips" in detail
 
 
 def test_a_record_file_carries_the_whole_set_up():
@@ -158,7 +158,7 @@ def test_the_maps_pages_speak_french(client: Client):
     chip_step = next(e["seq"] for e in document["events"] if "chip" in e["payload"])
     html = client.get(f"/games/{record.pk}/replay/?at={chip_step}", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Jeton pris" in html and "Carte approximative" in html and "Cases de départ" in html
-    assert "Cartes de Carcassonne – Benelux" in html
+    assert "Carte de Carcassonne – Benelux" in html
 
 
 def benelux_file() -> dict:

@@ -67,4 +67,4 @@ def test_the_expansions_words_in_french():
     text = "\n".join(lines)
     assert "pose le grand meeple" in text and "Le bâtisseur donne une deuxième tuile." in text
     assert "pose le cochon dans le pré" in text
-    assert any(group.heading == "Marchandises (Marchands & Bâtisseurs)" for group in end.groups)
+    assert any(group.heading == "Marchandises (Marchands et Bâtisseurs)" for group in end.groups)

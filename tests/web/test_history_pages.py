@@ -142,7 +142,9 @@ def test_the_record_page_shows_seats_results_and_events_with_retracted_ones_stru
     assert "<del" in lines[0][1] and "taken back by event 2" in lines[0][1]
     assert "<del" not in lines[2][1]
     assert first.payload["tile"] in lines[0][1]
-    assert "<code>undo</code>" in lines[1][1]
+    assert "takes back the last move" in lines[1][1]  # words; the notation is the experts'
+    notation = re.search(r'<details class="technical expert" data-testid="event-notation">(.*?)</details>', html, re.S)[1]
+    assert "<code>undo</code>" in notation and f"<code>{first.payload['tile']}" in notation
     assert "No results yet" in html
 
 
@@ -249,7 +251,7 @@ def test_the_record_page_ranks_the_players_and_lists_sources_in_the_engines_orde
     assert re.findall(r'<td class="number">(\d+)</td>\s*<th scope="row">', table) == [str(r.rank) for r in results]
     # The replay page's order (the engine's: rivers, forests, huts, hunters), not the alphabet's.
     headings = re.findall(r'<th scope="col" class="number">([^<]+)</th>', table)
-    assert headings == ["Rank", "Score", "Rivers", "Forests", "Huts", "Hunters", "Seat"]
+    assert headings == ["Rank", "Score", "Rivers", "Forests", "Huts", "Hunters", "Order of play"]
     first = results[0]
     cells = table.split(f">{first.player.display_name}</a></th>")[1].split("</tr>")[0]
     assert re.findall(r'<td class="number">(-?\d+)</td>', cells) == [

@@ -502,46 +502,46 @@ def test_the_same_sentences_in_french():
         hg = _joined_forests()
         hg.play("L01@-1,0r0 gatherer:0", "L02@1,0r0 gatherer:0", "L03@-1,-1r90", "L04@1,-1r180")
         assert hg.play("L05@0,-1r90") == Narration(
-            0, "Bastien pose la tuile L05 en (0, −1)", ("Forêt achevée : Bastien +10, Chloé +10",), {0: 10, 1: 10})
+            0, "Bastien pose la tuile L05 en (0, −1)", ("Forêt achevée\u00a0: Bastien +10, Chloé +10",), {0: 10, 1: 10})
         hg = Recording("hunters-gatherers", hunters_gatherers_game(meadow("L01", "deer=2"), lake_east("L02", 1),
                                                                meadow("L03")))
         assert hg.play("L01@-1,0r0 hunter:0").text == \
             "Bastien pose la tuile L01 en (−1, 0) et place un chasseur dans la prairie"
         assert hg.play("L02@1,0r0 hut:1").text == "Chloé pose la tuile L02 en (1, 0) et construit une hutte sur la rivière"
-        assert hg.play("L03@0,1r0").scoring == ("Décompte final, huttes sur un réseau de rivières : Chloé +1",
-                                                "Décompte final, chasseurs dans une prairie : Bastien +4")
+        assert hg.play("L03@0,1r0").scoring == ("Décompte final, huttes sur un réseau fluvial\u00a0: Chloé +1",
+                                                "Décompte final, chasseurs dans une prairie\u00a0: Bastien +4")
         assert hg.play("undo").text == "Bastien reprend le dernier coup"
 
         game = carcassonne()
         assert game.play("E@0,-1r180 meeple:0") == Narration(
-            0, "Ada pose la tuile E en (0, −1) et place un chevalier dans la ville", ("Ville achevée : Ada +4",), {0: 4})
-        assert game.play("C discard").text == "La tuile C ne va nulle part : Bo la défausse"
+            0, "Ada pose la tuile E en (0, −1) et place un chevalier dans la ville", ("Ville achevée\u00a0: Ada +4",), {0: 4})
+        assert game.play("C discard").text == "La tuile C ne va nulle part\u00a0: Bo la défausse"
         game = carcassonne(["M", "U"])
         game.play("M@0,-1r180 meeple:0")
         assert game.play("U@1,0r0 meeple:0").scoring == (
-            "Décompte final, ville inachevée : Ada +3", "Décompte final, route inachevée : Bo +2")
+            "Décompte final, ville inachevée\u00a0: Ada +3", "Décompte final, route inachevée\u00a0: Bo +2")
 
         table = stone_age(StoneAgeGame.new(2))
         assert table.play("reveal cards=C07,C17,C30,C09 building1=B03 building2=B21").text == (
-            "Cartes retournées : C07 (7 nourriture ; vert : poterie), C17 (1 pierre ; sable : 1 agriculteur), "
-            "C30 (dés pour tous ; sable : 2 bâtisseurs de huttes), C09 (1 nourriture ; vert : tissage) ; "
-            "Bâtiments retournés : B03 (2 bois et 1 or), B21 (4 ressources de 4 sortes)")
+            "Cartes retournées\u00a0: C07 (7 nourriture\u00a0; vert\u00a0: poterie), C17 (1 pierre\u00a0; sable\u00a0: 1 agriculteur), "
+            "C30 (dés pour tous\u00a0; sable\u00a0: 2 bâtisseurs de huttes), C09 (1 nourriture\u00a0; vert\u00a0: tissage)\u00a0; "
+            "Bâtiments retournés\u00a0: B03 (2 bois et 1 or), B21 (4 ressources de 4 sortes)")
         assert table.play("place forest 3").text == "Alice place 3 membres dans la forêt"
         game = stone_age_game(2)
         game.tribes[0].tools = [2, 0, 0]
         table = stone_age(start_actions(game, {0: {"forest": 3}, 1: {"quarry": 1}}))
         assert table.play("resolve forest dice=3,5,6 tools=0").text == \
-            "Alice lance 3, 5, 6 + 2 (outil) dans la forêt : 5 bois"
+            "Alice lance 3, 5, 6 + 2 (outil) dans la forêt\u00a0: 5 bois"
         assert buying("C07", slot=2, wood=1, clay=1).play("resolve card2 pay=wood:1,clay:1").text == \
-            "Alice achète la carte de coût 2 (C07 : 7 nourriture ; vert : poterie) pour 1 bois et 1 glaise"
+            "Alice achète la carte de coût 2 en ressources (C07\u00a0: 7 nourriture\u00a0; vert\u00a0: poterie) pour 1 bois et 1 glaise"
         assert buying("C06", slot=1, wood=1).play("resolve card1 pay=wood:1 dice=2,6 picks=6,2").text == (
-            "Alice achète la carte de coût 1 (C06 : dés pour tous ; vert : écriture) pour 1 bois ; "
-            "les dés montrent 2, 6 : Alice prend le 6 (agriculture), Bo le 2 (glaise)")
+            "Alice achète la carte de coût 1 en ressources (C06\u00a0: dés pour tous\u00a0; vert\u00a0: écriture) pour 1 bois\u00a0; "
+            "les dés montrent 2, 6\u00a0: Alice prend le 6 (agriculture), Bo le 2 (glaise)")
         game = stone_age_game(2)
         game.stacks[0] = ["B03", "B28"]
         game.tribes[0].resources.update(wood=2, gold=1)
         table = stone_age(start_actions(game, {0: {"building1": 1}, 1: {"hunting_grounds": 1}}))
-        assert table.play("resolve building1 pay=wood:2,gold:1").text == "Alice construit B03 pour 2 bois et 1 or : +12"
+        assert table.play("resolve building1 pay=wood:2,gold:1").text == "Alice construit B03 pour 2 bois et 1 or\u00a0: +12"
         game = stone_age_game(2)
         game.tribes[0].food = 3
         game.tribes[0].resources.update(wood=2)
@@ -549,4 +549,4 @@ def test_the_same_sentences_in_french():
         table = stone_age(start_actions(game, {0: {"hunting_grounds": 1}, 1: {"river": 1}}))
         table.play("resolve hunting_grounds dice=1", "resolve river dice=1")
         assert table.play("feed pay=wood:2") == Narration(
-            0, "Alice nourrit sa tribu avec 2 bois", ("Famine chez Bo : −10",), {1: -10})
+            0, "Alice nourrit sa tribu avec 2 bois", ("Famine dans la tribu de Bo\u00a0: −10",), {1: -10})

@@ -66,7 +66,9 @@ def test_the_page_at_step_five_shows_that_position(client: Client, game):
 
     assert last_placed(board_of(html)) == events[4]["payload"]["tile"]
     status = re.search(r'<p id="step-status"[^>]*>(.*?)</p>', html, re.S)[1]
-    assert f"Event 5 of {len(events)}" in status and events[4]["notation"] in status
+    assert f"Event 5 of {len(events)}" in status and events[4]["notation"] not in status  # words, not notation
+    folded = re.search(r'<details class="expert step-notation-box">(.*?)</details>', html, re.S)[1]
+    assert events[4]["notation"] in folded, "the notation, folded away for the experts"
     assert re.search(rf'<span class="who">.*?{NAMES[4 % 4]}</span> lays tile {events[4]["payload"]["tile"]}', status)
     assert re.search(r'<li value="5" data-seq="5" [^>]*class="current" aria-current="step">', html)
     assert 'id="step-next" href="?at=6"' in html and 'id="step-prev" href="?at=4"' in html

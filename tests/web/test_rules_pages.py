@@ -27,7 +27,7 @@ def test_the_game_and_replay_pages_say_the_ruleset_and_variants(client: Client):
         assert "Ruleset 2: feeding as published, the food not eaten is kept" in html
         assert "A hut&#x27;s newborn eats from the next round on" in html
     french = client.get(f"/games/{record.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "Règles 2 : nourrir comme dans la règle publiée" in french and "Variantes" in french
+    assert "Règles 2\u00a0: nourrir comme dans la règle publiée" in french and "Variantes" in french
 
 
 def test_a_moved_record_says_which_rules_it_was_recorded_under(client: Client):

@@ -472,7 +472,7 @@ def test_the_maps_table_set_up_speaks_french(keeper_client: Client):
     answers[f"setup-{MAPS}-chip_squares"] = answers[f"setup-{MAPS}-chip_squares"].rsplit(" ", 1)[0]
     html = keeper_client.post("/scorekeeping/", {"played_on": "2026-11-28", **answers},
                               HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "20 jetons se trouvent sur la carte : 19 sont marqués." in html.replace("&nbsp;", " ")
+    assert "20 jetons se trouvent sur la carte\u00a0: 19 sont marqués." in html.replace("&nbsp;", " ")
     page = keeper_client.get("/scorekeeping/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     for words in ("Où se trouvent les jetons", "Tuile sur l’autre case de départ",
                   "Tuile face visible, île violette, pile 1"):
