@@ -320,6 +320,18 @@ def imports_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 @pytest.fixture(autouse=True)
+def no_language_left_active() -> Iterator[None]:
+    """Each test starts in the site's language: a request in French, Dutch or Czech made through the
+    test client leaves its language active in the thread (LocaleMiddleware activates it and never
+    takes it back), and a later test's messages would be in it."""
+    from django.utils import translation
+
+    translation.deactivate()
+    yield
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def empty_cache_after_each_test() -> Iterator[None]:
     """Each test starts with an empty cache: a rolled-back test's ids come back in the next one on
     SQLite, and a cache key made of ids (a reader's replayed ratings) would find the last test's."""
