@@ -14,7 +14,6 @@ what it found). ``TRUNCATE games_catalogueword`` and this migration's ``FILL`` r
 PostgreSQL only, like 0002.
 """
 
-from django.contrib.postgres.operations import CreateExtension
 from django.db import migrations
 
 COLUMNS = ("title", "min_players", "max_players", "min_age", "duration_minutes")
@@ -103,6 +102,10 @@ BACKWARD = OLD_REFRESH + TRUNCATE.format(words="") + "DROP TABLE IF EXISTS games
 
 def forward(apps, schema_editor):
     if schema_editor.connection.vendor == "postgresql":
+        # Not Django's CreateExtension: going back, it asks pg_extension on every database, and a
+        # SQLite file taken back past this migration would fail. Going back leaves the extension
+        # (another app may use it).
+        schema_editor.execute("CREATE EXTENSION IF NOT EXISTS pg_trgm;")
         schema_editor.execute(FORWARD)
 
 
@@ -115,7 +118,5 @@ class Migration(migrations.Migration):
     dependencies = [("games", "0014_languages_and_verbose_names")]
 
     operations = [
-        # CreateExtension is itself a no-op on other databases, and on one that has it already.
-        CreateExtension("pg_trgm"),
         migrations.RunPython(forward, backward),
     ]
