@@ -74,7 +74,7 @@ def test_the_end_of_each_game_explained_at_both_widths(browser, live_server, art
         assert current.locator(".gain").count() >= 1
         status = page.locator("#step-status").inner_text()
         assert f"Event {last} of {last}" in status and "The game is over." in status
-        assert document["events"][-1]["notation"] in status
+        assert page.locator("#step-notation").text_content() == document["events"][-1]["notation"]
 
         # The final scoring: its lines add up, with what came before, to the final scores.
         final = page.locator("#final-scoring")
@@ -130,7 +130,7 @@ def test_back_after_two_steps_returns_to_the_earlier_step(browser, live_server, 
     assert step_in_url(page) == 4
     assert page.locator("#event-list li.current").get_attribute("data-seq") == "4"
     assert page.locator("#step-slider").input_value() == "4"
-    assert document["events"][3]["notation"] in page.locator("#step-status").inner_text()
+    assert page.locator("#step-notation").text_content() == document["events"][3]["notation"]
     page.go_back()
     shown_step(page, 3)
     assert step_in_url(page) == 3
