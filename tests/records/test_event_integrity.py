@@ -39,7 +39,8 @@ from records.models import Event, EventVerification, GameRecord
 from records.selectors import AppendTarget
 from records.services import RecordFull, append_event
 from tests.factories import (
-    ROOT, event, keeper_api, plain_postgresql_client, post_event, seeded_record, simulated_document, sqlite_env,
+    ROOT, VERIFIED_APPS, event, keeper_api, plain_postgresql_client, post_event, seeded_record, simulated_document,
+    sqlite_env,
 )
 
 
@@ -270,8 +271,9 @@ def test_migration_0006_chains_the_events_already_stored_on_sqlite(tmp_path):
     insert_legacy_events(db, "?")
     db.commit()
     db.close()
-    forward = run_manage(database, "migrate", "-v0")
-    assert forward.returncode == 0, forward.stderr
+    for app in VERIFIED_APPS:
+        forward = run_manage(database, "migrate", app, "-v0")
+        assert forward.returncode == 0, forward.stderr
     verified = run_manage(database, "verify_events")
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert verified.stdout == "3 events in 2 records checked: every hash matches\n"
@@ -319,8 +321,9 @@ def test_migration_0006_chains_the_events_already_stored_on_postgresql():
         assert manage("migrate", "records", "0005", "-v0").returncode == 0
         with psycopg.connect(env["DATABASE_URL"], autocommit=True) as db:
             insert_legacy_events(db, "%s")
-        forward = manage("migrate", "-v0")
-        assert forward.returncode == 0, forward.stderr
+        for app in VERIFIED_APPS:
+            forward = manage("migrate", app, "-v0")
+            assert forward.returncode == 0, forward.stderr
         verified = manage("verify_events")
         assert verified.stdout == "3 events in 2 records checked: every hash matches\n", verified.stderr
         with psycopg.connect(env["DATABASE_URL"], autocommit=True) as db:

@@ -41,7 +41,7 @@ from records.models import Event, GameRecord, Player, Seat
 from records.players import merge_players
 from records.rulesets import migrate_ruleset
 from records.services import SeatSpec, append_event, start_game
-from tests.factories import ROOT, event, seeded_record, simulated_events, sqlite_env
+from tests.factories import ROOT, VERIFIED_APPS, event, seeded_record, simulated_events, sqlite_env
 
 VARIANT = "figures_home_at_end_of_turn"
 """A Hunters and Gatherers variant its first ruleset has: a set-up that replays without error."""
@@ -455,8 +455,9 @@ def test_the_records_stored_before_the_migration_are_checkpointed_by_it(tmp_path
                [record_id, json.dumps(payload), at.strftime("%Y-%m-%d %H:%M:%S.%f"), digest])
     db.commit()
     db.close()
-    forward = run_manage(database, "migrate", "-v0")
-    assert forward.returncode == 0, forward.stderr
+    for app in VERIFIED_APPS:
+        forward = run_manage(database, "migrate", app, "-v0")
+        assert forward.returncode == 0, forward.stderr
     verified = run_manage(database, "verify_events")
     assert verified.returncode == 0, verified.stdout + verified.stderr
     db = sqlite3.connect(database)
