@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import shutil
 import subprocess
 import uuid
 from itertools import islice
@@ -190,6 +191,7 @@ def django_db_keepdb(request, django_db_modify_db_settings, django_db_blocker, t
             made = cursor.fetchone() is not None
         if not made:
             migrate_template(connection, template)
+            dump_migrated(connection, template, lock_path.parent / MIGRATED_POSTGRESQL_DUMP)
         with connection._nodb_cursor() as cursor:
             cursor.execute(f"DROP DATABASE IF EXISTS {quote(copy)} WITH (FORCE)")
             cursor.execute(f"CREATE DATABASE {quote(copy)} TEMPLATE {quote(template)}")
@@ -202,6 +204,25 @@ def django_db_keepdb(request, django_db_modify_db_settings, django_db_blocker, t
         with connection._nodb_cursor() as cursor:
             cursor.execute(f"DROP DATABASE IF EXISTS {quote(copy)} WITH (FORCE)")
             cursor.execute(f"DROP DATABASE IF EXISTS {quote(template)} WITH (FORCE)")
+
+
+MIGRATED_POSTGRESQL_DUMP = "migrated-postgresql.sql"
+"""In the run's shared folder: the template database as ``pg_dump`` writes it, for a test that
+needs a migrated database on a PostgreSQL server of its own (tests/ludolog/test_replica_reads.py)."""
+
+
+def dump_migrated(connection, template: str, path: Path) -> None:
+    """Dump the freshly migrated ``template`` (while no worker copies it: the caller holds the
+    lock), when ``pg_dump`` is there; a test that finds no dump migrates as before."""
+    if shutil.which("pg_dump") is None:
+        return
+    params = connection.settings_dict
+    env = dict(os.environ, PGPASSWORD=params.get("PASSWORD") or "")
+    done = subprocess.run(["pg_dump", "--no-owner", "--no-privileges", "-h", params["HOST"] or "127.0.0.1",
+                           "-p", str(params["PORT"] or 5432), "-U", params["USER"], "-f", str(path), template],
+                          env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        path.unlink(missing_ok=True)
 
 
 def migrate_template(connection, template: str) -> None:
