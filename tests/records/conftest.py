@@ -27,7 +27,10 @@ def migrated_sqlite_template(tmp_path_factory) -> Path:
     """A SQLite file with every migration applied, made once for the whole run (migrating takes
     seconds): the first pytest-xdist worker to ask makes it in the run's shared folder while the
     others wait on the lock, then every worker copies it."""
-    shared = tmp_path_factory.getbasetemp().parent
+    # The run's folder that every pytest-xdist worker's lies in; without xdist the run's own (its
+    # parent is every run's, where a file made before a new migration would be found).
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if "PYTEST_XDIST_WORKER" in os.environ else base
     database = shared / "migrated-template.sqlite3"
     with open(shared / "migrated-template.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
