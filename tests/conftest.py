@@ -202,8 +202,8 @@ def django_db_keepdb(request, django_db_modify_db_settings, django_db_blocker, t
         connections.close_all()
         fcntl.flock(lock, fcntl.LOCK_EX)
         with connection._nodb_cursor() as cursor:
-            cursor.execute(f"DROP DATABASE IF EXISTS {quote(copy)} WITH (FORCE)")
-            cursor.execute(f"DROP DATABASE IF EXISTS {quote(template)} WITH (FORCE)")
+            for name in (copy, template, f"{template}_making"):
+                cursor.execute(f"DROP DATABASE IF EXISTS {quote(name)} WITH (FORCE)")
 
 
 MIGRATED_POSTGRESQL_DUMP = "migrated-postgresql.sql"
@@ -227,15 +227,21 @@ def dump_migrated(connection, template: str, path: Path) -> None:
 
 def migrate_template(connection, template: str) -> None:
     """Make the database ``template`` as Django makes a test database (migrated, its cache table
-    made), then point the connection back at the worker's own test database's settings."""
+    made), then point the connection back at the worker's own test database's settings. It is
+    made under another name and takes its own once complete: a worker that failed half-way
+    leaves no template for the others to copy."""
     test_settings = connection.settings_dict["TEST"]
     worker_test_name, database_name = test_settings.get("NAME"), connection.settings_dict["NAME"]
-    test_settings["NAME"] = template
+    making = f"{template}_making"
+    test_settings["NAME"] = making
     try:
         connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
     finally:
         connection.creation.destroy_test_db(database_name, verbosity=0, keepdb=True)
         test_settings["NAME"] = worker_test_name
+    quote = connection.ops.quote_name
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(f"ALTER DATABASE {quote(making)} RENAME TO {quote(template)}")
 
 
 @pytest.fixture(scope="session")
