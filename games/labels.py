@@ -33,11 +33,15 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from importlib import resources
+from typing import TYPE_CHECKING
 from urllib.parse import quote
 
-import segno
-from fontTools.ttLib import TTFont
-from fpdf import FPDF
+if TYPE_CHECKING:
+    from fpdf import FPDF
+
+# fpdf, fontTools and segno are imported where a sheet is drawn: this module is imported with the
+# catalogue's services by every process that starts Django (each Celery worker, each manage.py
+# command), and they took a fifth of a second of each start.
 
 FONT_FAMILY = "DejaVuSans"
 FONT_FILES = {"": "DejaVuSans-Latin.ttf", "B": "DejaVuSans-Bold-Latin.ttf"}
@@ -159,6 +163,8 @@ def _sheet(layout: SheetLayout, skip: int, title: str, drawings: Sequence) -> by
     """A PDF of sheets of ``layout``, each of ``drawings`` (``draw(pdf, x, y)``) in the next place."""
     if not 0 <= skip < layout.per_page:
         raise ValueError(f"skip must be from 0 to {layout.per_page - 1}")
+    from fpdf import FPDF
+
     pdf = FPDF(orientation="portrait", unit="mm", format=(layout.page_width, layout.page_height))
     pdf.set_auto_page_break(False)
     pdf.set_margins(0, 0, 0)
@@ -175,6 +181,8 @@ def _sheet(layout: SheetLayout, skip: int, title: str, drawings: Sequence) -> by
 
 def qr_png(data: str) -> bytes:
     """The QR code of ``data`` as a black-and-white PNG, quiet zone included."""
+    import segno
+
     buffer = io.BytesIO()
     segno.make_qr(data, error=QR_ERROR_CORRECTION, boost_error=False).save(
         buffer, kind="png", scale=QR_PIXELS_PER_MODULE, border=4)
@@ -310,6 +318,8 @@ def _font_path(file_name: str):
 @cache
 def _covered_characters() -> frozenset[str]:
     """The characters both of the labels' fonts draw."""
+    from fontTools.ttLib import TTFont
+
     covered = None
     for file_name in FONT_FILES.values():
         with _font_path(file_name).open("rb") as font_file:

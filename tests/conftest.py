@@ -10,7 +10,9 @@ volunteer), ``in_english``; the builders behind the fixtures are in ``tests/fact
 
 from __future__ import annotations
 
+import fcntl
 import os
+import shutil
 import subprocess
 import uuid
 from itertools import islice
@@ -158,6 +160,88 @@ def each_simulated_game_played_once() -> Iterator[None]:
     files.simulate_document = load_demo.simulate_document = simulated
     yield
     files.simulate_document = load_demo.simulate_document = simulate
+
+
+@pytest.fixture(scope="session")
+def django_db_keepdb(request, django_db_modify_db_settings, django_db_blocker, tmp_path_factory) -> Iterator[bool]:
+    """On PostgreSQL under pytest-xdist, each worker's test database is a copy of one migrated
+    once for the whole run, rather than migrated again by each worker (a hundred migrations,
+    most of them Django rendering its models again and again: tens of seconds of a core each).
+
+    The first worker to ask migrates the run's template database as Django makes a test database,
+    the others waiting on a lock; then each worker copies it (``CREATE DATABASE … TEMPLATE``) as
+    its own and pytest-django keeps that copy (``keepdb``: the migrations find nothing to apply).
+    Each worker drops its copy at the end, and the template with it (a worker that still needs it
+    after that makes it again)."""
+    reuse = bool(request.config.getvalue("reuse_db"))
+    workerinput = getattr(request.config, "workerinput", None)
+    if reuse or workerinput is None or not DATABASE_URL.startswith(("postgres://", "postgresql://")):
+        yield reuse
+        return
+    from django.db import connection
+
+    template = f"{connection.settings_dict['NAME']}_template_{workerinput['testrunuid'][:8]}"
+    copy = connection.creation._get_test_db_name()
+    quote = connection.ops.quote_name
+    lock_path = tmp_path_factory.getbasetemp().parent / "postgresql-template.lock"
+    with django_db_blocker.unblock(), open(lock_path, "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with connection._nodb_cursor() as cursor:
+            cursor.execute("SELECT 1 FROM pg_database WHERE datname = %s", [template])
+            made = cursor.fetchone() is not None
+        if not made:
+            migrate_template(connection, template)
+            dump_migrated(connection, template, lock_path.parent / MIGRATED_POSTGRESQL_DUMP)
+        with connection._nodb_cursor() as cursor:
+            cursor.execute(f"DROP DATABASE IF EXISTS {quote(copy)} WITH (FORCE)")
+            cursor.execute(f"CREATE DATABASE {quote(copy)} TEMPLATE {quote(template)}")
+    yield True
+    from django.db import connections
+
+    with django_db_blocker.unblock(), open(lock_path, "w") as lock:
+        connections.close_all()
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        with connection._nodb_cursor() as cursor:
+            for name in (copy, template, f"{template}_making"):
+                cursor.execute(f"DROP DATABASE IF EXISTS {quote(name)} WITH (FORCE)")
+
+
+MIGRATED_POSTGRESQL_DUMP = "migrated-postgresql.sql"
+"""In the run's shared folder: the template database as ``pg_dump`` writes it, for a test that
+needs a migrated database on a PostgreSQL server of its own (tests/ludolog/test_replica_reads.py)."""
+
+
+def dump_migrated(connection, template: str, path: Path) -> None:
+    """Dump the freshly migrated ``template`` (while no worker copies it: the caller holds the
+    lock), when ``pg_dump`` is there; a test that finds no dump migrates as before."""
+    if shutil.which("pg_dump") is None:
+        return
+    params = connection.settings_dict
+    env = dict(os.environ, PGPASSWORD=params.get("PASSWORD") or "")
+    done = subprocess.run(["pg_dump", "--no-owner", "--no-privileges", "-h", params["HOST"] or "127.0.0.1",
+                           "-p", str(params["PORT"] or 5432), "-U", params["USER"], "-f", str(path), template],
+                          env=env, capture_output=True, text=True)
+    if done.returncode != 0:
+        path.unlink(missing_ok=True)
+
+
+def migrate_template(connection, template: str) -> None:
+    """Make the database ``template`` as Django makes a test database (migrated, its cache table
+    made), then point the connection back at the worker's own test database's settings. It is
+    made under another name and takes its own once complete: a worker that failed half-way
+    leaves no template for the others to copy."""
+    test_settings = connection.settings_dict["TEST"]
+    worker_test_name, database_name = test_settings.get("NAME"), connection.settings_dict["NAME"]
+    making = f"{template}_making"
+    test_settings["NAME"] = making
+    try:
+        connection.creation.create_test_db(verbosity=0, autoclobber=True, serialize=False)
+    finally:
+        connection.creation.destroy_test_db(database_name, verbosity=0, keepdb=True)
+        test_settings["NAME"] = worker_test_name
+    quote = connection.ops.quote_name
+    with connection._nodb_cursor() as cursor:
+        cursor.execute(f"ALTER DATABASE {quote(making)} RENAME TO {quote(template)}")
 
 
 @pytest.fixture(scope="session")

@@ -37,6 +37,12 @@ ROOT = Path(__file__).resolve().parents[1]
 """The project's folder, where ``manage.py`` is."""
 
 
+VERIFIED_APPS = ("records", "loans")
+"""The apps whose tables ``verify_events`` reads (the games' events and the copies' events): a
+migration test migrates them to their last migration, and the apps that nothing here reads (the
+site's outbox, plays' exchange, the figures' later migrations…) are left unmigrated."""
+
+
 def sqlite_env(database: Path) -> dict[str, str]:
     """The environment of a ``manage.py`` run on the SQLite file ``database``, without a broker."""
     env = dict(os.environ, DATABASE_URL=f"sqlite:///{database}")

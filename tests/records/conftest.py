@@ -1,14 +1,20 @@
 """Fixtures of the event store's tests: a SQLite file migrated as ``make run`` migrates it, for
 the tests that act as a plain client of the file (the sqlite3 module) or run ``manage.py`` on it;
+an empty database of the suite's kind, for a migration test to migrate only as far as it needs;
 the scorekeeper's API client."""
 
 from __future__ import annotations
 
 import fcntl
+import os
 import shutil
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
+
+import psycopg
 
 import pytest
 from rest_framework.test import APIClient
@@ -21,7 +27,10 @@ def migrated_sqlite_template(tmp_path_factory) -> Path:
     """A SQLite file with every migration applied, made once for the whole run (migrating takes
     seconds): the first pytest-xdist worker to ask makes it in the run's shared folder while the
     others wait on the lock, then every worker copies it."""
-    shared = tmp_path_factory.getbasetemp().parent
+    # The run's folder that every pytest-xdist worker's lies in; without xdist the run's own (its
+    # parent is every run's, where a file made before a new migration would be found).
+    base = tmp_path_factory.getbasetemp()
+    shared = base.parent if "PYTEST_XDIST_WORKER" in os.environ else base
     database = shared / "migrated-template.sqlite3"
     with open(shared / "migrated-template.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
@@ -40,6 +49,27 @@ def migrated_sqlite(migrated_sqlite_template, tmp_path) -> Path:
     database = tmp_path / "ledger.sqlite3"
     shutil.copy(migrated_sqlite_template, database)
     return database
+
+
+@pytest.fixture
+def empty_database(tmp_path) -> Iterator[str]:
+    """The URL of an empty database of the kind the suite runs on: a PostgreSQL database of the
+    test's own, dropped after it, or a SQLite file. A migration test migrates it only as far as
+    the migration before the one it tests (a few seconds), where taking the test database back
+    there would unapply every app's migrations after it, and apply them again."""
+    url = os.environ.get("DATABASE_URL", "")
+    if not url.startswith(("postgres://", "postgresql://")):
+        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
+        return
+    server = url.rsplit("/", 1)[0]
+    name = f"ludolog_empty_{uuid.uuid4().hex[:8]}"
+    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        yield f"{server}/{name}"
+    finally:
+        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture
