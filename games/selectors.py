@@ -114,10 +114,15 @@ TITLES_FOR_READERS = (OtherTitle.Kind.TRANSLATED, OtherTitle.Kind.PARALLEL, Othe
 in their language (a variant or an abbreviated title is not one)."""
 
 
+def _titles_language(language: str) -> str | None:
+    """The code the catalogue's titles carry for the page's ``language`` (``nl-be`` → ``dut``)."""
+    return READERS_LANGUAGES.get(language.split("-")[0])
+
+
 def titles_in(language: str, record_ids: Iterable[int]) -> dict[int, str]:
     """Record id → its title in the page's ``language`` (``nl``), for the records that have one
     among their other titles; the others keep their own title."""
-    code = READERS_LANGUAGES.get(language.split("-")[0])
+    code = _titles_language(language)
     if code is None:
         return {}
     titles: dict[int, str] = {}
@@ -131,6 +136,6 @@ def titles_in(language: str, record_ids: Iterable[int]) -> dict[int, str]:
 def title_for_reader(record: CatalogueRecord, language: str) -> str:
     """The record's title in the page's ``language`` where it has one, else its own (its other
     titles read once, or from what the caller prefetched)."""
-    code = READERS_LANGUAGES.get(language.split("-")[0])
+    code = _titles_language(language)
     return next((other.title for other in record.other_titles.all()
                  if other.language_id == code and other.kind in TITLES_FOR_READERS), record.title)

@@ -29,7 +29,7 @@ from scoring.models import League, SeatResult
 
 from . import replay as web_replay
 from . import results as results_pages
-from .games import game_name, source_label, web_game
+from .games import game_name, source_label
 from .rules import rules_played
 from .tampered import refuses_tampered_records
 from .tile_frame import seat_colour
@@ -245,8 +245,7 @@ def _detail_context(request: HttpRequest, record: GameRecord, times_form: PlayTi
     ]
     # A long record's events come a page at a time: the page costs what a short record's does.
     events_page = Paginator(events(record), EVENTS_PER_PAGE).get_page(request.GET.get("page"))
-    can_replay = (not record.result_only and get_engine(record.game_slug) is not None
-                  and web_game(record.game_slug) is not None)
+    can_replay = web_replay.replayable(record)
     context = {
         "record": record,
         "game": game_name(record.game_slug),
