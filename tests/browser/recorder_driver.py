@@ -35,6 +35,13 @@ def logged_in_page(browser: Any, live_server: Any, user: Any, *, viewport: Mappi
     return page
 
 
+def htmx_settled(page: Any) -> None:
+    """Wait until htmx has finished a swap: the new elements get their listeners only once it has
+    settled (some 20 ms after the swap, longer on a busy machine), so a change made to one before
+    that would trigger nothing."""
+    page.wait_for_function("() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')")
+
+
 def post_to_the_table(live_server: Any, record: Any, user: Any) -> Any:
     """For :func:`tests.browser.taps.record_game`: a stretch of a game posted to the page's own
     endpoint (``/scorekeeping/<id>/table/``, what the recorder posts each action to) as ``user``,

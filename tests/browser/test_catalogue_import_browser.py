@@ -28,7 +28,7 @@ from games.models import CatalogueRecord, Copy, UnimarcImport
 from loans.models import Component
 from tests.factories import give_role, pmb_like_file, the_library
 
-from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
+from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, htmx_settled, logged_in_page
 
 REAL_PMB = Path(__file__).parents[1] / "games" / "data" / "pmb-ludotheque.uni"
 
@@ -106,8 +106,10 @@ def test_a_pmb_catalogue_checked_its_mapping_changed_and_stored(browser, live_se
         # Koha's preset fills the table with its codes; PMB's again with its own.
         page.get_by_test_id("preset").select_option("koha")
         page.locator('[data-testid=status-code][value="0"]').wait_for(state="attached")
+        htmx_settled(page)  # the swapped-in select listens only then
         page.get_by_test_id("preset").select_option("pmb")
         page.locator('[data-testid=status-code][value="incomplet"]').wait_for(state="attached")
+        htmx_settled(page)
         page.locator("input[name=file]").set_input_files(
             files=[{"name": "pmb-ludotheque.mrc", "mimeType": "application/marc", "buffer": pmb_like_file()}])
         assert_no_sideways_scroll(page)
