@@ -9,7 +9,7 @@ nothing else decides it: every page, API view and admin asks :func:`can`, and a 
 table to the answers for a person of each role (``tests/accounts/test_roles.py``).
 
 >>> sorted(action.value for action in ALLOWED[Role.DESK])
-['print_copy_labels', 'print_member_cards', 'record_games', 'register_households', 'see_members', 'use_desk']
+['count_at_the_door', 'print_copy_labels', 'print_member_cards', 'record_games', 'register_households', 'see_members', 'take_payments', 'use_desk']
 >>> may_grant({Role.ORGANISER}, Role.LIBRARIAN), may_grant({Role.LIBRARIAN}, Role.DESK)
 (False, True)
 """
@@ -68,17 +68,30 @@ class Action(StrEnum):
     """Keep the catalogue: its records show this reader what they leave unstated."""
     EDIT_CHECKLISTS = "edit_checklists"
     EDIT_LENDING_RULES = "edit_lending_rules"
+    COUNT_AT_THE_DOOR = "count_at_the_door"
+    """Count arrivals and games played during a session; register people for an event and check them in."""
+    TAKE_PAYMENTS = "take_payments"
+    """Take a membership's fee, a deposit or a late fee at the desk."""
+    PLAN_SESSIONS = "plan_sessions"
+    """The organisation's calendar: opening hours, closures, events, group visits, game nights."""
+    OVERRIDE_LENDING_RULES = "override_lending_rules"
+    """Lend to a household the lending rules refuse (noted with who and why); waive a late fee."""
+    EDIT_TARIFFS = "edit_tariffs"
+    SEE_REPORT = "see_report"
+    """The organisation's yearly report (its figures, CSV, PDF and API)."""
     OPERATE = "operate"
     """Run the installation: recompute every score, read its workers' state (the operator's)."""
 
 
 _MEMBER = {Action.SEE_MEMBERS, Action.RECORD_GAMES}
 _AT_THE_DESK = _MEMBER | {Action.USE_DESK, Action.REGISTER_HOUSEHOLDS, Action.PRINT_MEMBER_CARDS,
-                          Action.PRINT_COPY_LABELS}
+                          Action.PRINT_COPY_LABELS, Action.COUNT_AT_THE_DOOR, Action.TAKE_PAYMENTS}
 _LIBRARY = _AT_THE_DESK | {Action.WITHDRAW_COPY, Action.EDIT_CATALOGUE, Action.EDIT_CHECKLISTS,
-                           Action.EDIT_LENDING_RULES, Action.INVITE, Action.MANAGE_MEMBERS}
+                           Action.EDIT_LENDING_RULES, Action.INVITE, Action.MANAGE_MEMBERS, Action.PLAN_SESSIONS,
+                           Action.OVERRIDE_LENDING_RULES, Action.EDIT_TARIFFS, Action.SEE_REPORT}
+# A club's game nights are sessions too: its organisers plan them and count who came.
 _CLUB = _MEMBER | {Action.COUNT_WITHOUT_APPROVAL, Action.RUN_LEAGUES, Action.IMPORT_PLAYS, Action.INVITE,
-                   Action.MANAGE_MEMBERS}
+                   Action.MANAGE_MEMBERS, Action.PLAN_SESSIONS, Action.COUNT_AT_THE_DOOR, Action.SEE_REPORT}
 
 ALLOWED: dict[Role, frozenset[Action]] = {
     Role.MEMBER: frozenset(_MEMBER),
