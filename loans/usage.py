@@ -135,10 +135,11 @@ def _day(value: Any) -> dt.date | None:
     return None if value in (None, "") else dt.date.fromisoformat(str(value)[:10])
 
 
-def _loans(library: Any, period: Period) -> QuerySet[CopyEvent]:
+def loans_in(library: Any, period: Period) -> QuerySet[CopyEvent]:
     """The ``lent`` events of the library's copies in the period, by the day the desk lent the
-    copy. A loan the catalogue knew of before the desk kept history has no day (``lent_on``
-    null): counted over all time only."""
+    copy: the one definition of a period's loans (the usage page's, the yearly report's). A loan
+    the catalogue knew of before the desk kept history has no day (``lent_on`` null): counted
+    over all time only. The day is annotated as ISO text, ``lent_on``."""
     lent = (CopyEvent.objects.filter(type=rules.EventType.LENT, copy__organisation=library)
             .annotate(lent_on=_payload_text("lent_on")))
     if period.start is None:
@@ -181,7 +182,7 @@ def record_usage(user: User, library: Any, period: Period, sort: SortKey = SortK
     rows = (CatalogueRecord.objects.filter(Exists(Copy.objects.filter(record=OuterRef("pk"), organisation=library)))
             .annotate(
                 copy_count=Counted(in_circulation.values("pk")),
-                loan_count=Counted(_loans(library, period).filter(copy__record=OuterRef("pk")).values("pk")),
+                loan_count=Counted(loans_in(library, period).filter(copy__record=OuterRef("pk")).values("pk")),
                 plays_with_copy=Counted(plays.filter(copy__record=OuterRef("pk")).values("pk")),
                 play_count=Counted(_of_record(plays).values("pk")),
                 holds_waiting=Counted(waiting.order_by().values("pk")),
@@ -241,7 +242,7 @@ def copy_usage(record_ids: Iterable[int], user: User, library: Any, period: Peri
     """The library's copies of the catalogue records ``record_ids`` with their figures, by record
     then barcode: two queries."""
     copies = list(Copy.objects.filter(record_id__in=list(record_ids), organisation=library)
-                  .annotate(loan_count=Counted(_loans(library, period).filter(copy=OuterRef("pk")).values("pk")),
+                  .annotate(loan_count=Counted(loans_in(library, period).filter(copy=OuterRef("pk")).values("pk")),
                             play_count=Counted(_plays(user, library, period).filter(copy=OuterRef("pk")).values("pk")))
                   .order_by("record_id", "barcode")
                   .values("pk", "barcode", "record_id", "loan_count", "play_count", "loan_state__status",
