@@ -10,7 +10,7 @@ memberships (the ``loans`` app's), each as one section filled by an adapter of i
 >>> list(report.loans.by_month)[:2], report.agenda.opening_hours, report.membership.households_active
 (['2026-01', '2026-02'], Decimal('0'), 0)
 >>> sorted(as_api(report))[:4]
-['attendance_by_month', 'attendance_by_public', 'events', 'families_by_month']
+['attendance', 'attendance_by_month', 'attendance_by_public', 'events']
 """
 
 from __future__ import annotations

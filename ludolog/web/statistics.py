@@ -40,7 +40,8 @@ RATINGS_SHOWN = 20
 @dataclass(frozen=True)
 class Bar:
     """One bar of a chart: its label, its length (0–100 % of the longest), the figure written
-    beside it, and where the label leads; ``mark`` draws a reference line (a fair share)."""
+    beside it, and where the label leads; ``mark`` draws a reference line (a fair share); ``key``
+    names the bar for programs (``data-key``: a month as ``2026-03``, an age group's code)."""
 
     label: str
     width: float
@@ -48,15 +49,17 @@ class Bar:
     url: str = ""
     note: str = ""
     mark: float | None = None
+    key: str = ""
 
 
 def bars(items: list[tuple[str, float, str]], *, scale: float | None = None, urls: list[str] | None = None,
-         notes: list[str] | None = None, mark: float | None = None) -> list[Bar]:
+         notes: list[str] | None = None, mark: float | None = None, keys: list[str] | None = None) -> list[Bar]:
     """Bars for (label, value, figure as written) items, scaled to ``scale`` or the largest value."""
     top = scale if scale is not None else max((value for _label, value, _figure in items), default=0)
     return [
         Bar(label, round(100 * value / top, 2) if top else 0.0, figure, (urls or [])[index] if urls else "",
-            (notes or [])[index] if notes else "", None if mark is None else round(100 * mark / top, 2))
+            (notes or [])[index] if notes else "", None if mark is None else round(100 * mark / top, 2),
+            (keys or [])[index] if keys else "")
         for index, (label, value, figure) in enumerate(items)
     ]
 

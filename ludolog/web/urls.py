@@ -6,7 +6,8 @@ from django.urls import include, path
 from accounts.forms import LoginForm
 
 from . import (
-    history, home, league_settings, leagues, oai, outbox, players, plays_import, replay, results, scorekeeping, statistics,
+    history, home, league_settings, leagues, oai, outbox, players, plays_import, replay, reports, results, scorekeeping,
+    statistics,
 )
 from .account import account_page
 from .recorder import views as recorder
@@ -30,6 +31,11 @@ urlpatterns = [
     path("", include("loans.pages.urls")),
     path("statistics/", statistics.club_statistics, name="statistics"),
     path("statistics/<slug:slug>/", statistics.game_statistics, name="game-statistics"),
+    path("reports/", reports.report_home, name="report"),
+    path("reports/<int:year>/", reports.report_page, name="report-year"),
+    path("reports/<int:year>/sent/", reports.mark_sent, name="report-sent"),
+    path("reports/<int:year>.csv", reports.report_csv, name="report-csv"),
+    path("reports/<int:year>.pdf", reports.report_pdf, name="report-pdf"),
     path("players/", players.player_list, name="player-list"),
     path("players/<int:pk>/", players.player_detail, name="player-detail"),
     path("leagues/", leagues.league_list, name="league-list"),
