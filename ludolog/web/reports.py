@@ -45,7 +45,9 @@ def _refused() -> HttpResponse:
 def _report_of(request: HttpRequest, year: int) -> tuple[Organisation | None, int | None, HttpResponse | None]:
     """The organisation and the year asked for, or the answer refusing them."""
     organisation = current_organisation(request)
-    if organisation is None or not may(request, Action.SEE_REPORT):
+    if organisation is None:  # several organisations here, none chosen yet (the operator's case)
+        return None, None, render(request, "choose_organisation.html", {})
+    if not may(request, Action.SEE_REPORT):
         return None, None, _refused()
     try:
         return organisation, report_year(year, timezone.localdate()), None

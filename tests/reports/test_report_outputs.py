@@ -35,12 +35,16 @@ def librarian(year: seeded.SeededYear) -> User:
     return give_role(User.objects.create_user("bibliothecaire"), Role.LIBRARIAN, year.library)
 
 
+def _signed_in(user: User, language: str = "fr") -> Client:
+    client = Client(HTTP_ACCEPT_LANGUAGE=language)
+    client.force_login(user)
+    return client
+
+
 @pytest.fixture
 def client_of(librarian: User):
     def signed_in(user: User = librarian, language: str = "fr") -> Client:
-        client = Client(HTTP_ACCEPT_LANGUAGE=language)
-        client.force_login(user)
-        return client
+        return _signed_in(user, language)
     return signed_in
 
 
@@ -153,6 +157,13 @@ def test_only_those_who_may_see_the_report_read_it(year: seeded.SeededYear, clie
         assert client_of(desk).get(page).status_code == 403
         assert Client().get(page).status_code == 302  # to the sign-in page
     assert client_of(organiser).get("/reports/2026/").status_code == 200
+
+
+def test_the_operator_with_no_organisation_chosen_is_asked_to_choose_one(year: seeded.SeededYear) -> None:
+    operator = User.objects.create_superuser("operateur")
+    page = html.fromstring(_signed_in(operator).get("/reports/2026/").content.decode())
+    assert [button.text_content() for button in page.xpath("//*[@data-testid='organisation-choices']//button")] == [
+        "Autre ludothèque", "Ludothèque des tests"]
 
 
 def test_the_pages_refuse_a_year_out_of_range(client_of) -> None:
