@@ -79,7 +79,8 @@ def _keep_together(pdf, height: float) -> None:
 
 
 def _table(pdf, table: Table) -> None:
-    """A figure: its title and value on one line, or its title over its rows (and its bars)."""
+    """A figure: its title and value on one line, or its title over its rows (a month figure: its
+    bars, when any is above zero, over a grid of the months and their figures)."""
     if len(table.rows) == 1 and not table.rows[0][0]:
         _keep_together(pdf, LINE)
         pdf.set_font(FONT_FAMILY, "", 10)
@@ -87,12 +88,16 @@ def _table(pdf, table: Table) -> None:
         pdf.set_font(FONT_FAMILY, "B", 10)
         pdf.cell(VALUE_WIDTH, LINE, table.rows[0][1], border="B", align="R", new_x="LMARGIN", new_y="NEXT")
         return
-    _keep_together(pdf, LINE * 2 + (CHART_HEIGHT + LINE if table.by_month else 0))
+    drawn = table.by_month and any(float(value or 0) for _key, value in table.rows)
+    _keep_together(pdf, LINE * 3 + (CHART_HEIGHT if drawn else 0))
     pdf.ln(1)
     pdf.set_font(FONT_FAMILY, "B", 10)
     pdf.cell(0, LINE, printable(table.title), new_x="LMARGIN", new_y="NEXT")
     if table.by_month:
-        _month_bars(pdf, table)
+        if drawn:
+            _month_bars(pdf, table)
+        _month_grid(pdf, table)
+        return
     pdf.set_font(FONT_FAMILY, "", 9)
     if not table.rows:
         pdf.cell(0, LINE, printable(gettext("Nothing to show yet.")), new_x="LMARGIN", new_y="NEXT")
@@ -102,21 +107,33 @@ def _table(pdf, table: Table) -> None:
         pdf.cell(VALUE_WIDTH, LINE, value, border="B", align="R", new_x="LMARGIN", new_y="NEXT")
 
 
+def _slot(table: Table) -> float:
+    return (KEY_WIDTH + VALUE_WIDTH) / max(len(table.rows), 1)
+
+
 def _month_bars(pdf, table: Table) -> None:
-    """Twelve bars, one a month, each with its figure over it and its month's number under it."""
+    """A bar a month, as high as its figure beside the year's highest, on a base line."""
     values = [float(value or 0) for _key, value in table.rows]
-    top = max(values, default=0) or 1.0
-    slot = (KEY_WIDTH + VALUE_WIDTH) / max(len(values), 1)
+    top = max(values)
+    slot = _slot(table)
     base = pdf.get_y() + CHART_HEIGHT
-    pdf.set_font(FONT_FAMILY, "", 7)
     pdf.set_fill_color(60, 110, 160)
-    for index, ((key, figure), value) in enumerate(zip(table.rows, values)):
-        x = PAGE_MARGIN + index * slot
-        height = (CHART_HEIGHT - 5) * value / top
+    for index, value in enumerate(values):
+        height = (CHART_HEIGHT - 2) * value / top
         if height:
-            pdf.rect(x + slot * 0.15, base - height, slot * 0.7, height, style="F")
-        pdf.set_xy(x, base - height - 4)
-        pdf.cell(slot, 4, figure, align="C")
-        pdf.set_xy(x, base)
-        pdf.cell(slot, 4, key[5:], align="C")
-    pdf.set_xy(PAGE_MARGIN, base + LINE)
+            pdf.rect(PAGE_MARGIN + index * slot + slot * 0.15, base - height, slot * 0.7, height, style="F")
+    pdf.line(PAGE_MARGIN, base, PAGE_MARGIN + slot * len(values), base)
+    pdf.set_xy(PAGE_MARGIN, base)
+
+
+def _month_grid(pdf, table: Table) -> None:
+    """The months (their number) on one row, their figures on the next, each under its bar."""
+    slot = _slot(table)
+    pdf.set_font(FONT_FAMILY, "", 8)
+    for key, _value in table.rows:
+        pdf.cell(slot, LINE - 1, key[5:], align="C")
+    pdf.ln(LINE - 1)
+    pdf.set_font(FONT_FAMILY, "B", 9)
+    for _key, value in table.rows:
+        pdf.cell(slot, LINE, value, border="T", align="C")
+    pdf.ln(LINE)

@@ -111,8 +111,7 @@ def test_the_pdf_names_the_organisation_and_the_year_and_holds_the_figures(clien
     assert "Ludothèque des tests" in text and "2026" in text
     lines = [re.sub(r"\s+", " ", line).strip() for line in text.splitlines()]
     assert "Prêts 7" in lines
-    for month, loans in seeded.LOANS_BY_MONTH.items():
-        assert f"{month} {loans}" in lines
+    assert " ".join(str(loans) for loans in seeded.LOANS_BY_MONTH.values()) in lines  # under the months' bars
     for title in seeded.NEVER_LENT:
         assert title in lines
     for title, loans in seeded.MOST_LENT:
