@@ -70,6 +70,7 @@ def test_a_report_sent_is_never_changed_nor_deleted(librarian: User) -> None:
 
 
 @pytest.mark.postgres
+@pytest.mark.django_db(transaction=True)  # and the flush after it empties the table all the same (tests/conftest.py)
 def test_postgresql_refuses_any_client_changing_a_report_sent(librarian: User) -> None:
     services.mark_report_sent(the_library(), 2026, librarian, "envoyé")
     for statement in ("UPDATE reports_reportsent SET note = 'changé'", "DELETE FROM reports_reportsent"):
