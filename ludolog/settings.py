@@ -56,6 +56,7 @@ INSTALLED_APPS = [
     "scoring",
     "plays_exchange",
     "loans",
+    "agenda",
     "outbox",
 ]
 
