@@ -169,6 +169,9 @@ def _locked(session: Session) -> Session:
 
 
 def _json_value(value: Any) -> Any:
+    """A field's value as a change keeps it: instants in UTC, days and times in ISO form."""
+    if isinstance(value, dt.datetime) and timezone.is_aware(value):
+        value = value.astimezone(dt.timezone.utc)
     return value.isoformat() if isinstance(value, dt.datetime | dt.date | dt.time) else value
 
 
@@ -216,7 +219,7 @@ def cancel_session(session: Session, by: Any, reason: str = "", now: dt.datetime
     session.cancelled_at, session.cancel_reason = now, reason.strip()
     session.save(update_fields=["cancelled_at", "cancel_reason"])
     SessionChange.objects.create(session=session, changed_by=by if getattr(by, "pk", None) else None, changed_at=now,
-                                 field="cancelled_at", before=None, after=now.isoformat(), reason=reason.strip())
+                                 field="cancelled_at", before=None, after=_json_value(now), reason=reason.strip())
     return session
 
 
