@@ -179,7 +179,7 @@ def year_figures(organisation: Any, year: int, now: dt.datetime | None = None) -
     families = dict.fromkeys(months(year), 0)
     by_public = {public.value: 0 for public in rules.PERSONS}
     for row in (DoorCount.objects.filter(session__in=held.values("pk")).order_by()
-                .values(month=TruncMonth("session__starts_at"), public=F("public")).annotate(n=Sum("delta"))):
+                .values("public", month=TruncMonth("session__starts_at")).annotate(n=Sum("delta"))):
         month = _month_key(row["month"])
         if row["public"] == rules.Public.FAMILY:
             families[month] += int(row["n"])
