@@ -31,6 +31,7 @@ def door_page(request: HttpRequest, pk: int) -> HttpResponse:
     if not can(request.user, Action.COUNT_AT_THE_DOOR, session.organisation):
         return refused(request, gettext("Only the organisation's staff count at its door."))
     figures = selectors.session_figures(session)
+    top = selectors.top_games(session.organisation)
     shown = (rules.GROUP_PUBLICS + (rules.Public.ADULT,) if session.kind == Session.Kind.GROUP_VISIT else DOOR_ORDER)
     now = timezone.now()
     data = {
@@ -38,13 +39,14 @@ def door_page(request: HttpRequest, pk: int) -> HttpResponse:
         "csrf": get_token(request),
         "urls": {"counts": reverse("agenda-counts", kwargs={"pk": session.pk}),
                  "plays": reverse("agenda-plays", kwargs={"pk": session.pk})},
-        "publics": [{"public": public.value, "label": str(PUBLIC_WORDS[public])} for public in shown],
+        "publics": [{"public": public.value, "label": str(PUBLIC_WORDS[public]), "total": figures.totals[public.value]}
+                    for public in shown],
         "persons": [public.value for public in rules.PERSONS],
         "totals": figures.totals,
         "plays": {str(record): plays for record, _title, plays in figures.plays},
         "titles": {str(record): title for record, title in selectors.records_to_tally(session.organisation)}
-        | {str(record): title for record, title, _plays in figures.plays},
-        "top": [record for record, _title in selectors.top_games(session.organisation)],
+        | {str(record): title for record, title in top} | {str(record): title for record, title, _plays in figures.plays},
+        "top": [str(record) for record, _title in top],
         "words": {
             "offline": gettext("Offline: the taps wait on this phone and go when the connection is back."),
             "sending": gettext("Sending…"),
