@@ -19,7 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q, Sum
 from django.utils import timezone, translation
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from outbox.services import enqueue
 
@@ -406,10 +406,13 @@ def _mail_place_confirmed(session: Session, registration: Registration) -> None:
     with translation.override(language):
         starts = timezone.localtime(session.starts_at)
         subject = gettext("A place for you: %(session)s") % {"session": session.name}
-        body = gettext(
+        body = ngettext(
+            "Hello %(name)s,\n\nA place freed up at %(session)s (%(organisation)s) on %(day)s at %(time)s: "
+            "the place you waited for is now yours.\n\nIf you cannot come, please tell %(organisation)s so that "
+            "someone else may.\n",
             "Hello %(name)s,\n\nPlaces freed up at %(session)s (%(organisation)s) on %(day)s at %(time)s: "
-            "your %(places)s place(s) on the waiting list are now yours.\n\nIf you cannot come, please tell "
-            "%(organisation)s so that others may.\n") % {
+            "the %(places)s places you waited for are now yours.\n\nIf you cannot come, please tell "
+            "%(organisation)s so that others may.\n", registration.places) % {
             "name": registration.name, "session": session.name, "organisation": session.organisation.name,
             "day": starts.strftime("%Y-%m-%d"), "time": starts.strftime("%H:%M"), "places": registration.places}
     enqueue(PLACE_CONFIRMED, [registration.email], subject, body, language=language, about=registration)

@@ -11,7 +11,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext, ngettext
 
 from accounts.roles import Action, can
 from agenda import rules, selectors
@@ -50,12 +50,11 @@ def door_page(request: HttpRequest, pk: int) -> HttpResponse:
         "words": {
             "offline": gettext("Offline: the taps wait on this phone and go when the connection is back."),
             "sending": gettext("Sending…"),
-            "waiting": gettext("%(count)s tap(s) waiting"),
+            # Every plural form a count from 1 to 5 takes (Czech has three of them); 5 stands for more.
+            "waiting": {str(n): ngettext("%(count)s tap waiting", "%(count)s taps waiting", n) for n in range(1, 6)},
             "refused": gettext("Not counted: %(reason)s"),
             "forbidden": gettext("You are no longer signed in as the organisation's staff: sign in again."),
             "no_match": gettext("No game of the catalogue has this title."),
-            "take_back": gettext("−1"),
-            "take_back_of": gettext("One less: %(label)s"),
         },
     }
     return render(request, "agenda/door.html", {

@@ -117,7 +117,10 @@
     var kind = "";
     if (!online) { text = words.offline; kind = "offline"; }
     else if (sending || queue.length) { text = words.sending; kind = "sending"; }
-    if (queue.length) text += " " + fill(words.waiting, { count: queue.length });
+    if (queue.length) {
+      var forms = words.waiting;
+      text += " " + fill(forms[String(Math.min(queue.length, 5))], { count: queue.length });
+    }
     statusNode.hidden = !text;
     statusNode.textContent = text;
     statusNode.className = "door-status " + kind;
