@@ -57,6 +57,7 @@ INSTALLED_APPS = [
     "plays_exchange",
     "loans",
     "reports",
+    "agenda",
     "outbox",
 ]
 
@@ -340,6 +341,11 @@ CELERY_BEAT_SCHEDULE["import-jobs-waiting"] = {"task": "games.queue_waiting_jobs
 CELERY_BEAT_SCHEDULE["loans-daily"] = {
     "task": "loans.daily",
     "schedule": crontab(hour=int(os.environ.get("LUDOLOG_LOANS_DAILY_HOUR", "7")), minute=0),
+}
+# The opening sessions of the coming weeks, made from each organisation's opening hours.
+CELERY_BEAT_SCHEDULE["agenda-daily"] = {
+    "task": "agenda.daily",
+    "schedule": crontab(hour=int(os.environ.get("LUDOLOG_AGENDA_DAILY_HOUR", "5")), minute=0),
 }
 CELERY_BEAT_SCHEDULE["records-verify-events"] = {
     "task": "records.verify_events",

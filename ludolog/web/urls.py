@@ -29,6 +29,8 @@ urlpatterns = [
     # The desk and the member's account are the loans app's pages: mounted by the module's name, so
     # that the site imports nothing of them (pyproject.toml's contract).
     path("", include("loans.pages.urls")),
+    # The agenda's pages (the calendar, the staff's agenda, the door counter): mounted by name too.
+    path("", include("agenda.pages.urls")),
     path("statistics/", statistics.club_statistics, name="statistics"),
     path("statistics/<slug:slug>/", statistics.game_statistics, name="game-statistics"),
     path("reports/", reports.report_home, name="report"),
