@@ -14,10 +14,15 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.db.models.functions import Substr, Upper
+from django.utils import formats, timezone
+from django.utils.translation import gettext
 
 from accounts.models import Organisation
+from agenda import selectors as agenda
+from agenda.models import PUBLIC_WORDS, Session
 from games.models import CatalogueRecord, Category, Copy
 from loans import usage
 from loans.ages import band_of
@@ -26,7 +31,7 @@ from loans.models import CopyEvent, Member
 from .models import ReportSent
 from .sections import (
     AGE_GROUPS, ESAR_GROUPS, MOST_LENT_SHOWN, UNCLASSIFIED, UNKNOWN_AGE, AgendaSection, CategoryCount, CategoryScheme,
-    LoansSection, MembershipSection, RecordCount, RecordLine, YearReport, every_month,
+    EventLine, GroupVisits, LoansSection, MembershipSection, RecordCount, RecordLine, YearReport, every_month,
 )
 
 CATALOGUE_SCHEMES = (Category.Scheme.LUDOTHEQUE, Category.Scheme.OTHER)
@@ -44,8 +49,19 @@ def yearly_report(organisation: Organisation, year: int) -> YearReport:
 
 
 def _agenda_figures(organisation: Organisation, year: int) -> AgendaSection:
-    # wired to agenda.selectors.year_figures at the merge
-    return AgendaSection.empty(year)
+    figures = agenda.year_figures(organisation, year)
+    return AgendaSection(
+        sessions_held=figures.sessions_held, sessions_by_kind=figures.sessions_by_kind,
+        opening_hours=figures.opening_hours, hours_by_kind=figures.hours_by_kind,
+        attendance_by_month=figures.attendance_by_month, attendance_by_public=figures.attendance_by_public,
+        families_by_month=figures.families_by_month,
+        events=tuple(EventLine(title=line.title, starts_at=line.starts_at.isoformat(), capacity=line.capacity,
+                               registered=line.registered_places, waiting=line.waiting_places,
+                               checked_in=line.checked_in_places, counted=line.persons) for line in figures.events),
+        group_visits_by_kind={kind: GroupVisits(line.visits, line.children, line.adults)
+                              for kind, line in figures.group_visits_by_kind.items()},
+        games_played_on_site=tuple(RecordCount(record_id, title, plays)
+                                   for record_id, title, plays in figures.games_played_on_site))
 
 
 def _membership_figures(organisation: Organisation, year: int) -> MembershipSection:
@@ -148,8 +164,30 @@ def corrections_since(organisation: Organisation, year: int, since: dt.datetime)
 
 
 def _agenda_corrections(organisation: Organisation, year: int, since: dt.datetime) -> list[Correction]:
-    # wired to agenda.selectors.corrections(organisation, year, since) at the merge
-    return []
+    """A session's figures or times changed after the report was sent, in words (the active language)."""
+    return [Correction(made_at=change.changed_at, what=_change_words(change))
+            for change in agenda.corrections(organisation, year, since)]
+
+
+def _change_words(change: object) -> str:
+    session = change.session  # type: ignore[attr-defined]
+    name = session.title or str(Session.Kind(session.kind).label)
+    words = {"session": name, "day": formats.date_format(timezone.localtime(session.starts_at), "SHORT_DATE_FORMAT"),
+             "what": _field_words(change.field), "before": change.before, "after": change.after,  # type: ignore[attr-defined]
+             "by": getattr(change.changed_by, "username", "") or "—",  # type: ignore[attr-defined]
+             "reason": change.reason or "—"}  # type: ignore[attr-defined]
+    return gettext("%(session)s of %(day)s: %(what)s %(before)s → %(after)s (by %(by)s: %(reason)s)") % words
+
+
+def _field_words(field: str) -> str:
+    """What a :class:`agenda.models.SessionChange` changed: a public's count or a session's field."""
+    if field.startswith("count:"):
+        public = field.partition(":")[2]
+        return gettext("count of %(public)s") % {"public": PUBLIC_WORDS.get(public, public)}
+    try:
+        return str(Session._meta.get_field(field).verbose_name)
+    except FieldDoesNotExist:
+        return field
 
 
 CORRECTION_SOURCES: tuple[Callable[[Organisation, int, dt.datetime], list[Correction]], ...] = (_agenda_corrections,)

@@ -13,6 +13,8 @@ from decimal import Decimal
 
 from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
+from agenda.models import PUBLIC_WORDS, Session
+
 from .sections import (
     UNCLASSIFIED, UNKNOWN_AGE, CategoryCount, CategoryScheme, YearReport,
 )
@@ -32,6 +34,9 @@ ESAR_GROUP_WORDS = {
     "C": _("C – assembly games"),
     "D": _("D – rule games"),
 }
+SESSION_KIND_WORDS = {kind.value: kind.label for kind in Session.Kind}
+STRUCTURE_WORDS = {kind.value: kind.label for kind in Session.StructureKind}
+PUBLIC_KEY_WORDS = {public.value: words for public, words in PUBLIC_WORDS.items()}
 AGE_GROUP_RULE = _("A loan counts once under each age group of the borrowing household's members (their age "
                    "reached in the year); “age unknown” when no member's year of birth is known.")
 CATEGORY_RULE = _("A loan counts once under each category of its game: the groups add up to more than the loans "
@@ -85,18 +90,19 @@ def report_tables(report: YearReport) -> list[Table]:
     return [
         one(sessions, gettext("Sessions held"), agenda.sessions_held),
         one(sessions, gettext("Opening hours"), agenda.opening_hours),
-        Table(sessions, gettext("Sessions by kind"), _rows(agenda.sessions_by_kind)),
-        Table(sessions, gettext("Hours by kind"), _rows(agenda.hours_by_kind)),
+        Table(sessions, gettext("Sessions by kind"), _rows(agenda.sessions_by_kind, SESSION_KIND_WORDS)),
+        Table(sessions, gettext("Hours by kind"), _rows(agenda.hours_by_kind, SESSION_KIND_WORDS)),
         one(attendance, gettext("Persons counted"), agenda.attendance),
         Table(attendance, gettext("Attendance by month"), _rows(agenda.attendance_by_month), by_month=True),
-        Table(attendance, gettext("Attendance by public"), _rows(agenda.attendance_by_public)),
+        Table(attendance, gettext("Attendance by public"), _rows(agenda.attendance_by_public, PUBLIC_KEY_WORDS)),
         Table(attendance, gettext("Families by month"), _rows(agenda.families_by_month), by_month=True),
         Table(events, gettext("Events: registered, waiting, checked in, counted"), tuple(
             (f"{line.title} ({line.starts_at[:10]})",
              " / ".join(plain(value) for value in (line.registered, line.waiting, line.checked_in, line.counted)))
             for line in agenda.events)),
         Table(events, gettext("Group visits by kind: visits, children, adults"), tuple(
-            (kind, " / ".join(plain(value) for value in (visits.visits, visits.children, visits.adults)))
+            (str(STRUCTURE_WORDS.get(kind, kind)),
+             " / ".join(plain(value) for value in (visits.visits, visits.children, visits.adults)))
             for kind, visits in agenda.group_visits_by_kind.items())),
         one(households, gettext("Households active"), membership.households_active),
         one(households, gettext("New households"), membership.households_new),
@@ -131,5 +137,6 @@ def _one_row(section: str, title: str, value: int | Decimal) -> Table:
     return Table(section, title, (("", plain(value)),))
 
 
-def _rows(figures: dict[str, int] | dict[str, Decimal]) -> tuple[tuple[str, str], ...]:
-    return tuple((key, plain(value)) for key, value in figures.items())
+def _rows(figures: dict[str, int] | dict[str, Decimal], words: dict | None = None) -> tuple[tuple[str, str], ...]:
+    """(key in words, value) rows: a kind or a public as its words (else as stored: a month, a town)."""
+    return tuple((str((words or {}).get(key, key)), plain(value)) for key, value in figures.items())

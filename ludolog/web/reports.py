@@ -24,7 +24,9 @@ from accounts.roles import Action
 from reports import exports, selectors, services
 from reports.errors import ReportError
 from reports.sections import CategoryScheme, RecordCount, YearReport
-from reports.tables import AGE_GROUP_RULE, AGE_GROUP_WORDS, CATEGORY_RULE, category_words
+from reports.tables import (
+    AGE_GROUP_RULE, AGE_GROUP_WORDS, CATEGORY_RULE, PUBLIC_KEY_WORDS, SESSION_KIND_WORDS, STRUCTURE_WORDS, category_words,
+)
 from reports.years import FIRST_YEAR, last_year_reported, report_year
 
 from .statistics import Bar, bars
@@ -135,11 +137,11 @@ def _charts(report: YearReport) -> dict[str, list[Bar]]:
     visits = agenda.group_visits_by_kind
     return {
         "attendance_by_month": _by_month(agenda.attendance_by_month),
-        "attendance_by_public": _by_key(agenda.attendance_by_public),
-        "sessions_by_kind": _by_key(agenda.sessions_by_kind),
-        "hours_by_kind": _by_key(agenda.hours_by_kind),
+        "attendance_by_public": _by_key(agenda.attendance_by_public, PUBLIC_KEY_WORDS),
+        "sessions_by_kind": _by_key(agenda.sessions_by_kind, SESSION_KIND_WORDS),
+        "hours_by_kind": _by_key(agenda.hours_by_kind, SESSION_KIND_WORDS),
         "group_visits": bars(
-            [(kind, line.visits, _number(line.visits)) for kind, line in visits.items()], keys=list(visits),
+            [(str(STRUCTURE_WORDS.get(kind, kind)), line.visits, _number(line.visits)) for kind, line in visits.items()], keys=list(visits),
             notes=[ngettext("%(children)s children", "%(children)s children", line.children)
                    % {"children": line.children} + " · "
                    + ngettext("%(adults)s adult", "%(adults)s adults", line.adults) % {"adults": line.adults}
