@@ -273,6 +273,11 @@ def copy_refusal(state: CopyState, household_id: int) -> Refusal | None:
     return None
 
 
+STANDING_REASONS = frozenset({"membership_not_started", "membership_expired", "membership_unpaid", "games_overdue",
+                              "late_fees_unpaid", "loan_limit_reached"})
+"""The refusals about the household, not the copy: those a librarian may override."""
+
+
 def standing_refusals(household: Household, today: dt.date, policy: Policy | None = None) -> list[Refusal]:
     """Every reason the household may not borrow today, whatever the copy, first the one said
     first: its membership, games overdue, late fees unpaid, its loan limit. A librarian may
