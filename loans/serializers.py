@@ -11,6 +11,11 @@ CODE = {"max_length": 32, "min_length": 1}
 class LendSerializer(serializers.Serializer):
     copy = serializers.CharField(help_text="the copy's barcode", **CODE)
     household = serializers.CharField(help_text="the member card's number", **CODE)
+    override_reason = serializers.CharField(
+        required=False, allow_blank=True, max_length=500, trim_whitespace=True,
+        help_text="lend although the lending rules refuse the household (games overdue, late fees, its membership, "
+                  "its loan limit), saying why: for those who may override them (else 403 override_not_allowed); "
+                  "noted in the household's history. A copy that is not available stays refused.")
 
 
 class ReturnSerializer(serializers.Serializer):

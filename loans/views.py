@@ -55,7 +55,8 @@ class LendView(APIView):
         copy = selectors.copy_by_barcode(data.validated_data["copy"])
         household = selectors.household_by_card(data.validated_data["household"])
         check_desk(request.user, copy, household)
-        state = services.lend(copy, household, request.user)
+        state = services.lend(copy, household, request.user,
+                              override_reason=data.validated_data.get("override_reason"))
         return Response(CopyStateSerializer(copy_answer(copy, state, show_household=True)).data,
                         status=status.HTTP_201_CREATED)
 
