@@ -353,7 +353,8 @@ def desk_staff(organisation: Organisation) -> list[DeskPerson]:
 
 def household_addresses(household: Household) -> list[str]:
     """Where the household is mailed: its own address and its members' accounts' addresses."""
-    return [household.email, *household.members.exclude(user__isnull=True).values_list("user__email", flat=True)]
+    found = [household.email, *household.members.exclude(user__isnull=True).values_list("user__email", flat=True)]
+    return [address for address in found if address]
 
 
 def overdue_games(household: Household, today: dt.date) -> tuple[rules.OverdueGame, ...]:
@@ -535,7 +536,9 @@ def membership_figures(organisation: Any, year: int) -> MembershipYear:
     zero = Decimal("0.00")
     return MembershipYear(
         year=year, households_active=len(active), households_new=new, households_lapsed=lapsed,
-        households_by_town={spellings.most_common(1)[0][0]: sum(spellings.values()) for spellings in by_town.values()},
+        # A town under its commonest spelling (the first in alphabetical order among equals).
+        households_by_town={min(spellings.items(), key=lambda seen: (-seen[1], seen[0]))[0]: sum(spellings.values())
+                            for spellings in by_town.values()},
         residents=residents, non_residents=non_residents, town_unknown=unknown,
         membership_income=sum(income.values(), zero), income_by_tariff=income,
         late_fees_paid=settled.get(rules.HouseholdEventType.LATE_FEE_PAID) or zero,

@@ -205,3 +205,34 @@ class TestTheEventsAreAppendOnly:
                                "'loans_householdevent'")
             installed = {row[0] for row in cursor.fetchall()}
         assert set(HOUSEHOLD_TRIGGERS[connection.vendor]) <= installed
+
+
+def test_the_renewal_reminder_is_mailed_once_in_the_households_language(
+        tariffs, desk_user, django_capture_on_commit_callbacks, celery_eager):
+    """A French household whose membership ends on 31 December 2026 is reminded 30 days before
+    (the default), once: the next days and the next run find the reminder's event. A household
+    whose membership ends later, or that has no address, is not reminded."""
+    from django.core import mail
+
+    from loans import tasks
+    from outbox.models import Message
+
+    ending = make_household("Lefèvre", email="lefevre@example.org", language="fr")
+    make_household("Plus tard", email="tard@example.org", membership_ends=dt.date(2027, 6, 30))
+    make_household("Sans adresse")
+    assert memberships.remind_membership_renewals(today=dt.date(2026, 11, 30)) == 0  # 31 days before
+    with django_capture_on_commit_callbacks(execute=True):
+        assert memberships.remind_membership_renewals(today=dt.date(2026, 12, 1)) == 1
+    message = Message.objects.get()
+    assert (message.kind, message.recipients, message.language) == ("membership_renewal", "lefevre@example.org", "fr")
+    assert "31 décembre 2026" in message.subject and "31 décembre 2026" in message.body  # dates in French
+    sent, = mail.outbox
+    assert sent.to == ["lefevre@example.org"]
+    reminded = HouseholdEvent.objects.get(household=ending)
+    assert (reminded.type, reminded.payload) == ("membership_reminded", {"ends": "2026-12-31"})
+    tasks.remind_membership_renewals()  # the beat's task, today: nothing again
+    assert memberships.remind_membership_renewals(today=dt.date(2026, 12, 20)) == 0
+    assert Message.objects.count() == 1
+    # Renewed, then near the new end: reminded of that one.
+    memberships.take_membership(desk_user, ending, tariffs["resident"], method="cash", today=dt.date(2026, 12, 20))
+    assert memberships.remind_membership_renewals(today=dt.date(2027, 12, 10)) == 1
