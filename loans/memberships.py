@@ -59,7 +59,8 @@ def _money(value: Any, field: str = "amount", *, positive: bool = True) -> Decim
     """``value`` as an amount in cents; 400 ``invalid_payment`` for no number, a negative one, or
     nothing at all where something is paid."""
     try:
-        amount = Decimal(str(value).replace(",", ".").strip()).quantize(CENTS)
+        # As typed at the desk: 12,50 or 12.50, maybe with a space (or a no-break one) between thousands.
+        amount = Decimal("".join(str(value).replace(",", ".").split())).quantize(CENTS)
     except (InvalidOperation, ValueError):
         amount = None
     if amount is None or not amount.is_finite() or amount < 0 or (positive and amount == 0) or amount >= 10**6:

@@ -488,6 +488,9 @@ def apply_household_event(membership: Membership, type: str, payload: Mapping[st
     ...                              {"starts": "2026-01-01", "ends": "2026-12-31", "amount": "15.00"})
     >>> paid.fee_paid, paid.ends
     (True, datetime.date(2026, 12, 31))
+    >>> renewed = apply_household_event(paid, "membership_paid", {"starts": "2027-01-01", "ends": "2027-12-31"})
+    >>> renewed.starts, renewed.ends
+    (datetime.date(2026, 1, 1), datetime.date(2027, 12, 31))
     >>> apply_household_event(paid, "deposit_taken", {"amount": "50.00"}).deposit_held
     Decimal('50.00')
     >>> cancelled = apply_household_event(paid, "membership_cancelled", {"ends": "2026-03-14"})
@@ -496,7 +499,12 @@ def apply_household_event(membership: Membership, type: str, payload: Mapping[st
     """
     kind = HouseholdEventType(type)
     if kind is HouseholdEventType.MEMBERSHIP_PAID:
-        return replace(membership, starts=_date(payload["starts"]), ends=_date(payload["ends"]), fee_paid=True)
+        starts, ends = _date(payload["starts"]), _date(payload["ends"])
+        running = membership.fee_paid and membership.starts is not None and membership.ends is not None
+        if running and starts is not None and membership.starts <= starts <= membership.ends + dt.timedelta(days=1):
+            # Renewed before it ended: one membership, from its first day to the new end.
+            starts = membership.starts
+        return replace(membership, starts=starts, ends=ends, fee_paid=True)
     if kind is HouseholdEventType.MEMBERSHIP_CANCELLED:
         ends = _date(payload["ends"])
         if membership.starts is not None and ends is not None and ends < membership.starts:

@@ -164,6 +164,8 @@ def _membership_context(request: HttpRequest, household: Household, today) -> di
         # household is not kept from anything: it brings a game back first).
         "standing_refusals": [{"reason": refusal.reason, "words": refusal_words(RuleRefused(refusal))}
                               for refusal in standing if refusal.reason != "loan_limit_reached"],
+        # Its membership is what keeps it from borrowing: the form to take it is open at once.
+        "membership_wanted": any(refusal.reason.startswith("membership_") for refusal in standing),
         "fees_owed": selectors.late_fees_owed(household),
         "tariff_offers": [{"suggestion": suggestion, "chosen": suggestion.tariff == offered} for suggestion in suggestions],
         "offered": next((s for s in suggestions if s.tariff == offered), None),

@@ -74,7 +74,9 @@ def test_a_renewal_starts_the_day_after_the_paid_membership_ends(household, tari
     event = memberships.take_membership(desk_user, household, tariffs["resident"], method="cash", today=TODAY,
                                         happened_on=TODAY - dt.timedelta(days=1))
     household.refresh_from_db()
-    assert (household.membership_starts, household.membership_ends) == (dt.date(2027, 1, 1), dt.date(2027, 12, 31))
+    # One membership from its first day: the household still borrows until the renewal starts.
+    assert (household.membership_starts, household.membership_ends) == (dt.date(2026, 1, 1), dt.date(2027, 12, 31))
+    assert event.payload["starts"] == "2027-01-01"
     assert (event.amount, event.happened_on, event.payload["previous_ends"]) == (
         Decimal("15.00"), dt.date(2026, 12, 4), "2026-12-31")
 
