@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Model
+from django.utils.translation import gettext
 
 from accounts.models import Membership, Organisation
 from accounts.roles import Action, can
@@ -82,11 +83,23 @@ def register_household(by: Any, organisation: Organisation, **fields: Any) -> Ho
     return _save_household(household)
 
 
+MEMBERSHIP_FIELDS = ("membership_starts", "membership_ends", "fee_paid", "deposit_held")
+"""A household's membership and deposit: typed here until the desk takes its first payment, then
+the projection of its events (``loans.memberships``), changed only by new events."""
+
+
 def edit_household(by: Any, household: Household, **fields: Any) -> Household:
-    """Change ``fields`` of ``household`` (the others stay as they are)."""
+    """Change ``fields`` of ``household`` (the others stay as they are). Once the desk has recorded
+    the household's membership or money as events, :data:`MEMBERSHIP_FIELDS` follow them only: a
+    change typed here is refused (400 ``invalid_household``)."""
     _may_register(by, household.organisation)
     with transaction.atomic():
         household = Household.objects.select_for_update().get(pk=household.pk)
+        if household.events.exists():
+            changed = [name for name in MEMBERSHIP_FIELDS if name in fields and fields[name] != getattr(household, name)]
+            if changed:
+                raise InvalidFields("invalid_household", f"kept by the household's events: {', '.join(changed)}", {
+                    name: [gettext("Taken at the desk as payments: change it there.")] for name in changed})
         _fill(household, fields)
         return _save_household(household)
 

@@ -238,3 +238,16 @@ def test_the_renewal_reminder_is_mailed_once_in_the_households_language(
     # Renewed, then near the new end: reminded of that one.
     memberships.take_membership(desk_user, ending, tariffs["resident"], method="cash", today=dt.date(2026, 12, 20))
     assert memberships.remind_membership_renewals(today=dt.date(2027, 12, 10)) == 1
+
+
+def test_once_paid_at_the_desk_the_membership_is_not_typed_on_the_household(household, desk_user, client):
+    from loans import households
+
+    memberships.take_deposit(desk_user, household, amount="50", method="cash", today=TODAY)
+    with pytest.raises(InvalidFields) as refused:
+        households.edit_household(desk_user, household, deposit_held=Decimal("0"), name="Martin-Durand")
+    assert list(refused.value.details["errors"]) == ["deposit_held"]
+    households.edit_household(desk_user, household, deposit_held=Decimal("50.00"), name="Martin-Durand")
+    client.force_login(desk_user)
+    page = client.get(f"/library/households/{household.pk}/").content.decode()
+    assert 'name="deposit_held"' in page and "Taken at the desk as payments" in page
