@@ -251,3 +251,35 @@ def test_once_paid_at_the_desk_the_membership_is_not_typed_on_the_household(hous
     client.force_login(desk_user)
     page = client.get(f"/library/households/{household.pk}/").content.decode()
     assert 'name="deposit_held"' in page and "Taken at the desk as payments" in page
+
+
+def test_the_api_takes_payments_answers_the_membership_and_keeps_a_tariff_in_use(
+        household, tariffs, desk_user, django_user_model):
+    from tests.factories import api_client
+
+    desk = api_client(desk_user)
+    url = f"/api/loans/households/{household.card_number}/membership/"
+    paid = desk.post(url, {"type": "membership_paid", "tariff": tariffs["resident"].pk, "method": "card"},
+                     format="json")
+    assert paid.status_code == 201 and paid.json()["amount"] == "15.00"
+    assert paid.json()["payload"]["starts"] == "2027-01-01"  # the day after the paid membership ends
+    missing = desk.post(url, {"type": "deposit_taken", "amount": "50.00"}, format="json")
+    assert missing.status_code == 400 and missing.json()["reason"] == "invalid_payment"
+    too_much = desk.post(url, {"type": "late_fee_paid", "amount": "1.00", "method": "cash"}, format="json")
+    assert too_much.status_code == 422 and too_much.json()["reason"] == "more_than_owed"
+    assert too_much.json()["owed"] == "0.00"
+    answer = desk.get(url).json()
+    assert (answer["membership_ends"], answer["fee_paid"], answer["late_fees_owed"], answer["refusals"]) == (
+        "2027-12-31", True, "0.00", [])
+    assert [event["type"] for event in answer["events"]] == ["membership_paid"]
+    stranger = api_client(django_user_model.objects.create_user("stranger"))
+    assert stranger.get(url).status_code == 404
+    # The tariffs are the librarians'.
+    assert desk.get("/api/loans/tariffs/").status_code == 403
+    librarian = api_client(give_role(django_user_model.objects.create_user("libby"), Role.LIBRARIAN))
+    assert [t["name"] for t in librarian.get("/api/loans/tariffs/").json()] == ["Adhésion commune", "Hors commune"]
+    in_use = librarian.delete(f"/api/loans/tariffs/{tariffs['resident'].pk}/")
+    assert in_use.status_code == 409 and in_use.json()["reason"] == "tariff_in_use"
+    retired = librarian.patch(f"/api/loans/tariffs/{tariffs['resident'].pk}/", {"active": False}, format="json")
+    assert retired.status_code == 200 and retired.json()["active"] is False
+    assert librarian.delete(f"/api/loans/tariffs/{tariffs['non_resident'].pk}/").status_code == 204
