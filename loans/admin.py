@@ -11,7 +11,10 @@ from django.utils.translation import pgettext_lazy
 
 from accounts.selectors import only_library
 from . import selectors
-from .models import Component, CopyCheckpoint, CopyEvent, CopyState, Hold, Household, LoanRules, Member, Notification
+from .models import (
+    Component, CopyCheckpoint, CopyEvent, CopyState, Hold, Household, HouseholdEvent, LoanRules, Member, Notification,
+    Tariff,
+)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -37,6 +40,23 @@ class CopyEventAdmin(ReadOnlyAdmin):
     list_filter = ["type"]
     search_fields = ["copy__barcode"]
     readonly_fields = ["copy", "seq", "type", "payload", "household", "recorded_by", "recorded_at", "hash"]
+
+
+@admin.register(HouseholdEvent)
+class HouseholdEventAdmin(ReadOnlyAdmin):
+    """A household's membership and money as the desk recorded them (``loans.memberships``)."""
+
+    list_display = ["household", "seq", "type", "amount", "happened_on", "recorded_by"]
+    list_filter = ["type"]
+    search_fields = ["household__name", "household__card_number"]
+    readonly_fields = ["household", "seq", "type", "payload", "amount", "tariff", "happened_on", "recorded_by",
+                       "recorded_at"]
+
+
+@admin.register(Tariff)
+class TariffAdmin(admin.ModelAdmin):
+    list_display = ["name", "organisation", "kind", "per", "amount", "months", "deposit", "active"]
+    list_filter = ["organisation", "active"]
 
 
 @admin.register(CopyCheckpoint)

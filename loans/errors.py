@@ -70,7 +70,7 @@ class RuleRefused(LoanError):
     """Refusals about the copy's or the queue's current state rather than the household's rights."""
 
     def __init__(self, refusal: Refusal) -> None:
-        super().__init__(refusal.message)
+        super().__init__(refusal.message, **refusal.details)
         self.reason = refusal.reason
         self.status_code = 409 if refusal.reason in self.CONFLICTS else 422
 
@@ -137,6 +137,63 @@ class CopyTampered(LoanError):
         return cls(f"copy {barcode} failed its integrity check: its stored loan events no longer match what the desk "
                    "recorded; it is not shown or changed until the site's operators have repaired it",
                    copy=barcode, problems=problems)
+
+
+class OverrideNotAllowed(LoanError):
+    """Lending although the rules refuse, or waiving a late fee, is the librarians'."""
+
+    reason = "override_not_allowed"
+    status_code = 403
+
+
+class OverrideNeedsAReason(LoanError):
+    """An override, or a late fee waived, is noted with why: a reason is written."""
+
+    reason = "reason_needed"
+    status_code = 400
+
+
+class MayNotTakePayments(LoanError):
+    reason = "may_not_take_payments"
+    status_code = 403
+
+
+class MayNotEditTariffs(LoanError):
+    reason = "may_not_edit_tariffs"
+    status_code = 403
+
+
+class TariffInUse(LoanError):
+    """A tariff a membership was paid under is kept: it is retired instead of deleted."""
+
+    reason = "tariff_in_use"
+    status_code = 409
+
+
+class TariffNameTaken(LoanError):
+    reason = "tariff_name_taken"
+    status_code = 409
+
+
+class MoreThanOwed(LoanError):
+    """A late fee paid or waived above what the household owes: ``owed`` says how much it does."""
+
+    reason = "more_than_owed"
+    status_code = 422
+
+
+class MoreThanHeld(LoanError):
+    """A deposit given back above the deposit held: ``held`` says how much is."""
+
+    reason = "more_than_held"
+    status_code = 422
+
+
+class HouseholdChanged(LoanError):
+    """Another desk wrote to the household's history at the same moment: look again and retry."""
+
+    reason = "household_changed"
+    status_code = 409
 
 
 class CopyChainsBroken(Exception):

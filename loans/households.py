@@ -18,6 +18,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Model
+from django.utils.translation import gettext
 
 from accounts.models import Membership, Organisation
 from accounts.roles import Action, can
@@ -31,7 +32,8 @@ from .models import Household, LoanRules, Member
 HOUSEHOLD_FIELDS = ("name", "card_number", "address", "postcode", "town", "phone", "email", "language",
                     "membership_starts", "membership_ends", "fee_paid", "deposit_held", "loan_limit", "notes")
 """What the library's staff write of a household (its organisation is the one it was made in)."""
-LENDING_RULES_FIELDS = ("loan_days", "renewals_allowed", "late_fee_per_day", "hold_days", "reminder_days")
+LENDING_RULES_FIELDS = ("loan_days", "renewals_allowed", "late_fee_per_day", "hold_days", "reminder_days",
+                        "refuse_overdue", "refuse_fees_over", "refuse_unpaid_membership", "membership_reminder_days")
 
 
 def _may_register(by: Any, organisation: Organisation | None) -> None:
@@ -39,7 +41,7 @@ def _may_register(by: Any, organisation: Organisation | None) -> None:
         raise MayNotRegisterHouseholds("only the desk's staff of the household's game library keep its households")
 
 
-def _checked(row: Model, reason: str, *, exclude: Iterable[str] = ()) -> None:
+def checked(row: Model, reason: str, *, exclude: Iterable[str] = ()) -> None:
     """``row``'s fields and invariants (the model's validators and ``clean``), or ``InvalidFields``."""
     try:
         row.full_clean(exclude=list(exclude), validate_unique=False)
@@ -58,7 +60,7 @@ def _fill(household: Household, fields: dict[str, Any]) -> None:
 
 
 def _save_household(household: Household) -> Household:
-    _checked(household, "invalid_household", exclude=["organisation"])
+    checked(household, "invalid_household", exclude=["organisation"])
     taken = Household.objects.filter(card_number=household.card_number).exclude(pk=household.pk).exists()
     if taken:
         raise CardNumberTaken(f"another household has the card {household.card_number!r}",
@@ -81,11 +83,23 @@ def register_household(by: Any, organisation: Organisation, **fields: Any) -> Ho
     return _save_household(household)
 
 
+MEMBERSHIP_FIELDS = ("membership_starts", "membership_ends", "fee_paid", "deposit_held")
+"""A household's membership and deposit: typed here until the desk takes its first payment, then
+the projection of its events (``loans.memberships``), changed only by new events."""
+
+
 def edit_household(by: Any, household: Household, **fields: Any) -> Household:
-    """Change ``fields`` of ``household`` (the others stay as they are)."""
+    """Change ``fields`` of ``household`` (the others stay as they are). Once the desk has recorded
+    the household's membership or money as events, :data:`MEMBERSHIP_FIELDS` follow them only: a
+    change typed here is refused (400 ``invalid_household``)."""
     _may_register(by, household.organisation)
     with transaction.atomic():
         household = Household.objects.select_for_update().get(pk=household.pk)
+        if household.events.exists():
+            changed = [name for name in MEMBERSHIP_FIELDS if name in fields and fields[name] != getattr(household, name)]
+            if changed:
+                raise InvalidFields("invalid_household", f"kept by the household's events: {', '.join(changed)}", {
+                    name: [gettext("Taken at the desk as payments: change it there.")] for name in changed})
         _fill(household, fields)
         return _save_household(household)
 
@@ -111,7 +125,7 @@ def _save_member(member: Member, account_name: str) -> Member:
     organisation = member.household.organisation
     member.display_name = member.display_name.strip()
     member.user = account_named(organisation, account_name)
-    _checked(member, "invalid_member", exclude=["household", "user", "player"])
+    checked(member, "invalid_member", exclude=["household", "user", "player"])
     if member.user is not None and Member.objects.filter(user=member.user).exclude(pk=member.pk).exists():
         raise AccountHasAHousehold(f"{member.user.get_username()} is a member of a household already",
                                    account=member.user.get_username())
@@ -164,6 +178,6 @@ def set_lending_rules(by: Any, organisation: Organisation, **fields: Any) -> Loa
         rules = LoanRules.objects.select_for_update().get(organisation=organisation)
         for name, value in fields.items():
             setattr(rules, name, value)
-        _checked(rules, "invalid_lending_rules", exclude=["organisation"])
+        checked(rules, "invalid_lending_rules", exclude=["organisation"])
         rules.save()
     return rules

@@ -104,7 +104,65 @@ def restore_update_guard(vendor: str) -> list[str]:
 
 
 def flush_statements(vendor: str, statements: list[str]) -> list[str]:
-    """A database flush (tests only) wrapped so that SQLite's triggers let it through."""
+    """A database flush (tests only) wrapped so that SQLite's triggers (the copy events' and the
+    household events') let it through."""
     if vendor == "sqlite":
-        return [*SQLITE_REMOVE, *statements, *SQLITE_INSTALL]
+        return [*SQLITE_REMOVE, *HOUSEHOLD_SQLITE_REMOVE, *statements, *SQLITE_INSTALL, *HOUSEHOLD_SQLITE_INSTALL]
     return statements
+
+
+# -- the household events (issue 39): a membership's and its money's history, append-only too ----
+
+HOUSEHOLD_EVENT_TABLE = "loans_householdevent"
+HOUSEHOLD_EVENT_MESSAGE = "loans_householdevent is append-only: stored household events are never updated or deleted"
+
+HOUSEHOLD_POSTGRESQL_INSTALL, HOUSEHOLD_POSTGRESQL_REMOVE = postgresql_append_only(
+    HOUSEHOLD_EVENT_TABLE, HOUSEHOLD_EVENT_MESSAGE)
+
+HOUSEHOLD_SQLITE_INSTALL = [
+    f"""
+    CREATE TRIGGER loans_householdevent_no_update BEFORE UPDATE ON {HOUSEHOLD_EVENT_TABLE}
+    BEGIN SELECT RAISE(ABORT, '{HOUSEHOLD_EVENT_MESSAGE}'); END;
+    """,
+    f"""
+    CREATE TRIGGER loans_householdevent_no_delete BEFORE DELETE ON {HOUSEHOLD_EVENT_TABLE}
+    BEGIN SELECT RAISE(ABORT, '{HOUSEHOLD_EVENT_MESSAGE}'); END;
+    """,
+    # As for the copy events: REPLACE would delete the stored row without firing the delete trigger.
+    f"""
+    CREATE TRIGGER loans_householdevent_no_replace BEFORE INSERT ON {HOUSEHOLD_EVENT_TABLE}
+    WHEN EXISTS (SELECT 1 FROM {HOUSEHOLD_EVENT_TABLE} WHERE id = NEW.id)
+      OR EXISTS (SELECT 1 FROM {HOUSEHOLD_EVENT_TABLE} WHERE household_id = NEW.household_id AND seq = NEW.seq)
+    BEGIN SELECT RAISE(ABORT, '{HOUSEHOLD_EVENT_TABLE} is append-only: an insert may not take the id or seq of a stored event'); END;
+    """,
+]
+HOUSEHOLD_SQLITE_REMOVE = [
+    "DROP TRIGGER IF EXISTS loans_householdevent_no_update;",
+    "DROP TRIGGER IF EXISTS loans_householdevent_no_delete;",
+    "DROP TRIGGER IF EXISTS loans_householdevent_no_replace;",
+]
+
+HOUSEHOLD_TRIGGERS = {
+    "postgresql": ["loans_householdevent_append_only"],
+    "sqlite": ["loans_householdevent_no_update", "loans_householdevent_no_delete", "loans_householdevent_no_replace"],
+}
+"""Every trigger the migrations leave installed on the household events, by database. A later
+migration that makes SQLite rebuild the table ends with :func:`household_event_triggers` again."""
+
+
+def household_event_triggers() -> migrations.RunPython:
+    """The migration operation (re)installing the household events' triggers, on either database."""
+
+    def forwards(apps, schema_editor) -> None:
+        vendor = schema_editor.connection.vendor
+        statements = {"postgresql": [*HOUSEHOLD_POSTGRESQL_REMOVE, *HOUSEHOLD_POSTGRESQL_INSTALL],
+                      "sqlite": [*HOUSEHOLD_SQLITE_REMOVE, *HOUSEHOLD_SQLITE_INSTALL]}.get(vendor, [])
+        for statement in statements:
+            schema_editor.execute(statement)
+
+    def backwards(apps, schema_editor) -> None:
+        vendor = schema_editor.connection.vendor
+        for statement in {"postgresql": HOUSEHOLD_POSTGRESQL_REMOVE, "sqlite": HOUSEHOLD_SQLITE_REMOVE}.get(vendor, []):
+            schema_editor.execute(statement)
+
+    return migrations.RunPython(forwards, backwards)

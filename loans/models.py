@@ -30,6 +30,10 @@ class ImmutableCopyEventError(Exception):
     """A stored copy event was about to be changed or deleted: the history is append-only."""
 
 
+class ImmutableHouseholdEventError(Exception):
+    """A stored household event was about to be changed or deleted: the history is append-only."""
+
+
 EARLIEST_BIRTH_YEAR = 1900
 """No member of a household was born before: a year earlier is a typing slip (19 for 1985)."""
 
@@ -129,6 +133,14 @@ class LoanRules(models.Model):
     reminder_days = models.PositiveSmallIntegerField(
         _("days between reminders"), default=7, validators=[MaxValueValidator(365)],
         help_text=_("A household with games overdue is reminded, then again after so many days (0: never)."))
+    refuse_overdue = models.BooleanField(_("refuse a household with games overdue"), default=True)
+    refuse_fees_over = models.DecimalField(
+        _("refuse a household owing late fees above"), max_digits=8, decimal_places=2, default=Decimal("0.00"),
+        validators=[MinValueValidator(Decimal("0"))])
+    refuse_unpaid_membership = models.BooleanField(_("refuse a household whose membership is not paid"),
+                                                   default=True)
+    membership_reminder_days = models.PositiveSmallIntegerField(
+        _("days before a membership ends to remind the household"), default=30, validators=[MaxValueValidator(365)])
 
     class Meta:
         verbose_name = _("loan rules")
@@ -143,7 +155,10 @@ class LoanRules(models.Model):
         found = cls.objects.filter(organisation=organisation).first() or cls()
         return rules.Policy(loan_days=found.loan_days, renewals_allowed=found.renewals_allowed,
                             late_fee_per_day=found.late_fee_per_day, hold_days=found.hold_days,
-                            reminder_days=found.reminder_days)
+                            reminder_days=found.reminder_days, refuse_overdue=found.refuse_overdue,
+                            refuse_fees_over=found.refuse_fees_over,
+                            refuse_unpaid_membership=found.refuse_unpaid_membership,
+                            membership_reminder_days=found.membership_reminder_days)
 
 
 class CopyEventQuerySet(models.QuerySet):
@@ -388,3 +403,105 @@ class Component(models.Model):
 
     def __str__(self) -> str:
         return f"{self.count} {self.kind}"
+
+
+class Tariff(models.Model):
+    """What a game library asks for a membership: in town, out of town, reduced…, per household
+    or per person, for so many months, with the deposit asked with it. A tariff a membership was
+    paid under is never deleted (the database refuses too): it is retired (``active`` off)."""
+
+    class Kind(models.TextChoices):
+        RESIDENT = "resident", _("in town")
+        NON_RESIDENT = "non_resident", _("out of town")
+        REDUCED = "reduced", _("reduced")
+        OTHER = "other", _("other")
+
+    class Per(models.TextChoices):
+        HOUSEHOLD = "household", _("per household")
+        PERSON = "person", _("per person")
+
+    organisation = models.ForeignKey("accounts.Organisation", on_delete=models.CASCADE, related_name="tariffs",
+                                     verbose_name=_("game library"))
+    name = models.CharField(_("name"), max_length=120)
+    kind = models.CharField(_("kind"), max_length=16, choices=Kind.choices, default=Kind.RESIDENT)
+    per = models.CharField(_("per"), max_length=16, choices=Per.choices, default=Per.HOUSEHOLD)
+    amount = models.DecimalField(_("amount"), max_digits=8, decimal_places=2,
+                                 validators=[MinValueValidator(Decimal("0"))])
+    months = models.PositiveSmallIntegerField(_("months"), default=12,
+                                              validators=[MinValueValidator(1), MaxValueValidator(120)],
+                                              help_text=_("How long a membership at this tariff lasts."))
+    deposit = models.DecimalField(_("deposit"), max_digits=8, decimal_places=2, default=Decimal("0"),
+                                  validators=[MinValueValidator(Decimal("0"))],
+                                  help_text=_("The deposit asked with it (0: none)."))
+    active = models.BooleanField(_("offered"), default=True,
+                                 help_text=_("A retired tariff is no longer offered; the memberships paid under it "
+                                             "keep it."))
+
+    class Meta:
+        ordering = ["organisation", "-active", "name", "pk"]
+        verbose_name = _("tariff")
+        verbose_name_plural = _("tariffs")
+        constraints = [models.UniqueConstraint(fields=["organisation", "name"], name="tariff_name_unique")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def per_person(self) -> bool:
+        return self.per == self.Per.PERSON
+
+
+class PaymentMethod(models.TextChoices):
+    CASH = "cash", _("cash")
+    CARD = "card", _("bank card")
+    CHEQUE = "cheque", _("cheque")
+    TRANSFER = "transfer", _("bank transfer")
+    VOUCHER = "voucher", _("pass or voucher")
+    OTHER = "other", _("other")
+
+
+class HouseholdEvent(models.Model):
+    """One fact of a household's membership and money, numbered in the household's stream: a
+    membership paid or cancelled, a deposit taken or given back, a late fee paid or waived, a loan
+    made although the rules refused it, a reminder to renew. Never updated or deleted: the model
+    refuses, and the database's triggers refuse any client (``loans.immutability``).
+
+    ``amount`` and ``tariff`` are the payload's, kept as columns too for the year's figures
+    (``loans.selectors.membership_figures``); ``happened_on`` is the day it happened at the desk
+    (a payment of yesterday recorded today)."""
+
+    Type = models.TextChoices("Type", [(t.name, (t.value, t.value.replace("_", " "))) for t in rules.HouseholdEventType])
+
+    household = models.ForeignKey(Household, on_delete=models.PROTECT, related_name="events", db_index=False,
+                                  verbose_name=_("household"))
+    seq = models.PositiveIntegerField(_("sequence number"))
+    type = models.CharField(_("type"), max_length=32, choices=Type.choices)
+    payload = models.JSONField(_("payload"), default=dict, blank=True)
+    amount = models.DecimalField(_("amount"), max_digits=8, decimal_places=2, null=True, blank=True)
+    tariff = models.ForeignKey(Tariff, null=True, blank=True, on_delete=models.PROTECT, related_name="events",
+                               verbose_name=_("tariff"))
+    happened_on = models.DateField(_("happened on"), default=timezone.localdate)
+    recorded_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT,
+                                    related_name="+", verbose_name=_("recorded by"))
+    recorded_at = models.DateTimeField(_("recorded at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["household", "seq"]
+        verbose_name = _("household event")
+        verbose_name_plural = _("household events")
+        constraints = [
+            models.UniqueConstraint(fields=["household", "seq"], name="household_event_seq_unique"),
+            models.CheckConstraint(condition=Q(seq__gte=1), name="household_event_seq_positive"),
+        ]
+        indexes = [models.Index(fields=["type", "happened_on"], name="household_event_type_day")]
+
+    def __str__(self) -> str:
+        return f"{self.household_id}.{self.seq} {self.type}"
+
+    def save(self, *args, **kwargs) -> None:
+        if not self._state.adding:
+            raise ImmutableHouseholdEventError("stored household events never change")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args, **kwargs):
+        raise ImmutableHouseholdEventError("stored household events are never deleted")

@@ -4,6 +4,11 @@ and not among the loans pages, which the site does not import)."""
 
 from __future__ import annotations
 
+import datetime as dt
+from decimal import Decimal
+
+from django.utils import formats
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from loans.errors import LoanError
@@ -32,11 +37,58 @@ REFUSAL_WORDS = {
     "invalid_household": _("Some of the household's details are not right: see below."),
     "invalid_member": _("Some of the member's details are not right: see below."),
     "invalid_lending_rules": _("Some of the rules are not right: see below."),
+    "membership_unpaid": _("This household's membership is recorded but its fee is not paid."),
+    "games_overdue": _("This household has games overdue."),
+    "late_fees_unpaid": _("This household owes late fees."),
+    "override_not_allowed": _("Only librarians lend against the lending rules or waive late fees."),
+    "reason_needed": _("Say why: the reason is noted."),
+    "may_not_take_payments": _("Only the desk's staff of this game library take payments."),
+    "may_not_edit_tariffs": _("Only librarians keep the tariffs."),
+    "tariff_in_use": _("Memberships were paid under this tariff: it cannot be deleted. Retire it instead: it is "
+                       "no longer offered, and the memberships paid under it keep it."),
+    "tariff_name_taken": _("Another tariff already has this name."),
+    "invalid_tariff": _("Some of the tariff's details are not right: see below."),
+    "invalid_payment": _("Some of the payment's details are not right: see below."),
+    "more_than_owed": _("That is more than the household owes in late fees."),
+    "more_than_held": _("That is more than the deposit held."),
+    "household_changed": _("Another desk changed this household at the same moment: look again and retry."),
     "copy_tampered": _("This copy failed its integrity check: its loan history no longer matches what the desk "
                        "recorded. Nothing can be done with it until the site's operators have looked at it."),
 }
 """The desk's refusals in the reader's language (the rules speak English, for programs' logs)."""
 
 
+def _money(amount: object) -> str:
+    return formats.number_format(Decimal(str(amount)), 2)
+
+
+def _overdue_words(details: dict) -> str:
+    games = details.get("overdue") or []
+    named = "; ".join(ngettext("%(title)s (copy %(copy)s), %(days)s day late", "%(title)s (copy %(copy)s), "
+                               "%(days)s days late", game["days"]) % game for game in games)
+    return ngettext("This household has a game overdue: %(games)s. It borrows again once it is back.",
+                    "This household has games overdue: %(games)s. It borrows again once they are back.",
+                    len(games)) % {"games": named}
+
+
+def _detailed_words(error: LoanError) -> str | None:
+    """The words of a refusal that names things (the games overdue, the amounts), else ``None``."""
+    details = error.details
+    if error.reason == "games_overdue" and details.get("overdue"):
+        return _overdue_words(details)
+    if error.reason == "late_fees_unpaid" and "owed" in details:
+        return gettext("This household owes %(owed)s in late fees: it borrows again once it has paid them.") % {
+            "owed": _money(details["owed"])}
+    if error.reason == "more_than_owed" and "owed" in details:
+        return gettext("That is more than the household owes in late fees (%(owed)s).") % {
+            "owed": _money(details["owed"])}
+    if error.reason == "more_than_held" and "held" in details:
+        return gettext("That is more than the deposit held (%(held)s).") % {"held": _money(details["held"])}
+    if error.reason == "membership_expired" and details.get("ended"):
+        return gettext("This household's membership ended on %(ended)s.") % {
+            "ended": formats.date_format(dt.date.fromisoformat(details["ended"]))}
+    return None
+
+
 def refusal_words(error: LoanError) -> str:
-    return str(REFUSAL_WORDS.get(error.reason, error.message))
+    return _detailed_words(error) or str(REFUSAL_WORDS.get(error.reason, error.message))

@@ -32,11 +32,14 @@ check when it comes back, even with every piece counted. Only the librarian's ``
 from __future__ import annotations
 
 import datetime as dt
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from enum import StrEnum
 from typing import Any
+
+from dateutil.relativedelta import relativedelta
 
 
 class Status(StrEnum):
@@ -115,25 +118,48 @@ class Policy:
     late_fee_per_day: Decimal = Decimal("0.20")
     hold_days: int = 7
     reminder_days: int = 7
+    refuse_overdue: bool = True
+    """A household with a game past its due date borrows nothing more until it is back."""
+    refuse_fees_over: Decimal = Decimal("0.00")
+    """A household owing more late fees than this borrows nothing more until it pays."""
+    refuse_unpaid_membership: bool = True
+    """A household whose membership is recorded but not paid borrows nothing."""
+    membership_reminder_days: int = 30
+    """A household is reminded to renew so many days before its membership ends (0: never)."""
+
+
+@dataclass(frozen=True)
+class OverdueGame:
+    """A game a household has out past its due date, as a refusal names it."""
+
+    title: str
+    copy: str
+    days: int
 
 
 @dataclass(frozen=True)
 class Household:
-    """What the rules need of a household: its membership and how many games it has out."""
+    """What the rules need of a household: its membership, how many games it has out, which of
+    them are overdue and what it owes (the last three default to a household in good standing)."""
 
     id: int
     membership_starts: dt.date | None
     membership_ends: dt.date | None
     loan_limit: int
     current_loans: int
+    fee_paid: bool = True
+    overdue: tuple[OverdueGame, ...] = ()
+    fees_owed: Decimal = Decimal("0.00")
 
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why the desk may not do something: ``reason`` for programs, ``message`` for people."""
+    """Why the desk may not do something: ``reason`` for programs, ``message`` for people, and
+    ``details``, what the words in the reader's language name (the games overdue, the amount)."""
 
     reason: str
     message: str
+    details: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _date(value: Any) -> dt.date | None:
@@ -214,32 +240,95 @@ def fold(events: Iterable[CopyEvent], state: CopyState | None = None) -> CopySta
     return state
 
 
-def membership_refusal(household: Household, today: dt.date) -> Refusal | None:
+def membership_refusal(household: Household, today: dt.date, policy: Policy | None = None) -> Refusal | None:
+    """Why the household's membership does not let it borrow or reserve today (``None``: it does).
+    A lapsed membership says so before an unpaid one: the desk renews it, which pays it.
+
+    >>> unpaid = Household(1, dt.date(2026, 1, 1), dt.date(2026, 12, 31), 3, 0, fee_paid=False)
+    >>> membership_refusal(unpaid, dt.date(2026, 6, 1)).reason
+    'membership_unpaid'
+    >>> membership_refusal(unpaid, dt.date(2027, 1, 2)).reason
+    'membership_expired'
+    >>> membership_refusal(unpaid, dt.date(2026, 6, 1), Policy(refuse_unpaid_membership=False)) is None
+    True
+    """
+    policy = policy or Policy()
     if household.membership_starts is not None and today < household.membership_starts:
-        return Refusal("membership_not_started", f"the membership starts on {household.membership_starts}")
+        return Refusal("membership_not_started", f"the membership starts on {household.membership_starts}",
+                       {"starts": household.membership_starts.isoformat()})
     if household.membership_ends is None or today > household.membership_ends:
-        return Refusal("membership_expired", f"the membership ended on {household.membership_ends}")
+        ended = household.membership_ends.isoformat() if household.membership_ends else None
+        return Refusal("membership_expired", f"the membership ended on {household.membership_ends}", {"ended": ended})
+    if policy.refuse_unpaid_membership and not household.fee_paid:
+        return Refusal("membership_unpaid", "the membership is recorded but its fee is not paid")
     return None
 
 
-def can_lend(state: CopyState, household: Household, today: dt.date) -> Refusal | None:
-    """``None`` when the copy may be lent to ``household`` today, else why not.
+def copy_refusal(state: CopyState, household_id: int) -> Refusal | None:
+    """Why the copy cannot go to the household whatever its rights (no override lifts these)."""
+    if state.status is Status.ON_HOLD_SHELF and state.household != household_id:
+        return Refusal("copy_not_available", "the copy is set aside for another household's hold")
+    if state.status not in (Status.AVAILABLE, Status.ON_HOLD_SHELF):
+        return Refusal("copy_not_available", f"the copy is not available ({state.status.value})")
+    return None
+
+
+STANDING_REASONS = frozenset({"membership_not_started", "membership_expired", "membership_unpaid", "games_overdue",
+                              "late_fees_unpaid", "loan_limit_reached"})
+"""The refusals about the household, not the copy: those a librarian may override."""
+
+
+def standing_refusals(household: Household, today: dt.date, policy: Policy | None = None) -> list[Refusal]:
+    """Every reason the household may not borrow today, whatever the copy, first the one said
+    first: its membership, games overdue, late fees unpaid, its loan limit. A librarian may
+    override these (noted with who and why).
+
+    >>> late = Household(1, dt.date(2026, 1, 1), dt.date(2026, 12, 31), 3, 3,
+    ...                  overdue=(OverdueGame("Azul", "LUD-1", 9),), fees_owed=Decimal("1.80"))
+    >>> [refusal.reason for refusal in standing_refusals(late, dt.date(2026, 6, 1))]
+    ['games_overdue', 'late_fees_unpaid', 'loan_limit_reached']
+    >>> [r.reason for r in standing_refusals(late, dt.date(2026, 6, 1), Policy(refuse_overdue=False,
+    ...                                                                      refuse_fees_over=Decimal("2")))]
+    ['loan_limit_reached']
+    """
+    policy = policy or Policy()
+    found = []
+    membership = membership_refusal(household, today, policy)
+    if membership is not None:
+        found.append(membership)
+    if policy.refuse_overdue and household.overdue:
+        games = ", ".join(f"{game.title} ({game.days} days late)" for game in household.overdue)
+        found.append(Refusal("games_overdue", f"the household has games overdue: {games}", {"overdue": [
+            {"title": game.title, "copy": game.copy, "days": game.days} for game in household.overdue]}))
+    if household.fees_owed > policy.refuse_fees_over:
+        found.append(Refusal("late_fees_unpaid", f"the household owes {household.fees_owed} in late fees",
+                             {"owed": str(household.fees_owed), "allowed": str(policy.refuse_fees_over)}))
+    if household.current_loans >= household.loan_limit:
+        found.append(Refusal("loan_limit_reached", f"the household already has {household.current_loans} of its "
+                                                   f"{household.loan_limit} games",
+                             {"current_loans": household.current_loans, "loan_limit": household.loan_limit}))
+    return found
+
+
+def can_lend(state: CopyState, household: Household, today: dt.date, policy: Policy | None = None) -> Refusal | None:
+    """``None`` when the copy may be lent to ``household`` today, else the first reason why not:
+    its membership, then the copy, then the household's other refusals.
 
     >>> member = Household(1, dt.date(2026, 1, 1), dt.date(2026, 12, 31), loan_limit=3, current_loans=3)
     >>> can_lend(CopyState(), member, dt.date(2026, 6, 1)).reason
     'loan_limit_reached'
+    >>> late = replace(member, current_loans=1, overdue=(OverdueGame("Azul", "LUD-1", 9),))
+    >>> can_lend(CopyState(), late, dt.date(2026, 6, 1)).message
+    'the household has games overdue: Azul (9 days late)'
     """
-    refusal = membership_refusal(household, today)
-    if refusal is not None:
-        return refusal
-    if state.status is Status.ON_HOLD_SHELF and state.household != household.id:
-        return Refusal("copy_not_available", "the copy is set aside for another household's hold")
-    if state.status not in (Status.AVAILABLE, Status.ON_HOLD_SHELF):
-        return Refusal("copy_not_available", f"the copy is not available ({state.status.value})")
-    if household.current_loans >= household.loan_limit:
-        return Refusal("loan_limit_reached", f"the household already has {household.current_loans} of its "
-                                             f"{household.loan_limit} games")
-    return None
+    membership = membership_refusal(household, today, policy)
+    if membership is not None:
+        return membership
+    copy = copy_refusal(state, household.id)
+    if copy is not None:
+        return copy
+    standing = standing_refusals(household, today, policy)
+    return standing[0] if standing else None
 
 
 def due_date(lent_on: dt.date, policy: Policy) -> dt.date:
@@ -364,3 +453,135 @@ def catalogue_words(state: CopyState) -> str:
     """
     missing = ", ".join(f"{piece.count} × {piece.kind}" for piece in state.missing)
     return "; ".join(words for words in (missing, state.note) if words)
+
+
+# -- memberships: their periods, amounts and towns, and their events folded ---------------------
+
+
+class HouseholdEventType(StrEnum):
+    MEMBERSHIP_PAID = "membership_paid"
+    MEMBERSHIP_CANCELLED = "membership_cancelled"
+    DEPOSIT_TAKEN = "deposit_taken"
+    DEPOSIT_RETURNED = "deposit_returned"
+    LATE_FEE_PAID = "late_fee_paid"
+    LATE_FEE_WAIVED = "late_fee_waived"
+    LENDING_OVERRIDE = "lending_override"
+    MEMBERSHIP_REMINDED = "membership_reminded"
+
+
+@dataclass(frozen=True)
+class Membership:
+    """What a household's events say of its membership and deposit (``Household``'s columns)."""
+
+    starts: dt.date | None = None
+    ends: dt.date | None = None
+    fee_paid: bool = False
+    deposit_held: Decimal = Decimal("0.00")
+
+
+def apply_household_event(membership: Membership, type: str, payload: Mapping[str, Any]) -> Membership:
+    """The membership after one of the household's events; the events that move no money of the
+    membership or the deposit (late fees, overrides, reminders) leave it as it was. A cancelled
+    membership ends the day before it was cancelled; one cancelled before it started never ran.
+
+    >>> paid = apply_household_event(Membership(), "membership_paid",
+    ...                              {"starts": "2026-01-01", "ends": "2026-12-31", "amount": "15.00"})
+    >>> paid.fee_paid, paid.ends
+    (True, datetime.date(2026, 12, 31))
+    >>> renewed = apply_household_event(paid, "membership_paid", {"starts": "2027-01-01", "ends": "2027-12-31"})
+    >>> renewed.starts, renewed.ends
+    (datetime.date(2026, 1, 1), datetime.date(2027, 12, 31))
+    >>> apply_household_event(paid, "deposit_taken", {"amount": "50.00"}).deposit_held
+    Decimal('50.00')
+    >>> cancelled = apply_household_event(paid, "membership_cancelled", {"ends": "2026-03-14"})
+    >>> cancelled.fee_paid, cancelled.ends
+    (False, datetime.date(2026, 3, 14))
+    """
+    kind = HouseholdEventType(type)
+    if kind is HouseholdEventType.MEMBERSHIP_PAID:
+        starts, ends = _date(payload["starts"]), _date(payload["ends"])
+        running = membership.fee_paid and membership.starts is not None and membership.ends is not None
+        if running and starts is not None and membership.starts <= starts <= membership.ends + dt.timedelta(days=1):
+            # Renewed before it ended: one membership, from its first day to the new end.
+            starts = membership.starts
+        return replace(membership, starts=starts, ends=ends, fee_paid=True)
+    if kind is HouseholdEventType.MEMBERSHIP_CANCELLED:
+        ends = _date(payload["ends"])
+        if membership.starts is not None and ends is not None and ends < membership.starts:
+            return replace(membership, starts=None, ends=None, fee_paid=False)
+        return replace(membership, ends=ends, fee_paid=False)
+    if kind is HouseholdEventType.DEPOSIT_TAKEN:
+        return replace(membership, deposit_held=membership.deposit_held + Decimal(str(payload["amount"])))
+    if kind is HouseholdEventType.DEPOSIT_RETURNED:
+        return replace(membership, deposit_held=membership.deposit_held - Decimal(str(payload["amount"])))
+    return membership
+
+
+def membership_period(today: dt.date, months: int, *, current_ends: dt.date | None = None,
+                      paid: bool = True) -> tuple[dt.date, dt.date]:
+    """The first and last day of a membership taken ``today`` for ``months``: it starts today, or
+    the day after a paid membership still running ends (a renewal loses no day); it ends the day
+    before the same date ``months`` later (where a shorter month has no such date, the day before
+    its last day: the desk may change the dates it is offered).
+
+    >>> membership_period(dt.date(2026, 3, 10), 12)
+    (datetime.date(2026, 3, 10), datetime.date(2027, 3, 9))
+    >>> membership_period(dt.date(2026, 12, 5), 12, current_ends=dt.date(2026, 12, 31))
+    (datetime.date(2027, 1, 1), datetime.date(2027, 12, 31))
+    >>> membership_period(dt.date(2026, 12, 5), 12, current_ends=dt.date(2026, 12, 31), paid=False)[0]
+    datetime.date(2026, 12, 5)
+    >>> membership_period(dt.date(2026, 1, 31), 1)
+    (datetime.date(2026, 1, 31), datetime.date(2026, 2, 27))
+    """
+    starts = current_ends + dt.timedelta(days=1) if paid and current_ends is not None and current_ends >= today else today
+    return starts, starts + relativedelta(months=months) - dt.timedelta(days=1)
+
+
+def tariff_amount(amount: Decimal, per_person: bool, persons: int) -> Decimal:
+    """What a tariff asks of a household: its amount, once or for each of ``persons`` (one at least).
+
+    >>> tariff_amount(Decimal("8.00"), True, 4), tariff_amount(Decimal("15.00"), False, 4)
+    (Decimal('32.00'), Decimal('15.00'))
+    """
+    return (amount * max(1, persons) if per_person else amount).quantize(Decimal("0.01"))
+
+
+def town_key(town: str) -> str:
+    """A town as compared: whatever its case, accents, hyphens and spaces ("" for none).
+
+    >>> town_key(" Saint-Étienne ") == town_key("saint etienne")
+    True
+    """
+    bare = "".join(c for c in unicodedata.normalize("NFKD", town) if not unicodedata.combining(c))
+    return " ".join(bare.casefold().replace("-", " ").replace("'", " ").split())
+
+
+def is_resident(town: str, library_town: str) -> bool | None:
+    """Whether a household of ``town`` lives in the library's town; ``None`` when either is unknown.
+
+    >>> is_resident("BOULOGNE-SUR-MER", "Boulogne sur Mer"), is_resident("Wimereux", "Boulogne-sur-Mer")
+    (True, False)
+    >>> is_resident("", "Boulogne-sur-Mer") is None
+    True
+    """
+    if not town_key(town) or not town_key(library_town):
+        return None
+    return town_key(town) == town_key(library_town)
+
+
+def renewal_reminder_due(ends: dt.date | None, today: dt.date, policy: Policy, *, reminded_for: dt.date | None) -> bool:
+    """Whether a household whose paid membership ends on ``ends`` is reminded today to renew it:
+    it ends within the library's ``membership_reminder_days`` (and has not ended), and it was not
+    reminded already for this end (``reminded_for``: the end named by its latest reminder).
+
+    >>> policy = Policy(membership_reminder_days=30)
+    >>> renewal_reminder_due(dt.date(2026, 12, 31), dt.date(2026, 12, 5), policy, reminded_for=None)
+    True
+    >>> renewal_reminder_due(dt.date(2026, 12, 31), dt.date(2026, 12, 6), policy, reminded_for=dt.date(2026, 12, 31))
+    False
+    >>> renewal_reminder_due(dt.date(2027, 3, 1), dt.date(2026, 12, 5), policy, reminded_for=None)
+    False
+    """
+    if ends is None or policy.membership_reminder_days == 0 or ends < today:
+        return False
+    return (ends - today).days <= policy.membership_reminder_days and reminded_for != ends

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import heapq
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
@@ -11,7 +12,7 @@ from itertools import islice
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
-from django.db.models import Exists, Max, OuterRef, Q, QuerySet
+from django.db.models import Exists, Max, OuterRef, Q, QuerySet, Sum
 from django.utils import timezone
 
 from accounts.models import Membership, Organisation
@@ -26,7 +27,7 @@ from scoring.models import SeatResult
 from . import checklists, rules
 from .contents import ContentLine
 from .errors import UnknownCopy, UnknownHousehold
-from .models import Component, CopyEvent, CopyState, Hold, Household, Member
+from .models import Component, CopyEvent, CopyState, Hold, Household, HouseholdEvent, Member, Tariff
 from .refusals import REFUSAL_WORDS
 
 User = AbstractBaseUser | AnonymousUser
@@ -345,3 +346,201 @@ def desk_staff(organisation: Organisation) -> list[DeskPerson]:
     return [DeskPerson(username=membership.user.get_username(), email=membership.user.email,
                        roles=tuple(sorted({Role(held.role) for held in membership.roles.all()}, key=order.index)))
             for membership in memberships]
+
+
+# -- memberships, late fees and the lending rules' view of a household (issue 39) ----------------
+
+
+def household_addresses(household: Household) -> list[str]:
+    """Where the household is mailed: its own address and its members' accounts' addresses."""
+    found = [household.email, *household.members.exclude(user__isnull=True).values_list("user__email", flat=True)]
+    return [address for address in found if address]
+
+
+def overdue_games(household: Household, today: dt.date) -> tuple[rules.OverdueGame, ...]:
+    """The household's games past their due date, the longest overdue first."""
+    return tuple(rules.OverdueGame(title=row.copy.record.title, copy=row.copy.barcode,
+                                   days=rules.days_late(row.due_on, today))
+                 for row in current_loans(household).filter(due_on__lt=today))
+
+
+def late_fees_charged(household: Household) -> Decimal:
+    """The late fees of the household's returns: each ``returned`` event to it says its own."""
+    fees = CopyEvent.objects.filter(household=household, type=rules.EventType.RETURNED).values_list(
+        "payload__late_fee", flat=True)
+    return sum((Decimal(str(fee)) for fee in fees if fee not in (None, "")), Decimal("0.00"))
+
+
+def late_fees_settled(household: Household) -> dict[str, Decimal]:
+    """What the household paid and what was waived of its late fees."""
+    totals = dict(HouseholdEvent.objects.filter(
+        household=household, type__in=[rules.HouseholdEventType.LATE_FEE_PAID, rules.HouseholdEventType.LATE_FEE_WAIVED])
+        .order_by().values_list("type").annotate(total=Sum("amount")).values_list("type", "total"))
+    return {kind: totals.get(kind) or Decimal("0.00") for kind in ("late_fee_paid", "late_fee_waived")}
+
+
+def late_fees_owed(household: Household) -> Decimal:
+    """What the household owes in late fees: charged at its returns, less paid, less waived."""
+    settled = late_fees_settled(household)
+    return late_fees_charged(household) - settled["late_fee_paid"] - settled["late_fee_waived"]
+
+
+def household_standing(household: Household, today: dt.date) -> rules.Household:
+    """What the lending rules need of ``household`` today (its loans, games overdue, fees owed)."""
+    return rules.Household(
+        id=household.pk, membership_starts=household.membership_starts, membership_ends=household.membership_ends,
+        loan_limit=household.loan_limit, current_loans=current_loans(household).count(),
+        fee_paid=household.fee_paid, overdue=overdue_games(household, today), fees_owed=late_fees_owed(household))
+
+
+def household_events(household: Household, limit: int = 50) -> list[HouseholdEvent]:
+    """The household's membership and money history, newest first."""
+    return list(HouseholdEvent.objects.filter(household=household).select_related("recorded_by", "tariff")
+                .order_by("-seq")[:limit])
+
+
+def latest_reminders(household_ids: list[int]) -> dict[int, dt.date]:
+    """The membership end each household was last reminded of (``membership_reminded``)."""
+    found: dict[int, dt.date] = {}
+    for household_id, payload in (HouseholdEvent.objects.filter(
+            household_id__in=household_ids, type=rules.HouseholdEventType.MEMBERSHIP_REMINDED)
+            .order_by("household_id", "seq").values_list("household_id", "payload")):
+        found[household_id] = dt.date.fromisoformat(payload["ends"])
+    return found
+
+
+def offered_tariffs(organisation: Any) -> QuerySet[Tariff]:
+    return Tariff.objects.filter(organisation=organisation, active=True).order_by("name", "pk")
+
+
+def tariff_for(household: Household, tariffs: list[Tariff]) -> Tariff | None:
+    """The tariff offered first to the household: in town when its town is the library's, out of
+    town when it is another (either unknown: the first tariff)."""
+    library_town = household.organisation.town if household.organisation else ""
+    resident = rules.is_resident(household.town, library_town)
+    wanted = {True: Tariff.Kind.RESIDENT, False: Tariff.Kind.NON_RESIDENT}.get(resident)  # type: ignore[call-overload]
+    return next((tariff for tariff in tariffs if tariff.kind == wanted), tariffs[0] if tariffs else None)
+
+
+@dataclass(frozen=True)
+class SuggestedMembership:
+    """What the desk is offered when the household takes (or renews) its membership."""
+
+    tariff: Tariff
+    persons: int
+    amount: Decimal
+    starts: dt.date
+    ends: dt.date
+
+
+def suggested_membership(household: Household, tariff: Tariff, today: dt.date, *,
+                         persons: int | None = None) -> SuggestedMembership:
+    """``tariff``'s amount for the household (× its members, one at least, when per person), from
+    today or the day after its paid membership running ends, for the tariff's months."""
+    persons = max(1, persons if persons is not None else household.members.count())
+    starts, ends = rules.membership_period(today, tariff.months, current_ends=household.membership_ends,
+                                           paid=household.fee_paid)
+    return SuggestedMembership(tariff=tariff, persons=persons, starts=starts, ends=ends,
+                               amount=rules.tariff_amount(tariff.amount, tariff.per_person, persons))
+
+
+def _iso(value: Any) -> dt.date | None:
+    return dt.date.fromisoformat(value) if value else None
+
+
+@dataclass(frozen=True)
+class MembershipYear:
+    """A game library's households and membership money over a calendar year (the yearly report's)."""
+
+    year: int
+    households_active: int
+    """Households with a membership valid on at least one day of the year, or a loan made in it."""
+    households_new: int
+    """Households whose first membership was paid in the year (no earlier one known)."""
+    households_lapsed: int
+    """Households whose membership ended in the year and was not renewed by its end."""
+    households_by_town: dict[str, int]
+    """Active households by town as written ("" for unknown), spellings of one town together."""
+    residents: int
+    non_residents: int
+    town_unknown: int
+    membership_income: Decimal
+    income_by_tariff: dict[str, Decimal]
+    late_fees_paid: Decimal
+    late_fees_waived: Decimal
+    overrides: int
+
+
+def membership_figures(organisation: Any, year: int) -> MembershipYear:
+    """The year's membership figures of ``organisation`` (an organisation or its id), in six
+    queries. A household's memberships are its ``membership_paid`` events (as cut short by a
+    ``membership_cancelled``) paid by the year's end; a household with no such event, the dates
+    typed on it. Residents: the town equal to the library's whatever its case and accents."""
+    first, last = dt.date(year, 1, 1), dt.date(year, 12, 31)
+    library = organisation if isinstance(organisation, Organisation) else Organisation.objects.get(pk=organisation)
+    households = {row["pk"]: row for row in Household.objects.filter(organisation=library).values(
+        "pk", "town", "membership_starts", "membership_ends")}
+    periods: dict[int, list[list[dt.date | None]]] = {}
+    first_paid: dict[int, tuple[dt.date, bool]] = {}
+    for household_id, kind, payload, happened_on in (HouseholdEvent.objects.filter(
+            household__organisation=library,
+            type__in=[rules.HouseholdEventType.MEMBERSHIP_PAID, rules.HouseholdEventType.MEMBERSHIP_CANCELLED])
+            .order_by("household_id", "seq").values_list("household_id", "type", "payload", "happened_on")):
+        held = periods.setdefault(household_id, [])
+        if kind == rules.HouseholdEventType.MEMBERSHIP_PAID and household_id not in first_paid:
+            # The membership typed on the household before its first payment was recorded here.
+            first_paid[household_id] = (happened_on, payload.get("previous_ends") is None)
+            if payload.get("previous_ends"):
+                held.append([_iso(payload.get("previous_starts")), _iso(payload["previous_ends"])])
+        if happened_on > last:
+            continue  # paid or cancelled after the year: the year's end did not know it
+        if kind == rules.HouseholdEventType.MEMBERSHIP_PAID:
+            held.append([_iso(payload["starts"]), _iso(payload["ends"])])
+        elif held and held[-1][1] is not None:
+            held[-1][1] = min(held[-1][1], _iso(payload["ends"]))  # type: ignore[type-var]
+    borrowed = set(CopyEvent.objects.filter(household__organisation=library, type=rules.EventType.LENT,
+                                            payload__lent_on__startswith=f"{year}-")
+                   .order_by().values_list("household_id", flat=True).distinct())
+    active, new, lapsed = set(), 0, 0
+    for pk, row in households.items():
+        held = periods[pk] if pk in periods else [[row["membership_starts"], row["membership_ends"]]]
+        known = [(starts, ends) for starts, ends in held if ends is not None and (starts is None or starts <= ends)]
+        if any((starts is None or starts <= last) and ends >= first for starts, ends in known) or pk in borrowed:
+            active.add(pk)
+        if pk in first_paid:
+            paid_on, first_ever = first_paid[pk]
+            new += paid_on.year == year and first_ever
+        elif row["membership_starts"] is not None and row["membership_starts"].year == year:
+            new += 1
+        latest = max((ends for _starts, ends in known), default=None)
+        lapsed += latest is not None and first <= latest <= last
+    by_town: dict[str, Counter[str]] = {}
+    residents = non_residents = unknown = 0
+    for pk in active:
+        town = households[pk]["town"].strip()
+        by_town.setdefault(rules.town_key(town), Counter())[town] += 1
+        resident = rules.is_resident(town, library.town)
+        if not rules.town_key(town):
+            unknown += 1
+        elif resident:
+            residents += 1
+        else:
+            non_residents += 1
+    money = HouseholdEvent.objects.filter(household__organisation=library, happened_on__gte=first,
+                                          happened_on__lte=last).order_by()
+    income = {name or "": total for name, total in money.filter(type=rules.HouseholdEventType.MEMBERSHIP_PAID)
+              .values_list("tariff__name").annotate(total=Sum("amount")).values_list("tariff__name", "total")}
+    settled = dict(money.filter(type__in=[rules.HouseholdEventType.LATE_FEE_PAID,
+                                          rules.HouseholdEventType.LATE_FEE_WAIVED])
+                   .values_list("type").annotate(total=Sum("amount")).values_list("type", "total"))
+    zero = Decimal("0.00")
+    return MembershipYear(
+        year=year, households_active=len(active), households_new=new, households_lapsed=lapsed,
+        # A town under its commonest spelling (the first in alphabetical order among equals).
+        households_by_town={min(spellings.items(), key=lambda seen: (-seen[1], seen[0]))[0]: sum(spellings.values())
+                            for spellings in by_town.values()},
+        residents=residents, non_residents=non_residents, town_unknown=unknown,
+        membership_income=sum(income.values(), zero), income_by_tariff=income,
+        late_fees_paid=settled.get(rules.HouseholdEventType.LATE_FEE_PAID) or zero,
+        late_fees_waived=settled.get(rules.HouseholdEventType.LATE_FEE_WAIVED) or zero,
+        overrides=money.filter(type=rules.HouseholdEventType.LENDING_OVERRIDE).count())

@@ -24,11 +24,12 @@ from django.db.models import Max
 from django.utils import formats, timezone, translation
 from django.utils.translation import gettext
 
+from accounts.roles import Action, can
 from games.models import CatalogueRecord, Copy
 from outbox import services as outbox
 
-from . import checklists, integrity, rules, selectors
-from .errors import CopyChainsBroken, CopyChanged, OtherLibrary, RuleRefused, UnknownComponent
+from . import checklists, integrity, memberships, rules, selectors
+from .errors import CopyChainsBroken, CopyChanged, OtherLibrary, OverrideNotAllowed, RuleRefused, UnknownComponent
 from .contents import ContentLine, parse_contents
 from .models import Component, CopyEvent, CopyState, Hold, Household, LoanRules, Notification
 
@@ -101,40 +102,50 @@ def _mirrored(copy_id: int, state: rules.CopyState) -> Copy:
     return Copy(pk=copy_id, status=rules.CATALOGUE_STATUS[state.status], missing_pieces=rules.catalogue_words(state))
 
 
-def _household_view(household: Household) -> rules.Household:
-    return rules.Household(
-        id=household.pk, membership_starts=household.membership_starts, membership_ends=household.membership_ends,
-        loan_limit=household.loan_limit, current_loans=selectors.current_loans(household).count(),
-    )
-
-
 def _refuse(refusal: rules.Refusal | None) -> None:
     if refusal is not None:
         raise RuleRefused(refusal)
 
 
-def lend(copy: Copy, household: Household, by: User, *, today: dt.date | None = None) -> rules.CopyState:
+def lend(copy: Copy, household: Household, by: User, today: dt.date | None = None,
+         override_reason: str | None = None) -> rules.CopyState:
     """Lend ``copy`` to ``household``, due back after the library's loan period. A copy on the
-    hold shelf for this household fulfils its hold."""
+    hold shelf for this household fulfils its hold.
+
+    The household's refusals (its membership, games overdue, late fees, its loan limit) may be
+    overridden by someone allowed to (``Action.OVERRIDE_LENDING_RULES``) who says why
+    (``override_reason``): a ``lending_override`` household event notes who, which refusal and
+    why, and the ``lent`` event says ``"override": <the refusal's reason>``. A copy that is not
+    available stays refused; someone not allowed is refused (403 ``override_not_allowed``)."""
     today = today or timezone.localdate()
     if copy.organisation_id != household.organisation_id:
         raise OtherLibrary(f"copy {copy.barcode} belongs to another game library than {household.name}'s",
                            copy=copy.barcode, household=household.card_number)
+    if override_reason is not None and not can(by, Action.OVERRIDE_LENDING_RULES, household.organisation):
+        raise OverrideNotAllowed("only librarians lend against the lending rules")
     policy = LoanRules.current(copy.organisation_id)
     with _copy_write(copy):
         # The household first, then the copy, in every write: its loan count holds while we decide.
         household = Household.objects.select_for_update().get(pk=household.pk)
         row = _locked_state(copy)
         state = row.as_rule_state()
-        _refuse(rules.can_lend(state, _household_view(household), today))
+        standing = selectors.household_standing(household, today)
+        lent = {"lent_on": today.isoformat(), "due_on": rules.due_date(today, policy).isoformat()}
+        if override_reason is None:
+            _refuse(rules.can_lend(state, standing, today, policy))
+        else:
+            _refuse(rules.copy_refusal(state, household.pk))
+            overridden = rules.standing_refusals(standing, today, policy)
+            if overridden:
+                memberships.note_override(by, household, copy=copy.barcode, refusals=overridden,
+                                          reason=override_reason, today=today)
+                lent["override"] = overridden[0].reason
         new = []
         if state.status is rules.Status.ON_HOLD_SHELF:
             Hold.objects.filter(copy=copy, household=household, status=Hold.Status.READY).update(
                 status=Hold.Status.FULFILLED)
             new.append(NewEvent(rules.EventType.HOLD_FULFILLED, household.pk))
-        due_on = rules.due_date(today, policy)
-        new.append(NewEvent(rules.EventType.LENT, household.pk,
-                            {"lent_on": today.isoformat(), "due_on": due_on.isoformat()}))
+        new.append(NewEvent(rules.EventType.LENT, household.pk, lent))
         return _append(row, new, by)
 
 
@@ -172,7 +183,7 @@ def _mail_notification(told: Notification) -> None:
     with no address is told at the desk only. ``emailed_at`` is set when it goes
     (:mod:`loans.receivers`)."""
     household = told.household
-    addresses = [household.email, *household.members.exclude(user__isnull=True).values_list("user__email", flat=True)]
+    addresses = selectors.household_addresses(household)
     subject = (gettext("%(library)s: games to bring back") if told.kind == Notification.Kind.OVERDUE
                else gettext("%(library)s: a game you reserved is waiting for you"))
     library = household.organisation.name if household.organisation else settings.LUDOLOG_LIBRARY_NAME
@@ -261,7 +272,7 @@ def place_hold(record: CatalogueRecord, household: Household, by: User = None, *
     """Queue ``household`` for ``record``; a copy on the shelves is set aside for it at once."""
     today = today or timezone.localdate()
     policy = LoanRules.current(household.organisation_id)
-    _refuse(rules.membership_refusal(_household_view(household), today))
+    _refuse(rules.membership_refusal(selectors.household_standing(household, today), today, policy))
     try:
         with transaction.atomic():
             hold = Hold.objects.create(record=record, household=household)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from celery import shared_task
 
-from . import services
+from . import memberships, services
 
 
 @shared_task(ignore_result=True, acks_late=True)
@@ -20,3 +20,9 @@ def daily() -> None:
     overdue are reminded (each service does what is due today and nothing twice)."""
     services.expire_holds()
     services.remind_overdue()
+
+
+@shared_task(name="loans.remind_membership_renewals", ignore_result=True)
+def remind_membership_renewals() -> None:
+    """Households whose membership ends soon are mailed once a period to renew it (the beat, daily)."""
+    memberships.remind_membership_renewals()

@@ -9,4 +9,8 @@ urlpatterns = [
     path("holds/", views.HoldsView.as_view(), name="loans-holds"),
     path("copies/<str:barcode>/", views.CopyView.as_view(), name="loans-copy"),
     path("households/<str:card_number>/loans/", views.HouseholdLoansView.as_view(), name="loans-household-loans"),
+    path("households/<str:card_number>/membership/", views.HouseholdMembershipView.as_view(),
+         name="loans-household-membership"),
+    path("tariffs/", views.TariffsView.as_view(), name="loans-tariffs"),
+    path("tariffs/<int:pk>/", views.TariffView.as_view(), name="loans-tariff"),
 ]

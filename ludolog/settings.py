@@ -347,6 +347,12 @@ CELERY_BEAT_SCHEDULE["agenda-daily"] = {
     "task": "agenda.daily",
     "schedule": crontab(hour=int(os.environ.get("LUDOLOG_AGENDA_DAILY_HOUR", "5")), minute=0),
 }
+# Households whose membership ends within their library's membership_reminder_days are mailed once
+# to renew it (loans.memberships.remind_membership_renewals), a few minutes after the desk's day.
+CELERY_BEAT_SCHEDULE["loans-membership-renewals"] = {
+    "task": "loans.remind_membership_renewals",
+    "schedule": crontab(hour=int(os.environ.get("LUDOLOG_LOANS_DAILY_HOUR", "7")), minute=10),
+}
 CELERY_BEAT_SCHEDULE["records-verify-events"] = {
     "task": "records.verify_events",
     "schedule": LUDOLOG_VERIFY_EVENTS_SECONDS,

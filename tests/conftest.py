@@ -292,16 +292,17 @@ def django_db_setup(django_db_setup, django_db_blocker) -> None:
 def deleting_flush(operations, tables: list[str]) -> list[str]:
     """PostgreSQL's flush between tests with real transactions, as DELETEs: a test leaves a few
     rows, and a TRUNCATE of every table (Django's flush) gives each a new file, 0.25 s a test here.
-    The events (the games' and the copies') and the reports sent go first, their append-only guards lifted for those
-    statements; every other foreign key waits for the end of the flush's transaction (Django makes
+    The events (the games', the copies' and the households') and the reports sent go first, their
+    append-only guards lifted for those statements; every other foreign key waits for the end of the flush's transaction (Django makes
     them deferrable), when every table is empty."""
-    from loans.immutability import COPY_EVENT_TABLE
+    from loans.immutability import COPY_EVENT_TABLE, HOUSEHOLD_EVENT_TABLE
     from records.immutability import EVENT_TABLE
     from reports.immutability import REPORT_SENT_TABLE
 
     quote = operations.quote_name
     statements = []
-    append_only = [table for table in (EVENT_TABLE, COPY_EVENT_TABLE, REPORT_SENT_TABLE) if table in tables]
+    append_only = [table for table in (EVENT_TABLE, COPY_EVENT_TABLE, HOUSEHOLD_EVENT_TABLE, REPORT_SENT_TABLE)
+                   if table in tables]
     for table in append_only:
         statements += [f"ALTER TABLE {quote(table)} DISABLE TRIGGER USER;",
                        f"DELETE FROM {quote(table)};",

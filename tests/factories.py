@@ -223,7 +223,8 @@ def make_household(name: str = "Martin", **fields) -> Household:
     fields.setdefault("membership_starts", dt.date(2026, 1, 1))
     fields.setdefault("membership_ends", dt.date(2026, 12, 31))
     fields.setdefault("organisation", the_library())
-    return Household.objects.create(name=name, card_number=f"CARD-{next(_cards):05d}", fee_paid=True, **fields)
+    fields.setdefault("fee_paid", True)
+    return Household.objects.create(name=name, card_number=f"CARD-{next(_cards):05d}", **fields)
 
 
 def member_client(django_user_model, household: Household, name: str) -> Client:

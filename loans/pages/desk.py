@@ -13,6 +13,8 @@ or 422 as the API answers it, and changes nothing."""
 from __future__ import annotations
 
 import csv
+import datetime as dt
+from decimal import Decimal
 from urllib.parse import urlencode
 
 from django.contrib import messages
@@ -31,10 +33,10 @@ from accounts.current import current_organisation, may
 from accounts.roles import Action, can
 from games.models import CatalogueRecord, Copy
 from games.selectors import record_label, records_with_title
-from loans import integrity, rules, selectors, services, usage
-from loans.errors import CopyTampered, LibrariansOnly, LoanError
-from loans.models import Hold, Household
-from loans.refusals import refusal_words
+from loans import integrity, memberships, rules, selectors, services, usage
+from loans.errors import CopyTampered, InvalidFields, LibrariansOnly, LoanError, RuleRefused
+from loans.models import Hold, Household, HouseholdEvent, LoanRules, PaymentMethod, Tariff
+from loans.refusals import REFUSAL_WORDS, refusal_words
 
 ACTIONS = ("lend", "return", "renew", "check", "note", "found", "repair", "repaired", "withdraw")
 MOVES = {"repair": rules.EventType.SENT_TO_REPAIR, "repaired": rules.EventType.BACK_FROM_REPAIR,
@@ -96,6 +98,7 @@ def household_desk(request: HttpRequest, card: str) -> HttpResponse:
             messages.success(request, done)
             return redirect("desk-household", card=household.card_number)
     today = timezone.localdate()
+    household.refresh_from_db()  # its membership as the payment just taken left it
     loans = [{"state": state, "late": state.due_on is not None and state.due_on < today}
              for state in selectors.current_loans(household)]
     holds = list(Hold.objects.filter(household=household, status__in=[Hold.Status.WAITING, Hold.Status.READY])
@@ -110,7 +113,12 @@ def household_desk(request: HttpRequest, card: str) -> HttpResponse:
                "room": max(0, household.loan_limit - len(loans)),
                "members": household.members.select_related("user").order_by("display_name", "pk"),
                "may_keep_households": (household.organisation_id == getattr(current_organisation(request), "pk", None)
-                                       and can(request.user, Action.REGISTER_HOUSEHOLDS, household.organisation))}
+                                       and can(request.user, Action.REGISTER_HOUSEHOLDS, household.organisation)),
+               "overridable": (refusal is not None and refusal.reason in rules.STANDING_REASONS
+                               and request.POST.get("action") == "lend"
+                               and can(request.user, Action.OVERRIDE_LENDING_RULES, household.organisation)),
+               "lend_copy": request.POST.get("copy", "").strip() if refusal is not None else "",
+               **_membership_context(request, household, today)}
     # Several records share the title typed: 409 until the desk says which.
     status = refusal.status_code if refusal else 409 if which else 200
     return render(request, "loans/desk/household.html", context, status=status)
@@ -142,7 +150,124 @@ def _record_to_hold(request: HttpRequest, household: Household) -> CatalogueReco
     return found[0] if found else None
 
 
+def _membership_context(request: HttpRequest, household: Household, today) -> dict:
+    """The household page's membership block: where its membership stands, what it owes, the
+    forms to take a payment (each prefilled with what the desk is most likely to type) and the
+    history of its membership and money in words."""
+    tariffs = list(selectors.offered_tariffs(household.organisation_id))
+    offered = selectors.tariff_for(household, tariffs)
+    suggestions = [selectors.suggested_membership(household, tariff, today) for tariff in tariffs]
+    standing = rules.standing_refusals(selectors.household_standing(household, today), today,
+                                       LoanRules.current(household.organisation_id))
+    return {
+        # What keeps the household from borrowing, said before anyone scans a copy (a full
+        # household is not kept from anything: it brings a game back first).
+        "standing_refusals": [{"reason": refusal.reason, "words": refusal_words(RuleRefused(refusal))}
+                              for refusal in standing if refusal.reason != "loan_limit_reached"],
+        # Its membership is what keeps it from borrowing: the form to take it is open at once.
+        "membership_wanted": any(refusal.reason.startswith("membership_") for refusal in standing),
+        "fees_owed": selectors.late_fees_owed(household),
+        "tariff_offers": [{"suggestion": suggestion, "chosen": suggestion.tariff == offered} for suggestion in suggestions],
+        "offered": next((s for s in suggestions if s.tariff == offered), None),
+        "deposit_asked": offered.deposit if offered else None,
+        "methods": PaymentMethod.choices,
+        "today": today,
+        "may_take_payments": can(request.user, Action.TAKE_PAYMENTS, household.organisation),
+        "may_override": can(request.user, Action.OVERRIDE_LENDING_RULES, household.organisation),
+        "history_lines": [{"event": event, "words": household_event_words(event)}
+                          for event in selectors.household_events(household)],
+    }
+
+
+def household_event_words(event: HouseholdEvent) -> str:
+    """One line of a household's membership and money history, in the reader's language."""
+    payload = event.payload
+    money = lambda value: formats.number_format(Decimal(str(value)), 2)  # noqa: E731
+    day = lambda value: formats.date_format(dt.date.fromisoformat(value), "DATE_FORMAT") if value else ""  # noqa: E731
+    method = str(dict(PaymentMethod.choices).get(payload.get("method", ""), payload.get("method", "")))
+    kind = rules.HouseholdEventType(event.type)
+    if kind is rules.HouseholdEventType.MEMBERSHIP_PAID:
+        return gettext("Membership paid: %(amount)s (%(tariff)s, %(method)s), from %(starts)s to %(ends)s.") % {
+            "amount": money(payload["amount"]), "tariff": payload.get("tariff_name", ""), "method": method,
+            "starts": day(payload["starts"]), "ends": day(payload["ends"])}
+    if kind is rules.HouseholdEventType.MEMBERSHIP_CANCELLED:
+        return gettext("Membership cancelled, last day %(ends)s: %(reason)s") % {
+            "ends": day(payload["ends"]), "reason": payload.get("reason", "")}
+    if kind is rules.HouseholdEventType.DEPOSIT_TAKEN:
+        return gettext("Deposit taken: %(amount)s (%(method)s).") % {"amount": money(payload["amount"]), "method": method}
+    if kind is rules.HouseholdEventType.DEPOSIT_RETURNED:
+        return gettext("Deposit given back: %(amount)s.") % {"amount": money(payload["amount"])}
+    if kind is rules.HouseholdEventType.LATE_FEE_PAID:
+        return gettext("Late fees paid: %(amount)s (%(method)s).") % {"amount": money(payload["amount"]), "method": method}
+    if kind is rules.HouseholdEventType.LATE_FEE_WAIVED:
+        return gettext("Late fees waived: %(amount)s. Why: %(reason)s") % {
+            "amount": money(payload["amount"]), "reason": payload.get("reason", "")}
+    if kind is rules.HouseholdEventType.LENDING_OVERRIDE:
+        refused = str(REFUSAL_WORDS.get(payload.get("refusal", ""), payload.get("refusal", "")))
+        return gettext("Copy %(copy)s lent against the rules (%(refused)s) Why: %(reason)s") % {
+            "copy": payload.get("copy", ""), "refused": refused, "reason": payload.get("reason", "")}
+    return gettext("Reminded by mail that the membership ends on %(ends)s.") % {"ends": day(payload.get("ends"))}
+
+
+def _amount(request: HttpRequest, name: str = "amount") -> str:
+    return request.POST.get(name, "").strip()
+
+
+def _paid_on(request: HttpRequest):
+    """The day the desk says it was paid (empty: today); a day that is no date is a bad payment."""
+    typed = request.POST.get("happened_on", "").strip()
+    if not typed:
+        return None
+    try:
+        return dt.date.fromisoformat(typed)
+    except ValueError:
+        raise InvalidFields("invalid_payment", f"happened_on: {typed!r} is no date",
+                            {"happened_on": [gettext("A date: the day it was paid.")]}) from None
+
+
+def _money_act(request: HttpRequest, household: Household, action: str) -> str:
+    """Take the desk's payment (or give back, or waive); the message that says it was done."""
+    by, method = request.user, request.POST.get("method", "")
+    if action == "membership":
+        tariff = Tariff.objects.filter(pk=request.POST.get("tariff", "0") if request.POST.get("tariff", "").isdigit()
+                                       else 0, organisation=household.organisation_id).first()
+        if tariff is None:
+            raise InvalidFields("invalid_payment", "no tariff chosen", {"tariff": [gettext("Choose a tariff.")]})
+        dates = {}
+        for name in ("starts", "ends"):
+            typed = request.POST.get(name, "").strip()
+            try:
+                dates[name] = dt.date.fromisoformat(typed) if typed else None
+            except ValueError:
+                raise InvalidFields("invalid_payment", f"{name}: {typed!r} is no date",
+                                    {name: [gettext("A date.")]}) from None
+        event = memberships.take_membership(by, household, tariff, method=method, amount=_amount(request) or None,
+                                            happened_on=_paid_on(request), **dates)
+        return gettext("Membership paid: %(amount)s, until %(ends)s.") % {
+            "amount": formats.number_format(event.amount, 2),
+            "ends": formats.date_format(dt.date.fromisoformat(event.payload["ends"]), "DATE_FORMAT")}
+    if action == "deposit_taken":
+        event = memberships.take_deposit(by, household, amount=_amount(request), method=method,
+                                         happened_on=_paid_on(request))
+        return gettext("Deposit taken: %(amount)s.") % {"amount": formats.number_format(event.amount, 2)}
+    if action == "deposit_returned":
+        event = memberships.return_deposit(by, household, amount=_amount(request), happened_on=_paid_on(request))
+        return gettext("Deposit given back: %(amount)s.") % {"amount": formats.number_format(event.amount, 2)}
+    if action == "fee_paid":
+        event = memberships.pay_late_fee(by, household, amount=_amount(request), method=method,
+                                         happened_on=_paid_on(request))
+        return gettext("Late fees paid: %(amount)s.") % {"amount": formats.number_format(event.amount, 2)}
+    event = memberships.waive_late_fee(by, household, amount=_amount(request), reason=request.POST.get("reason", ""),
+                                       happened_on=_paid_on(request))
+    return gettext("Late fees waived: %(amount)s.") % {"amount": formats.number_format(event.amount, 2)}
+
+
+MONEY_ACTIONS = ("membership", "deposit_taken", "deposit_returned", "fee_paid", "waive")
+
+
 def _household_act(request: HttpRequest, household: Household) -> str:
+    if request.POST.get("action") in MONEY_ACTIONS:
+        return _money_act(request, household, request.POST["action"])
     if request.POST.get("action") == "hold":
         record = _record_to_hold(request, household)
         if record is None:
@@ -157,7 +282,12 @@ def _household_act(request: HttpRequest, household: Household) -> str:
                 "title": record.title, "household": household.name}
         return gettext("%(household)s waits for %(title)s.") % {"household": household.name, "title": record.title}
     copy = selectors.copy_by_barcode(request.POST.get("copy", "").strip())
-    state = services.lend(copy, household, request.user)
+    # "Lend anyway": the reason typed is the override's (an empty one is refused, as the form says).
+    override = request.POST.get("override_reason") if "override_reason" in request.POST else None
+    state = services.lend(copy, household, request.user, override_reason=override)
+    if override is not None:
+        return gettext("%(title)s lent against the rules until %(due)s: noted in the household's history.") % {
+            "title": copy.record.title, "due": formats.date_format(state.due_on, "DATE_FORMAT")}
     return gettext("%(title)s lent until %(due)s.") % {
         "title": copy.record.title, "due": formats.date_format(state.due_on, "DATE_FORMAT")}
 

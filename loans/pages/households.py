@@ -50,6 +50,14 @@ class HouseholdForm(forms.ModelForm):
     def validate_unique(self) -> None:
         """A card number taken is the service's to say (409, ``card_number_taken``)."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.instance.pk and self.instance.events.exists():
+            # Its membership and deposit are the desk's payments now (loans.memberships).
+            for name in households.MEMBERSHIP_FIELDS:
+                self.fields[name].disabled = True
+                self.fields[name].help_text = _("Taken at the desk as payments: see the household's desk page.")
+
 
 class MemberForm(forms.Form):
     display_name = forms.CharField(label=pgettext_lazy("household member", "Name"), max_length=150)

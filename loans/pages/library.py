@@ -38,6 +38,13 @@ EXPLAINED = {
                    "before it goes to the next household waiting or back on the shelves."),
     "reminder_days": _("A household with games overdue is reminded (on its page and by e-mail), then again after "
                        "this many days. 0: no reminders."),
+    "refuse_overdue": _("A household with a game past its due date borrows nothing more until it is back. "
+                        "A librarian may lend anyway, saying why."),
+    "refuse_fees_over": _("A household owing more late fees than this borrows nothing more until it pays "
+                          "(0: any fee owed)."),
+    "refuse_unpaid_membership": _("A household whose membership is recorded but not paid borrows nothing."),
+    "membership_reminder_days": _("A household is mailed this many days before its membership ends, once, to "
+                                  "renew it. 0: no reminders."),
 }
 
 
@@ -47,8 +54,9 @@ class LendingRulesForm(forms.ModelForm):
         fields = households.LENDING_RULES_FIELDS
         help_texts = EXPLAINED
         widgets = {name: forms.NumberInput(attrs={"inputmode": "numeric"}) for name in
-                   ("loan_days", "renewals_allowed", "hold_days", "reminder_days")} | {
-            "late_fee_per_day": forms.NumberInput(attrs={"inputmode": "decimal", "step": "0.01"})}
+                   ("loan_days", "renewals_allowed", "hold_days", "reminder_days", "membership_reminder_days")} | {
+            name: forms.NumberInput(attrs={"inputmode": "decimal", "step": "0.01"})
+            for name in ("late_fee_per_day", "refuse_fees_over")}
 
 
 @login_required

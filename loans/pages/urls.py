@@ -3,7 +3,7 @@
 
 from django.urls import path
 
-from . import account, desk, households, library, member_cards
+from . import account, desk, households, library, member_cards, tariffs
 
 urlpatterns = [
     path("account/loans/", account.account, name="account-loans"),
@@ -21,4 +21,8 @@ urlpatterns = [
          name="library-member-remove"),
     path("library/lending-rules/", library.lending_rules, name="library-lending-rules"),
     path("library/volunteers/", library.volunteers, name="library-volunteers"),
+    path("library/tariffs/", tariffs.tariff_list, name="library-tariffs"),
+    path("library/tariffs/<int:pk>/", tariffs.tariff_page, name="library-tariff"),
+    path("library/tariffs/<int:pk>/retire/", tariffs.tariff_retire, name="library-tariff-retire"),
+    path("library/tariffs/<int:pk>/delete/", tariffs.tariff_delete, name="library-tariff-delete"),
 ]

@@ -11,9 +11,10 @@ from pathlib import Path
 import pytest
 
 from games.models import CatalogueRecord, Copy
-from loans import services
+from accounts.roles import Role
+from loans import memberships, services
 from loans.models import CopyState, Household, Member
-from tests.factories import the_library
+from tests.factories import give_role, the_library
 
 from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
 
@@ -28,7 +29,7 @@ WORDS = {
 
 @pytest.fixture
 def member(django_user_model):
-    desk = django_user_model.objects.create_user("desk", is_staff=True)
+    desk = give_role(django_user_model.objects.create_user("desk", is_staff=True), Role.DESK)
     today = dt.date.today()
     far = today + dt.timedelta(days=300)
     martin, dubois, petit = (Household.objects.create(organisation=the_library(),
@@ -44,7 +45,9 @@ def member(django_user_model):
     first = Copy.objects.create(organisation=the_library(), record=prehistory, barcode="LUD-HG-1")
     other = Copy.objects.create(organisation=the_library(), record=stone_age, barcode="LUD-SA-1")
     services.lend(first, martin, desk, today=today - dt.timedelta(days=40))
-    services.return_copy(first, desk, today=today - dt.timedelta(days=15))
+    back = services.return_copy(first, desk, today=today - dt.timedelta(days=15))
+    # Its late fee paid at the desk: a household owing late fees borrows nothing more (issue 39).
+    memberships.pay_late_fee(desk, martin, amount=back.late_fee, method="cash")
     services.lend(first, martin, desk, today=today - dt.timedelta(days=5))
     services.lend(other, petit, desk, today=today - dt.timedelta(days=3))
     services.place_hold(stone_age, dubois, desk)

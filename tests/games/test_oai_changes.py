@@ -60,7 +60,8 @@ def test_a_records_datestamp_moves_with_its_parts_and_names_not_with_its_loans(l
         Contribution.objects.create(record_id=pk, person=person, role="author")
     publisher = Publisher.objects.create(name="Hans im Glueck (typo)")
     CatalogueRecord.objects.filter(pk=ids[5]).update(publisher=publisher)
-    household = Household.objects.create(name="Martin", card_number="M-1", membership_ends=datetime(2099, 1, 1).date())
+    household = Household.objects.create(name="Martin", card_number="M-1", membership_ends=datetime(2099, 1, 1).date(),
+                                         fee_paid=True)
 
     def moved_by(change) -> set[str]:
         """The records an incremental harvest brings after ``change``, everything else long unchanged."""

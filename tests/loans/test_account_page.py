@@ -10,7 +10,7 @@ import datetime as dt
 
 import pytest
 
-from loans import services
+from loans import memberships, services
 from loans.models import CopyEvent, CopyState, Hold
 from tests.factories import make_copies, make_household, member_client
 
@@ -33,6 +33,8 @@ def test_the_page_lists_the_households_loans_due_dates_and_history(record, copie
                                                                    django_user_model):
     services.lend(copies[0], martin, desk_user, today=dt.date(2026, 11, 1))
     services.return_copy(copies[0], desk_user, today=dt.date(2026, 11, 25))  # due 22 Nov: 3 days late
+    # The fee paid at the desk: a household owing late fees borrows nothing more (issue 39).
+    memberships.pay_late_fee(desk_user, martin, amount="0.60", method="cash", today=dt.date(2026, 11, 25))
     services.lend(copies[1], martin, desk_user, today=dt.date(2026, 12, 1))
     client = member_client(django_user_model, martin, "claire-martin")
     page = client.get("/account/loans/").content.decode()

@@ -25,7 +25,8 @@ def test_every_loans_admin_page_opens(django_user_model, copies, household, othe
     admin_user = django_user_model.objects.create_superuser("root", "root@example.org", "x")
     client = Client()
     client.force_login(admin_user)
-    for model in ("household", "copyevent", "copystate", "hold", "notification", "component", "loanrules"):
+    for model in ("household", "copyevent", "copystate", "hold", "notification", "component", "loanrules",
+                  "householdevent", "tariff"):
         assert client.get(f"/admin/loans/{model}/").status_code == 200, model
     assert client.get(f"/admin/loans/household/{household.pk}/change/").status_code == 200
     assert client.get(f"/admin/loans/copyevent/{copies[0].loan_events.get().pk}/change/").status_code == 200

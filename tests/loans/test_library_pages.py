@@ -22,7 +22,7 @@ NEW = {"name": "Famille Lefèvre", "card_number": "M-0100", "address": "12 rue d
        "town": "Wimereux", "phone": "03 21 00 00 00", "email": "", "membership_starts": "2026-01-01",
        "membership_ends": "2026-12-31", "fee_paid": "on", "deposit_held": "50", "loan_limit": "3", "notes": ""}
 RULES = {"loan_days": "28", "renewals_allowed": "2", "late_fee_per_day": "0.50", "hold_days": "5",
-         "reminder_days": "10"}
+         "reminder_days": "10", "refuse_overdue": "on", "refuse_fees_over": "2.00", "membership_reminder_days": "20"}
 
 
 def signed_in(user) -> Client:
@@ -180,6 +180,9 @@ def test_the_lending_rules_page_explains_and_saves(librarian):
     policy = LoanRules.current(the_library())
     assert (policy.loan_days, policy.renewals_allowed, str(policy.late_fee_per_day), policy.hold_days,
             policy.reminder_days) == (28, 2, "0.50", 5, 10)
+    # Issue 39's rules: a box left unticked is a rule turned off.
+    assert (policy.refuse_overdue, str(policy.refuse_fees_over), policy.refuse_unpaid_membership,
+            policy.membership_reminder_days) == (True, "2.00", False, 20)
 
 
 def test_lending_rules_refused_change_nothing(librarian, desk):

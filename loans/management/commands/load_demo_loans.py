@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from accounts.models import Membership, Organisation
 from games.models import CatalogueRecord, Copy
-from loans import services
+from loans import memberships, services
 from loans.models import CopyEvent, Household, LoanRules, Member
 
 DEMO_LIBRARY = "ludotheque-demo"
@@ -70,7 +70,9 @@ class Command(BaseCommand):
         # Martin borrowed Carcassonne and brought it back three days late; now they have the
         # Hunters and Gatherers copy on the shelves, and the Dubois wait for that game.
         services.lend(copies["LUD-CA-0001"], martin, admin, today=days_ago(45))
-        services.return_copy(copies["LUD-CA-0001"], admin, today=days_ago(21))
+        back = services.return_copy(copies["LUD-CA-0001"], admin, today=days_ago(21))
+        # ... and paid the late fee there and then: a household owing fees borrows nothing more.
+        memberships.pay_late_fee(admin, martin, amount=back.late_fee, method="cash", happened_on=days_ago(21))
         services.lend(copies["LUD-HG-0001"], martin, admin, today=days_ago(10))
         services.place_hold(copies["LUD-HG-0001"].record, dubois, admin, today=days_ago(2))
         # The Nguyens have the Map-Chips, overdue by nine days: the desk's overdue list.
