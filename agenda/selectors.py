@@ -168,7 +168,8 @@ def year_figures(organisation: Any, year: int, now: dt.datetime | None = None) -
     """What the organisation's calendar gives its yearly report for ``year`` (see
     :class:`AgendaYear`), in five queries. Attendance is counted at the door, by the month the
     session started in; a booked group's people are the group's door counts where it was counted
-    (a group count of either kind), else the numbers it was expected with."""
+    (a group count of either kind), else the numbers it was expected with (in the attendance too:
+    a school class that came is people who came, counted or not)."""
     held = held_in(organisation, year, now)
     by_kind = {row["kind"]: row for row in held.order_by().values("kind").annotate(
         n=Count("pk"), duration=Sum(ExpressionWrapper(F("ends_at") - F("starts_at"), output_field=DurationField())))}
@@ -199,7 +200,7 @@ def year_figures(organisation: Any, year: int, now: dt.datetime | None = None) -
     groups = {kind.value: [0, 0, 0] for kind in Session.StructureKind}
     group_counts = Q(door_counts__public__in=[public.value for public in rules.GROUP_PUBLICS])
     for row in held.filter(kind=Session.Kind.GROUP_VISIT).order_by().values(
-            "pk", "structure_kind", "children_expected", "adults_expected").annotate(
+            "pk", "starts_at", "structure_kind", "children_expected", "adults_expected").annotate(
             counted=Count("door_counts", filter=group_counts),
             children=Sum("door_counts__delta", filter=Q(door_counts__public=rules.Public.GROUP_CHILD)),
             adults=Sum("door_counts__delta", filter=Q(door_counts__public=rules.Public.GROUP_ADULT))):
@@ -209,8 +210,13 @@ def year_figures(organisation: Any, year: int, now: dt.datetime | None = None) -
             figures[1] += int(row["children"] or 0)
             figures[2] += int(row["adults"] or 0)
         else:
-            figures[1] += int(row["children_expected"] or 0)
-            figures[2] += int(row["adults_expected"] or 0)
+            # Not counted at the door: the group came as booked, and its people are the year's attendance too.
+            children, adults = int(row["children_expected"] or 0), int(row["adults_expected"] or 0)
+            figures[1] += children
+            figures[2] += adults
+            attendance[_month_key(row["starts_at"])] += children + adults
+            by_public[rules.Public.GROUP_CHILD.value] += children
+            by_public[rules.Public.GROUP_ADULT.value] += adults
 
     games = [(row["record_id"], row["record__title"], int(row["plays"])) for row in
              PlayTally.objects.filter(session__in=held.values("pk")).order_by().values("record_id", "record__title")

@@ -27,6 +27,7 @@ from games.models import CatalogueRecord, Category, Copy
 from loans import usage
 from loans.ages import band_of
 from loans.models import CopyEvent, Member
+from loans.selectors import membership_figures
 
 from .models import ReportSent
 from .sections import (
@@ -65,8 +66,13 @@ def _agenda_figures(organisation: Organisation, year: int) -> AgendaSection:
 
 
 def _membership_figures(organisation: Organisation, year: int) -> MembershipSection:
-    # wired to loans.selectors.membership_figures at the merge
-    return MembershipSection.empty()
+    figures = membership_figures(organisation, year)
+    return MembershipSection(
+        households_active=figures.households_active, households_new=figures.households_new,
+        households_lapsed=figures.households_lapsed, households_by_town=figures.households_by_town,
+        residents=figures.residents, non_residents=figures.non_residents, town_unknown=figures.town_unknown,
+        membership_income=figures.membership_income, income_by_tariff=figures.income_by_tariff,
+        late_fees_paid=figures.late_fees_paid, late_fees_waived=figures.late_fees_waived, overrides=figures.overrides)
 
 
 def year_period(year: int) -> usage.Period:

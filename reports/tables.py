@@ -37,6 +37,7 @@ ESAR_GROUP_WORDS = {
 SESSION_KIND_WORDS = {kind.value: kind.label for kind in Session.Kind}
 STRUCTURE_WORDS = {kind.value: kind.label for kind in Session.StructureKind}
 PUBLIC_KEY_WORDS = {public.value: words for public, words in PUBLIC_WORDS.items()}
+TOWN_WORDS = {"": _("town unknown")}
 AGE_GROUP_RULE = _("A loan counts once under each age group of the borrowing household's members (their age "
                    "reached in the year); “age unknown” when no member's year of birth is known.")
 CATEGORY_RULE = _("A loan counts once under each category of its game: the groups add up to more than the loans "
@@ -107,7 +108,7 @@ def report_tables(report: YearReport) -> list[Table]:
         one(households, gettext("Households active"), membership.households_active),
         one(households, gettext("New households"), membership.households_new),
         one(households, gettext("Households lapsed"), membership.households_lapsed),
-        Table(households, gettext("Households by town"), _rows(membership.households_by_town)),
+        Table(households, gettext("Households by town"), _rows(membership.households_by_town, TOWN_WORDS)),
         Table(households, gettext("Residents and non-residents"), (
             (gettext("residents"), plain(membership.residents)),
             (gettext("non-residents"), plain(membership.non_residents)),

@@ -25,7 +25,8 @@ from reports import exports, selectors, services
 from reports.errors import ReportError
 from reports.sections import CategoryScheme, RecordCount, YearReport
 from reports.tables import (
-    AGE_GROUP_RULE, AGE_GROUP_WORDS, CATEGORY_RULE, PUBLIC_KEY_WORDS, SESSION_KIND_WORDS, STRUCTURE_WORDS, category_words,
+    AGE_GROUP_RULE, AGE_GROUP_WORDS, CATEGORY_RULE, PUBLIC_KEY_WORDS, SESSION_KIND_WORDS, STRUCTURE_WORDS, TOWN_WORDS,
+    category_words,
 )
 from reports.years import FIRST_YEAR, last_year_reported, report_year
 
@@ -146,7 +147,7 @@ def _charts(report: YearReport) -> dict[str, list[Bar]]:
                    % {"children": line.children} + " · "
                    + ngettext("%(adults)s adult", "%(adults)s adults", line.adults) % {"adults": line.adults}
                    for line in visits.values()]),
-        "households_by_town": _by_key(membership.households_by_town),
+        "households_by_town": _by_key(membership.households_by_town, TOWN_WORDS),
         "loans_by_month": _by_month(loans.by_month),
         "loans_by_category": bars([(category_words(line), line.loans, _number(line.loans))
                                    for line in loans.by_category], keys=[line.key for line in loans.by_category]),

@@ -18,9 +18,9 @@ The tests' library in 2025:
 - Not counted: a session of 2026, another organisation's opening in 2025.
 
 So: 7 sessions held (3 openings, 1 event, 2 group visits, 1 game night); attendance January 8,
-March 3 + 9 = 12, May 0 (the school was not counted at the door), every other month 0; by
-public: 3–5: 1, 6–11: 4, adults 5, seniors 1, group children 7, group adults 2 (20 in all);
-families: January 3.
+March 3 + 9 = 12, May 27 (the school, not counted at the door, came as booked: 25 + 2), every
+other month 0; by public: 3–5: 1, 6–11: 4, adults 5, seniors 1, group children 7 + 25 = 32, group
+adults 2 + 2 = 4 (47 in all); families: January 3.
 """
 
 from __future__ import annotations
@@ -114,9 +114,9 @@ def test_the_year_counted_by_hand(library, year_2025):
     assert year.opening_hours == Decimal("12.00")
     assert year.hours_by_kind == {"opening": Decimal("12.00"), "event": Decimal("3.00"),
                                   "group_visit": Decimal("3.00"), "game_night": Decimal("4.50")}
-    assert year.attendance_by_month == {f"2025-{m:02d}": {1: 8, 3: 12}.get(m, 0) for m in range(1, 13)}
+    assert year.attendance_by_month == {f"2025-{m:02d}": {1: 8, 3: 12, 5: 27}.get(m, 0) for m in range(1, 13)}
     assert year.attendance_by_public == {"child_0_2": 0, "child_3_5": 1, "child_6_11": 4, "child_12_17": 0,
-                                         "adult": 5, "senior": 1, "group_child": 7, "group_adult": 2}
+                                         "adult": 5, "senior": 1, "group_child": 32, "group_adult": 4}
     assert year.families_by_month == {f"2025-{m:02d}": {1: 3}.get(m, 0) for m in range(1, 13)}
     assert year.events == [EventFigures(title="Après-midi jeux", starts_at=at("2025-03-15", "14:00"), capacity=4,
                                         registered_places=3, waiting_places=0, checked_in_places=2, persons=3,
