@@ -89,6 +89,8 @@ def report_page(request: HttpRequest, year: int) -> HttpResponse:
         "corrections": corrections,
         "figures": _key_figures(report),
         "charts": _charts(report),
+        # The events' days as dates, for the page to write them the reader's way.
+        "events": [(line, dt.datetime.fromisoformat(line.starts_at)) for line in report.agenda.events],
         "age_group_rule": AGE_GROUP_RULE,
         "category_rule": CATEGORY_RULE,
         "esar": report.loans.category_scheme == CategoryScheme.ESAR,

@@ -61,10 +61,24 @@ def test_the_page_shows_the_hand_counted_figures(client_of) -> None:
               for element in page.xpath("//dd[@data-testid]")}
     assert (figure["report-loans"], figure["report-households-borrowing"], figure["report-never-lent"]) == (
         "7", "3", "2")
-    assert (figure["report-opening-hours"], figure["report-sessions"], figure["report-households-active"],
-            figure["report-households-new"]) == ("0", "0", "0", "0")  # until the agenda and memberships are wired
+    assert (figure["report-opening-hours"], figure["report-sessions"], figure["report-attendance"],
+            figure["report-households-active"], figure["report-households-new"]) == ("10,5", "6", "61", "4", "2")
+    assert (figure["report-households-lapsed"], figure["report-residents"], figure["report-non-residents"],
+            figure["report-town-unknown"], figure["report-membership-income"], figure["report-overrides"]) == (
+        "1", "2", "2", "0", "52,00", "0")
     assert _bars(page, "loans-by-month") == {month: str(n) for month, n in seeded.LOANS_BY_MONTH.items()}
-    assert _bars(page, "attendance-by-month") == dict.fromkeys(seeded.LOANS_BY_MONTH, "0")
+    assert _bars(page, "attendance-by-month") == {month: str(n) for month, n in seeded.ATTENDANCE_BY_MONTH.items()}
+    assert _bars(page, "attendance-by-public") == {key: str(n) for key, n in seeded.ATTENDANCE_BY_PUBLIC.items()}
+    assert _bars(page, "sessions-by-kind") == {key: str(n) for key, n in seeded.SESSIONS_BY_KIND.items()}
+    assert _bars(page, "hours-by-kind") == {"opening": "10,5", "event": "3", "group_visit": "3", "game_night": "0"}
+    assert _bars(page, "group-visits") == {kind: str(visits) for kind, (visits, _c, _a) in seeded.GROUP_VISITS.items()}
+    assert _bars(page, "households-by-town") == {town: str(n) for town, n in seeded.HOUSEHOLDS_BY_TOWN.items()}
+    event, = page.xpath("//*[@data-testid='report-event']")
+    assert [cell.text_content() for cell in event.xpath("td")] == ["10", "10", "3", "6", "6"]
+    assert "20/03/2026" in event.text_content()  # the day as a French reader writes it
+    played = page.get_element_by_id("played-on-site").find_class("bar-row")
+    assert [(row.get("data-label"), row.find_class("bar-figure")[0].text_content()) for row in played] == [
+        (title, str(n)) for title, n in seeded.PLAYED_ON_SITE]
     assert _bars(page, "loans-by-category") == {key: str(n) for key, n in seeded.LOANS_BY_CATEGORY.items()}
     assert _bars(page, "loans-by-age-group") == {key: str(n) for key, n in seeded.LOANS_BY_AGE_GROUP.items()}
     most_lent = page.get_element_by_id("most-lent").find_class("bar-row")
@@ -86,13 +100,30 @@ def test_the_csv_has_every_figure_as_a_row_in_the_organisations_language(client_
     with translation.override("fr"):
         title = {words: gettext(words) for words in (
             "Loans", "Loans by month", "Loans by ESAR group", "Loans by age group", "Households borrowing",
-            "Games never lent", "Games never lent: the list", "Most lent", "Attendance by month", "Opening hours")}
+            "Games never lent", "Games never lent: the list", "Most lent", "Attendance by month", "Opening hours",
+            "Sessions held", "Persons counted", "Families by month", "Households active", "New households",
+            "Households lapsed", "Membership income", "Income by tariff", "Households by town",
+            "Most played on site", "Events: registered, waiting, checked in, counted",
+            "Group visits by kind: visits, children, adults", "Residents and non-residents")}
         age_words = {str(AGE_GROUP_WORDS[group]): group for group in seeded.LOANS_BY_AGE_GROUP}
     assert title["Loans"] == "Prêts"
     assert figures["Prêts"] == {"": "7"}
     assert figures[title["Loans by month"]] == {month: str(n) for month, n in seeded.LOANS_BY_MONTH.items()}
-    assert figures[title["Attendance by month"]] == dict.fromkeys(seeded.LOANS_BY_MONTH, "0")
-    assert figures[title["Opening hours"]] == {"": "0"}
+    assert figures[title["Attendance by month"]] == {month: str(n) for month, n in seeded.ATTENDANCE_BY_MONTH.items()}
+    assert figures[title["Families by month"]] == {month: str(n) for month, n in seeded.FAMILIES_BY_MONTH.items()}
+    assert figures[title["Opening hours"]] == {"": "10.50"}
+    assert (figures[title["Sessions held"]], figures[title["Persons counted"]]) == ({"": "6"}, {"": "61"})
+    assert [figures[title[words]][""] for words in ("Households active", "New households", "Households lapsed",
+                                                   "Membership income")] == ["4", "2", "1", "52"]
+    assert figures[title["Income by tariff"]] == {"Adhésion Villeurbanne": "40", "Hors commune": "12"}
+    assert figures[title["Households by town"]] == {town: str(n) for town, n in seeded.HOUSEHOLDS_BY_TOWN.items()}
+    assert list(figures[title["Residents and non-residents"]].values()) == ["2", "2", "0"]
+    assert figures[title["Events: registered, waiting, checked in, counted"]] == {
+        "Soirée jeux (2026-03-20)": "10 / 3 / 6 / 6"}
+    assert list(figures[title["Group visits by kind: visits, children, adults"]].values())[:2] == [
+        "1 / 10 / 3", "1 / 24 / 2"]
+    assert [(key, int(value)) for key, value in figures[title["Most played on site"]].items()] == (
+        seeded.PLAYED_ON_SITE)
     assert list(figures[title["Loans by ESAR group"]].values()) == [str(n) for n in seeded.LOANS_BY_CATEGORY.values()]
     assert {age_words[key]: int(value) for key, value in figures[title["Loans by age group"]].items()} == (
         seeded.LOANS_BY_AGE_GROUP)
@@ -100,8 +131,7 @@ def test_the_csv_has_every_figure_as_a_row_in_the_organisations_language(client_
     assert figures[title["Games never lent"]] == {"": "2"}
     assert list(figures[title["Games never lent: the list"]]) == seeded.NEVER_LENT
     assert [(key, int(value)) for key, value in figures[title["Most lent"]].items()] == seeded.MOST_LENT
-    # Sessions, attendance, households, loans, games: the seeded year has no event nor group visit.
-    assert len({row[0] for row in rows[1:]}) == 5
+    assert len({row[0] for row in rows[1:]}) == 6  # sessions, attendance, events, households, loans, games
 
 
 def test_the_pdf_names_the_organisation_and_the_year_and_holds_the_figures(client_of) -> None:
@@ -111,6 +141,10 @@ def test_the_pdf_names_the_organisation_and_the_year_and_holds_the_figures(clien
     assert "Ludothèque des tests" in text and "2026" in text
     lines = [re.sub(r"\s+", " ", line).strip() for line in text.splitlines()]
     assert "Prêts 7" in lines
+    for words, figure in (("Séances tenues", "6"), ("Personnes comptées", "61"), ("Foyers actifs", "4"),
+                          ("Nouveaux foyers", "2"), ("Recettes des adhésions", "52")):
+        assert f"{words} {figure}" in lines, (words, lines)
+    assert " ".join(str(n) for n in seeded.ATTENDANCE_BY_MONTH.values()) in lines
     assert " ".join(str(loans) for loans in seeded.LOANS_BY_MONTH.values()) in lines  # under the months' bars
     for title in seeded.NEVER_LENT:
         assert title in lines
@@ -128,9 +162,9 @@ def test_the_api_answers_every_figure(year: seeded.SeededYear, librarian: User) 
     assert (body["loans"], body["households_borrowing"], body["games_never_lent"]) == (7, 3, 2)
     assert [line["title"] for line in body["games_never_lent_records"]] == seeded.NEVER_LENT
     assert [(line["title"], line["loans"]) for line in body["most_lent"]] == seeded.MOST_LENT
-    assert body["attendance_by_month"] == dict.fromkeys(seeded.LOANS_BY_MONTH, 0)
+    assert body["attendance_by_month"] == seeded.ATTENDANCE_BY_MONTH
     assert (body["sessions"], body["opening_hours"], body["households_active"], body["households_new"]) == (
-        0, "0", 0, 0)
+        6, "10.50", 4, 2)
 
 
 @pytest.mark.parametrize("asked", [None, "", "deux-mille", "1999", "2100", "20.5"])
