@@ -46,7 +46,7 @@ OPENING_HOURS = ((2, dt.time(14), dt.time(18)), (5, dt.time(10), dt.time(12, 30)
 FAMILY_EVENING = "Soirée jeux en famille"
 FETE_DU_JEU = "Fête du jeu : stand de la ludothèque"
 CLUB_NIGHT = "Soirée jeux du club"
-LOAN_CHANCE = 0.12
+LOAN_CHANCE = 0.09
 """How likely a member household with nothing out borrows at an opening (in an average month)."""
 LATE_CHANCE = 0.1
 WAIVED = ("Jeu rendu en retard pendant une hospitalisation", "Première fois en retard : geste d’accueil")
@@ -193,16 +193,21 @@ class Command(BaseCommand):
 
     def _registrations(self, rng: random.Random, evening: Session) -> None:
         """Families register over the three weeks before (2 to 5 places each) until the 24 places
-        are taken, three more wait; on the night all but one family come, checked in at the door
-        and counted there."""
-        families = rng.sample([name for name, *_rest in demo_year._FAMILIES], 12)
+        are taken and three families wait; on the night all but one of the registered come,
+        checked in at the door and counted there."""
+        families = rng.sample([name for name, *_rest in demo_year._FAMILIES], len(demo_year._FAMILIES))
         came: dict[str, int] = defaultdict(int)
+        waiting = 0
         for index, surname in enumerate(families):
-            registered_at = evening.starts_at - dt.timedelta(days=21 - index * 1.6, hours=rng.randint(0, 9))
+            if waiting == 3:
+                break
+            registered_at = evening.starts_at - dt.timedelta(days=21 - index, hours=rng.randint(0, 9))
             places = rng.choice((2, 3, 3, 4, 4, 5))
             answer = services.register(evening, name=f"Famille {surname}", places=places, language="fr",
                                        now=registered_at)
-            if answer.position is None and index != 4:  # one family kept at home by a cold
+            if answer.position is not None:
+                waiting += 1
+            elif index != 4:  # one family kept at home by a cold
                 services.check_in(answer.registration, None, now=evening.starts_at + dt.timedelta(minutes=index))
                 came["family"] += 1
                 adults = rng.choice((1, 2))
