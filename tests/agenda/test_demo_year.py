@@ -42,7 +42,8 @@ def test_the_demo_year_gives_the_report_figures_and_loads_once(django_user_model
     call_command("load_demo_year", stdout=io.StringIO())
 
     today = timezone.localdate()
-    year = Session.objects.get(title=FAMILY_EVENING).starts_at.year
+    past_evening = Session.objects.filter(title=FAMILY_EVENING, starts_at__lt=timezone.now()).get()
+    year = past_evening.starts_at.year
     assert year == (today - dt.timedelta(days=182)).year, "the evening falls in the year most of the months are in"
     report = yearly_report(Organisation.objects.get(pk=library.pk), year)
     agenda, membership, loans = report.agenda, report.membership, report.loans
@@ -67,9 +68,10 @@ def test_the_demo_year_gives_the_report_figures_and_loads_once(django_user_model
     assert not [household for household in Household.objects.all() if selectors.late_fees_owed(household)]
     martin = Household.objects.get(card_number="M-0001")
     assert [row.copy.barcode for row in selectors.current_loans(martin)] == ["LUD-HG-0001"]
-    # The coming weeks are on the calendar too.
-    assert Session.objects.filter(organisation=library, kind=Session.Kind.OPENING,
-                                  starts_at__gt=timezone.now()).exists()
+    # The coming weeks are on the calendar too, with the next evening open to registration.
+    coming = Session.objects.filter(organisation=library, starts_at__gt=timezone.now())
+    assert coming.filter(kind=Session.Kind.OPENING).exists() and coming.filter(kind=Session.Kind.GROUP_VISIT).exists()
+    assert coming.get(title=FAMILY_EVENING).registrations.filter(status=Registration.Status.REGISTERED).count() == 4
     api = Client()
     api.force_login(django_user_model.objects.get(username="admin"))
     answer = api.get(f"/api/organisations/{library.pk}/report/?year={year}").json()

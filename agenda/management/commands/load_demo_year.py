@@ -104,6 +104,7 @@ class Command(BaseCommand):
         counted = self._count_openings(rng, openings, records)
         events = self._events(rng, library, staff, first_day, today, records)
         visits = self._group_visits(rng, library, staff, first_day, today)
+        events += self._coming(rng, library, staff, today)
         tariffs = self._tariffs(library, staff)
         year = self._households_year(rng, library, staff, tariffs, first_day, today,
                                      sorted({timezone.localdate(session.starts_at) for session in openings}))
@@ -252,6 +253,31 @@ class Command(BaseCommand):
                 DoorCount(session=visit, public=public, delta=count, key=f"demo-{public}", counted_at=visit.starts_at,
                           recorded_at=visit.starts_at) for public, count in counted if count])
         return made
+
+    def _coming(self, rng: random.Random, library: Organisation, staff, today: dt.date) -> int:
+        """What the calendar and the staff's agenda show ahead: the next family evening, a few
+        families registered already, and the crèche's next visit."""
+        closed = demo_year.closures(today, today + dt.timedelta(days=services.GENERATION_DAYS))
+
+        def open_on(day: dt.date) -> dt.date:
+            while any(first <= day <= last for first, last, _reason in closed):
+                day += dt.timedelta(days=7)
+            return day
+
+        friday = open_on(demo_year.weekday_on_or_after(today + dt.timedelta(days=10), 4))
+        evening = services.plan_session(
+            library, staff, kind=Session.Kind.EVENT, title=FAMILY_EVENING, capacity=24, registration=True,
+            starts_at=services.local_datetime(friday, dt.time(19)), ends_at=services.local_datetime(friday, dt.time(22)))
+        for index, surname in enumerate(rng.sample([name for name, *_rest in demo_year._FAMILIES], 4)):
+            services.register(evening, name=f"Famille {surname}", places=rng.choice((2, 3, 4)), language="fr",
+                              now=timezone.now() - dt.timedelta(days=4 - index))
+        tuesday = open_on(demo_year.weekday_on_or_after(today + dt.timedelta(days=1), 1))
+        services.plan_session(
+            library, staff, kind=Session.Kind.GROUP_VISIT, structure_kind="creche",
+            structure_name="Crèche Les Petits Loups", children_expected=8, adults_expected=3,
+            starts_at=services.local_datetime(tuesday, dt.time(9, 30)),
+            ends_at=services.local_datetime(tuesday, dt.time(10, 30)))
+        return 1
 
     def _club_nights(self, rng: random.Random, today: dt.date) -> int:
         """The second club's first Friday of each month, the year's with the players counted, and
