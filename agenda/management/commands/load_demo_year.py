@@ -111,7 +111,8 @@ class Command(BaseCommand):
         nights = self._club_nights(rng, today)
         self.stdout.write(
             f"demo year: {len(openings)} openings ({counted} people counted), {events} events, {visits} group "
-            f"visits, {year.households} households, {year.loans} loans ({year.late} back late, {year.refused} refused), {nights} club nights")
+            f"visits, {year.households} households, {year.loans} loans ({year.late} back late, {year.refused} "
+            f"refused), {nights} club nights")
 
     def _librarian(self, library: Organisation):
         """Who works the desk in the demo: its librarian, else the operator."""
@@ -174,7 +175,8 @@ class Command(BaseCommand):
             middle - dt.timedelta(days=(middle.weekday() - 4) % 7))
         evening = services.plan_session(
             library, staff, kind=Session.Kind.EVENT, title=FAMILY_EVENING, capacity=24, registration=True,
-            starts_at=services.local_datetime(friday, dt.time(19)), ends_at=services.local_datetime(friday, dt.time(22)))
+            starts_at=services.local_datetime(friday, dt.time(19)),
+            ends_at=services.local_datetime(friday, dt.time(22)))
         self._registrations(rng, evening)
         made = 1
         may = demo_year.last_weekday_of_may(today.year, 5)
@@ -267,7 +269,8 @@ class Command(BaseCommand):
         friday = open_on(demo_year.weekday_on_or_after(today + dt.timedelta(days=10), 4))
         evening = services.plan_session(
             library, staff, kind=Session.Kind.EVENT, title=FAMILY_EVENING, capacity=24, registration=True,
-            starts_at=services.local_datetime(friday, dt.time(19)), ends_at=services.local_datetime(friday, dt.time(22)))
+            starts_at=services.local_datetime(friday, dt.time(19)),
+            ends_at=services.local_datetime(friday, dt.time(22)))
         for index, surname in enumerate(rng.sample([name for name, *_rest in demo_year._FAMILIES], 4)):
             services.register(evening, name=f"Famille {surname}", places=rng.choice((2, 3, 4)), language="fr",
                               now=timezone.now() - dt.timedelta(days=4 - index))
