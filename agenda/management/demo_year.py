@@ -60,7 +60,7 @@ TARIFFS = {
     "reduced": ("Tarif réduit", "reduced", "household", "5.00"),
 }
 
-_FAMILIES = (
+FAMILIES = (
     # surname, town, tariff, parents' first names, children's first names
     ("Lefebvre", "Lille", "resident", ("Claire", "Thomas"), ("Louise", "Gabriel")),
     ("Vandenberghe", "Lambersart", "non_resident", ("Sophie",), ("Arthur", "Rose", "Jules")),
@@ -95,14 +95,14 @@ _FAMILIES = (
     ("Petit", "Lille", "resident", ("Laetitia", "Jérôme"), ("Romy",)),
     ("Lambert", "Lille", "resident", ("Delphine", "François"), ("Théo", "Clara")),
 )
-_SENIORS = (
+SENIORS = (
     # surname, town, tariff, first names: grandparents who come with their grandchildren
     ("Dupont", "Lille", "resident", ("Monique", "Gérard")),
     ("Moreau", "La Madeleine", "non_resident", ("Françoise",)),
     ("Vermeulen", "Lille", "resident", ("Bernard", "Josiane")),
     ("Leclercq", "Lille", "reduced", ("Colette",)),
 )
-_ADULTS = (
+ADULTS = (
     # surname, town, tariff, first names: adults who come to play among themselves
     ("Bailleul", "Lille", "resident", ("Quentin", "Océane")),
     ("Morel", "Villeneuve-d’Ascq", "non_resident", ("Kevin",)),
@@ -116,17 +116,17 @@ def households(rng: random.Random, this_year: int) -> list[DemoHousehold]:
     grandparents, adults who play; about two thirds members before the year (four of whom do not
     renew), a third new."""
     made = []
-    for surname, town, tariff, parents, children in _FAMILIES:
+    for surname, town, tariff, parents, children in FAMILIES:
         born = rng.randint(1976, 1993)
         eldest = rng.randint(max(born + 22, this_year - 17), this_year - 1)
         members = [(name, born + rng.randint(-2, 2)) for name in parents]
         members += [(name, min(this_year - 1, eldest + 2 * index + rng.randint(0, 1)))
                     for index, name in enumerate(children)]
         made.append((surname, town, tariff, members))
-    for surname, town, tariff, names in _SENIORS:
+    for surname, town, tariff, names in SENIORS:
         born = rng.randint(1946, 1958)
         made.append((surname, town, tariff, [(name, born + rng.randint(-2, 2)) for name in names]))
-    for surname, town, tariff, names in _ADULTS:
+    for surname, town, tariff, names in ADULTS:
         born = rng.randint(1985, 2002)
         made.append((surname, town, tariff, [(name, born + rng.randint(-1, 1)) for name in names]))
     order = list(range(len(made)))

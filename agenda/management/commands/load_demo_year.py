@@ -198,7 +198,7 @@ class Command(BaseCommand):
         """Families register over the three weeks before (2 to 5 places each) until the 24 places
         are taken and three families wait; on the night all but one of the registered come,
         checked in at the door and counted there."""
-        families = rng.sample([name for name, *_rest in demo_year._FAMILIES], len(demo_year._FAMILIES))
+        families = rng.sample([name for name, *_rest in demo_year.FAMILIES], len(demo_year.FAMILIES))
         came: dict[str, int] = defaultdict(int)
         waiting = 0
         for index, surname in enumerate(families):
@@ -271,7 +271,7 @@ class Command(BaseCommand):
             library, staff, kind=Session.Kind.EVENT, title=FAMILY_EVENING, capacity=24, registration=True,
             starts_at=services.local_datetime(friday, dt.time(19)),
             ends_at=services.local_datetime(friday, dt.time(22)))
-        for index, surname in enumerate(rng.sample([name for name, *_rest in demo_year._FAMILIES], 4)):
+        for index, surname in enumerate(rng.sample([name for name, *_rest in demo_year.FAMILIES], 4)):
             services.register(evening, name=f"Famille {surname}", places=rng.choice((2, 3, 4)), language="fr",
                               now=timezone.now() - dt.timedelta(days=4 - index))
         tuesday = open_on(demo_year.weekday_on_or_after(today + dt.timedelta(days=1), 1))
