@@ -28,6 +28,7 @@ demo: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py load_demo_loans
+	$(BIN)/python manage.py load_demo_year
 
 run: demo
 	@echo "Ludolog on http://$(HOST):$(PORT)/  (admin: /admin/ as admin / ludolog-demo, API: /api/, schema UI: /api/schema/ui/)"

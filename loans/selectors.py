@@ -528,12 +528,15 @@ def membership_figures(organisation: Any, year: int) -> MembershipYear:
             non_residents += 1
     money = HouseholdEvent.objects.filter(household__organisation=library, happened_on__gte=first,
                                           happened_on__lte=last).order_by()
-    income = {name or "": total for name, total in money.filter(type=rules.HouseholdEventType.MEMBERSHIP_PAID)
-              .values_list("tariff__name").annotate(total=Sum("amount")).values_list("tariff__name", "total")}
-    settled = dict(money.filter(type__in=[rules.HouseholdEventType.LATE_FEE_PAID,
-                                          rules.HouseholdEventType.LATE_FEE_WAIVED])
-                   .values_list("type").annotate(total=Sum("amount")).values_list("type", "total"))
     zero = Decimal("0.00")
+    # In cents whatever the database: SQLite sums decimals as floats (17.2000000000000, 315),
+    # which the report's CSV would print as such.
+    income = {name or "": Decimal(str(total)).quantize(zero) for name, total in money.filter(
+        type=rules.HouseholdEventType.MEMBERSHIP_PAID).values_list("tariff__name").annotate(
+        total=Sum("amount")).values_list("tariff__name", "total")}
+    settled = {kind: Decimal(str(total)).quantize(zero) for kind, total in money.filter(
+        type__in=[rules.HouseholdEventType.LATE_FEE_PAID, rules.HouseholdEventType.LATE_FEE_WAIVED])
+        .values_list("type").annotate(total=Sum("amount")).values_list("type", "total")}
     return MembershipYear(
         year=year, households_active=len(active), households_new=new, households_lapsed=lapsed,
         # A town under its commonest spelling (the first in alphabetical order among equals).

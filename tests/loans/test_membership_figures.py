@@ -86,6 +86,10 @@ def test_the_years_figures_are_the_hand_counted_ones(year_2026, django_assert_ma
     assert figures.income_by_tariff == {"Adhésion commune": Decimal("30.00"), "Hors commune": Decimal("16.00")}
     assert (figures.late_fees_paid, figures.late_fees_waived, figures.overrides) == (
         Decimal("0.40"), Decimal("0.20"), 1)
+    # In cents as the report's CSV prints them, whatever the database sums with (SQLite: floats).
+    assert [str(amount) for amount in (figures.membership_income, *figures.income_by_tariff.values(),
+                                       figures.late_fees_paid, figures.late_fees_waived)] == [
+        "46.00", "30.00", "16.00", "0.40", "0.20"]
 
 
 def test_the_next_year_counts_the_renewals_and_the_newcomers_of_its_own(year_2026):
