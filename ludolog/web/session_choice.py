@@ -47,9 +47,11 @@ class SessionSelect(QuickSelect):
 
 
 def session_label(session: Session) -> str:
+    """Its weekday and times first, then its name: a phone's narrow select cuts the end, and the
+    script offers only the date played's sessions (the weekday tells them apart without it)."""
     starts, ends = timezone.localtime(session.starts_at), timezone.localtime(session.ends_at)
-    return gettext("%(session)s, %(day)s %(starts)s–%(ends)s") % {
-        "session": session.name, "day": formats.date_format(starts, "SHORT_DATE_FORMAT"),
+    return gettext("%(day)s %(starts)s–%(ends)s · %(session)s") % {
+        "session": session.name, "day": formats.date_format(starts, "D"),
         "starts": formats.time_format(starts, "TIME_FORMAT"), "ends": formats.time_format(ends, "TIME_FORMAT")}
 
 

@@ -66,7 +66,7 @@ def test_the_result_form_offers_the_sessions_the_one_running_now_chosen(member, 
     select = select_of(member.get("/scorekeeping/result/").content.decode())
     first, last = services.session_days(sessions["running"])  # it may run past midnight
     days = " ".join(sorted({first.isoformat(), last.isoformat()}))
-    assert re.search(rf'<option value="{sessions["running"].pk}" data-days="{days}" selected>Accueil tout public',
+    assert re.search(rf'<option value="{sessions["running"].pk}" data-days="{days}" selected>[^<]* · Accueil tout public',
                      select)
     yesterday = (timezone.localdate() - dt.timedelta(days=1)).isoformat()
     assert f'value="{sessions["yesterday"].pk}" data-days="{yesterday}">' in select
