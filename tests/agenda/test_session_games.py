@@ -190,3 +190,16 @@ def test_who_may_say_where_a_game_was_played(library, azul, django_user_model):
     assert not SessionGame.objects.exists()
     # Its keeper, a member who records games for the library, says it (the session is past: no reason needed).
     assert api_client(keeper).post(url, {"record": record.pk}, format="json").status_code == 201
+
+
+def test_the_report_lists_a_game_moved_after_it_was_sent(library, librarian, azul):
+    from reports.selectors import corrections_since
+
+    session, other = afternoon(library), afternoon(library, title="Tournoi")
+    record = azul_result(library, azul)
+    services.link_game(session, record, librarian, now=during(session))
+    services.link_game(other, record, librarian, reason="Joué au tournoi", now=at("2025-04-02"))
+    with translation.override("en"):
+        words = [line.what for line in corrections_since(library, 2025, since=at("2025-04-01"))]
+    assert len(words) == 2 and all("game recorded there (its number)" in line and "Joué au tournoi" in line
+                                   for line in words)

@@ -115,3 +115,12 @@ def test_a_visitors_game_names_no_session(client, django_user_model, sessions):
     client.force_login(django_user_model.objects.create_user("visiteur"))
     assert 'name="session"' not in client.get("/scorekeeping/").content.decode()
     assert 'name="session"' not in client.get("/scorekeeping/result/").content.decode()
+
+
+def test_a_game_without_catalogue_record_is_a_bar_without_a_link_in_the_report():
+    from ludolog.web.reports import _records
+    from reports.sections import RecordCount
+
+    linked, unlinked = _records((RecordCount(7, "Azul", 3), RecordCount(None, "Carcassonne: Hunters and Gatherers", 1)))
+    assert (linked.url, linked.key) == ("/catalogue/7/", "7")
+    assert (unlinked.url, unlinked.key, unlinked.label) == ("", "", "Carcassonne: Hunters and Gatherers")
