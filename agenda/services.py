@@ -349,7 +349,7 @@ def session_days(session: Session) -> tuple[dt.date, dt.date]:
 
 
 @transaction.atomic
-def link_game(session: Session, game_record: Any, by: Any, *, reason: str = "",
+def link_game(session: Session, game_record: GameRecord, by: Any, *, reason: str = "",
               now: dt.datetime | None = None) -> Linked:
     """``game_record`` was played at ``session``: a result logged or a game recorded there counts
     among the session's games played on site. Only a game recorded for the session's organisation
@@ -396,7 +396,7 @@ def link_game(session: Session, game_record: Any, by: Any, *, reason: str = "",
 
 
 @transaction.atomic
-def unlink_game(game_record: Any, by: Any, *, session: Session | None = None, reason: str = "",
+def unlink_game(game_record: GameRecord | int, by: Any, *, session: Session | None = None, reason: str = "",
                 now: dt.datetime | None = None) -> Session:
     """``game_record`` was not played at the session it is linked to (``session``, when given,
     must be that one: 404 ``not_linked`` otherwise, as for a game linked to none); the session it
@@ -411,7 +411,7 @@ def unlink_game(game_record: Any, by: Any, *, session: Session | None = None, re
     if rules.is_correction(left.ends_at, now):
         if not reason.strip():
             raise ReasonRequired(gettext(
-                "The session this game was played at ended more than a day ago: say why it is moved."))
+                "The session this game was played at ended more than a day ago: say why it is taken from it."))
         SessionChange.objects.create(session=left, changed_by=_user(by), changed_at=now, field=GAME_CHANGE,
                                      before=link.game_record_id, after=None, reason=reason.strip())
     link.delete()
