@@ -1,11 +1,11 @@
 """The agenda in the Django admin: the calendar's rows editable, the facts kept as events
-(door counts, play tallies, session changes) read-only."""
+(door counts, play tallies, session changes) and the games linked to sessions read-only."""
 
 from __future__ import annotations
 
 from django.contrib import admin
 
-from .models import Closure, DoorCount, OpeningHours, PlayTally, Registration, Session, SessionChange
+from .models import Closure, DoorCount, OpeningHours, PlayTally, Registration, Session, SessionChange, SessionGame
 
 
 @admin.register(OpeningHours)
@@ -71,3 +71,12 @@ class PlayTallyAdmin(ReadOnlyAdmin):
 @admin.register(SessionChange)
 class SessionChangeAdmin(ReadOnlyAdmin):
     list_display = ["session", "field", "before", "after", "reason", "changed_by", "changed_at"]
+
+
+@admin.register(SessionGame)
+class SessionGameAdmin(ReadOnlyAdmin):
+    """Read here: a game is linked, moved and unlinked through ``services.link_game`` and
+    ``unlink_game``, which keep a correction for a past session."""
+
+    list_display = ["session", "game_record", "linked_by", "linked_at"]
+    raw_id_fields = ["session", "game_record", "linked_by"]

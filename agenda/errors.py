@@ -91,3 +91,24 @@ class UnknownRecord(AgendaError):
     reason = "unknown_record"
     status_code = 404
 
+
+
+class OtherOrganisation(AgendaError):
+    """A game linked to a session of an organisation it was not recorded for."""
+
+    reason = "other_organisation"
+    status_code = 422
+
+
+class NotThatDay(AgendaError):
+    """A game linked to a session held on another day than the one it was played."""
+
+    reason = "not_that_day"
+    status_code = 422
+
+
+class NotLinked(AgendaError):
+    """A game unlinked from a session it is not linked to."""
+
+    reason = "not_linked"
+    status_code = 404

@@ -333,3 +333,26 @@ class PlayTally(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.session_id} {self.record_id} {self.delta:+d}"
+
+
+class SessionGame(models.Model):
+    """A game record played at a session: a result logged or a game recorded that names the
+    session (the agenda keeps the link: the records know nothing of the agenda). A record is
+    played at one session at most; linked again, it moves (``services.link_game``), and a move
+    touching a session over for more than a day is a correction, kept as a :class:`SessionChange`.
+    """
+
+    session = models.ForeignKey(Session, on_delete=models.PROTECT, related_name="games", verbose_name=_("session"))
+    game_record = models.OneToOneField("records.GameRecord", on_delete=models.PROTECT, related_name="session_game",
+                                       verbose_name=_("game record"))
+    linked_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL,
+                                  related_name="+", verbose_name=_("linked by"))
+    linked_at = models.DateTimeField(_("linked at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["session", "linked_at", "id"]
+        verbose_name = _("game played at a session")
+        verbose_name_plural = _("games played at sessions")
+
+    def __str__(self) -> str:
+        return f"{self.session_id} ← {self.game_record_id}"

@@ -20,5 +20,6 @@ def of_its_sessions(organisation: Any) -> Q:
 def connect() -> None:
     for model in ("agenda.OpeningHours", "agenda.Closure", "agenda.Session"):
         belongs(model, its_own)
-    for model in ("agenda.SessionChange", "agenda.Registration", "agenda.DoorCount", "agenda.PlayTally"):
+    for model in ("agenda.SessionChange", "agenda.Registration", "agenda.DoorCount", "agenda.PlayTally",
+                  "agenda.SessionGame"):
         belongs(model, of_its_sessions)

@@ -16,9 +16,11 @@ from django.db.models.functions import Coalesce, TruncMonth
 from django.utils import timezone
 
 from games.models import CatalogueRecord
+from games.registry import get_engine
+from records.models import GameRecord
 
 from . import rules
-from .models import DoorCount, PlayTally, Registration, Session, SessionChange
+from .models import DoorCount, PlayTally, Registration, Session, SessionChange, SessionGame
 
 ZERO_HOURS = Decimal("0.00")
 
@@ -65,13 +67,74 @@ def with_figures(sessions: QuerySet[Session]) -> QuerySet[Session]:
                              waiting_places=places(Registration.Status.WAITING))
 
 
+Plays = list[tuple[int | None, str, int]]
+"""Games played on site: (catalogue record id, title, plays), most first; a recorded game that
+names no catalogue record is counted under its game's name, with no id."""
+
+
+def game_title(catalogue_title: str | None, game_slug: str) -> str:
+    """What a game record is called among the games played: its catalogue record's title, else
+    its rules engine's name, else its game's slug."""
+    engine = None if catalogue_title else get_engine(game_slug)
+    return catalogue_title or (engine.name if engine is not None else game_slug)
+
+
+def counted_links(links: QuerySet[SessionGame]) -> QuerySet[SessionGame]:
+    """The links that count as games played: every game but one abandoned (put back in its box
+    unfinished, it was hardly played)."""
+    return links.exclude(game_record__status=GameRecord.Status.ABANDONED)
+
+
+def games_played(tallies: QuerySet[PlayTally], links: QuerySet[SessionGame]) -> Plays:
+    """The games played: the door's taps by catalogue record plus the game records linked (two
+    grouped queries), most first, those at zero left out."""
+    plays: dict[tuple[int | None, str], int] = {}
+    for record_id, title, n in (tallies.order_by().values("record_id", "record__title").annotate(n=Sum("delta"))
+                                .values_list("record_id", "record__title", "n")):
+        plays[record_id, title] = plays.get((record_id, title), 0) + int(n or 0)
+    for record_id, title, slug, n in (
+            counted_links(links).order_by()
+            .values("game_record__catalogue_record", "game_record__catalogue_record__title", "game_record__game_slug")
+            .annotate(n=Count("pk")).values_list("game_record__catalogue_record", "game_record__catalogue_record__title",
+                                                 "game_record__game_slug", "n")):
+        key = (record_id, game_title(title, slug))
+        plays[key] = plays.get(key, 0) + int(n)
+    return sorted(((record_id, title, n) for (record_id, title), n in plays.items() if n > 0),
+                  key=lambda line: (-line[2], line[1], line[0] is None, line[0] or 0))
+
+
+@dataclass(frozen=True)
+class LinkedGame:
+    """A game record played at a session, as the session's page lists it."""
+
+    record_id: int
+    title: str
+    players: list[str] | None
+    """In seat order; None for a private game (its players are theirs to show)."""
+    status: str
+
+
+def linked_games(session: Session) -> list[LinkedGame]:
+    """The game records played at ``session``, in the order they were linked (two queries)."""
+    links = (session.games.select_related("game_record__catalogue_record")
+             .prefetch_related("game_record__seats__player").order_by("linked_at", "pk"))
+    return [LinkedGame(record_id=link.game_record_id,
+                       title=game_title(getattr(link.game_record.catalogue_record, "title", None),
+                                        link.game_record.game_slug),
+                       players=None if link.game_record.is_private else [
+                           seat.player.display_name for seat in
+                           sorted(link.game_record.seats.all(), key=lambda seat: seat.seat_order)],
+                       status=link.game_record.status)
+            for link in links]
+
+
 @dataclass(frozen=True)
 class SessionFigures:
     totals: dict[str, int]
     """The door's count by public (every public)."""
     persons: int
-    plays: list[tuple[int, str, int]]
-    """(record id, title, plays), most first."""
+    plays: Plays
+    """The games played: tallied at the door and recorded there (see :func:`games_played`)."""
     registrations: list[Registration]
     waiting: list[Registration]
 
@@ -80,15 +143,34 @@ def session_figures(session: Session) -> SessionFigures:
     from .services import door_totals
 
     totals = door_totals(session)
-    plays = [(row["record_id"], row["record__title"], int(row["plays"])) for row in
-             PlayTally.objects.filter(session=session).order_by().values("record_id", "record__title")
-             .annotate(plays=Sum("delta")).filter(plays__gt=0).order_by("-plays", "record__title")]
+    plays = games_played(PlayTally.objects.filter(session=session), SessionGame.objects.filter(session=session))
     registrations = list(session.registrations.exclude(status=Registration.Status.CANCELLED)
                          .order_by("registered_at", "pk"))
     return SessionFigures(
         totals=totals, persons=sum(totals[public.value] for public in rules.PERSONS), plays=plays,
         registrations=[entry for entry in registrations if entry.status == Registration.Status.REGISTERED],
         waiting=[entry for entry in registrations if entry.status == Registration.Status.WAITING])
+
+
+def session_of(game_record: GameRecord | int) -> Session | None:
+    """The session a game record was played at, if it names one."""
+    link = SessionGame.objects.select_related("session").filter(game_record=game_record).first()
+    return link.session if link is not None else None
+
+
+def sessions_to_name(organisation: Any, days: list[dt.date], *, public_only: bool = False) -> list[Session]:
+    """The organisation's sessions held on any of ``days`` (not cancelled), in order: those a
+    result or a recorded game may name as the one it was played at."""
+    held_on = Q()
+    for day in set(days):
+        held_on |= Q(starts_at__lt=timezone.make_aware(dt.datetime.combine(day + dt.timedelta(days=1), dt.time.min)),
+                     ends_at__gt=timezone.make_aware(dt.datetime.combine(day, dt.time.min)))
+    if not held_on:
+        return []
+    found = Session.objects.filter(held_on, organisation=organisation, cancelled_at__isnull=True)
+    if public_only:
+        found = found.filter(public=True)
+    return list(found.order_by("starts_at", "pk"))
 
 
 def top_games(organisation: Any, limit: int = 8) -> list[tuple[int, str]]:
@@ -138,7 +220,8 @@ class AgendaYear:
     families_by_month: dict[str, int]
     events: list[EventFigures]
     group_visits_by_kind: dict[str, GroupFigures]
-    games_played_on_site: list[tuple[int, str, int]]
+    games_played_on_site: Plays
+    """Tallied at the door and recorded there (see :func:`games_played`)."""
 
 
 def held_in(organisation: Any, year: int, now: dt.datetime | None = None) -> QuerySet[Session]:
@@ -166,7 +249,7 @@ def months(year: int) -> list[str]:
 
 def year_figures(organisation: Any, year: int, now: dt.datetime | None = None) -> AgendaYear:
     """What the organisation's calendar gives its yearly report for ``year`` (see
-    :class:`AgendaYear`), in five queries. Attendance is counted at the door, by the month the
+    :class:`AgendaYear`), in six queries. Attendance is counted at the door, by the month the
     session started in; a booked group's people are the group's door counts where it was counted
     (a group count of either kind), else the numbers it was expected with (in the attendance too:
     a school class that came is people who came, counted or not)."""
@@ -218,9 +301,8 @@ def year_figures(organisation: Any, year: int, now: dt.datetime | None = None) -
             by_public[rules.Public.GROUP_CHILD.value] += children
             by_public[rules.Public.GROUP_ADULT.value] += adults
 
-    games = [(row["record_id"], row["record__title"], int(row["plays"])) for row in
-             PlayTally.objects.filter(session__in=held.values("pk")).order_by().values("record_id", "record__title")
-             .annotate(plays=Sum("delta")).filter(plays__gt=0).order_by("-plays", "record__title", "record_id")]
+    games = games_played(PlayTally.objects.filter(session__in=held.values("pk")),
+                         SessionGame.objects.filter(session__in=held.values("pk")))
 
     return AgendaYear(
         year=year, sessions_held=sum(sessions_by_kind.values()), sessions_by_kind=sessions_by_kind,

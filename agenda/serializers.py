@@ -89,3 +89,16 @@ class RegistrationSerializer(serializers.ModelSerializer):
 
 class CheckInSerializer(serializers.Serializer):
     undo = serializers.BooleanField(default=False, help_text="take back a check-in tapped by mistake")
+
+
+class GameLinkSerializer(serializers.Serializer):
+    record = serializers.IntegerField(min_value=1, max_value=2**63 - 1, help_text="the game record's id")
+    reason = serializers.CharField(required=False, allow_blank=True, default="", max_length=300,
+                                   help_text="why, when the game leaves a session over for more than a day")
+
+
+class GameLinkAnswerSerializer(serializers.Serializer):
+    created = serializers.BooleanField(help_text="false: the game was linked to this session already")
+    session = serializers.IntegerField()
+    record = serializers.IntegerField()
+    moved_from = serializers.IntegerField(allow_null=True, help_text="the session the game was linked to before")

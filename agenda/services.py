@@ -22,13 +22,14 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext, ngettext
 
 from outbox.services import enqueue
+from records.models import GameRecord
 
 from . import rules
 from .errors import (
-    CheckInClosed, CountBelowZero, CountingClosed, HoursInUse, InvalidFields, NotRegistered, ReasonRequired,
-    RegistrationClosed, SessionExists,
+    CheckInClosed, CountBelowZero, CountingClosed, HoursInUse, InvalidFields, NotLinked, NotRegistered, NotThatDay,
+    OtherOrganisation, ReasonRequired, RegistrationClosed, SessionExists,
 )
-from .models import Closure, DoorCount, OpeningHours, PlayTally, Registration, Session, SessionChange
+from .models import Closure, DoorCount, OpeningHours, PlayTally, Registration, Session, SessionChange, SessionGame
 
 GENERATION_DAYS = 8 * 7
 """The opening sessions are made this many days ahead (the public calendar shows eight weeks)."""
@@ -79,7 +80,7 @@ def generate_openings(organisation: Any, first_day: dt.date, last_day: dt.date) 
            for starts_at, slot in wanted.items() if starts_at not in existing]
     Session.objects.bulk_create(new, ignore_conflicts=True)
     stale = (in_range.filter(starts_at__gt=timezone.now(), opening_hours__isnull=False)
-             .exclude(starts_at__in=list(wanted)).filter(door_counts=None, play_tallies=None, changes=None))
+             .exclude(starts_at__in=list(wanted)).filter(door_counts=None, play_tallies=None, changes=None, games=None))
     Session.objects.filter(pk__in=list(stale.values_list("pk", flat=True))).delete()
     return len(new)
 
@@ -118,8 +119,8 @@ def remove_opening_hours(hours: OpeningHours) -> None:
     """Remove hours that have not opened yet, with their openings; hours that opened are ended instead."""
     if hours.sessions.filter(starts_at__lte=timezone.now()).exists() or hours.valid_from <= timezone.localdate():
         raise HoursInUse(gettext("These hours have already opened: end them on a day instead of removing them."))
-    Session.objects.filter(pk__in=list(hours.sessions.filter(door_counts=None, play_tallies=None, changes=None)
-                                       .values_list("pk", flat=True))).delete()
+    untouched = hours.sessions.filter(door_counts=None, play_tallies=None, changes=None, games=None)
+    Session.objects.filter(pk__in=list(untouched.values_list("pk", flat=True))).delete()
     organisation = hours.organisation
     hours.delete()
     generate_coming_openings(organisation)
@@ -323,6 +324,98 @@ def tally_play(session: Session, by: Any, *, record: Any, delta: int, key: str,
 
 def _plays(session: Session, record_id: int) -> int:
     return int(PlayTally.objects.filter(session=session, record_id=record_id).aggregate(n=Sum("delta"))["n"] or 0)
+
+
+# -- games played at a session ---------------------------------------------------------------------
+
+GAME_CHANGE = "game"
+"""The :class:`SessionChange` field of a game record linked to a session (``after``: its id) or
+taken from it (``before``)."""
+
+
+@dataclass(frozen=True)
+class Linked:
+    link: SessionGame
+    created: bool
+    """False: the game was linked to this session already, and nothing changed."""
+    moved_from: Session | None
+    """The session the game was linked to before, when it moved."""
+
+
+def session_days(session: Session) -> tuple[dt.date, dt.date]:
+    """The days a session is held on, on the installation's clock: its first and its last (a
+    game night past midnight is held on two)."""
+    return timezone.localdate(session.starts_at), timezone.localdate(session.ends_at - dt.timedelta(microseconds=1))
+
+
+@transaction.atomic
+def link_game(session: Session, game_record: GameRecord, by: Any, *, reason: str = "",
+              now: dt.datetime | None = None) -> Linked:
+    """``game_record`` was played at ``session``: a result logged or a game recorded there counts
+    among the session's games played on site. Only a game recorded for the session's organisation
+    (422 ``other_organisation``), played on the session's day (422 ``not_that_day``), at a session
+    not cancelled (409 ``session_cancelled``). A game linked to another session moves; taking it
+    from a session that ended more than a day ago is a correction and needs ``reason`` (422
+    ``reason_required_for_past_session``). A link touching a session over for more than a day is
+    kept as a :class:`SessionChange` of :data:`GAME_CHANGE` (the yearly report lists it when made
+    after the report was sent); a late result naming its session is no correction and needs no reason."""
+    now = now or timezone.now()
+    session = _locked(session)
+    # Two phones linking the same game: one after the other.
+    game_record = GameRecord.objects.select_for_update().get(pk=game_record.pk)
+    if session.cancelled:
+        raise CountingClosed("session_cancelled")
+    if game_record.organisation_id != session.organisation_id:
+        raise OtherOrganisation(gettext("This game was not recorded in the name of the session's organisation."),
+                                record=game_record.pk, session=session.pk)
+    first_day, last_day = session_days(session)
+    if not first_day <= game_record.played_on <= last_day:
+        raise NotThatDay(gettext("This game was played on another day than the session."),
+                         played_on=game_record.played_on.isoformat(), session_day=first_day.isoformat())
+    link = SessionGame.objects.select_related("session").filter(game_record=game_record).first()
+    if link is not None and link.session_id == session.pk:
+        return Linked(link, False, None)
+    moved_from = link.session if link is not None else None
+    changed: list[tuple[Session, int | None, int | None]] = []
+    if moved_from is not None and rules.is_correction(moved_from.ends_at, now):
+        if not reason.strip():
+            raise ReasonRequired(gettext(
+                "The session this game was played at ended more than a day ago: say why it is moved."))
+        changed.append((moved_from, game_record.pk, None))
+    if rules.is_correction(session.ends_at, now):
+        changed.append((session, None, game_record.pk))
+    SessionChange.objects.bulk_create([
+        SessionChange(session=touched, changed_by=_user(by), changed_at=now, field=GAME_CHANGE, before=before,
+                      after=after, reason=reason.strip()) for touched, before, after in changed])
+    if link is None:
+        link = SessionGame.objects.create(session=session, game_record=game_record, linked_by=_user(by), linked_at=now)
+    else:
+        link.session, link.linked_by, link.linked_at = session, _user(by), now
+        link.save(update_fields=["session", "linked_by", "linked_at"])
+    return Linked(link, True, moved_from)
+
+
+@transaction.atomic
+def unlink_game(game_record: GameRecord | int, by: Any, *, session: Session | None = None, reason: str = "",
+                now: dt.datetime | None = None) -> Session:
+    """``game_record`` was not played at the session it is linked to (``session``, when given,
+    must be that one: 404 ``not_linked`` otherwise, as for a game linked to none); the session it
+    leaves is answered. Taking a game from a session that ended more than a day ago is a
+    correction: ``reason`` is required and the change is kept."""
+    now = now or timezone.now()
+    link = (SessionGame.objects.select_for_update().select_related("session")
+            .filter(game_record=getattr(game_record, "pk", game_record)).first())
+    if link is None or (session is not None and link.session_id != session.pk):
+        raise NotLinked(gettext("This game is not linked to this session."))
+    left = link.session
+    if rules.is_correction(left.ends_at, now):
+        if not reason.strip():
+            raise ReasonRequired(gettext(
+                "The session this game was played at ended more than a day ago: say why it is taken from it."))
+        SessionChange.objects.create(session=left, changed_by=_user(by), changed_at=now, field=GAME_CHANGE,
+                                     before=link.game_record_id, after=None, reason=reason.strip())
+    link.delete()
+    return left
 
 
 # -- registrations -----------------------------------------------------------------------------------

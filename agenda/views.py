@@ -10,6 +10,7 @@ from django.db.models import QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone, translation
+from django.utils.translation import gettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import permissions, status
 from rest_framework.exceptions import PermissionDenied, ValidationError
@@ -20,13 +21,16 @@ from rest_framework.views import APIView
 from accounts.models import Organisation
 from accounts.roles import Action, can
 from games.models import CatalogueRecord
+from records.models import GameRecord
+from records.selectors import can_append, visible_records
 
 from . import rules, selectors, services
 from .errors import UnknownRecord
 from .models import Registration, Session
 from .serializers import (
-    CheckInSerializer, CountAnswerSerializer, CountSerializer, PlayAnswerSerializer, PlaySerializer,
-    RegisterSerializer, RegistrationSerializer, SessionSerializer, SessionsQuerySerializer, StaffSessionSerializer,
+    CheckInSerializer, CountAnswerSerializer, CountSerializer, GameLinkAnswerSerializer, GameLinkSerializer,
+    PlayAnswerSerializer, PlaySerializer, RegisterSerializer, RegistrationSerializer, SessionSerializer,
+    SessionsQuerySerializer, StaffSessionSerializer,
 )
 
 LONGEST_RANGE = dt.timedelta(days=400)
@@ -165,3 +169,47 @@ class CheckInView(APIView):
         act = services.undo_check_in if data.validated_data["undo"] else services.check_in
         registration = act(registration, request.user)
         return Response({**RegistrationSerializer(registration).data, "position": None})
+
+
+def may_link_game(user: Any, session: Session, record: GameRecord) -> bool:
+    """Who says a game was played at a session: the staff who count at its door, or one of the
+    game's keepers who records games for the organisation."""
+    return can(user, Action.COUNT_AT_THE_DOOR, session.organisation) or (
+        can(user, Action.RECORD_GAMES, session.organisation) and can_append(user, record))
+
+
+class SessionGamesView(APIView):
+    """A game record played at a session (POST), or not (DELETE)."""
+
+    permission_classes = [permissions.IsAuthenticated]
+
+    def _asked(self, request: Request, pk: int, data: Any) -> tuple[Session, GameRecord, str]:
+        asked = GameLinkSerializer(data=data)
+        asked.is_valid(raise_exception=True)
+        session = get_object_or_404(Session.objects.select_related("organisation"), pk=pk)
+        record = visible_records(request.user).filter(pk=asked.validated_data["record"]).first()
+        if record is None:
+            raise UnknownRecord(gettext("There is no such game record, or it is not yours to see."),
+                                record=asked.validated_data["record"])
+        if not may_link_game(request.user, session, record):
+            raise PermissionDenied("only the organisation's staff or the game's keepers say where it was played")
+        return session, record, asked.validated_data["reason"]
+
+    @extend_schema(request=GameLinkSerializer, responses={201: GameLinkAnswerSerializer, 200: GameLinkAnswerSerializer},
+                   summary="A game record played at this session (201; 200 when it was already); "
+                           "one linked to another session moves")
+    def post(self, request: Request, pk: int) -> Response:
+        session, record, reason = self._asked(request, pk, request.data)
+        linked = services.link_game(session, record, request.user, reason=reason)
+        answer = {"created": linked.created, "session": session.pk, "record": record.pk,
+                  "moved_from": linked.moved_from.pk if linked.moved_from is not None else None}
+        return Response(GameLinkAnswerSerializer(answer).data,
+                        status=status.HTTP_201_CREATED if linked.created else status.HTTP_200_OK)
+
+    @extend_schema(request=GameLinkSerializer, responses={204: None},
+                   summary="A game record not played at this session after all (the record from the body or ?record=)")
+    def delete(self, request: Request, pk: int) -> Response:
+        data = request.data if "record" in request.data else request.query_params
+        session, record, reason = self._asked(request, pk, data)
+        services.unlink_game(record, request.user, session=session, reason=reason)
+        return Response(status=status.HTTP_204_NO_CONTENT)

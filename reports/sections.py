@@ -49,9 +49,10 @@ def every_month(year: int, counts: dict[str, int]) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class RecordCount:
-    """A catalogue record and how many times something happened to it (lent, played on site)."""
+    """A catalogue record and how many times something happened to it (lent, played on site);
+    ``record_id`` None: a game recorded on site that names no catalogue record, by its name."""
 
-    record_id: int
+    record_id: int | None
     title: str
     count: int
 

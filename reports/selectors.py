@@ -23,6 +23,7 @@ from django.utils.translation import gettext
 from accounts.models import Organisation
 from agenda import selectors as agenda
 from agenda.models import PUBLIC_WORDS, Session
+from agenda.services import GAME_CHANGE
 from games.models import CatalogueRecord, Category, Copy
 from loans import usage
 from loans.ages import band_of
@@ -187,6 +188,8 @@ def _change_words(change: object) -> str:
 
 def _field_words(field: str) -> str:
     """What a :class:`agenda.models.SessionChange` changed: a public's count or a session's field."""
+    if field == GAME_CHANGE:
+        return gettext("game recorded there (its number)")
     if field.startswith("count:"):
         public = field.partition(":")[2]
         return gettext("count of %(public)s") % {"public": PUBLIC_WORDS.get(public, public)}

@@ -1,7 +1,7 @@
 """The staff's agenda: ``/agenda/`` (this week's and next week's sessions with their figures),
 ``/agenda/hours/`` (opening hours and closures), ``/agenda/sessions/new/`` (an event, a group
 visit, a game night) and a session's own page (its figures, its registrations with their
-check-in buttons and the waiting list, an edit, with a reason once it is past, a cancellation,
+check-in buttons and the waiting list, the games recorded there, an edit, with a reason once it is past, a cancellation,
 a count corrected). Thin over ``agenda.services``: a refusal is shown in the reader's language
 with its status, and changes nothing."""
 
@@ -183,7 +183,8 @@ def session_page(request: HttpRequest, pk: int) -> HttpResponse:
         "publics": [(public.value, PUBLIC_WORDS[public], figures.totals[public.value]) for public in rules.Public],
         "past": rules.is_correction(session.ends_at, now), "during": session.starts_at <= now <= session.ends_at,
         "counting_open": rules.counting_refusal(now, session.starts_at, session.ends_at, session.cancelled) is None,
-        "changes": session.changes.select_related("changed_by").order_by("-changed_at", "-pk")[:30]},
+        "changes": session.changes.select_related("changed_by").order_by("-changed_at", "-pk")[:30],
+        "games": selectors.linked_games(session)},
         status=status)
 
 

@@ -10,6 +10,7 @@ from django.db.models import Max, Min, Prefetch, QuerySet
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.http import require_POST
 from django.forms.utils import flatatt
 from django.utils.html import format_html, format_html_join
@@ -18,6 +19,8 @@ from django.utils.translation import gettext, gettext_lazy as _
 
 from accounts.current import current_organisation
 from accounts.scoping import in_organisation
+from agenda.selectors import session_of
+from agenda.views import sees_whole_calendar
 from games.registry import get_engine
 from records import replay
 from records import services as record_services
@@ -263,6 +266,10 @@ def _detail_context(request: HttpRequest, record: GameRecord, times_form: PlayTi
     context["play_started"] = record.play_started_at or moves["first"]
     context["play_ended"] = record.play_ended_at or (
         moves["last"] if record.status != GameRecord.Status.IN_PROGRESS else None)
+    # The session it was played at: its page is the staff's (anyone else reads its name and time).
+    context["played_during"] = session = session_of(record)
+    if session is not None and sees_whole_calendar(request.user, session.organisation):
+        context["played_during_url"] = reverse("agenda-session", args=[session.pk])
     if can_append(request.user, record):
         context["times_form"] = times_form or PlayTimesForm(instance=record, initial={
             "play_started_at": context["play_started"], "play_ended_at": context["play_ended"]})

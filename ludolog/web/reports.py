@@ -130,9 +130,11 @@ def _by_key(figures: dict[str, int] | dict[str, Decimal], words: dict | None = N
 
 
 def _records(lines: tuple[RecordCount, ...]) -> list[Bar]:
+    """A bar per record, linked to its catalogue page (a game with no record: its name, no link)."""
     return bars([(line.title, line.count, _number(line.count)) for line in lines],
-                urls=[reverse("catalogue:record", args=[line.record_id]) for line in lines],
-                keys=[str(line.record_id) for line in lines])
+                urls=[reverse("catalogue:record", args=[line.record_id]) if line.record_id is not None else ""
+                      for line in lines],
+                keys=[str(line.record_id) if line.record_id is not None else "" for line in lines])
 
 
 def _charts(report: YearReport) -> dict[str, list[Bar]]:

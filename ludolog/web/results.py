@@ -30,6 +30,7 @@ from django.utils.translation import gettext, gettext_lazy as _
 from accounts.current import current_organisation
 from accounts.models import Organisation
 from accounts.scoping import in_organisation
+from agenda.errors import AgendaError
 from games.models import CatalogueRecord, Copy
 from games.registry import RESULT
 from games.selectors import game_slug_for, record_label, records_with_title
@@ -42,6 +43,7 @@ from scoring.services import ranks_as_told
 
 from .new_players import confirm_new_players
 from .scorekeeping import players_offered, recorded_for
+from .session_choice import add_session_field, link_to_session
 
 RESULT_ROWS = 12
 """Player rows the page offers (a party game past twelve is logged through the API)."""
@@ -85,9 +87,11 @@ class ResultForm(forms.Form):
                                      help_text=_("Counts for no league, whoever plays."))
 
     def __init__(self, *args: Any, keeper: AbstractBaseUser, organisation: Organisation | None = None,
-                 **kwargs: Any) -> None:
+                 recorded_for: Organisation | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.keeper = keeper
+        # The session it was played at: one of the organisation's the result is logged for.
+        add_session_field(self, recorded_for, keeper)
         self.recent_games = recent_games(keeper)
         shared = {title for title, n in Counter(r.title for r in self.recent_games).items() if n > 1}
         self.fields["recent"].choices = [(record.pk, record_label(record) if record.title in shared else record.title)
@@ -280,16 +284,21 @@ def recent_games(user: AbstractBaseUser) -> list[CatalogueRecord]:
 
 @login_required
 def log_result(request: HttpRequest) -> HttpResponse:
+    organisation = recorded_for(request)
     form = ResultForm(request.POST or None, keeper=request.user, organisation=current_organisation(request),
-                      initial={"location": last_location(request.user)})
+                      recorded_for=organisation, initial={"location": last_location(request.user)})
     status = 200
     if request.method == "POST":
         if form.is_valid():
             data = form.cleaned_data
             try:
-                record = store_result(request.user, data, title=form.unknown_title, organisation=recorded_for(request))
+                with transaction.atomic():
+                    record = store_result(request.user, data, title=form.unknown_title, organisation=organisation)
+                    link_to_session(form, record, request.user)
             except RecordError as error:
                 form.add_error(None, error.message)
+            except AgendaError as error:
+                form.add_error("session", error.message)
             else:
                 messages.success(request, logged_message(record, data))
                 return redirect("game-detail", pk=record.pk)

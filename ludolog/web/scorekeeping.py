@@ -18,6 +18,7 @@ from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -28,6 +29,7 @@ from accounts.current import current_organisation, may
 from accounts.models import Organisation
 from accounts.roles import Action
 from accounts.scoping import in_organisation
+from agenda.errors import AgendaError
 from games.models import Copy
 from games.registry import UNDO, engine_slugs, get_engine
 from games.spelling import name_key, tidy_name
@@ -40,6 +42,7 @@ from .games import game_name
 from .games import web_game
 from .new_players import confirm_new_players
 from .quick_select import QuickSelect, quick
+from .session_choice import add_session_field, link_to_session
 from .setup_choices import SetupChoices, SetupError, colour_name, field_name
 from .tile_frame import seat_colour
 
@@ -157,9 +160,11 @@ class StartForm(forms.Form):
     )
 
     def __init__(self, *args, keeper: AbstractBaseUser | None = None, organisation: Organisation | None = None,
-                 **kwargs) -> None:
+                 recorded_for: Organisation | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.keeper = keeper
+        # The session it is played at: one of the organisation's the game is recorded for.
+        add_session_field(self, recorded_for, keeper)
         slugs = engine_slugs()
         self.fields["game"].choices = [(slug, game_name(slug)) for slug in slugs]
         self.fields["game"].initial = slugs[0] if slugs else None
@@ -336,8 +341,9 @@ def recorded_for(request: HttpRequest) -> Organisation | None:
 def start(request: HttpRequest) -> HttpResponse:
     # Reached from a catalogue record ("record a game with this box"): that game chosen.
     initial = {"game": request.GET["game"]} if request.GET.get("game") in engine_slugs() else {}
+    organisation = recorded_for(request)
     form = StartForm(request.POST or None, initial=initial, keeper=request.user,
-                     organisation=current_organisation(request))
+                     organisation=current_organisation(request), recorded_for=organisation)
     status = 200
     if request.method == "POST":
         if form.is_valid():
@@ -346,24 +352,28 @@ def start(request: HttpRequest) -> HttpResponse:
             if data["shuffle_seats"]:
                 secrets.SystemRandom().shuffle(seats)
             try:
-                record = services.start_game(
-                    game_slug=data["game"],
-                    seats=seats,
-                    created_by=request.user,
-                    seed=data["seed"],
-                    played_on=data["played_on"],
-                    location=data["location"],
-                    copy=data["copy"],
-                    is_friendly=data["is_friendly"],
-                    play_started_at=data["play_started_at"],
-                    catalogue_record=data["catalogue_record"],
-                    setup=data["setup"],
-                    organisation=recorded_for(request),
-                    **({"ruleset_version": data["ruleset_version"]} if data["ruleset_version"] else {}),
-                )
+                with transaction.atomic():
+                    record = services.start_game(
+                        game_slug=data["game"],
+                        seats=seats,
+                        created_by=request.user,
+                        seed=data["seed"],
+                        played_on=data["played_on"],
+                        location=data["location"],
+                        copy=data["copy"],
+                        is_friendly=data["is_friendly"],
+                        play_started_at=data["play_started_at"],
+                        catalogue_record=data["catalogue_record"],
+                        setup=data["setup"],
+                        organisation=organisation,
+                        **({"ruleset_version": data["ruleset_version"]} if data["ruleset_version"] else {}),
+                    )
+                    link_to_session(form, record, request.user)
             except RecordError as error:
                 form.add_error(error.details.get("field") if error.details.get("field") in form.fields else None,
                                error.message)
+            except AgendaError as error:
+                form.add_error("session", error.message)
             else:
                 messages.success(request, gettext("Record #%(id)s started: %(player)s plays first.") % {
                     "id": record.pk, "player": record.seats.get(seat_order=0).player})
