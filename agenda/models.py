@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
-from django.core.exceptions import ValidationError
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from games.models import CatalogueRecord
@@ -227,6 +227,12 @@ class Session(models.Model):
             raise ValidationError(errors)
 
 
+GAME_CHANGE = "game"
+"""The :attr:`SessionChange.field` of a game linked to a session or taken from it."""
+COUNT_CHANGE = "count:"
+"""The prefix of the :attr:`SessionChange.field` of a public's count corrected (``count:adult``)."""
+
+
 class SessionChange(AppendOnly):
     """One field of a session changed, by whom, when, and why (a reason is required for a session
     that ended more than a day ago: a correction, which the yearly report lists when made after it
@@ -248,6 +254,20 @@ class SessionChange(AppendOnly):
 
     def __str__(self) -> str:
         return f"{self.session_id}.{self.field}: {self.before!r} → {self.after!r}"
+
+    @property
+    def field_words(self) -> str:
+        """What was changed, in the active language: a public's count, the games recorded there,
+        or one of the session's fields."""
+        if self.field == GAME_CHANGE:
+            return gettext("game recorded there (its number)")
+        if self.field.startswith(COUNT_CHANGE):
+            public = self.field.removeprefix(COUNT_CHANGE)
+            return gettext("count of %(public)s") % {"public": PUBLIC_WORDS.get(public, public)}
+        try:
+            return str(Session._meta.get_field(self.field).verbose_name)
+        except FieldDoesNotExist:
+            return self.field
 
 
 class Registration(models.Model):

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Q, Sum
-from django.utils import timezone, translation
+from django.utils import formats, timezone, translation
 from django.utils.translation import gettext, ngettext
 
 from outbox.services import enqueue
@@ -29,7 +29,10 @@ from .errors import (
     CheckInClosed, CountBelowZero, CountingClosed, HoursInUse, InvalidFields, NotLinked, NotRegistered, NotThatDay,
     OtherOrganisation, ReasonRequired, RegistrationClosed, SessionExists,
 )
-from .models import Closure, DoorCount, OpeningHours, PlayTally, Registration, Session, SessionChange, SessionGame
+from .models import (
+    COUNT_CHANGE, GAME_CHANGE, Closure, DoorCount, OpeningHours, PlayTally, Registration, Session, SessionChange,
+    SessionGame,
+)
 
 GENERATION_DAYS = 8 * 7
 """The opening sessions are made this many days ahead (the public calendar shows eight weeks)."""
@@ -287,7 +290,8 @@ def correct_door_count(session: Session, by: Any, *, public: str, delta: int, re
                              public=public, total=totals[public])
     DoorCount.objects.create(session=session, public=public, delta=delta, key=f"correction-{uuid.uuid4()}",
                              counted_at=now, recorded_at=now, counted_by=_user(by))
-    SessionChange.objects.create(session=session, changed_by=_user(by), changed_at=now, field=f"count:{public}",
+    SessionChange.objects.create(session=session, changed_by=_user(by), changed_at=now,
+                                 field=f"{COUNT_CHANGE}{public}",
                                  before=totals[public], after=totals[public] + delta, reason=reason.strip())
     totals[public] += delta
     return Counted(True, totals)
@@ -328,7 +332,6 @@ def _plays(session: Session, record_id: int) -> int:
 
 # -- games played at a session ---------------------------------------------------------------------
 
-GAME_CHANGE = "game"
 """The :class:`SessionChange` field of a game record linked to a session (``after``: its id) or
 taken from it (``before``)."""
 
@@ -507,7 +510,8 @@ def _mail_place_confirmed(session: Session, registration: Registration) -> None:
             "the %(places)s places you waited for are now yours.\n\nIf you cannot come, please tell "
             "%(organisation)s so that others may.\n", registration.places) % {
             "name": registration.name, "session": session.name, "organisation": session.organisation.name,
-            "day": starts.strftime("%Y-%m-%d"), "time": starts.strftime("%H:%M"), "places": registration.places}
+            "day": formats.date_format(starts, "DATE_FORMAT"), "time": formats.time_format(starts, "TIME_FORMAT"),
+            "places": registration.places}
     enqueue(PLACE_CONFIRMED, [registration.email], subject, body, language=language, about=registration)
 
 

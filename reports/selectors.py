@@ -14,7 +14,6 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from django.core.exceptions import FieldDoesNotExist
 from django.db.models import Count, Exists, OuterRef, Q, QuerySet
 from django.db.models.functions import Substr, Upper
 from django.utils import formats, timezone
@@ -22,8 +21,7 @@ from django.utils.translation import gettext
 
 from accounts.models import Organisation
 from agenda import selectors as agenda
-from agenda.models import PUBLIC_WORDS, Session
-from agenda.services import GAME_CHANGE
+from agenda.models import Session
 from games.models import CatalogueRecord, Category, Copy
 from loans import usage
 from loans.ages import band_of
@@ -180,23 +178,10 @@ def _change_words(change: object) -> str:
     session = change.session  # type: ignore[attr-defined]
     name = session.title or str(Session.Kind(session.kind).label)
     words = {"session": name, "day": formats.date_format(timezone.localtime(session.starts_at), "SHORT_DATE_FORMAT"),
-             "what": _field_words(change.field), "before": change.before, "after": change.after,  # type: ignore[attr-defined]
+             "what": change.field_words, "before": change.before, "after": change.after,  # type: ignore[attr-defined]
              "by": getattr(change.changed_by, "username", "") or "—",  # type: ignore[attr-defined]
              "reason": change.reason or "—"}  # type: ignore[attr-defined]
     return gettext("%(session)s of %(day)s: %(what)s %(before)s → %(after)s (by %(by)s: %(reason)s)") % words
-
-
-def _field_words(field: str) -> str:
-    """What a :class:`agenda.models.SessionChange` changed: a public's count or a session's field."""
-    if field == GAME_CHANGE:
-        return gettext("game recorded there (its number)")
-    if field.startswith("count:"):
-        public = field.partition(":")[2]
-        return gettext("count of %(public)s") % {"public": PUBLIC_WORDS.get(public, public)}
-    try:
-        return str(Session._meta.get_field(field).verbose_name)
-    except FieldDoesNotExist:
-        return field
 
 
 CORRECTION_SOURCES: tuple[Callable[[Organisation, int, dt.datetime], list[Correction]], ...] = (_agenda_corrections,)
