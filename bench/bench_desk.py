@@ -4,10 +4,13 @@ p50 <= 100 ms each).
 
 A ludothèque of ``--copies`` copies (four per catalogue record, each record with a three-line
 checklist) and 2,000 households has lent and taken back its copies for years: each copy's stream
-holds ``--events`` / ``--copies`` events (lent, returned, now and then a renewal), written in bulk
-as the services write them and folded into the copies' states by the projection's own rebuild
-(``loans.services.rebuild_copy_states``), then ANALYZE. Bulk inserts stand in for 100,000 desk
-actions because those are not what is measured; the rows are the ones the desk writes.
+holds ``--events`` / ``--copies`` events (lent and returned, one return in ten late with its fee),
+written in bulk as the services write them and folded into the copies' states by the projection's
+own rebuild (``loans.services.rebuild_copy_states``); each household's late fees were paid at the
+desk (a ``late_fee_paid`` household event), so that every lend reads, as the lending rules ask, the
+household's loans, its games overdue and what it owes (its returns' fees less its payments), and
+lends. Then ANALYZE. Bulk inserts stand in for 100,000 desk actions because those are not what is
+measured; the rows are the ones the desk writes.
 
 Then gunicorn (production settings, 2 sync workers) answers ``--rounds`` lends then the returns of
 those same copies, through ``POST /api/loans/lend/`` and ``POST /api/loans/return/`` with a desk
@@ -23,62 +26,55 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import http.client
-import json
-import os
 import random
 import statistics
-import sys
 import time
+from decimal import Decimal
 
 from benchlib import (
-    BENCH_SECRET_KEY, PG, ROOT, drop_database, manage, percentile, production_env, recreate_database, start_gunicorn,
-    stop,
+    desk_volunteer_token, drop_database, manage, percentile, post_json, production_env, recreate_database,
+    setup_django, start_gunicorn, stop,
 )
 
-sys.path.insert(0, str(ROOT))
 DB = "ludolog_bench_desk"
 PORT = 8768
 TARGET_MS = 100.0
 HOUSEHOLDS = 2000
 COPIES_PER_RECORD = 4
-
-
-def setup_django(database: str) -> None:
-    os.environ.update(DATABASE_URL=PG + database, SECRET_KEY=BENCH_SECRET_KEY, DEBUG="0", ALLOWED_HOSTS="127.0.0.1")
-    os.environ.pop("CELERY_BROKER_URL", None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "ludolog.settings")
-    import django
-
-    django.setup()
+LATE_FEE_A_DAY = Decimal("0.20")
 
 
 def fill(copies: int, events: int) -> tuple[str, list[str], list[str]]:
     """The library, its households and its copies' past; the desk's token, the households' cards
     and the copies' barcodes."""
-    from django.contrib.auth import get_user_model
-    from django.contrib.auth.models import Group
     from django.db import connection, transaction
-    from rest_framework.authtoken.models import Token
 
+    from accounts.models import Organisation
     from games.models import CatalogueRecord, Copy
     from loans import services
-    from loans.models import Component, CopyEvent, Household
+    from loans.models import Component, CopyEvent, Household, HouseholdEvent
 
     rng = random.Random(27)
     with transaction.atomic():
+        library = Organisation.objects.create(name="Ludothèque du banc", slug="ludo-desk",
+                                              kind=Organisation.Kind.LIBRARY, language="fr")
+        _desk, token = desk_volunteer_token(library)
         records = CatalogueRecord.objects.bulk_create([CatalogueRecord(title=f"Jeu n° {n:05d}")
                                                        for n in range(copies // COPIES_PER_RECORD)])
         Component.objects.bulk_create([Component(record=record, kind=kind, count=count, position=position)
                                        for record in records for position, (kind, count) in
                                        enumerate([("tuiles", 72), ("pions", 30), ("règle du jeu", 1)])])
-        all_copies = Copy.objects.bulk_create([Copy(record=record, barcode=f"LUD-{record.pk:05d}-{n}")
+        all_copies = Copy.objects.bulk_create([Copy(record=record, barcode=f"LUD-{record.pk:05d}-{n}",
+                                                    organisation=library)
                                                for record in records for n in range(COPIES_PER_RECORD)])
         households = Household.objects.bulk_create([
-            Household(name=f"Foyer {n:04d}", card_number=f"CARD-{n:05d}", fee_paid=True, loan_limit=3,
+            Household(organisation=library, name=f"Foyer {n:04d}", card_number=f"CARD-{n:05d}", fee_paid=True,
+                      loan_limit=3,
                       membership_starts=dt.date(2020, 1, 1), membership_ends=dt.date(2099, 12, 31))
             for n in range(HOUSEHOLDS)])
         per_copy = max(2, events // len(all_copies))
         rows = []
+        fees: dict[int, Decimal] = {}
         for copy in all_copies:
             day = dt.datetime(2023, 1, 1, 10, tzinfo=dt.timezone.utc) + dt.timedelta(days=rng.randrange(30))
             seq = 0
@@ -89,28 +85,26 @@ def fill(copies: int, events: int) -> tuple[str, list[str], list[str]]:
                 rows.append(CopyEvent(copy=copy, seq=seq, type="lent", household=household, recorded_at=day,
                                       payload={"lent_on": lent_on.isoformat(),
                                                "due_on": (lent_on + dt.timedelta(days=21)).isoformat()}))
-                day += dt.timedelta(days=rng.randrange(7, 28))
+                kept = rng.randrange(22, 31) if rng.random() < 0.1 else rng.randrange(7, 22)  # due after 21 days
+                day += dt.timedelta(days=kept)
                 seq += 1
+                days_late = max(0, kept - 21)
+                fee = LATE_FEE_A_DAY * days_late
                 rows.append(CopyEvent(copy=copy, seq=seq, type="returned", household=household, recorded_at=day,
-                                      payload={"returned_on": day.date().isoformat(), "days_late": 0, "late_fee": "0"}))
+                                      payload={"returned_on": day.date().isoformat(), "days_late": days_late,
+                                               "late_fee": str(fee)}))
+                if fee:
+                    fees[household.pk] = fees.get(household.pk, Decimal("0")) + fee
                 day += dt.timedelta(days=rng.randrange(1, 20))
         CopyEvent.objects.bulk_create(rows, batch_size=5000)
+        HouseholdEvent.objects.bulk_create([
+            HouseholdEvent(household_id=household_id, seq=1, type="late_fee_paid", amount=owed,
+                           payload={"amount": str(owed), "method": "cash"}, happened_on=dt.date(2024, 6, 1))
+            for household_id, owed in fees.items()])
     services.rebuild_copy_states()
     with connection.cursor() as cursor:
         cursor.execute("ANALYZE")
-    desk = get_user_model().objects.create_user("bench-desk", password="bench-desk-pw-123456")
-    desk.groups.add(Group.objects.get_or_create(name="desk")[0])
-    return (Token.objects.create(user=desk).key, [h.card_number for h in households],
-            [c.barcode for c in all_copies])
-
-
-def post(connection: http.client.HTTPConnection, token: str, path: str, body: dict) -> tuple[float, int]:
-    started = time.perf_counter()
-    connection.request("POST", path, body=json.dumps(body), headers={
-        "Host": "127.0.0.1", "Content-Type": "application/json", "Authorization": f"Token {token}"})
-    answer = connection.getresponse()
-    answer.read()
-    return (time.perf_counter() - started) * 1000, answer.status
+    return token, [h.card_number for h in households], [c.barcode for c in all_copies]
 
 
 def main() -> None:
@@ -138,11 +132,11 @@ def main() -> None:
         chosen = rng.sample(barcodes, options.rounds + 2)
         lends, returns, wrong = [], [], []
         for index, barcode in enumerate(chosen):  # the first two warm the workers up
-            elapsed, status = post(connection, token, "/api/loans/lend/", {"copy": barcode, "household": cards[index]})
+            elapsed, status = post_json(connection, token, "/api/loans/lend/", {"copy": barcode, "household": cards[index]})
             (lends if index >= 2 else []).append(elapsed)
             wrong += [] if status == 201 else [("lend", barcode, status)]
         for index, barcode in enumerate(chosen):
-            elapsed, status = post(connection, token, "/api/loans/return/", {"copy": barcode})
+            elapsed, status = post_json(connection, token, "/api/loans/return/", {"copy": barcode})
             (returns if index >= 2 else []).append(elapsed)
             wrong += [] if status == 200 else [("return", barcode, status)]
         connection.close()

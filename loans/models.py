@@ -234,8 +234,10 @@ def chain_unhashed(events: list[CopyEvent], *, using: str = "default") -> None:
     if not unhashed:
         return
     hashes = {(e.copy_id, e.seq): e.hash for e in events if e.hash}
-    new = {(e.copy_id, e.seq) for e in unhashed}
-    wanted = [(e.copy_id, e.seq - 1) for e in unhashed if e.seq > 1 and (e.copy_id, e.seq - 1) not in new | set(hashes)]
+    # Built once: a union written inside the comprehension was rebuilt for each event (quadratic:
+    # 30,000 events took about 20 s to chain, 150,000 many minutes).
+    in_the_list = {(e.copy_id, e.seq) for e in unhashed} | set(hashes)
+    wanted = [(e.copy_id, e.seq - 1) for e in unhashed if e.seq > 1 and (e.copy_id, e.seq - 1) not in in_the_list]
     if wanted:
         match = Q()
         for copy_id, seq in wanted:
