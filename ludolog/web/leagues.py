@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext
 from django.views.decorators.http import require_POST
 
@@ -14,7 +15,7 @@ from accounts.current import current_organisation
 from accounts.roles import Action, can
 from accounts.scoping import in_organisation
 from records.selectors import only_visible, visible_records
-from scoring import rulings, selectors, standings
+from scoring import exports, rulings, selectors, standings
 from scoring.models import Club
 
 from .games import game_name
@@ -32,10 +33,15 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/list.html", {"leagues": leagues})
 
 
-def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
+def _league_and_table(request: HttpRequest, pk: int) -> tuple:
+    """The league and its table as the reader may see it: the page's and its files' one read."""
     league = get_object_or_404(selectors.leagues(), pk=pk)
+    return league, list(selectors.league_standings(request.user, league))
+
+
+def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
     # The table, the chart and the games: the league's games the reader may see.
-    table = list(selectors.league_standings(request.user, league))
+    league, table = _league_and_table(request, pk)
     members = {line.player_id for line in table}
     # The members' ratings after each of the league's games (not after every other game they
     # played in the club meanwhile: the chart grows with the league, not with the club).
@@ -73,12 +79,30 @@ def league_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "ruled_out": [_game_line(record) for record in ruled_out],
         "games_allowed": [game_name(slug) for slug in league.game_slugs],
         "table": table,
+        "standings_columns": exports.STANDINGS_COLUMNS,
+        "standings_rows": exports.page_rows(table),
         "chart": chart,
         "games": [_game_line(record) for record in games],
         "ruling_impacts": [{"ruling": ruling, "changes": changes}
                            for ruling, changes in selectors.ruling_impacts(request.user, league, RECENT_GAMES)],
     }
     return render(request, "leagues/detail.html", context)
+
+
+def league_standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
+    """The page's standings as CSV, in the organisation's language."""
+    league, table = _league_and_table(request, pk)
+    answer = HttpResponse(exports.standings_csv(league, table), content_type="text/csv; charset=utf-8")
+    answer["Content-Disposition"] = f'attachment; filename="{exports.file_stem(league)}.csv"'
+    return answer
+
+
+def league_standings_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    """The page's standings as a PDF to print, in the organisation's language."""
+    league, table = _league_and_table(request, pk)
+    answer = HttpResponse(exports.standings_pdf(league, table, timezone.localdate()), content_type="application/pdf")
+    answer["Content-Disposition"] = f'inline; filename="{exports.file_stem(league)}.pdf"'
+    return answer
 
 
 def _points_rows(league) -> list[tuple[int, list]]:
