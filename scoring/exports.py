@@ -26,7 +26,7 @@ from django.conf import settings
 from django.template.defaultfilters import floatformat
 from django.utils import formats, translation
 from django.utils.functional import Promise
-from django.utils.translation import gettext, gettext_lazy as _
+from django.utils.translation import gettext, gettext_lazy as _, pgettext_lazy
 
 from games.labels import FONT_FAMILY, FONT_FILES, printable
 
@@ -53,7 +53,8 @@ class Column:
 STANDINGS_COLUMNS: tuple[Column, ...] = (
     Column("position", _("Position"), lambda row: row.position),
     Column("player", _("Player"), lambda row: row.player.display_name, number=False),
-    Column("games", _("Games"), lambda row: row.games),
+    # "Games" alone is the catalogue's word (French "Jeux"): here, the games played ("Parties").
+    Column("games", pgettext_lazy("standings column", "Games"), lambda row: row.games),
     Column("wins", _("Wins"), lambda row: row.wins),
     Column("points", _("Points"), lambda row: row.points, decimals="-1"),
     Column("average_rank", _("Average rank"), lambda row: row.average_rank, decimals="2"),
@@ -119,7 +120,7 @@ def standings_csv(league: League, table: Sequence[Standing]) -> bytes:
 
 
 PAGE_MARGIN = 15.0
-COLUMN_WIDTHS = (18, 62, 18, 18, 20, 22, 22)
+COLUMN_WIDTHS = (17, 55, 18, 20, 20, 25, 25)
 """Millimetres, in the order of :data:`STANDINGS_COLUMNS`: 180, the width of A4 inside its margins."""
 LINE = 7.0
 
@@ -134,6 +135,7 @@ def standings_pdf(league: League, table: Sequence[Standing], printed_on: date) -
         season = gettext("Season from %(first)s to %(last)s") % {
             "first": formats.date_format(league.starts_on, "DATE_FORMAT"),
             "last": formats.date_format(league.ends_on, "DATE_FORMAT")}
+        ranked_by = gettext("Standings by %(system)s") % {"system": league.get_scoring_system_display()}
         printed = gettext("Printed on %(day)s") % {"day": formats.date_format(printed_on, "DATE_FORMAT")}
         page_words = gettext("Page %(number)s of %(total)s")
 
@@ -157,6 +159,7 @@ def standings_pdf(league: League, table: Sequence[Standing], printed_on: date) -
         pdf.multi_cell(0, 8, printable(league.name), new_x="LMARGIN", new_y="NEXT")
         pdf.set_font(FONT_FAMILY, "", 10)
         pdf.cell(0, 6, printable(season), new_x="LMARGIN", new_y="NEXT")
+        pdf.cell(0, 6, printable(ranked_by), new_x="LMARGIN", new_y="NEXT")
         pdf.cell(0, 6, printable(printed), new_x="LMARGIN", new_y="NEXT")
         pdf.ln(4)
         if not table:
