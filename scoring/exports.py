@@ -120,7 +120,7 @@ def standings_csv(league: League, table: Sequence[Standing]) -> bytes:
 
 
 PAGE_MARGIN = 15.0
-COLUMN_WIDTHS = (17, 55, 18, 20, 20, 25, 25)
+COLUMN_WIDTHS = (17, 53, 18, 20, 20, 25, 27)
 """Millimetres, in the order of :data:`STANDINGS_COLUMNS`: 180, the width of A4 inside its margins."""
 LINE = 7.0
 
