@@ -16,7 +16,7 @@ from accounts.roles import Action, can
 from accounts.scoping import in_organisation
 from records.selectors import only_visible, visible_records
 from scoring import exports, rulings, selectors, standings
-from scoring.models import Club
+from scoring.models import Club, League, Standing
 
 from .games import game_name
 from .charts import CHART_COLOURS, thinned
@@ -33,7 +33,7 @@ def league_list(request: HttpRequest) -> HttpResponse:
     return render(request, "leagues/list.html", {"leagues": leagues})
 
 
-def _league_and_table(request: HttpRequest, pk: int) -> tuple:
+def _league_and_table(request: HttpRequest, pk: int) -> tuple[League, list[Standing]]:
     """The league and its table as the reader may see it: the page's and its files' one read."""
     league = get_object_or_404(selectors.leagues(), pk=pk)
     return league, list(selectors.league_standings(request.user, league))
