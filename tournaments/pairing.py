@@ -189,24 +189,31 @@ def history_of(rounds: Sequence[Sequence[Sequence[int]]], points: Mapping[int, f
                    points=dict(points), apart=frozenset(frozenset(pair) for pair in apart))
 
 
-def seat_imbalance(seats: Mapping[int, Sequence[int]], positions: Mapping[int, int] | int) -> float:
-    """The largest difference between a player's count in a seat position and their mean.
+def seat_imbalance(rounds: Sequence[Sequence[Sequence[int]]]) -> float:
+    """The largest difference between a player's count in a seat position and their mean there.
 
-    ``positions``: how many seat positions count for each player (the largest table they sat at),
-    or one number for all. A player's mean is their rounds over their positions.
+    ``rounds``: each round's tables, players in seat order. A player's mean at a position is what
+    seats drawn at random at their tables would give: a round at a table of ``s`` adds ``1 / s``
+    to each of its ``s`` positions. With tables of one size that is rounds / size everywhere.
 
-    >>> seat_imbalance({1: (2, 1, 1, 1), 2: (1, 1, 1, 1)}, 4)
+    >>> seat_imbalance([[(1, 2, 3, 4)], [(2, 3, 4, 1)], [(3, 4, 1, 2)], [(4, 1, 2, 3)], [(1, 2, 3, 4)]])
     0.75
-    >>> seat_imbalance({1: (2, 2, 1)}, 4)
-    1.25
+    >>> round(seat_imbalance([[(1, 2, 3, 4)], [(1, 2, 3)], [(2, 1, 3)]]), 3)  # 3: third thrice, 1/4 + 1/3 + 1/3 expected
+    2.083
     """
-    worst = 0.0
-    for player, counts in seats.items():
-        width = positions if isinstance(positions, int) else positions[player]
-        padded = list(counts) + [0] * (width - len(counts))
-        mean = sum(padded) / width
-        worst = max(worst, max(abs(count - mean) for count in padded))
-    return worst
+    counts: dict[int, list[float]] = {}
+    expected: dict[int, list[float]] = {}
+    for tables in rounds:
+        for table in tables:
+            for position, player in enumerate(table):
+                for book in (counts, expected):
+                    row = book.setdefault(player, [])
+                    row.extend([0.0] * (len(table) - len(row)))
+                counts[player][position] += 1
+                for other in range(len(table)):
+                    expected[player][other] += 1 / len(table)
+    return max((abs(count - mean) for player in counts
+                for count, mean in zip(counts[player], expected[player])), default=0.0)
 
 
 def repeats_lower_bound(players: Sequence[int], history: History, sizes: Sequence[int]) -> int:

@@ -16,7 +16,8 @@ The figures:
   :func:`tournaments.pairing.repeats_lower_bound` stands for it, so the figure is an upper bound
   (a round with no repeat counts 0 either way: exact).
 - ``seat_imbalance``: the largest difference, over players and seat positions, between the
-  player's count in the position and their mean (rounds played / the largest table they sat at).
+  player's count in the position and their mean there (:func:`tournaments.pairing.seat_imbalance`:
+  rounds / table size when every table has one size).
 - ``table_sizes``: the sizes used, in each round; ``seconds``: the time spent assigning.
 
 >>> figures = simulate(players=9, rounds=4, table_size=3, seed=1)
@@ -59,8 +60,6 @@ def simulate(players: int, rounds: int, table_size: int, seed: int) -> dict[str,
             for player, value in table_points(TableResult(seated, scores=scores)).items():
                 points[player] = points.get(player, 0) + float(value)
     final = history_of(played, points)
-    widest = {player: max(len(table) for tables in played for table in tables if player in table)
-              for player in everyone}
     return {
         "players": players,
         "rounds": rounds,
@@ -71,6 +70,6 @@ def simulate(players: int, rounds: int, table_size: int, seed: int) -> dict[str,
         "repeats_by_round": repeats_by_round,
         "avoidable_repeats": avoidable,
         "exact_rounds": exact_rounds,
-        "seat_imbalance": round(seat_imbalance(final.seats, widest), 3),
+        "seat_imbalance": round(seat_imbalance(played), 3),
         "seconds": round(seconds, 3),
     }
