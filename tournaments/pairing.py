@@ -428,14 +428,14 @@ class _Search:
         """Swap two players of two tables while it lowers the cost; re-examine changed tables only.
 
         A table is tried against its ``NEIGHBOURS`` on either side in the standings (where a swap
-        keeps the standings close), and against every table while it holds a repeat or a seat
-        penalty.
+        keeps the standings close), and against every table while it holds a repeat (seat
+        penalties left are for the random kicks, which reach every table for less).
         """
         dirty = set(range(len(groups))) if dirty is None else dirty
         while dirty:
             t = min(dirty)
             dirty.discard(t)
-            if self.hard_cost(groups[t]):
+            if self.hard_cost(groups[t]) >= REPEAT_WEIGHT:
                 others = range(len(groups))
             else:
                 others = range(max(0, t - NEIGHBOURS), min(len(groups), t + NEIGHBOURS + 1))
