@@ -234,6 +234,50 @@ def repeats_lower_bound(players: Sequence[int], history: History, sizes: Sequenc
     return math.ceil(forced / 2)
 
 
+def fewest_repeats(players: Sequence[int], history: History, sizes: Sequence[int], *,
+                   budget: int = 200_000) -> int | None:
+    """The fewest pairs who met before that a split of ``players`` into ``sizes`` must seat together,
+    by a depth-first search cut at the best found so far; None when ``budget`` steps do not settle it.
+
+    For checking an assignment (the simulation, the tests), not for making one.
+
+    >>> past = history_of([[(1, 2, 3, 4), (5, 6, 7, 8)]], {})
+    >>> fewest_repeats(range(1, 9), past, (4, 4)), fewest_repeats(range(1, 9), past, (4, 4), budget=3)
+    (4, None)
+    """
+    present = list(players)
+    best = [sum(max(0, size - 1) * size // 2 for size in sizes) + 1]
+    steps = [0]
+
+    def place(index: int, tables: list[list[int]], repeats: int) -> bool:
+        steps[0] += 1
+        if steps[0] > budget:
+            return False
+        if repeats >= best[0]:
+            return True
+        if index == len(present):
+            best[0] = repeats
+            return True
+        player = present[index]
+        tried_empty: set[int] = set()
+        for t, table in enumerate(tables):
+            if len(table) == sizes[t]:
+                continue
+            if not table:
+                if sizes[t] in tried_empty:
+                    continue
+                tried_empty.add(sizes[t])
+            added = sum(1 for other in table if history.times_met(player, other))
+            table.append(player)
+            settled = place(index + 1, tables, repeats + added)
+            table.pop()
+            if not settled:
+                return False
+        return True
+
+    return best[0] if place(0, [[] for _ in sizes], 0) else None
+
+
 def assign(players: Iterable[int], history: History, table_size: int, *, seed: int,
            round_number: int) -> Assignment:
     """Seat ``players`` for round ``round_number`` (1 for the first) at tables of about ``table_size``.

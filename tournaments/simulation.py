@@ -31,7 +31,7 @@ import random
 import time
 from typing import Any
 
-from .pairing import assign, history_of, seat_imbalance
+from .pairing import assign, fewest_repeats, history_of, seat_imbalance
 from .placements import TableResult, table_points
 
 
@@ -50,9 +50,13 @@ def simulate(players: int, rounds: int, table_size: int, seed: int) -> dict[str,
         seconds += time.perf_counter() - started
         repeats_by_round.append(assignment.repeats)
         if assignment.repeats:
-            fewest = assignment.repeats if assignment.exact else assignment.repeats_lower_bound
-            avoidable += assignment.repeats - fewest
-        exact_rounds += assignment.exact or assignment.repeats == 0
+            fewest = assignment.repeats if assignment.exact else None
+            if fewest is None and assignment.repeats > assignment.repeats_lower_bound:
+                fewest = fewest_repeats(everyone, history, [len(t.players) for t in assignment.tables])
+            exact_rounds += fewest is not None or assignment.repeats == assignment.repeats_lower_bound
+            avoidable += assignment.repeats - (assignment.repeats_lower_bound if fewest is None else fewest)
+        else:
+            exact_rounds += 1
         tables = [table.players for table in assignment.tables]
         played.append(tables)
         for seated in tables:
