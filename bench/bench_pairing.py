@@ -3,7 +3,7 @@
 Runs ``tournaments.simulation.simulate`` (what ``manage.py simulate_tournament`` prints) for
 64 players over 5 rounds at tables of 4 (targets: 0 avoidable repeats, seat imbalance ≤ 1, ≤ 5 s)
 and 200 players over 7 rounds at tables of 5 (≤ 10 s), then 13 players at 4 (fours and threes),
-each over several seeds, and prints one line a run and each case's worst figures.
+16 at 4 over 5 rounds and 30 at 5 over 6 (where repeats become unavoidable), each over seeds, and prints one line a run and each case's worst figures.
 Pure Python, no database:
 
     .venv/bin/python bench/bench_pairing.py [--seeds 5]
@@ -24,6 +24,8 @@ CASES = [
     (64, 5, 4, 5.0),
     (200, 7, 5, 10.0),
     (13, 3, 4, 1.0),
+    (16, 5, 4, 1.0),
+    (30, 6, 5, 1.0),
 ]
 
 
