@@ -58,6 +58,9 @@ SEAT_WEIGHT = 200
 NEIGHBOURS = 3
 """Tables on either side of a table in the standings that its swaps are tried with."""
 
+PROOF_BUDGET = 60_000
+"""Steps of :func:`fewest_repeats` spent to prove a round's repeats unavoidable, for its reasons."""
+
 KICKS_PER_PLAYER = 10
 """Random swaps tried per player while repeats remain after the passes (seeded)."""
 
@@ -99,7 +102,9 @@ class Table:
 class Assignment:
     """A round's tables (table 1 the top of the standings), with the repeats it could not avoid.
 
-    ``exact`` is True when every split was tried, so ``repeats`` is the fewest possible.
+    ``exact`` is True when every split was tried, so ``repeats`` is the fewest possible; otherwise
+    a round with repeats is checked by :func:`fewest_repeats` (``PROOF_BUDGET`` steps) for the
+    reasons' ``unavoidable``.
     ``repeats_lower_bound`` is a count of repeats no split can avoid (see :func:`repeats_lower_bound`).
     """
 
@@ -235,9 +240,10 @@ def repeats_lower_bound(players: Sequence[int], history: History, sizes: Sequenc
 
 
 def fewest_repeats(players: Sequence[int], history: History, sizes: Sequence[int], *,
-                   budget: int = 200_000) -> int | None:
+                   budget: int = 200_000, known: int | None = None) -> int | None:
     """The fewest pairs who met before that a split of ``players`` into ``sizes`` must seat together,
     by a depth-first search cut at the best found so far; None when ``budget`` steps do not settle it.
+    ``known``: the repeats of a split in hand, so that only fewer need be looked for.
 
     For checking an assignment (the simulation, the tests), not for making one.
 
@@ -246,7 +252,7 @@ def fewest_repeats(players: Sequence[int], history: History, sizes: Sequence[int
     (4, None)
     """
     present = list(players)
-    best = [sum(max(0, size - 1) * size // 2 for size in sizes) + 1]
+    best = [sum(max(0, size - 1) * size // 2 for size in sizes) + 1 if known is None else known]
     steps = [0]
 
     def place(index: int, tables: list[list[int]], repeats: int) -> bool:
@@ -545,6 +551,10 @@ class _Search:
         total_repeats = sum(self.repeats(g) for g in groups)
         bound = repeats_lower_bound(self.players, self.history, self.sizes)
         unavoidable = exact or total_repeats <= bound
+        if not unavoidable and total_repeats:
+            fewest = fewest_repeats(self.players, self.history, [len(g) for g in groups], budget=PROOF_BUDGET,
+                                    known=total_repeats)
+            unavoidable = fewest == total_repeats
         tables = []
         for number, group in enumerate(groups, start=1):
             _, orders = self.best_seating(group)

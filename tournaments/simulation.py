@@ -52,7 +52,8 @@ def simulate(players: int, rounds: int, table_size: int, seed: int) -> dict[str,
         if assignment.repeats:
             fewest = assignment.repeats if assignment.exact else None
             if fewest is None and assignment.repeats > assignment.repeats_lower_bound:
-                fewest = fewest_repeats(everyone, history, [len(t.players) for t in assignment.tables])
+                fewest = fewest_repeats(everyone, history, [len(t.players) for t in assignment.tables],
+                                        known=assignment.repeats)
             exact_rounds += fewest is not None or assignment.repeats == assignment.repeats_lower_bound
             avoidable += assignment.repeats - (assignment.repeats_lower_bound if fewest is None else fewest)
         else:
