@@ -237,3 +237,17 @@ def test_a_repeat_is_called_unavoidable_only_when_proven():
     flags = {reason.params["unavoidable"] for table in assignment.tables for reason in table.why
              if reason.code == "repeat"}
     assert flags == {True}
+
+
+def test_a_drop_out_and_a_late_arrival_between_rounds_need_nothing_special():
+    thirteen = list(range(1, 14))
+    first = assign(thirteen, history_of([], {}), 4, seed=9, round_number=1)
+    assert [len(table.players) for table in first.tables] == [4, 3, 3, 3]
+    past = [[table.players for table in first.tables]]
+    # players 5 and 9 leave, player 14 arrives: twelve players in three fours, 14 with no seat or meeting yet
+    present = [p for p in thirteen if p not in (5, 9)] + [14]
+    points = {p: 13 - p for p in thirteen}
+    second = assign(present, history_of(past, points), 4, seed=9, round_number=2)
+    assert sorted(p for table in second.tables for p in table.players) == sorted(present)
+    assert [len(table.players) for table in second.tables] == [4, 4, 4]
+    assert second.repeats == 0
