@@ -58,6 +58,7 @@ INSTALLED_APPS = [
     "loans",
     "reports",
     "agenda",
+    "tournaments",
     "outbox",
 ]
 
