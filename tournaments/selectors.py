@@ -1,0 +1,109 @@
+"""The tournaments' reads: rounds, tables with their seats, reasons and results, and standings."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from accounts.models import Organisation
+
+from . import placements
+from .models import Entrant, Round, Seat, TableResult, Tournament
+
+
+def tournaments_of(organisation: Organisation | None) -> list[Tournament]:
+    if organisation is None:
+        return []
+    return list(Tournament.objects.filter(organisation=organisation).select_related("game"))
+
+
+def last_round(tournament: Tournament) -> Round | None:
+    return tournament.rounds.order_by("-number").first()
+
+
+def last_round_number(tournament: Tournament) -> int:
+    found = last_round(tournament)
+    return found.number if found else 0
+
+
+def latest_results(rounds: Any) -> dict[tuple[int, int], TableResult]:
+    """Each table's result as it stands (the last correction), by (round id, table number)."""
+    found: dict[tuple[int, int], TableResult] = {}
+    for result in TableResult.objects.filter(round__in=rounds).order_by("pk"):
+        found[(result.round_id, result.table_number)] = result
+    return found
+
+
+def result_of(drawn: Round, table_number: int) -> TableResult | None:
+    return drawn.results.filter(table_number=table_number).order_by("-pk").first()
+
+
+def tables_without_result(drawn: Round) -> list[int]:
+    tables = set(drawn.seats.values_list("table_number", flat=True))
+    done = set(drawn.results.values_list("table_number", flat=True))
+    return sorted(tables - done)
+
+
+def past_tables(tournament: Tournament) -> list[list[list[int]]]:
+    """Every round's tables, each its entrants in seat order (``pairing.history_of``'s rounds)."""
+    rounds: dict[int, dict[int, list[int]]] = {}
+    for seat in Seat.objects.filter(round__tournament=tournament).order_by("round__number", "table_number", "position"):
+        rounds.setdefault(seat.round_id, {}).setdefault(seat.table_number, []).append(seat.entrant_id)
+    return [list(tables.values()) for tables in rounds.values()]
+
+
+def table_results(tournament: Tournament) -> list[placements.TableResult]:
+    """Each entered table's result, as ``placements`` scores it (entrant ids as players)."""
+    seats: dict[tuple[int, int], list[int]] = {}
+    for seat in Seat.objects.filter(round__tournament=tournament).order_by("round_id", "table_number", "position"):
+        seats.setdefault((seat.round_id, seat.table_number), []).append(seat.entrant_id)
+    results = []
+    for key, result in latest_results(tournament.rounds.all()).items():
+        players = tuple(seats.get(key, ()))
+        if result.scores is not None:
+            results.append(placements.TableResult(players, scores=tuple(result.scores)))
+        else:
+            results.append(placements.TableResult(players, places=tuple(result.places)))
+    return results
+
+
+def standings(tournament: Tournament) -> list[placements.StandingLine]:
+    return placements.standings(table_results(tournament), tournament.settings())
+
+
+@dataclass
+class StandingRow:
+    line: placements.StandingLine
+    entrant: Entrant
+
+
+def standing_rows(tournament: Tournament) -> list[StandingRow]:
+    entrants = {entrant.pk: entrant for entrant in tournament.entrants.select_related("player")}
+    return [StandingRow(line, entrants[line.player]) for line in standings(tournament)]
+
+
+@dataclass
+class TableView:
+    number: int
+    seats: list[Seat] = field(default_factory=list)
+    why: list[dict[str, Any]] = field(default_factory=list)
+    result: TableResult | None = None
+
+    @property
+    def seats_with_results(self) -> list[tuple[Seat, Any, Any]]:
+        """(seat, place, score) for each seat; place and score None before a result."""
+        if self.result is None:
+            return [(seat, None, None) for seat in self.seats]
+        scores = self.result.scores or [None] * len(self.seats)
+        return list(zip(self.seats, self.result.places, scores))
+
+
+def tables_of(drawn: Round) -> list[TableView]:
+    tables: dict[int, TableView] = {}
+    for seat in drawn.seats.select_related("entrant__player").order_by("table_number", "position"):
+        tables.setdefault(seat.table_number, TableView(seat.table_number)).seats.append(seat)
+    results = latest_results([drawn])
+    for table in tables.values():
+        table.why = list(drawn.why.get(str(table.number), []))
+        table.result = results.get((drawn.pk, table.number))
+    return list(tables.values())
