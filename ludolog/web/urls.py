@@ -31,6 +31,8 @@ urlpatterns = [
     path("", include("loans.pages.urls")),
     # The agenda's pages (the calendar, the staff's agenda, the door counter): mounted by name too.
     path("", include("agenda.pages.urls")),
+    # The tournaments' pages and files: mounted by name too.
+    path("", include("tournaments.pages.urls")),
     path("statistics/", statistics.club_statistics, name="statistics"),
     path("statistics/<slug:slug>/", statistics.game_statistics, name="game-statistics"),
     path("reports/", reports.report_home, name="report"),

@@ -1,0 +1,115 @@
+"""The tournaments' pages and files through the Django client: phone-first forms, refusals
+shown with their status and nothing changed, the files in the organisation's language."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+
+from tests.factories import give_role
+from tests.tournaments.test_services import enter_round, table_of
+from tournaments import selectors, services
+from tournaments.models import Round, TableResult, Tournament
+
+
+@pytest.fixture
+def organiser_client(client, organiser):
+    client.force_login(organiser)
+    return client
+
+
+def test_the_menu_links_the_tournaments_for_organisers_only(organiser_client, client, member, django_user_model):
+    assert 'data-testid="tournaments-link"' in organiser_client.get("/tournaments/").content.decode()
+    other = django_user_model.objects.create_user("autre")
+    give_role(other)
+    client.force_login(other)
+    page = client.get("/tournaments/")
+    assert page.status_code == 200 and 'data-testid="tournaments-link"' not in page.content.decode()
+
+
+def test_a_tournament_is_made_from_the_list_and_a_bad_size_is_refused(organiser_client, library, game):
+    refused = organiser_client.post("/tournaments/", {"name": "Open", "table_size": "7", "rounds_planned": "3",
+                                                       "format": "swiss"})
+    assert refused.status_code == 422 and b'data-reason="table_size_out_of_range"' in refused.content
+    assert not Tournament.objects.exists()
+    made = organiser_client.post("/tournaments/", {"name": "Open", "table_size": "4", "rounds_planned": "3",
+                                                    "format": "swiss", "game": str(game.pk)})
+    tournament = Tournament.objects.get()
+    assert made.status_code == 302 and made["Location"] == f"/tournaments/{tournament.pk}/"
+    assert tournament.game == game
+
+
+def test_register_check_in_draw_and_enter_a_table_from_the_pages(organiser_client, library, organiser, game):
+    tournament = services.create_tournament(library, organiser, name="Soirée", game=game, table_size=3)
+    url = f"/tournaments/{tournament.pk}/"
+    for name in ("Ada", "Bruno", "Chloé", "Dimitri", "Élise", "Fanny"):
+        assert organiser_client.post(url, {"action": "register", "player": name}).status_code == 302
+    early = organiser_client.post(url, {"action": "draw"})
+    assert early.status_code == 409 and b'data-reason="too_few_players"' in early.content
+    for entrant in tournament.entrants.all():
+        organiser_client.post(url, {"action": "check_in", "entrant": entrant.pk})
+    drawn = organiser_client.post(url, {"action": "draw"})
+    assert drawn.status_code == 302 and drawn["Location"] == f"{url}rounds/1/"
+    pairing = organiser_client.get(f"{url}rounds/1/").content.decode()
+    assert pairing.count('data-testid="table"') == 2 and "Round 1: the tables are drawn at random." in pairing
+    table = table_of(Round.objects.get(), 1)
+    form = f"{url}rounds/1/tables/1/"
+    assert organiser_client.get(form).status_code == 200
+    missing = organiser_client.post(form, {"told": "scores", f"seat-{table.seats[0].entrant_id}": "12"})
+    assert missing.status_code == 422 and not TableResult.objects.exists()
+    entered = organiser_client.post(form, {"told": "places", **{f"seat-{seat.entrant_id}": str(seat.position + 1)
+                                                                for seat in table.seats}})
+    assert entered.status_code == 302
+    again = organiser_client.post(form, {"told": "places", **{f"seat-{seat.entrant_id}": "1" for seat in table.seats}})
+    assert again.status_code == 409 and b'data-reason="result_already_entered"' in again.content
+    standings = organiser_client.get(url).content.decode()
+    assert 'data-testid="standings"' in standings and table.seats[0].entrant.player.display_name in standings
+    assert organiser_client.get(f"{url}rounds/1/tables/9/").status_code == 404
+
+
+def test_a_member_enters_only_the_table_they_sit_at(client, tournament, organiser, member):
+    drawn = services.draw_round(tournament, organiser)
+    mine, theirs = table_of(drawn, 1), table_of(drawn, 2)
+    player = mine.seats[0].entrant.player
+    player.user = member
+    player.save()
+    client.force_login(member)
+    page = client.get(f"/tournaments/{tournament.pk}/rounds/1/").content.decode()
+    assert page.count('data-testid="enter-result"') == 1
+    assert client.post(f"/tournaments/{tournament.pk}/", {"action": "draw"}).status_code == 403
+    other = client.post(f"/tournaments/{tournament.pk}/rounds/1/tables/2/",
+                        {"told": "places", **{f"seat-{s.entrant_id}": str(s.position + 1) for s in theirs.seats}})
+    assert other.status_code == 403 and not TableResult.objects.exists()
+    own = client.post(f"/tournaments/{tournament.pk}/rounds/1/tables/1/",
+                      {"told": "scores", **{f"seat-{s.entrant_id}": str(50 - s.position) for s in mine.seats}})
+    assert own.status_code == 302 and TableResult.objects.count() == 1
+
+
+def test_another_organisations_tournament_is_not_found(client, tournament, django_user_model):
+    from accounts.models import Organisation
+    from accounts.roles import Role
+
+    elsewhere = Organisation.objects.create(slug="autre-club", name="Autre club", kind=Organisation.Kind.CLUB)
+    stranger = give_role(django_user_model.objects.create_user("etranger"), Role.ORGANISER, elsewhere)
+    client.force_login(stranger)
+    assert client.get(f"/tournaments/{tournament.pk}/").status_code == 404
+
+
+def test_the_standings_csv_and_the_pdfs_in_the_organisations_language(organiser_client, tournament, organiser):
+    tournament.organisation.language = "fr"
+    tournament.organisation.save()
+    drawn = services.draw_round(tournament, organiser)
+    enter_round(tournament, drawn, organiser)
+    answer = organiser_client.get(f"/tournaments/{tournament.pk}/standings.csv")
+    assert answer.status_code == 200 and answer.content.startswith("\ufeff".encode())
+    rows = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig"))))
+    lines = selectors.standings(tournament)
+    assert len(rows) == 1 + 13 and rows[1][2] == str(int(lines[0].points))
+    assert rows[0][0] == "Rang" or rows[0][0] == "Rank"  # "Rang" once the lead's catalogues carry it
+    pairing = organiser_client.get(f"/tournaments/{tournament.pk}/rounds/1/pairing.pdf")
+    assert pairing.status_code == 200 and pairing.content.startswith(b"%PDF")
+    sheet = organiser_client.get(f"/tournaments/{tournament.pk}/rounds/1/tables/1/sheet.pdf")
+    assert sheet.status_code == 200 and sheet.content.startswith(b"%PDF")
+    assert organiser_client.get(f"/tournaments/{tournament.pk}/rounds/1/tables/8/sheet.pdf").status_code == 404

@@ -1,0 +1,221 @@
+"""The tournaments' pages, phone first: ``/tournaments/`` (the organisation's, a new one),
+a tournament's page (entrants, check-in, drop-outs, the next draw, live standings), a round's
+pairing (each table's seats in order and why it is so) and a table's result form.
+
+Thin over ``tournaments.services``: a refusal is shown in the reader's language with its status
+and changes nothing. The organisers (``RUN_LEAGUES``) act; members who record games see the
+pages and enter the result of a table they sit at."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext, ngettext
+
+from accounts.current import current_organisation, may
+from accounts.roles import Action
+from games.models import CatalogueRecord
+
+from .. import selectors, services
+from ..errors import TournamentError
+from ..models import Entrant, Round, Tournament
+
+
+def refused(request: HttpRequest, words: str, status: int = 403) -> HttpResponse:
+    return render(request, "tournaments/refused.html", {"refusal_words": words}, status=status)
+
+
+def _may_see(request: HttpRequest) -> bool:
+    return may(request, Action.RUN_LEAGUES) or may(request, Action.RECORD_GAMES)
+
+
+def _tournament(request: HttpRequest, pk: int) -> Tournament:
+    return get_object_or_404(Tournament.objects.select_related("game", "organisation"), pk=pk,
+                             organisation=current_organisation(request))
+
+
+def _not_a_member(request: HttpRequest) -> HttpResponse:
+    return refused(request, gettext("Only the members of this club see its tournaments."))
+
+
+@login_required
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    organisation = current_organisation(request)
+    if organisation is None or not _may_see(request):
+        return _not_a_member(request)
+    refusal, status = None, 200
+    if request.method == "POST":
+        try:
+            made = services.create_tournament(
+                organisation, request.user, name=request.POST.get("name", ""),
+                table_size=_number(request.POST.get("table_size"), 0),
+                rounds_planned=_number(request.POST.get("rounds_planned"), 0),
+                format=request.POST.get("format", Tournament.Format.SWISS),
+                game=CatalogueRecord.objects.filter(pk=_number(request.POST.get("game"), 0)).first(),
+                keep_apart_in_round_1=bool(request.POST.get("keep_apart_in_round_1")))
+        except TournamentError as error:
+            refusal, status = error, error.status_code
+        else:
+            messages.success(request, gettext("Tournament created: register its players."))
+            return redirect("tournament", pk=made.pk)
+    return render(request, "tournaments/list.html", {
+        "tournaments": selectors.tournaments_of(organisation), "organises": may(request, Action.RUN_LEAGUES),
+        "refusal": refusal, "formats": Tournament.Format.choices, "sizes": range(2, 7), "posted": request.POST,
+        "games": CatalogueRecord.objects.filter(game_records__organisation=organisation).distinct()
+        .order_by("title")[:300]}, status=status)
+
+
+def _number(text: str | None, default: int) -> int:
+    try:
+        return int(text or "")
+    except ValueError:
+        return default
+
+
+@login_required
+def tournament_page(request: HttpRequest, pk: int) -> HttpResponse:
+    if not _may_see(request):
+        return _not_a_member(request)
+    tournament = _tournament(request, pk)
+    refusal, status = None, 200
+    if request.method == "POST":
+        if not may(request, Action.RUN_LEAGUES):
+            return refused(request, gettext("Only the organisers of this club run its tournaments."))
+        try:
+            done = _act(request, tournament)
+        except TournamentError as error:
+            refusal, status = error, error.status_code
+        else:
+            messages.success(request, done)
+            if isinstance(done, DrawnMessage):
+                return redirect("tournament-round", pk=tournament.pk, number=done.number)
+            return redirect("tournament", pk=tournament.pk)
+    tournament.refresh_from_db()
+    last = selectors.last_round(tournament)
+    entrants = list(tournament.entrants.select_related("player"))
+    return render(request, "tournaments/tournament.html", {
+        "tournament": tournament, "entrants": entrants, "organises": may(request, Action.RUN_LEAGUES),
+        "rounds": list(tournament.rounds.all()), "last": last, "refusal": refusal,
+        "missing": selectors.tables_without_result(last) if last else [],
+        "next_number": (last.number if last else 0) + 1,
+        "checked_in": sum(1 for entrant in entrants if entrant.plays),
+        "standings": selectors.standing_rows(tournament)}, status=status)
+
+
+class DrawnMessage(str):
+    number: int
+
+
+def _act(request: HttpRequest, tournament: Tournament) -> str:
+    action = request.POST.get("action", "")
+    if action == "register":
+        entrant = services.register(tournament, request.POST.get("player", "").strip(), request.user,
+                                    group=request.POST.get("group", ""))
+        return gettext("%(player)s is registered.") % {"player": entrant.player}
+    if action == "draw":
+        drawn = services.draw_round(tournament, request.user)
+        words = DrawnMessage(gettext("Round %(number)s is drawn.") % {"number": drawn.number})
+        words.number = drawn.number
+        return words
+    entrant = tournament.entrants.select_related("player").filter(pk=_number(request.POST.get("entrant"), 0)).first()
+    if entrant is None:
+        raise TournamentError("unknown_entrant")
+    if action in ("check_in", "not_here"):
+        services.check_in(entrant, request.user, present=action == "check_in")
+        return (gettext("%(player)s is checked in.") if entrant.checked_in
+                else gettext("%(player)s is no longer checked in.")) % {"player": entrant.player}
+    services.drop(entrant, request.user)
+    return gettext("%(player)s has dropped out: no longer seated, their points stay.") % {"player": entrant.player}
+
+
+@login_required
+def round_page(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    if not _may_see(request):
+        return _not_a_member(request)
+    tournament = _tournament(request, pk)
+    drawn = get_object_or_404(Round, tournament=tournament, number=number)
+    tables = selectors.tables_of(drawn)
+    names = {seat.entrant_id: seat.entrant.player.display_name for table in tables for seat in table.seats}
+    for table in tables:
+        table.words = [why_words(reason, names) for reason in table.why]  # type: ignore[attr-defined]
+        table.mine = any(seat.entrant.player.user_id == request.user.pk  # type: ignore[attr-defined]
+                         for seat in table.seats)
+    return render(request, "tournaments/round.html", {
+        "tournament": tournament, "round": drawn, "tables": tables, "organises": may(request, Action.RUN_LEAGUES)})
+
+
+def seat_words(position: int) -> str:
+    return gettext("seat %(number)s") % {"number": position + 1}
+
+
+def why_words(reason: dict[str, Any], names: dict[int, str]) -> str:
+    """A table's reason (``pairing.Reason`` as stored: code and params) in the reader's language."""
+    code, params = reason.get("code"), reason.get("params", {})
+    pair = [names.get(player, "?") for player in params.get("players", [])]
+    if code == "drawn":
+        return gettext("Round 1: the tables are drawn at random.")
+    if code == "standings":
+        if params["from"] == params["to"]:
+            return gettext("Players level in the standings (rank %(rank)s).") % {"rank": params["from"]}
+        return gettext("Players ranked %(from)s to %(to)s in the standings.") % params
+    if code == "no_repeat":
+        return gettext("No two players here have met before.")
+    if code == "repeat":
+        words = ngettext("%(a)s and %(b)s meet again (met %(times)s time before).",
+                         "%(a)s and %(b)s meet again (met %(times)s times before).", params["times"]) % {
+            "a": pair[0], "b": pair[1], "times": params["times"]}
+        if params.get("unavoidable"):
+            words += " " + gettext("No draw of this round could avoid it.")
+        return words
+    if code == "kept_apart":
+        return gettext("No friends or family at this table.")
+    if code == "together_despite_request":
+        return gettext("%(a)s and %(b)s sit together although asked to be apart: no draw could avoid it.") % {
+            "a": pair[0], "b": pair[1]}
+    if code == "seat":
+        times = params.get("times_before", 0)
+        where = {"player": names.get(params.get("player"), "?"), "seat": params.get("seat", 0) + 1, "times": times}
+        if not times:
+            return gettext("%(player)s takes seat %(seat)s, never had before.") % where
+        return ngettext("%(player)s takes seat %(seat)s, had %(times)s time before.",
+                        "%(player)s takes seat %(seat)s, had %(times)s times before.", times) % where
+    return str(code)
+
+
+@login_required
+def table_page(request: HttpRequest, pk: int, number: int, table: int) -> HttpResponse:
+    if not _may_see(request):
+        return _not_a_member(request)
+    tournament = _tournament(request, pk)
+    drawn = get_object_or_404(Round, tournament=tournament, number=number)
+    found = next((view for view in selectors.tables_of(drawn) if view.number == table), None)
+    if found is None:
+        return refused(request, TournamentError("table_not_in_round", round=number, table=table).message, 404)
+    refusal, status = None, 200
+    told = request.POST.get("told", services.SCORES)
+    if request.method == "POST":
+        values = [(seat.entrant_id, request.POST.get(f"seat-{seat.entrant_id}", "").strip()) for seat in found.seats]
+        if any(not value.lstrip("-").isdigit() for _entrant, value in values):
+            refusal, status = TournamentError("wrong_count"), 422
+        else:
+            try:
+                services.enter_result(tournament, number, table, [(e, int(v)) for e, v in values], request.user,
+                                      told=services.PLACES if told == services.PLACES else services.SCORES,
+                                      reason=request.POST.get("reason", ""))
+            except TournamentError as error:
+                refusal, status = error, error.status_code
+            else:
+                messages.success(request, gettext("Table %(table)s's result is in.") % {"table": table})
+                return redirect("tournament-round", pk=tournament.pk, number=number)
+    return render(request, "tournaments/table.html", {
+        "tournament": tournament, "round": drawn, "table": found, "refusal": refusal, "told": told,
+        "posted": request.POST, "organises": may(request, Action.RUN_LEAGUES),
+        "lines": [(seat, seat_words(seat.position), request.POST.get(f"seat-{seat.entrant_id}", ""))
+                  for seat in found.seats]}, status=status)
+
+
+__all__ = ["Entrant", "round_page", "table_page", "tournament_list", "tournament_page"]
