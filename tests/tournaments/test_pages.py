@@ -7,6 +7,7 @@ import csv
 import io
 
 import pytest
+from pypdf import PdfReader
 
 from tests.factories import give_role
 from tests.tournaments.test_services import enter_round, table_of
@@ -110,6 +111,8 @@ def test_the_standings_csv_and_the_pdfs_in_the_organisations_language(organiser_
     assert rows[0][0] == "Rang" or rows[0][0] == "Rank"  # "Rang" once the lead's catalogues carry it
     pairing = organiser_client.get(f"/tournaments/{tournament.pk}/rounds/1/pairing.pdf")
     assert pairing.status_code == 200 and pairing.content.startswith(b"%PDF")
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pairing.content)).pages)
+    assert all(seat.entrant.player.display_name in text for table in selectors.tables_of(drawn) for seat in table.seats)
     sheet = organiser_client.get(f"/tournaments/{tournament.pk}/rounds/1/tables/1/sheet.pdf")
     assert sheet.status_code == 200 and sheet.content.startswith(b"%PDF")
     assert organiser_client.get(f"/tournaments/{tournament.pk}/rounds/1/tables/8/sheet.pdf").status_code == 404
