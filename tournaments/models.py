@@ -89,7 +89,7 @@ class Entrant(models.Model):
                              help_text=_("Friends or family with the same group are kept apart in round 1."))
 
     class Meta:
-        ordering = ["player__display_name", "pk"]
+        ordering = ["player__name_key", "pk"]
         verbose_name = _("entrant")
         verbose_name_plural = _("entrants")
         constraints = [models.UniqueConstraint(fields=["tournament", "player"], name="entrant_once_a_tournament")]

@@ -116,3 +116,19 @@ def test_the_standings_csv_and_the_pdfs_in_the_organisations_language(organiser_
     sheet = organiser_client.get(f"/tournaments/{tournament.pk}/rounds/1/tables/1/sheet.pdf")
     assert sheet.status_code == 200 and sheet.content.startswith(b"%PDF")
     assert organiser_client.get(f"/tournaments/{tournament.pk}/rounds/1/tables/8/sheet.pdf").status_code == 404
+
+
+def test_each_reason_of_a_table_is_worded_for_the_reader():
+    from tournaments.pages.views import why_words
+
+    names = {1: "Ada", 2: "Bruno"}
+    assert why_words({"code": "standings", "params": {"from": 1, "to": 4}}, names) == (
+        "Players ranked 1 to 4 in the standings.")
+    assert why_words({"code": "repeat", "params": {"players": [1, 2], "times": 1, "unavoidable": True}}, names) == (
+        "Ada and Bruno meet again (met 1 time before). No draw of this round could avoid it.")
+    assert why_words({"code": "seat", "params": {"player": 2, "seat": 0, "times_before": 0}}, names) == (
+        "Bruno takes seat 1, never had before.")
+    assert why_words({"code": "seat", "params": {"player": 1, "seat": 2, "times_before": 2}}, names) == (
+        "Ada takes seat 3, had 2 times before.")
+    assert why_words({"code": "together_despite_request", "params": {"players": [2, 1]}}, names).startswith(
+        "Bruno and Ada sit together")

@@ -1,0 +1,109 @@
+"""A tournament run from a phone (390×844), in French: thirteen players, three rounds of tables
+of four and three, one drop-out after round 2, every table's result typed on the phone, then the
+standings CSV and the pairing sheet PDF read back. Screenshots: tournament-390-fr.png,
+tournament-round-390-fr.png, tournament-table-390-fr.png, tournament-1280-fr.png,
+tournament-round-1280-fr.png."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+
+from accounts.roles import Role
+from games.models import CatalogueRecord
+from records.models import GameRecord, Player
+from tests.factories import give_role, the_library
+from tournaments import selectors
+from tournaments.models import Entrant, Round, TableResult, Tournament
+
+from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def enter_every_table(page, base: str, number: int) -> list[int]:
+    """Each table's result typed in: the first seat 40, then 10 fewer a seat. The sizes seated."""
+    page.goto(f"{base}rounds/{number}/")
+    assert_no_sideways_scroll(page)
+    sizes = [page.locator('[data-testid="table"]').nth(i).locator(".seat-list li").count()
+             for i in range(page.locator('[data-testid="table"]').count())]
+    for table in range(1, len(sizes) + 1):
+        page.goto(f"{base}rounds/{number}/tables/{table}/")
+        inputs = page.locator('[data-testid="result-form"] input[type="number"]')
+        for position in range(inputs.count()):
+            inputs.nth(position).fill(str(40 - 10 * position))
+        page.locator('[data-testid="result-form"] button[type="submit"]').click()
+        page.wait_for_url(f"{base}rounds/{number}/")
+    return sizes
+
+
+@pytest.mark.slow(seconds=20)
+def test_a_thirteen_player_tournament_run_from_a_phone(browser, live_server, artifacts: Path, django_user_model):
+    library = the_library()
+    library.language = "fr"
+    library.save()
+    organiser = give_role(django_user_model.objects.create_user("organisatrice"), Role.ORGANISER, library)
+    game = CatalogueRecord.objects.create(title="Terra Mystica", added_with_a_result=True)
+    tournament = Tournament.objects.create(organisation=library, name="Open de printemps", game=game, table_size=4,
+                                           rounds_planned=3, created_by=organiser)
+    names = ["Adèle", "Baptiste", "Chloé", "Dorian", "Éloïse", "Fabien", "Gaëlle", "Hugo", "Inès", "Jules",
+             "Karim", "Léa", "Maëlys"]
+    players = Player.objects.bulk_create([Player(display_name=name, name_key=name.lower()) for name in names])
+    Entrant.objects.bulk_create([Entrant(tournament=tournament, player=player, checked_in=player.display_name != "Maëlys")
+                                 for player in players])
+    base = f"{live_server.url}/tournaments/{tournament.pk}/"
+    page = logged_in_page(browser, live_server, organiser, viewport=PHONE, locale="fr-FR")
+
+    page.goto(base)
+    page.locator('[data-testid="entrant"]', has_text="Maëlys").locator('button[value="check_in"]').click()
+    page.wait_for_url(base)
+    page.locator('[data-testid="draw"] button').click()
+    page.wait_for_url(f"{base}rounds/1/")
+    page.screenshot(path=str(artifacts / "tournament-round-390-fr.png"), full_page=True)
+    page.goto(f"{base}rounds/1/tables/1/")
+    assert_no_sideways_scroll(page)
+    page.screenshot(path=str(artifacts / "tournament-table-390-fr.png"), full_page=True)
+    assert enter_every_table(page, base, 1) == [4, 3, 3, 3]
+
+    page.goto(base)
+    page.locator('[data-testid="draw"] button').click()
+    page.wait_for_url(f"{base}rounds/2/")
+    assert enter_every_table(page, base, 2) == [4, 3, 3, 3]
+
+    page.goto(base)
+    page.locator('[data-testid="entrant"]', has_text="Hugo").locator('button[value="drop"]').click()
+    page.wait_for_url(base)
+    page.locator('[data-testid="draw"] button').click()
+    page.wait_for_url(f"{base}rounds/3/")
+    assert enter_every_table(page, base, 3) == [4, 4, 4]
+
+    page.goto(base)
+    assert_no_sideways_scroll(page)
+    page.screenshot(path=str(artifacts / "tournament-390-fr.png"), full_page=True)
+    tournament.refresh_from_db()
+    assert tournament.status == Tournament.Status.FINISHED
+    assert TableResult.objects.count() == 11 and GameRecord.objects.filter(organisation=library).count() == 11
+    hugo = Entrant.objects.get(player__display_name="Hugo")
+    assert not Round.objects.get(tournament=tournament, number=3).seats.filter(entrant=hugo).exists()
+
+    answer = page.request.get(f"{base}standings.csv")
+    rows = list(csv.reader(io.StringIO(answer.body().decode("utf-8-sig"))))
+    lines = selectors.standings(tournament)
+    assert len(rows) == 14
+    assert [row[1] for row in rows[1:]] == [Entrant.objects.get(pk=line.player).player.display_name for line in lines]
+    assert rows[1 + [line.player for line in lines].index(hugo.pk)][-1] == "2"
+    sheet = page.request.get(f"{base}rounds/3/pairing.pdf")
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(sheet.body())).pages)
+    assert "Open de printemps" in text and all(name in text for name in names if name != "Hugo")
+    assert "Hugo" not in text
+
+    wide = logged_in_page(browser, live_server, organiser, viewport=LAPTOP, locale="fr-FR")
+    wide.goto(base)
+    wide.screenshot(path=str(artifacts / "tournament-1280-fr.png"), full_page=True)
+    wide.goto(f"{base}rounds/3/")
+    wide.screenshot(path=str(artifacts / "tournament-round-1280-fr.png"), full_page=True)
+    assert not page.script_errors and not wide.script_errors
