@@ -100,6 +100,41 @@ def pairing_pdf(tournament: Tournament, drawn: Round, tables: Sequence[TableView
         return bytes(pdf.output())
 
 
+def standings_pdf(tournament: Tournament, rows: Sequence[StandingRow], rounds_drawn: int) -> bytes:
+    """The standings as A4: rank, player, points, tables played, then each tie-breaker; a player
+    who dropped out is marked with the round they left after."""
+    from fpdf import FontFace
+
+    with translation.override(language_of(tournament)):
+        words = tie_breaker_words()
+        names = list(tournament.tiebreakers)
+        subtitle = gettext("Standings after round %(number)s") % {"number": rounds_drawn}
+        pdf = _pdf(f"{tournament.name} — {subtitle}")
+        _heading(pdf, tournament, subtitle)
+        if not rows:
+            pdf.cell(0, 7, printable(gettext("No table has a result yet.")), new_x="LMARGIN", new_y="NEXT")
+            return bytes(pdf.output())
+        pdf.set_font(FONT_FAMILY, "", 9)
+        widths = (14, 60, 18, 16, *[72 / max(len(names), 1)] * len(names))
+        with pdf.table(col_widths=widths, text_align=("RIGHT", "LEFT", *["RIGHT"] * (2 + len(names))),
+                       line_height=6, headings_style=FontFace(emphasis="BOLD", fill_color=(230, 230, 230)),
+                       borders_layout="HORIZONTAL_LINES", repeat_headings=1) as sheet:
+            heading = sheet.row()
+            for text in (gettext("Rank"), gettext("Player"), gettext("Points"), gettext("Tables"),
+                         *[words.get(name, name) for name in names]):
+                heading.cell(printable(text))
+            for row in rows:
+                line = sheet.row()
+                name = row.entrant.player.display_name
+                if row.entrant.dropped_after_round is not None:
+                    name += " " + gettext("(dropped out after round %(round)s)") % {
+                        "round": row.entrant.dropped_after_round}
+                for text in (str(row.line.rank), name, floatformat(row.line.points, "-2"), str(row.line.played),
+                             *[floatformat(row.line.tiebreaks[n], "-2") for n in names]):
+                    line.cell(printable(text))
+        return bytes(pdf.output())
+
+
 SCORE_BOXES = 6
 """Empty boxes a player's line has on a score sheet, for the scores a game adds up."""
 

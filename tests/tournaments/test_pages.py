@@ -113,6 +113,10 @@ def test_the_standings_csv_and_the_pdfs_in_the_organisations_language(organiser_
     assert pairing.status_code == 200 and pairing.content.startswith(b"%PDF")
     text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(pairing.content)).pages)
     assert all(seat.entrant.player.display_name in text for table in selectors.tables_of(drawn) for seat in table.seats)
+    standings = organiser_client.get(f"/tournaments/{tournament.pk}/standings.pdf")
+    text = "".join(page.extract_text() for page in PdfReader(io.BytesIO(standings.content)).pages)
+    leader = tournament.entrants.get(pk=lines[0].player).player.display_name
+    assert standings.status_code == 200 and leader in text and "Open de printemps" in text
     sheet = organiser_client.get(f"/tournaments/{tournament.pk}/rounds/1/tables/1/sheet.pdf")
     assert sheet.status_code == 200 and sheet.content.startswith(b"%PDF")
     assert organiser_client.get(f"/tournaments/{tournament.pk}/rounds/1/tables/8/sheet.pdf").status_code == 404

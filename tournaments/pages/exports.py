@@ -27,6 +27,16 @@ def standings_csv(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @login_required
+def standings_pdf(request: HttpRequest, pk: int) -> HttpResponse:
+    if not _may_see(request):
+        return _not_a_member(request)
+    tournament = _tournament(request, pk)
+    return _file(exports.standings_pdf(tournament, selectors.standing_rows(tournament),
+                                       selectors.last_round_number(tournament)), "application/pdf",
+                 f"tournament-{tournament.pk}-standings.pdf")
+
+
+@login_required
 def pairing_pdf(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     if not _may_see(request):
         return _not_a_member(request)
