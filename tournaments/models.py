@@ -7,6 +7,7 @@ kept as events: a correction is a new row naming the one it replaces, never an u
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from django.conf import settings
@@ -51,6 +52,10 @@ class Tournament(models.Model):
     format = models.CharField(_("format"), max_length=20, choices=Format.choices, default=Format.SWISS)
     placement_points = models.JSONField(_("placement points by table size"), default=default_placement_points)
     tiebreakers = models.JSONField(_("tie-breakers"), default=default_tiebreakers)
+    first_player_compensation = models.DecimalField(
+        _("first-player compensation"), max_digits=4, decimal_places=2, default=0,
+        help_text=_("Placement points taken from the first seat at every table, for a game where the club's "
+                    "statistics measure a first-player advantage (0: off). See docs/tournaments.md."))
     keep_apart_in_round_1 = models.BooleanField(_("keep friends and family apart in round 1"), default=True)
     league = models.ForeignKey(League, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments",
                                verbose_name=_("league"),
@@ -75,7 +80,8 @@ class Tournament(models.Model):
     def settings(self) -> placements.Settings:
         return placements.Settings(
             points_by_size={int(size): tuple(points) for size, points in self.placement_points.items()},
-            tiebreakers=tuple(self.tiebreakers))
+            tiebreakers=tuple(self.tiebreakers),
+            first_player_compensation=Fraction(self.first_player_compensation))
 
 
 class Entrant(models.Model):

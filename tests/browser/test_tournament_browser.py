@@ -2,7 +2,7 @@
 of four and three, one drop-out after round 2, every table's result typed on the phone, then the
 standings CSV and the pairing sheet PDF read back. Screenshots: tournament-390-fr.png,
 tournament-round-390-fr.png, tournament-table-390-fr.png, tournament-1280-fr.png,
-tournament-round-1280-fr.png."""
+tournament-round-1280-fr.png, tournaments-390-fr.png (the list and its form)."""
 
 from __future__ import annotations
 
@@ -100,6 +100,10 @@ def test_a_thirteen_player_tournament_run_from_a_phone(browser, live_server, art
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(sheet.body())).pages)
     assert "Open de printemps" in text and all(name in text for name in names if name != "Hugo")
     assert "Hugo" not in text
+
+    page.goto(f"{live_server.url}/tournaments/")
+    assert_no_sideways_scroll(page)
+    page.screenshot(path=str(artifacts / "tournaments-390-fr.png"), full_page=True)
 
     wide = logged_in_page(browser, live_server, organiser, viewport=LAPTOP, locale="fr-FR")
     wide.goto(base)

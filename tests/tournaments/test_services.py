@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from games.registry import RESULT
@@ -172,3 +174,13 @@ def test_registering_a_player_twice_is_refused(tournament, organiser):
     entrant = tournament.entrants.select_related("player").first()
     refused("already_registered", 409, services.register, tournament, entrant.player.display_name, organiser)
     assert tournament.entrants.count() == 13
+
+
+def test_the_first_player_compensation_is_taken_from_the_first_seat(tournament, organiser):
+    tournament.first_player_compensation = "0.5"
+    tournament.save()
+    drawn = services.draw_round(tournament, organiser)
+    seats = [seat.entrant_id for seat in table_of(drawn, 2).seats]
+    services.enter_result(tournament, 1, 2, [(seats[0], 30), (seats[1], 20), (seats[2], 10)], organiser)
+    points = {line.player: line.points for line in selectors.standings(tournament)}
+    assert [points[s] for s in seats] == [Fraction(9, 2), 3, 1]

@@ -64,7 +64,8 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
             return redirect("tournament", pk=made.pk)
     return render(request, "tournaments/list.html", {
         "tournaments": selectors.tournaments_of(organisation), "organises": may(request, Action.RUN_LEAGUES),
-        "refusal": refusal, "formats": Tournament.Format.choices, "sizes": range(2, 7), "posted": request.POST,
+        "refusal": refusal, # Only the formats the app runs are offered (the others are refused: format_not_available_yet).
+        "formats": [(Tournament.Format.SWISS, Tournament.Format.SWISS.label)], "sizes": range(2, 7), "posted": request.POST,
         "games": CatalogueRecord.objects.filter(game_records__organisation=organisation).distinct()
         .order_by("title")[:300]}, status=status)
 
