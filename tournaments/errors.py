@@ -39,5 +39,6 @@ REFUSALS: dict[str, tuple[Callable[[], str], int]] = {
     "result_already_entered": (lambda: gettext("This table's result is already in: an organiser may correct it, "
                                                "with a reason."), 409),
     "dropped_already": (lambda: gettext("%(player)s has already dropped out."), 409),
+    "unknown_action": (lambda: gettext("This page does not know what to do with that."), 400),
     "unknown_entrant": (lambda: gettext("This player is not registered in this tournament."), 404),
 }

@@ -47,6 +47,11 @@ def test_register_check_in_draw_and_enter_a_table_from_the_pages(organiser_clien
     url = f"/tournaments/{tournament.pk}/"
     for name in ("Ada", "Bruno", "Chloé", "Dimitri", "Élise", "Fanny"):
         assert organiser_client.post(url, {"action": "register", "player": name}).status_code == 302
+    entrant = tournament.entrants.first()
+    odd = organiser_client.post(url, {"action": "vanish", "entrant": entrant.pk})
+    assert odd.status_code == 400 and b'data-reason="unknown_action"' in odd.content
+    entrant.refresh_from_db()
+    assert entrant.dropped_after_round is None
     early = organiser_client.post(url, {"action": "draw"})
     assert early.status_code == 409 and b'data-reason="too_few_players"' in early.content
     for entrant in tournament.entrants.all():

@@ -129,6 +129,8 @@ def _act(request: HttpRequest, tournament: Tournament) -> str:
         services.check_in(entrant, request.user, present=action == "check_in")
         return (gettext("%(player)s is checked in.") if entrant.checked_in
                 else gettext("%(player)s is no longer checked in.")) % {"player": entrant.player}
+    if action != "drop":
+        raise TournamentError("unknown_action")
     services.drop(entrant, request.user)
     return gettext("%(player)s has dropped out: no longer seated, their points stay.") % {"player": entrant.player}
 
