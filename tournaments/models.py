@@ -50,11 +50,11 @@ class Tournament(models.Model):
     table_size = models.PositiveSmallIntegerField(_("players per table"), default=4)
     rounds_planned = models.PositiveSmallIntegerField(_("rounds planned"), default=3)
     format = models.CharField(_("format"), max_length=20, choices=Format.choices, default=Format.SWISS)
-    placement_points = models.JSONField(_("placement points by table size"), default=default_placement_points)
+    placement_points = models.JSONField(_("points for each place, by table size"), default=default_placement_points)
     tiebreakers = models.JSONField(_("tie-breakers"), default=default_tiebreakers)
     first_player_compensation = models.DecimalField(
         _("first-player compensation"), max_digits=4, decimal_places=2, default=0,
-        help_text=_("Placement points taken from the first seat at every table, for a game where the club's "
+        help_text=_("Points taken from whoever sits first at every table, for a game where the club's "
                     "statistics measure a first-player advantage (0: off). See docs/tournaments.md."))
     keep_apart_in_round_1 = models.BooleanField(_("keep friends and family apart in round 1"), default=True)
     league = models.ForeignKey(League, null=True, blank=True, on_delete=models.SET_NULL, related_name="tournaments",
