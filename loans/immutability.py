@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from django.db import migrations
 
-from records.immutability import postgresql_append_only
+from records.immutability import postgresql_append_only, vendor_statements
 
 COPY_EVENT_TABLE = "loans_copyevent"
 MESSAGE = "loans_copyevent is append-only: stored copy events are never updated or deleted"
@@ -29,18 +29,8 @@ POSTGRESQL_INSTALL, POSTGRESQL_REMOVE = postgresql_append_only(COPY_EVENT_TABLE,
 
 def append_only_trigger() -> migrations.RunPython:
     """The migration operation installing the trigger on PostgreSQL (nothing elsewhere)."""
-
-    def forwards(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            for statement in POSTGRESQL_INSTALL:
-                schema_editor.execute(statement)
-
-    def backwards(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            for statement in POSTGRESQL_REMOVE:
-                schema_editor.execute(statement)
-
-    return migrations.RunPython(forwards, backwards)
+    return vendor_statements(lambda vendor: POSTGRESQL_INSTALL if vendor == "postgresql" else [],
+                             lambda vendor: POSTGRESQL_REMOVE if vendor == "postgresql" else [])
 
 
 SQLITE_INSTALL = [
@@ -76,18 +66,8 @@ TRIGGERS = {
 
 def sqlite_triggers() -> migrations.RunPython:
     """The migration operation (re)installing SQLite's triggers (nothing elsewhere)."""
-
-    def forwards(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "sqlite":
-            for statement in [*SQLITE_REMOVE, *SQLITE_INSTALL]:
-                schema_editor.execute(statement)
-
-    def backwards(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "sqlite":
-            for statement in SQLITE_REMOVE:
-                schema_editor.execute(statement)
-
-    return migrations.RunPython(forwards, backwards)
+    return vendor_statements(lambda vendor: [*SQLITE_REMOVE, *SQLITE_INSTALL] if vendor == "sqlite" else [],
+                             lambda vendor: SQLITE_REMOVE if vendor == "sqlite" else [])
 
 
 def lift_update_guard(vendor: str) -> list[str]:
@@ -152,17 +132,7 @@ migration that makes SQLite rebuild the table ends with :func:`household_event_t
 
 def household_event_triggers() -> migrations.RunPython:
     """The migration operation (re)installing the household events' triggers, on either database."""
-
-    def forwards(apps, schema_editor) -> None:
-        vendor = schema_editor.connection.vendor
-        statements = {"postgresql": [*HOUSEHOLD_POSTGRESQL_REMOVE, *HOUSEHOLD_POSTGRESQL_INSTALL],
-                      "sqlite": [*HOUSEHOLD_SQLITE_REMOVE, *HOUSEHOLD_SQLITE_INSTALL]}.get(vendor, [])
-        for statement in statements:
-            schema_editor.execute(statement)
-
-    def backwards(apps, schema_editor) -> None:
-        vendor = schema_editor.connection.vendor
-        for statement in {"postgresql": HOUSEHOLD_POSTGRESQL_REMOVE, "sqlite": HOUSEHOLD_SQLITE_REMOVE}.get(vendor, []):
-            schema_editor.execute(statement)
-
-    return migrations.RunPython(forwards, backwards)
+    install = {"postgresql": [*HOUSEHOLD_POSTGRESQL_REMOVE, *HOUSEHOLD_POSTGRESQL_INSTALL],
+               "sqlite": [*HOUSEHOLD_SQLITE_REMOVE, *HOUSEHOLD_SQLITE_INSTALL]}
+    remove = {"postgresql": HOUSEHOLD_POSTGRESQL_REMOVE, "sqlite": HOUSEHOLD_SQLITE_REMOVE}
+    return vendor_statements(lambda vendor: install.get(vendor, []), lambda vendor: remove.get(vendor, []))

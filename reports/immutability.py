@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.db import migrations
 
-from records.immutability import postgresql_append_only
+from records.immutability import postgresql_append_only, vendor_statements
 
 REPORT_SENT_TABLE = "reports_reportsent"
 MESSAGE = "reports_reportsent is append-only: a report once marked as sent stays as it was"
@@ -15,14 +15,6 @@ POSTGRESQL_INSTALL, POSTGRESQL_REMOVE = postgresql_append_only(REPORT_SENT_TABLE
 
 
 def append_only_trigger() -> migrations.RunPython:
-    def forwards(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            for statement in POSTGRESQL_INSTALL:
-                schema_editor.execute(statement)
-
-    def backwards(apps, schema_editor) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            for statement in POSTGRESQL_REMOVE:
-                schema_editor.execute(statement)
-
-    return migrations.RunPython(forwards, backwards)
+    """The migration operation installing the trigger on PostgreSQL (nothing elsewhere)."""
+    return vendor_statements(lambda vendor: POSTGRESQL_INSTALL if vendor == "postgresql" else [],
+                             lambda vendor: POSTGRESQL_REMOVE if vendor == "postgresql" else [])
