@@ -33,29 +33,33 @@ def append_only_trigger() -> migrations.RunPython:
                              lambda vendor: POSTGRESQL_REMOVE if vendor == "postgresql" else [])
 
 
-SQLITE_INSTALL = [
-    f"""
-    CREATE TRIGGER loans_copyevent_no_update BEFORE UPDATE ON {COPY_EVENT_TABLE}
-    BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END;
+def sqlite_append_only(table: str, message: str, stream: str) -> tuple[list[str], list[str]]:
+    """SQLite's triggers keeping ``table`` append-only (no UPDATE, no DELETE, no REPLACE over a
+    stored row: its id, or its place ``seq`` in the ``stream`` column's stream), and the
+    statements dropping them."""
+    install = [
+        f"""
+    CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
+    BEGIN SELECT RAISE(ABORT, '{message}'); END;
     """,
-    f"""
-    CREATE TRIGGER loans_copyevent_no_delete BEFORE DELETE ON {COPY_EVENT_TABLE}
-    BEGIN SELECT RAISE(ABORT, '{MESSAGE}'); END;
+        f"""
+    CREATE TRIGGER {table}_no_delete BEFORE DELETE ON {table}
+    BEGIN SELECT RAISE(ABORT, '{message}'); END;
     """,
-    # A BEFORE INSERT trigger runs before the uniqueness checks that would make REPLACE delete
-    # the stored row, so refusing there leaves the row untouched.
-    f"""
-    CREATE TRIGGER loans_copyevent_no_replace BEFORE INSERT ON {COPY_EVENT_TABLE}
-    WHEN EXISTS (SELECT 1 FROM {COPY_EVENT_TABLE} WHERE id = NEW.id)
-      OR EXISTS (SELECT 1 FROM {COPY_EVENT_TABLE} WHERE copy_id = NEW.copy_id AND seq = NEW.seq)
-    BEGIN SELECT RAISE(ABORT, '{COPY_EVENT_TABLE} is append-only: an insert may not take the id or seq of a stored event'); END;
+        # A BEFORE INSERT trigger runs before the uniqueness checks that would make REPLACE delete
+        # the stored row, so refusing there leaves the row untouched.
+        f"""
+    CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table}
+    WHEN EXISTS (SELECT 1 FROM {table} WHERE id = NEW.id)
+      OR EXISTS (SELECT 1 FROM {table} WHERE {stream} = NEW.{stream} AND seq = NEW.seq)
+    BEGIN SELECT RAISE(ABORT, '{table} is append-only: an insert may not take the id or seq of a stored event'); END;
     """,
-]
-SQLITE_REMOVE = [
-    "DROP TRIGGER IF EXISTS loans_copyevent_no_update;",
-    "DROP TRIGGER IF EXISTS loans_copyevent_no_delete;",
-    "DROP TRIGGER IF EXISTS loans_copyevent_no_replace;",
-]
+    ]
+    remove = [f"DROP TRIGGER IF EXISTS {table}_no_{what};" for what in ("update", "delete", "replace")]
+    return install, remove
+
+
+SQLITE_INSTALL, SQLITE_REMOVE = sqlite_append_only(COPY_EVENT_TABLE, MESSAGE, "copy_id")
 
 TRIGGERS = {
     "postgresql": ["loans_copyevent_append_only"],
@@ -99,28 +103,8 @@ HOUSEHOLD_EVENT_MESSAGE = "loans_householdevent is append-only: stored household
 HOUSEHOLD_POSTGRESQL_INSTALL, HOUSEHOLD_POSTGRESQL_REMOVE = postgresql_append_only(
     HOUSEHOLD_EVENT_TABLE, HOUSEHOLD_EVENT_MESSAGE)
 
-HOUSEHOLD_SQLITE_INSTALL = [
-    f"""
-    CREATE TRIGGER loans_householdevent_no_update BEFORE UPDATE ON {HOUSEHOLD_EVENT_TABLE}
-    BEGIN SELECT RAISE(ABORT, '{HOUSEHOLD_EVENT_MESSAGE}'); END;
-    """,
-    f"""
-    CREATE TRIGGER loans_householdevent_no_delete BEFORE DELETE ON {HOUSEHOLD_EVENT_TABLE}
-    BEGIN SELECT RAISE(ABORT, '{HOUSEHOLD_EVENT_MESSAGE}'); END;
-    """,
-    # As for the copy events: REPLACE would delete the stored row without firing the delete trigger.
-    f"""
-    CREATE TRIGGER loans_householdevent_no_replace BEFORE INSERT ON {HOUSEHOLD_EVENT_TABLE}
-    WHEN EXISTS (SELECT 1 FROM {HOUSEHOLD_EVENT_TABLE} WHERE id = NEW.id)
-      OR EXISTS (SELECT 1 FROM {HOUSEHOLD_EVENT_TABLE} WHERE household_id = NEW.household_id AND seq = NEW.seq)
-    BEGIN SELECT RAISE(ABORT, '{HOUSEHOLD_EVENT_TABLE} is append-only: an insert may not take the id or seq of a stored event'); END;
-    """,
-]
-HOUSEHOLD_SQLITE_REMOVE = [
-    "DROP TRIGGER IF EXISTS loans_householdevent_no_update;",
-    "DROP TRIGGER IF EXISTS loans_householdevent_no_delete;",
-    "DROP TRIGGER IF EXISTS loans_householdevent_no_replace;",
-]
+HOUSEHOLD_SQLITE_INSTALL, HOUSEHOLD_SQLITE_REMOVE = sqlite_append_only(
+    HOUSEHOLD_EVENT_TABLE, HOUSEHOLD_EVENT_MESSAGE, "household_id")
 
 HOUSEHOLD_TRIGGERS = {
     "postgresql": ["loans_householdevent_append_only"],
