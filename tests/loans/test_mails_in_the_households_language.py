@@ -8,18 +8,25 @@ import datetime as dt
 
 import pytest
 from django.core import mail
-from django.utils import formats, timezone, translation
+from django.utils import formats, translation
 
 from loans import services
 from loans.models import Household, Notification
+from tests.clock import held_on
 from tests.factories import make_copies, make_household
 from tests.languages import english_only_words, offending
 
 pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)
-TODAY = timezone.localdate()
+TODAY = dt.date(2026, 12, 7)  # the clock is held on it: a reminder is dated when it is made
 LENT = TODAY - dt.timedelta(days=26)  # due five days ago
 LANGUAGES = ["fr", "nl", "cs"]
+
+
+@pytest.fixture(autouse=True)
+def clock_held_on_today():
+    with held_on(TODAY):
+        yield
 
 
 def household_in(language: str, name: str) -> Household:

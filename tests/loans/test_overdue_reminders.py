@@ -9,18 +9,24 @@ import datetime as dt
 import pytest
 from django.core import mail
 from django.test import Client
-from django.utils import timezone
 from django.utils.formats import date_format
 
 from loans import services, tasks
 from loans.models import LoanRules, Member, Notification
+from tests.clock import held_on
 from tests.factories import make_copies, make_household, the_library
 
 pytestmark = pytest.mark.django_db
 FAR = dt.date(2099, 12, 31)
-TODAY = timezone.localdate()  # a reminder is dated when it is made: the days between count from it
+TODAY = dt.date(2026, 12, 7)  # the clock is held on it: a reminder is dated when it is made
 LENT = TODAY - dt.timedelta(days=26)  # due five days ago
 DUE = date_format(LENT + dt.timedelta(days=21))  # as the reader writes dates: Dec. 2, 2026 in English
+
+
+@pytest.fixture(autouse=True)
+def clock_held_on_today():
+    with held_on(TODAY):
+        yield
 
 
 def test_a_household_is_reminded_of_its_overdue_games_then_not_again_before_the_days_between(
