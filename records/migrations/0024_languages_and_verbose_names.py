@@ -3,6 +3,7 @@
 import django.db.models.deletion
 import django.utils.timezone
 import records.models
+import games.migration_words
 from django.conf import settings
 from django.db import migrations, models
 
@@ -16,174 +17,65 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterModelOptions(
-            name='event',
-            options={'ordering': ['record', 'seq'], 'verbose_name': 'event', 'verbose_name_plural': 'events'},
-        ),
-        migrations.AlterModelOptions(
-            name='eventverification',
-            options={'ordering': ['-finished_at', '-id'], 'verbose_name': 'event verification', 'verbose_name_plural': 'event verifications'},
-        ),
-        migrations.AlterModelOptions(
-            name='gamerecord',
-            options={'ordering': ['-played_on', '-id'], 'verbose_name': 'game record', 'verbose_name_plural': 'game records'},
-        ),
-        migrations.AlterModelOptions(
-            name='player',
-            options={'ordering': ['display_name'], 'verbose_name': 'player', 'verbose_name_plural': 'players'},
-        ),
-        migrations.AlterModelOptions(
-            name='recordcheckpoint',
-            options={'verbose_name': 'record checkpoint', 'verbose_name_plural': 'record checkpoints'},
-        ),
-        migrations.AlterModelOptions(
-            name='recordfileimport',
-            options={'ordering': ['-created_at'], 'verbose_name': 'record file import', 'verbose_name_plural': 'record file imports'},
-        ),
-        migrations.AlterModelOptions(
-            name='rulesetmove',
-            options={'ordering': ['record', 'id'], 'verbose_name': 'ruleset move', 'verbose_name_plural': 'ruleset moves'},
-        ),
-        migrations.AlterModelOptions(
-            name='seat',
-            options={'ordering': ['record', 'seat_order'], 'verbose_name': 'seat', 'verbose_name_plural': 'seats'},
-        ),
-        migrations.AlterModelOptions(
-            name='seatmove',
-            options={'ordering': ['record', 'id'], 'verbose_name': 'seat move', 'verbose_name_plural': 'seat moves'},
-        ),
-        migrations.AlterModelOptions(
-            name='snapshot',
-            options={'ordering': ['record', 'seq'], 'verbose_name': 'snapshot', 'verbose_name_plural': 'snapshots'},
-        ),
-        migrations.AlterField(
-            model_name='event',
-            name='record',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='event',
-            name='recorded_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='recorded by'),
-        ),
-        migrations.AlterField(
-            model_name='eventverification',
-            name='events_checked',
-            field=models.PositiveIntegerField(default=0, verbose_name='events checked'),
-        ),
-        migrations.AlterField(
-            model_name='eventverification',
-            name='finished_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name='finished at'),
-        ),
-        migrations.AlterField(
-            model_name='eventverification',
-            name='mismatch_count',
-            field=models.PositiveIntegerField(default=0, verbose_name='mismatch count'),
-        ),
-        migrations.AlterField(
-            model_name='eventverification',
-            name='mismatches',
-            field=models.JSONField(default=list, help_text='The first mismatches found, as sentences.', verbose_name='mismatches'),
-        ),
-        migrations.AlterField(
-            model_name='eventverification',
-            name='only_record_id',
-            field=models.BigIntegerField(blank=True, help_text='Empty: the whole store.', null=True, verbose_name='only record id'),
-        ),
-        migrations.AlterField(
-            model_name='eventverification',
-            name='records_checked',
-            field=models.PositiveIntegerField(default=0, verbose_name='records checked'),
-        ),
-        migrations.AlterField(
-            model_name='eventverification',
-            name='started_at',
-            field=models.DateTimeField(verbose_name='started at'),
-        ),
-        migrations.AlterField(
-            model_name='gamerecord',
-            name='catalogue_record',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='game_records', to='games.cataloguerecord', verbose_name='catalogue record'),
-        ),
-        migrations.AlterField(
-            model_name='gamerecord',
-            name='copy',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='game_records', to='games.copy', verbose_name='copy'),
-        ),
-        migrations.AlterField(
-            model_name='gamerecord',
-            name='created_at',
-            field=models.DateTimeField(auto_now_add=True, verbose_name='created at'),
-        ),
-        migrations.AlterField(
-            model_name='gamerecord',
-            name='created_by',
-            field=models.ForeignKey(blank=True, help_text='Who started or imported the record; empty: the operator, at the command line.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by'),
-        ),
-        migrations.AlterField(
-            model_name='player',
-            name='user',
-            field=models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='player', to=settings.AUTH_USER_MODEL, verbose_name='user'),
-        ),
-        migrations.AlterField(
-            model_name='recordcheckpoint',
-            name='record',
-            field=models.OneToOneField(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, primary_key=True, related_name='checkpoint', serialize=False, to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='rulesetmove',
-            name='moved_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='moved by'),
-        ),
-        migrations.AlterField(
-            model_name='rulesetmove',
-            name='record',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='ruleset_moves', to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='seat',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='records.player', verbose_name='player'),
-        ),
-        migrations.AlterField(
-            model_name='seat',
-            name='record',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='seatmove',
-            name='moved_by',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='moved by'),
-        ),
-        migrations.AlterField(
-            model_name='seatmove',
-            name='record',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seat_moves', to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='snapshot',
-            name='created_at',
-            field=models.DateTimeField(auto_now_add=True, verbose_name='created at'),
-        ),
-        migrations.AlterField(
-            model_name='snapshot',
-            name='record',
-            field=models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='snapshots', to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='snapshot',
-            name='ruleset_version',
-            field=models.CharField(max_length=64, verbose_name='ruleset version'),
-        ),
-        migrations.AlterField(
-            model_name='snapshot',
-            name='seq',
-            field=models.PositiveIntegerField(verbose_name='seq'),
-        ),
-        migrations.AlterField(
-            model_name='snapshot',
-            name='state',
-            field=records.models.WholeJSONField(verbose_name='state'),
+        # Words only (verbose names, help texts, options): one operation, see games/migration_words.py.
+        games.migration_words.Relabel(
+            options={
+                'event': {'ordering': ['record', 'seq'], 'verbose_name': 'event', 'verbose_name_plural': 'events'},
+                'eventverification': {'ordering': ['-finished_at', '-id'], 'verbose_name': 'event verification', 'verbose_name_plural': 'event verifications'},
+                'gamerecord': {'ordering': ['-played_on', '-id'], 'verbose_name': 'game record', 'verbose_name_plural': 'game records'},
+                'player': {'ordering': ['display_name'], 'verbose_name': 'player', 'verbose_name_plural': 'players'},
+                'recordcheckpoint': {'verbose_name': 'record checkpoint', 'verbose_name_plural': 'record checkpoints'},
+                'recordfileimport': {'ordering': ['-created_at'], 'verbose_name': 'record file import', 'verbose_name_plural': 'record file imports'},
+                'rulesetmove': {'ordering': ['record', 'id'], 'verbose_name': 'ruleset move', 'verbose_name_plural': 'ruleset moves'},
+                'seat': {'ordering': ['record', 'seat_order'], 'verbose_name': 'seat', 'verbose_name_plural': 'seats'},
+                'seatmove': {'ordering': ['record', 'id'], 'verbose_name': 'seat move', 'verbose_name_plural': 'seat moves'},
+                'snapshot': {'ordering': ['record', 'seq'], 'verbose_name': 'snapshot', 'verbose_name_plural': 'snapshots'},
+            },
+            fields={
+                'event': {
+                    'record': models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.PROTECT, related_name='events', to='records.gamerecord', verbose_name='record'),
+                    'recorded_by': models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='recorded by'),
+                },
+                'eventverification': {
+                    'events_checked': models.PositiveIntegerField(default=0, verbose_name='events checked'),
+                    'finished_at': models.DateTimeField(default=django.utils.timezone.now, verbose_name='finished at'),
+                    'mismatch_count': models.PositiveIntegerField(default=0, verbose_name='mismatch count'),
+                    'mismatches': models.JSONField(default=list, help_text='The first mismatches found, as sentences.', verbose_name='mismatches'),
+                    'only_record_id': models.BigIntegerField(blank=True, help_text='Empty: the whole store.', null=True, verbose_name='only record id'),
+                    'records_checked': models.PositiveIntegerField(default=0, verbose_name='records checked'),
+                    'started_at': models.DateTimeField(verbose_name='started at'),
+                },
+                'gamerecord': {
+                    'catalogue_record': models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='game_records', to='games.cataloguerecord', verbose_name='catalogue record'),
+                    'copy': models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='game_records', to='games.copy', verbose_name='copy'),
+                    'created_at': models.DateTimeField(auto_now_add=True, verbose_name='created at'),
+                    'created_by': models.ForeignKey(blank=True, help_text='Who started or imported the record; empty: the operator, at the command line.', null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='created by'),
+                },
+                'player': {
+                    'user': models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='player', to=settings.AUTH_USER_MODEL, verbose_name='user'),
+                },
+                'recordcheckpoint': {
+                    'record': models.OneToOneField(db_constraint=False, on_delete=django.db.models.deletion.DO_NOTHING, primary_key=True, related_name='checkpoint', serialize=False, to='records.gamerecord', verbose_name='record'),
+                },
+                'rulesetmove': {
+                    'moved_by': models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='moved by'),
+                    'record': models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='ruleset_moves', to='records.gamerecord', verbose_name='record'),
+                },
+                'seat': {
+                    'player': models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='seats', to='records.player', verbose_name='player'),
+                    'record': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='records.gamerecord', verbose_name='record'),
+                },
+                'seatmove': {
+                    'moved_by': models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='moved by'),
+                    'record': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seat_moves', to='records.gamerecord', verbose_name='record'),
+                },
+                'snapshot': {
+                    'created_at': models.DateTimeField(auto_now_add=True, verbose_name='created at'),
+                    'record': models.ForeignKey(db_index=False, on_delete=django.db.models.deletion.CASCADE, related_name='snapshots', to='records.gamerecord', verbose_name='record'),
+                    'ruleset_version': models.CharField(max_length=64, verbose_name='ruleset version'),
+                    'seq': models.PositiveIntegerField(verbose_name='seq'),
+                    'state': records.models.WholeJSONField(verbose_name='state'),
+                },
+            },
         ),
     ]

@@ -2,6 +2,7 @@
 
 import django.db.models.deletion
 import django.utils.timezone
+import games.migration_words
 from django.conf import settings
 from django.db import migrations, models
 
@@ -17,657 +18,183 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.AlterModelOptions(
-            name='catalogueusage',
-            options={'verbose_name': 'catalogue record usage', 'verbose_name_plural': 'catalogue record usage'},
-        ),
-        migrations.AlterModelOptions(
-            name='club',
-            options={'ordering': ['name'], 'verbose_name': 'club', 'verbose_name_plural': 'clubs'},
-        ),
-        migrations.AlterModelOptions(
-            name='copyusage',
-            options={'verbose_name': 'copy usage', 'verbose_name_plural': 'copy usage'},
-        ),
-        migrations.AlterModelOptions(
-            name='league',
-            options={'ordering': ['club', '-starts_on', 'name'], 'verbose_name': 'league', 'verbose_name_plural': 'leagues'},
-        ),
-        migrations.AlterModelOptions(
-            name='leaguemembership',
-            options={'verbose_name': 'league membership', 'verbose_name_plural': 'league memberships'},
-        ),
-        migrations.AlterModelOptions(
-            name='leagueruling',
-            options={'ordering': ['league', 'record', 'id'], 'verbose_name': 'league ruling', 'verbose_name_plural': 'league rulings'},
-        ),
-        migrations.AlterModelOptions(
-            name='rating',
-            options={'ordering': ['game_slug', 'club', '-ordinal'], 'verbose_name': 'rating', 'verbose_name_plural': 'ratings'},
-        ),
-        migrations.AlterModelOptions(
-            name='ratingchange',
-            options={'ordering': ['played_on', 'record_id', 'player_id'], 'verbose_name': 'rating change', 'verbose_name_plural': 'rating changes'},
-        ),
-        migrations.AlterModelOptions(
-            name='recomputechange',
-            options={'ordering': ['run', 'record', 'seat_order'], 'verbose_name': 'recomputation change', 'verbose_name_plural': 'recomputation changes'},
-        ),
-        migrations.AlterModelOptions(
-            name='recomputechunk',
-            options={'ordering': ['run', 'index'], 'verbose_name': 'recomputation chunk', 'verbose_name_plural': 'recomputation chunks'},
-        ),
-        migrations.AlterModelOptions(
-            name='recomputerun',
-            options={'ordering': ['-started_at'], 'verbose_name': 'recomputation', 'verbose_name_plural': 'recomputations'},
-        ),
-        migrations.AlterModelOptions(
-            name='resultimpact',
-            options={'ordering': ['record', 'seq'], 'verbose_name': 'impact of a correction', 'verbose_name_plural': 'impacts of corrections'},
-        ),
-        migrations.AlterModelOptions(
-            name='rulesetmoveimpact',
-            options={'verbose_name': 'impact of a ruleset move', 'verbose_name_plural': 'impacts of ruleset moves'},
-        ),
-        migrations.AlterModelOptions(
-            name='rulingimpact',
-            options={'verbose_name': 'impact of a ruling', 'verbose_name_plural': 'impacts of rulings'},
-        ),
-        migrations.AlterModelOptions(
-            name='scoredrecord',
-            options={'ordering': ['-played_on', '-record_id'], 'verbose_name': 'scored record', 'verbose_name_plural': 'scored records'},
-        ),
-        migrations.AlterModelOptions(
-            name='seatresult',
-            options={'ordering': ['record', 'seat__seat_order'], 'verbose_name': 'result', 'verbose_name_plural': 'results'},
-        ),
-        migrations.AlterModelOptions(
-            name='standing',
-            options={'ordering': ['league', models.OrderBy(models.F('position'), nulls_last=True), 'player__display_name'], 'verbose_name': 'standing', 'verbose_name_plural': 'standings'},
-        ),
-        migrations.AlterField(
-            model_name='catalogueusage',
-            name='catalogue_record',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='usage', serialize=False, to='games.cataloguerecord', verbose_name='catalogue record'),
-        ),
-        migrations.AlterField(
-            model_name='catalogueusage',
-            name='last_played',
-            field=models.DateField(null=True, verbose_name='last played'),
-        ),
-        migrations.AlterField(
-            model_name='catalogueusage',
-            name='times_played',
-            field=models.PositiveIntegerField(default=0, verbose_name='times played'),
-        ),
-        migrations.AlterField(
-            model_name='copyusage',
-            name='copy',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='usage', serialize=False, to='games.copy', verbose_name='copy'),
-        ),
-        migrations.AlterField(
-            model_name='copyusage',
-            name='last_played',
-            field=models.DateField(null=True, verbose_name='last played'),
-        ),
-        migrations.AlterField(
-            model_name='copyusage',
-            name='times_played',
-            field=models.PositiveIntegerField(default=0, verbose_name='times played'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='average_duration_seconds',
-            field=models.FloatField(null=True, verbose_name='average duration seconds'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='average_winning_score',
-            field=models.FloatField(null=True, verbose_name='average winning score'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='duration_total',
-            field=models.BigIntegerField(default=0, help_text='The sum of those durations, in seconds.', verbose_name='duration total'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='game_slug',
-            field=models.SlugField(max_length=64, verbose_name='game slug'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='games',
-            field=models.PositiveIntegerField(default=0, verbose_name='games'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='organisation',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organisation', verbose_name='organisation'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='player_counts',
-            field=models.JSONField(default=dict, help_text='Games per number of players.', verbose_name='player counts'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='score_distribution',
-            field=models.JSONField(default=dict, help_text='Seats per score band of ten points.', verbose_name='score distribution'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='seat_advantage',
-            field=models.JSONField(default=dict, help_text='Per player count, the win rate of each seat order (0 = first player).', verbose_name='seat advantage'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='timed_games',
-            field=models.PositiveIntegerField(default=0, help_text='Games with a duration.', verbose_name='timed games'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='title',
-            field=models.CharField(blank=True, help_text="The catalogue's title of the game, for a game with no rules engine.", max_length=255, verbose_name='title'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='winning_scores',
-            field=models.PositiveIntegerField(default=0, help_text='Games with a winning score.', verbose_name='winning scores'),
-        ),
-        migrations.AlterField(
-            model_name='gamestatistics',
-            name='winning_total',
-            field=models.BigIntegerField(default=0, help_text='The sum of those winning scores.', verbose_name='winning total'),
-        ),
-        migrations.AlterField(
-            model_name='league',
-            name='club',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='leagues', to='scoring.club', verbose_name='club'),
-        ),
-        migrations.AlterField(
-            model_name='league',
-            name='members',
-            field=models.ManyToManyField(related_name='leagues', through='scoring.LeagueMembership', to='records.player', verbose_name='members'),
-        ),
-        migrations.AlterField(
-            model_name='league',
-            name='scoring_system',
-            field=models.CharField(choices=[('points', 'league points by rank'), ('average_rank', 'average rank')], default='points', max_length=16, verbose_name='scoring system'),
-        ),
-        migrations.AlterField(
-            model_name='league',
-            name='tie_breakers',
-            field=models.JSONField(blank=True, default=list, help_text='In order, e.g. ["wins", "average_score"].', verbose_name='tie breakers'),
-        ),
-        migrations.AlterField(
-            model_name='leaguemembership',
-            name='joined_on',
-            field=models.DateField(auto_now_add=True, verbose_name='joined on'),
-        ),
-        migrations.AlterField(
-            model_name='leaguemembership',
-            name='league',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='scoring.league', verbose_name='league'),
-        ),
-        migrations.AlterField(
-            model_name='leaguemembership',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='league_memberships', to='records.player', verbose_name='player'),
-        ),
-        migrations.AlterField(
-            model_name='leagueruling',
-            name='league',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rulings', to='scoring.league', verbose_name='league'),
-        ),
-        migrations.AlterField(
-            model_name='leagueruling',
-            name='record',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='league_rulings', to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='leagueruling',
-            name='ruled_by',
-            field=models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='ruled by'),
-        ),
-        migrations.AlterField(
-            model_name='playerstatistics',
-            name='average_by_source',
-            field=models.JSONField(default=dict, help_text='Average points per game by source.', verbose_name='average by source'),
-        ),
-        migrations.AlterField(
-            model_name='playerstatistics',
-            name='average_score',
-            field=models.FloatField(null=True, verbose_name='average score'),
-        ),
-        migrations.AlterField(
-            model_name='playerstatistics',
-            name='best_score',
-            field=models.IntegerField(null=True, verbose_name='best score'),
-        ),
-        migrations.AlterField(
-            model_name='playerstatistics',
-            name='game_slug',
-            field=models.SlugField(blank=True, max_length=64, verbose_name='game slug'),
-        ),
-        migrations.AlterField(
-            model_name='playerstatistics',
-            name='games',
-            field=models.PositiveIntegerField(default=0, verbose_name='games'),
-        ),
-        migrations.AlterField(
-            model_name='playerstatistics',
-            name='organisation',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organisation', verbose_name='organisation'),
-        ),
-        migrations.AlterField(
-            model_name='playerstatistics',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='statistics', to='records.player', verbose_name='player'),
-        ),
-        migrations.AlterField(
-            model_name='playerstatistics',
-            name='win_rate',
-            field=models.FloatField(default=0, verbose_name='win rate'),
-        ),
-        migrations.AlterField(
-            model_name='playerstatistics',
-            name='wins',
-            field=models.PositiveIntegerField(default=0, verbose_name='wins'),
-        ),
-        migrations.AlterField(
-            model_name='rating',
-            name='club',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='scoring.club', verbose_name='club'),
-        ),
-        migrations.AlterField(
-            model_name='rating',
-            name='game_slug',
-            field=models.SlugField(max_length=64, verbose_name='game slug'),
-        ),
-        migrations.AlterField(
-            model_name='rating',
-            name='games',
-            field=models.PositiveIntegerField(default=0, verbose_name='games'),
-        ),
-        migrations.AlterField(
-            model_name='rating',
-            name='last_played',
-            field=models.DateField(null=True, verbose_name='last played'),
-        ),
-        migrations.AlterField(
-            model_name='rating',
-            name='mu',
-            field=models.FloatField(verbose_name='mu'),
-        ),
-        migrations.AlterField(
-            model_name='rating',
-            name='ordinal',
-            field=models.FloatField(help_text='mu − 3σ: the conservative estimate players are ranked by.', verbose_name='ordinal'),
-        ),
-        migrations.AlterField(
-            model_name='rating',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='records.player', verbose_name='player'),
-        ),
-        migrations.AlterField(
-            model_name='rating',
-            name='sigma',
-            field=models.FloatField(verbose_name='sigma'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='club',
-            field=models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scoring.club', verbose_name='club'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='game_slug',
-            field=models.SlugField(max_length=64, verbose_name='game slug'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='mu',
-            field=models.FloatField(verbose_name='mu'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='mu_before',
-            field=models.FloatField(verbose_name='mu before'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='ordinal',
-            field=models.FloatField(verbose_name='ordinal'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='played_on',
-            field=models.DateField(verbose_name='played on'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_history', to='records.player', verbose_name='player'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='rank',
-            field=models.PositiveSmallIntegerField(verbose_name='rank'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='record',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='sigma',
-            field=models.FloatField(verbose_name='sigma'),
-        ),
-        migrations.AlterField(
-            model_name='ratingchange',
-            name='sigma_before',
-            field=models.FloatField(verbose_name='sigma before'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechange',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='records.player', verbose_name='player'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechange',
-            name='rank_after',
-            field=models.PositiveSmallIntegerField(verbose_name='rank after'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechange',
-            name='rank_before',
-            field=models.PositiveSmallIntegerField(null=True, verbose_name='rank before'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechange',
-            name='record',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechange',
-            name='run',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='scoring.recomputerun', verbose_name='run'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechange',
-            name='score_after',
-            field=models.IntegerField(verbose_name='score after'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechange',
-            name='score_before',
-            field=models.IntegerField(null=True, verbose_name='score before'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechange',
-            name='seat_order',
-            field=models.PositiveSmallIntegerField(verbose_name='seat order'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechunk',
-            name='done_at',
-            field=models.DateTimeField(null=True, verbose_name='done at'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechunk',
-            name='error',
-            field=models.TextField(blank=True, verbose_name='error'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechunk',
-            name='index',
-            field=models.PositiveIntegerField(verbose_name='index'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechunk',
-            name='record_ids',
-            field=models.JSONField(verbose_name='record ids'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechunk',
-            name='run',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chunks', to='scoring.recomputerun', verbose_name='run'),
-        ),
-        migrations.AlterField(
-            model_name='recomputechunk',
-            name='unscorable',
-            field=models.JSONField(blank=True, default=dict, help_text='Record id → why it could not be scored.', verbose_name='unscorable'),
-        ),
-        migrations.AlterField(
-            model_name='recomputerun',
-            name='done',
-            field=models.PositiveIntegerField(default=0, verbose_name='done'),
-        ),
-        migrations.AlterField(
-            model_name='recomputerun',
-            name='error',
-            field=models.TextField(blank=True, help_text='Why the run stopped, when a task gave up after its retries.', verbose_name='error'),
-        ),
-        migrations.AlterField(
-            model_name='recomputerun',
-            name='filters',
-            field=models.JSONField(default=dict, verbose_name='filters'),
-        ),
-        migrations.AlterField(
-            model_name='recomputerun',
-            name='finished_at',
-            field=models.DateTimeField(null=True, verbose_name='finished at'),
-        ),
-        migrations.AlterField(
-            model_name='recomputerun',
-            name='last_progress_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, help_text='The heartbeat: when a chunk last started or finished, or the projections began.', verbose_name='last progress at'),
-        ),
-        migrations.AlterField(
-            model_name='recomputerun',
-            name='requested_by',
-            field=models.CharField(blank=True, max_length=150, verbose_name='requested by'),
-        ),
-        migrations.AlterField(
-            model_name='recomputerun',
-            name='started_at',
-            field=models.DateTimeField(auto_now_add=True, verbose_name='started at'),
-        ),
-        migrations.AlterField(
-            model_name='recomputerun',
-            name='status',
-            field=models.CharField(choices=[('running', 'running'), ('finalizing', 'rebuilding projections'), ('finished', 'finished'), ('failed', 'failed'), ('stalled', 'stalled: no progress')], default='running', max_length=16, verbose_name='status'),
-        ),
-        migrations.AlterField(
-            model_name='recomputerun',
-            name='total',
-            field=models.PositiveIntegerField(default=0, verbose_name='total'),
-        ),
-        migrations.AlterField(
-            model_name='resultimpact',
-            name='changes',
-            field=models.JSONField(default=list, verbose_name='changes'),
-        ),
-        migrations.AlterField(
-            model_name='resultimpact',
-            name='computed_at',
-            field=models.DateTimeField(auto_now_add=True, verbose_name='computed at'),
-        ),
-        migrations.AlterField(
-            model_name='resultimpact',
-            name='record',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='impacts', to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='resultimpact',
-            name='seq',
-            field=models.PositiveIntegerField(help_text="The correction event's place in the record.", verbose_name='seq'),
-        ),
-        migrations.AlterField(
-            model_name='rulesetmoveimpact',
-            name='changes',
-            field=models.JSONField(default=list, verbose_name='changes'),
-        ),
-        migrations.AlterField(
-            model_name='rulesetmoveimpact',
-            name='computed_at',
-            field=models.DateTimeField(auto_now_add=True, verbose_name='computed at'),
-        ),
-        migrations.AlterField(
-            model_name='rulesetmoveimpact',
-            name='move',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='impact', serialize=False, to='records.rulesetmove', verbose_name='move'),
-        ),
-        migrations.AlterField(
-            model_name='rulingimpact',
-            name='changes',
-            field=models.JSONField(default=list, verbose_name='changes'),
-        ),
-        migrations.AlterField(
-            model_name='rulingimpact',
-            name='computed_at',
-            field=models.DateTimeField(auto_now_add=True, verbose_name='computed at'),
-        ),
-        migrations.AlterField(
-            model_name='rulingimpact',
-            name='ruling',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='impact', serialize=False, to='scoring.leagueruling', verbose_name='ruling'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='catalogue_record',
-            field=models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.cataloguerecord', verbose_name='catalogue record'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='copy',
-            field=models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.copy', verbose_name='copy'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='duration_seconds',
-            field=models.PositiveIntegerField(help_text='From the first to the last event.', null=True, verbose_name='duration seconds'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='game_slug',
-            field=models.SlugField(max_length=64, verbose_name='game slug'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='organisation',
-            field=models.ForeignKey(blank=True, help_text="The record's, kept beside its figures.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='accounts.organisation', verbose_name='organisation'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='played_on',
-            field=models.DateField(verbose_name='played on'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='players',
-            field=models.PositiveSmallIntegerField(verbose_name='players'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='record',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='scored', serialize=False, to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='ruleset_version',
-            field=models.CharField(blank=True, max_length=64, verbose_name='ruleset version'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='scored_at',
-            field=models.DateTimeField(auto_now=True, verbose_name='scored at'),
-        ),
-        migrations.AlterField(
-            model_name='scoredrecord',
-            name='winning_score',
-            field=models.IntegerField(null=True, verbose_name='winning score'),
-        ),
-        migrations.AlterField(
-            model_name='seatresult',
-            name='computed_at',
-            field=models.DateTimeField(auto_now=True, verbose_name='computed at'),
-        ),
-        migrations.AlterField(
-            model_name='seatresult',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='results', to='records.player', verbose_name='player'),
-        ),
-        migrations.AlterField(
-            model_name='seatresult',
-            name='record',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='results', to='records.gamerecord', verbose_name='record'),
-        ),
-        migrations.AlterField(
-            model_name='seatresult',
-            name='ruleset_version',
-            field=models.CharField(blank=True, max_length=64, verbose_name='ruleset version'),
-        ),
-        migrations.AlterField(
-            model_name='seatresult',
-            name='seat',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='result', to='records.seat', verbose_name='seat'),
-        ),
-        migrations.AlterField(
-            model_name='standing',
-            name='average_rank',
-            field=models.FloatField(null=True, verbose_name='average rank'),
-        ),
-        migrations.AlterField(
-            model_name='standing',
-            name='average_score',
-            field=models.FloatField(null=True, verbose_name='average score'),
-        ),
-        migrations.AlterField(
-            model_name='standing',
-            name='games',
-            field=models.PositiveIntegerField(default=0, verbose_name='games'),
-        ),
-        migrations.AlterField(
-            model_name='standing',
-            name='league',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='scoring.league', verbose_name='league'),
-        ),
-        migrations.AlterField(
-            model_name='standing',
-            name='player',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='records.player', verbose_name='player'),
-        ),
-        migrations.AlterField(
-            model_name='standing',
-            name='points',
-            field=models.FloatField(default=0, verbose_name='points'),
-        ),
-        migrations.AlterField(
-            model_name='standing',
-            name='position',
-            field=models.PositiveIntegerField(null=True, verbose_name='position'),
-        ),
-        migrations.AlterField(
-            model_name='standing',
-            name='wins',
-            field=models.PositiveIntegerField(default=0, verbose_name='wins'),
-        ),
-        migrations.AlterField(
-            model_name='unscorablerecord',
-            name='first_failed_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name='first failed at'),
-        ),
-        migrations.AlterField(
-            model_name='unscorablerecord',
-            name='last_failed_at',
-            field=models.DateTimeField(default=django.utils.timezone.now, verbose_name='last failed at'),
-        ),
-        migrations.AlterField(
-            model_name='unscorablerecord',
-            name='record',
-            field=models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='unscorable', serialize=False, to='records.gamerecord', verbose_name='record'),
+        # Words only (verbose names, help texts, options): one operation, see games/migration_words.py.
+        games.migration_words.Relabel(
+            options={
+                'catalogueusage': {'verbose_name': 'catalogue record usage', 'verbose_name_plural': 'catalogue record usage'},
+                'club': {'ordering': ['name'], 'verbose_name': 'club', 'verbose_name_plural': 'clubs'},
+                'copyusage': {'verbose_name': 'copy usage', 'verbose_name_plural': 'copy usage'},
+                'league': {'ordering': ['club', '-starts_on', 'name'], 'verbose_name': 'league', 'verbose_name_plural': 'leagues'},
+                'leaguemembership': {'verbose_name': 'league membership', 'verbose_name_plural': 'league memberships'},
+                'leagueruling': {'ordering': ['league', 'record', 'id'], 'verbose_name': 'league ruling', 'verbose_name_plural': 'league rulings'},
+                'rating': {'ordering': ['game_slug', 'club', '-ordinal'], 'verbose_name': 'rating', 'verbose_name_plural': 'ratings'},
+                'ratingchange': {'ordering': ['played_on', 'record_id', 'player_id'], 'verbose_name': 'rating change', 'verbose_name_plural': 'rating changes'},
+                'recomputechange': {'ordering': ['run', 'record', 'seat_order'], 'verbose_name': 'recomputation change', 'verbose_name_plural': 'recomputation changes'},
+                'recomputechunk': {'ordering': ['run', 'index'], 'verbose_name': 'recomputation chunk', 'verbose_name_plural': 'recomputation chunks'},
+                'recomputerun': {'ordering': ['-started_at'], 'verbose_name': 'recomputation', 'verbose_name_plural': 'recomputations'},
+                'resultimpact': {'ordering': ['record', 'seq'], 'verbose_name': 'impact of a correction', 'verbose_name_plural': 'impacts of corrections'},
+                'rulesetmoveimpact': {'verbose_name': 'impact of a ruleset move', 'verbose_name_plural': 'impacts of ruleset moves'},
+                'rulingimpact': {'verbose_name': 'impact of a ruling', 'verbose_name_plural': 'impacts of rulings'},
+                'scoredrecord': {'ordering': ['-played_on', '-record_id'], 'verbose_name': 'scored record', 'verbose_name_plural': 'scored records'},
+                'seatresult': {'ordering': ['record', 'seat__seat_order'], 'verbose_name': 'result', 'verbose_name_plural': 'results'},
+                'standing': {'ordering': ['league', models.OrderBy(models.F('position'), nulls_last=True), 'player__display_name'], 'verbose_name': 'standing', 'verbose_name_plural': 'standings'},
+            },
+            fields={
+                'catalogueusage': {
+                    'catalogue_record': models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='usage', serialize=False, to='games.cataloguerecord', verbose_name='catalogue record'),
+                    'last_played': models.DateField(null=True, verbose_name='last played'),
+                    'times_played': models.PositiveIntegerField(default=0, verbose_name='times played'),
+                },
+                'copyusage': {
+                    'copy': models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='usage', serialize=False, to='games.copy', verbose_name='copy'),
+                    'last_played': models.DateField(null=True, verbose_name='last played'),
+                    'times_played': models.PositiveIntegerField(default=0, verbose_name='times played'),
+                },
+                'gamestatistics': {
+                    'average_duration_seconds': models.FloatField(null=True, verbose_name='average duration seconds'),
+                    'average_winning_score': models.FloatField(null=True, verbose_name='average winning score'),
+                    'duration_total': models.BigIntegerField(default=0, help_text='The sum of those durations, in seconds.', verbose_name='duration total'),
+                    'game_slug': models.SlugField(max_length=64, verbose_name='game slug'),
+                    'games': models.PositiveIntegerField(default=0, verbose_name='games'),
+                    'organisation': models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organisation', verbose_name='organisation'),
+                    'player_counts': models.JSONField(default=dict, help_text='Games per number of players.', verbose_name='player counts'),
+                    'score_distribution': models.JSONField(default=dict, help_text='Seats per score band of ten points.', verbose_name='score distribution'),
+                    'seat_advantage': models.JSONField(default=dict, help_text='Per player count, the win rate of each seat order (0 = first player).', verbose_name='seat advantage'),
+                    'timed_games': models.PositiveIntegerField(default=0, help_text='Games with a duration.', verbose_name='timed games'),
+                    'title': models.CharField(blank=True, help_text="The catalogue's title of the game, for a game with no rules engine.", max_length=255, verbose_name='title'),
+                    'winning_scores': models.PositiveIntegerField(default=0, help_text='Games with a winning score.', verbose_name='winning scores'),
+                    'winning_total': models.BigIntegerField(default=0, help_text='The sum of those winning scores.', verbose_name='winning total'),
+                },
+                'league': {
+                    'club': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='leagues', to='scoring.club', verbose_name='club'),
+                    'members': models.ManyToManyField(related_name='leagues', through='scoring.LeagueMembership', to='records.player', verbose_name='members'),
+                    'scoring_system': models.CharField(choices=[('points', 'league points by rank'), ('average_rank', 'average rank')], default='points', max_length=16, verbose_name='scoring system'),
+                    'tie_breakers': models.JSONField(blank=True, default=list, help_text='In order, e.g. ["wins", "average_score"].', verbose_name='tie breakers'),
+                },
+                'leaguemembership': {
+                    'joined_on': models.DateField(auto_now_add=True, verbose_name='joined on'),
+                    'league': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='memberships', to='scoring.league', verbose_name='league'),
+                    'player': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='league_memberships', to='records.player', verbose_name='player'),
+                },
+                'leagueruling': {
+                    'league': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rulings', to='scoring.league', verbose_name='league'),
+                    'record': models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='league_rulings', to='records.gamerecord', verbose_name='record'),
+                    'ruled_by': models.ForeignKey(null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to=settings.AUTH_USER_MODEL, verbose_name='ruled by'),
+                },
+                'playerstatistics': {
+                    'average_by_source': models.JSONField(default=dict, help_text='Average points per game by source.', verbose_name='average by source'),
+                    'average_score': models.FloatField(null=True, verbose_name='average score'),
+                    'best_score': models.IntegerField(null=True, verbose_name='best score'),
+                    'game_slug': models.SlugField(blank=True, max_length=64, verbose_name='game slug'),
+                    'games': models.PositiveIntegerField(default=0, verbose_name='games'),
+                    'organisation': models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='accounts.organisation', verbose_name='organisation'),
+                    'player': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='statistics', to='records.player', verbose_name='player'),
+                    'win_rate': models.FloatField(default=0, verbose_name='win rate'),
+                    'wins': models.PositiveIntegerField(default=0, verbose_name='wins'),
+                },
+                'rating': {
+                    'club': models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='scoring.club', verbose_name='club'),
+                    'game_slug': models.SlugField(max_length=64, verbose_name='game slug'),
+                    'games': models.PositiveIntegerField(default=0, verbose_name='games'),
+                    'last_played': models.DateField(null=True, verbose_name='last played'),
+                    'mu': models.FloatField(verbose_name='mu'),
+                    'ordinal': models.FloatField(help_text='mu − 3σ: the conservative estimate players are ranked by.', verbose_name='ordinal'),
+                    'player': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='ratings', to='records.player', verbose_name='player'),
+                    'sigma': models.FloatField(verbose_name='sigma'),
+                },
+                'ratingchange': {
+                    'club': models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='+', to='scoring.club', verbose_name='club'),
+                    'game_slug': models.SlugField(max_length=64, verbose_name='game slug'),
+                    'mu': models.FloatField(verbose_name='mu'),
+                    'mu_before': models.FloatField(verbose_name='mu before'),
+                    'ordinal': models.FloatField(verbose_name='ordinal'),
+                    'played_on': models.DateField(verbose_name='played on'),
+                    'player': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_history', to='records.player', verbose_name='player'),
+                    'rank': models.PositiveSmallIntegerField(verbose_name='rank'),
+                    'record': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='records.gamerecord', verbose_name='record'),
+                    'sigma': models.FloatField(verbose_name='sigma'),
+                    'sigma_before': models.FloatField(verbose_name='sigma before'),
+                },
+                'recomputechange': {
+                    'player': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='records.player', verbose_name='player'),
+                    'rank_after': models.PositiveSmallIntegerField(verbose_name='rank after'),
+                    'rank_before': models.PositiveSmallIntegerField(null=True, verbose_name='rank before'),
+                    'record': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to='records.gamerecord', verbose_name='record'),
+                    'run': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='changes', to='scoring.recomputerun', verbose_name='run'),
+                    'score_after': models.IntegerField(verbose_name='score after'),
+                    'score_before': models.IntegerField(null=True, verbose_name='score before'),
+                    'seat_order': models.PositiveSmallIntegerField(verbose_name='seat order'),
+                },
+                'recomputechunk': {
+                    'done_at': models.DateTimeField(null=True, verbose_name='done at'),
+                    'error': models.TextField(blank=True, verbose_name='error'),
+                    'index': models.PositiveIntegerField(verbose_name='index'),
+                    'record_ids': models.JSONField(verbose_name='record ids'),
+                    'run': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='chunks', to='scoring.recomputerun', verbose_name='run'),
+                    'unscorable': models.JSONField(blank=True, default=dict, help_text='Record id → why it could not be scored.', verbose_name='unscorable'),
+                },
+                'recomputerun': {
+                    'done': models.PositiveIntegerField(default=0, verbose_name='done'),
+                    'error': models.TextField(blank=True, help_text='Why the run stopped, when a task gave up after its retries.', verbose_name='error'),
+                    'filters': models.JSONField(default=dict, verbose_name='filters'),
+                    'finished_at': models.DateTimeField(null=True, verbose_name='finished at'),
+                    'last_progress_at': models.DateTimeField(default=django.utils.timezone.now, help_text='The heartbeat: when a chunk last started or finished, or the projections began.', verbose_name='last progress at'),
+                    'requested_by': models.CharField(blank=True, max_length=150, verbose_name='requested by'),
+                    'started_at': models.DateTimeField(auto_now_add=True, verbose_name='started at'),
+                    'status': models.CharField(choices=[('running', 'running'), ('finalizing', 'rebuilding projections'), ('finished', 'finished'), ('failed', 'failed'), ('stalled', 'stalled: no progress')], default='running', max_length=16, verbose_name='status'),
+                    'total': models.PositiveIntegerField(default=0, verbose_name='total'),
+                },
+                'resultimpact': {
+                    'changes': models.JSONField(default=list, verbose_name='changes'),
+                    'computed_at': models.DateTimeField(auto_now_add=True, verbose_name='computed at'),
+                    'record': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='impacts', to='records.gamerecord', verbose_name='record'),
+                    'seq': models.PositiveIntegerField(help_text="The correction event's place in the record.", verbose_name='seq'),
+                },
+                'rulesetmoveimpact': {
+                    'changes': models.JSONField(default=list, verbose_name='changes'),
+                    'computed_at': models.DateTimeField(auto_now_add=True, verbose_name='computed at'),
+                    'move': models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='impact', serialize=False, to='records.rulesetmove', verbose_name='move'),
+                },
+                'rulingimpact': {
+                    'changes': models.JSONField(default=list, verbose_name='changes'),
+                    'computed_at': models.DateTimeField(auto_now_add=True, verbose_name='computed at'),
+                    'ruling': models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='impact', serialize=False, to='scoring.leagueruling', verbose_name='ruling'),
+                },
+                'scoredrecord': {
+                    'catalogue_record': models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.cataloguerecord', verbose_name='catalogue record'),
+                    'copy': models.ForeignKey(null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='games.copy', verbose_name='copy'),
+                    'duration_seconds': models.PositiveIntegerField(help_text='From the first to the last event.', null=True, verbose_name='duration seconds'),
+                    'game_slug': models.SlugField(max_length=64, verbose_name='game slug'),
+                    'organisation': models.ForeignKey(blank=True, help_text="The record's, kept beside its figures.", null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to='accounts.organisation', verbose_name='organisation'),
+                    'played_on': models.DateField(verbose_name='played on'),
+                    'players': models.PositiveSmallIntegerField(verbose_name='players'),
+                    'record': models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='scored', serialize=False, to='records.gamerecord', verbose_name='record'),
+                    'ruleset_version': models.CharField(blank=True, max_length=64, verbose_name='ruleset version'),
+                    'scored_at': models.DateTimeField(auto_now=True, verbose_name='scored at'),
+                    'winning_score': models.IntegerField(null=True, verbose_name='winning score'),
+                },
+                'seatresult': {
+                    'computed_at': models.DateTimeField(auto_now=True, verbose_name='computed at'),
+                    'player': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='results', to='records.player', verbose_name='player'),
+                    'record': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='results', to='records.gamerecord', verbose_name='record'),
+                    'ruleset_version': models.CharField(blank=True, max_length=64, verbose_name='ruleset version'),
+                    'seat': models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='result', to='records.seat', verbose_name='seat'),
+                },
+                'standing': {
+                    'average_rank': models.FloatField(null=True, verbose_name='average rank'),
+                    'average_score': models.FloatField(null=True, verbose_name='average score'),
+                    'games': models.PositiveIntegerField(default=0, verbose_name='games'),
+                    'league': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='scoring.league', verbose_name='league'),
+                    'player': models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='records.player', verbose_name='player'),
+                    'points': models.FloatField(default=0, verbose_name='points'),
+                    'position': models.PositiveIntegerField(null=True, verbose_name='position'),
+                    'wins': models.PositiveIntegerField(default=0, verbose_name='wins'),
+                },
+                'unscorablerecord': {
+                    'first_failed_at': models.DateTimeField(default=django.utils.timezone.now, verbose_name='first failed at'),
+                    'last_failed_at': models.DateTimeField(default=django.utils.timezone.now, verbose_name='last failed at'),
+                    'record': models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, primary_key=True, related_name='unscorable', serialize=False, to='records.gamerecord', verbose_name='record'),
+                },
+            },
         ),
     ]
