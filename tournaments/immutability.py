@@ -21,7 +21,7 @@ from loans.immutability import sqlite_append_only
 from records.immutability import postgresql_append_only, vendor_statements
 
 TABLE_RESULT_TABLE = "tournaments_tableresult"
-MESSAGE = "tournaments_tableresult is append-only: a table's result is corrected by a new row, never changed"
+MESSAGE = "tournaments_tableresult is append-only: a table result is corrected by a new row, never changed"
 
 POSTGRESQL_INSTALL, POSTGRESQL_REMOVE = postgresql_append_only(TABLE_RESULT_TABLE, MESSAGE)
 
