@@ -124,6 +124,14 @@ class FirstPlayerFigure:
     fair: float
     suggested: Decimal
 
+    @property
+    def rate_percent(self) -> int:
+        return round(100 * self.rate)
+
+    @property
+    def fair_percent(self) -> int:
+        return round(100 * self.fair)
+
 
 def first_player_figure(user: Any, organisation: Organisation | None, game: CatalogueRecord | None,
                         table_size: int, winner_points: int) -> FirstPlayerFigure | None:
