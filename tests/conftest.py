@@ -309,6 +309,10 @@ def deleting_flush(operations, tables: list[str]) -> list[str]:
     statements = []
     append_only = [table for table in (EVENT_TABLE, COPY_EVENT_TABLE, HOUSEHOLD_EVENT_TABLE, REPORT_SENT_TABLE,
                                        TABLE_RESULT_TABLE) if table in tables]
+    if append_only:
+        # Checked at once, not queued to the commit: a queued check of a table that refers to itself
+        # (a table result's correction) would forbid enabling its triggers again in this transaction.
+        statements.append("SET CONSTRAINTS ALL IMMEDIATE;")
     for table in append_only:
         statements += [f"ALTER TABLE {quote(table)} DISABLE TRIGGER USER;",
                        f"DELETE FROM {quote(table)};",

@@ -349,9 +349,10 @@ def seat_fixed_tables(tables: Sequence[Sequence[int]], history: History, *, seed
         _, orders = best_seat_orders(counts)
         order = rng.choice(orders)
         seated = tuple(players[member] for member in order)
-        why = [reason, *(Reason("seat", {"player": player, "seat": position,
-                                         "times_before": (tuple(history.seats.get(player, ())) + (0,) * (position + 1))[position]})
-                         for position, player in enumerate(seated))]
+        why = [reason]
+        for position, player in enumerate(seated):
+            before = tuple(history.seats.get(player, ())) + (0,) * (position + 1)
+            why.append(Reason("seat", {"player": player, "seat": position, "times_before": before[position]}))
         seated_tables.append(Table(number, seated, tuple(why)))
     repeats = sum(history.times_met(a, b) > 0 for table in tables for a, b in itertools.combinations(table, 2))
     return Assignment(round_number, tuple(seated_tables), repeats, True, 0)

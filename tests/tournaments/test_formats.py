@@ -132,8 +132,8 @@ def test_the_settings_given_are_kept_and_may_change_before_round_one(library, or
         "Open d'été", "final_table", game, 0)
 
 
-def test_the_first_player_figure_is_the_clubs_measured_first_seat_rate(tournament, organiser, game,
-                                                                       django_capture_on_commit_callbacks):
+def test_the_first_player_figure_is_the_clubs_measured_first_seat_rate(
+        tournament, organiser, game, django_capture_on_commit_callbacks, celery_eager):
     library = tournament.organisation
     assert selectors.first_player_figure(organiser, library, game, 4, 6).games == 0
     drawn = services.draw_round(tournament, organiser)

@@ -296,7 +296,8 @@ def why_words(reason: dict[str, Any], names: dict[int, str]) -> str:
         return gettext("%(a)s and %(b)s sit together although asked to be apart: no draw could avoid it.") % {
             "a": pair[0], "b": pair[1]}
     if code == "round_robin":
-        return gettext("The round robin's schedule, round %(round)s of %(rounds)s: every two players meet once.") % params
+        return gettext("The round robin's schedule, round %(round)s of %(rounds)s: "
+                       "every two players meet once.") % params
     if code == "short":
         return ngettext("%(empty)s seat is empty: a player dropped out, the table plays short.",
                         "%(empty)s seats are empty: players dropped out, the table plays short.",
