@@ -33,10 +33,13 @@ def append_only_trigger() -> migrations.RunPython:
                              lambda vendor: POSTGRESQL_REMOVE if vendor == "postgresql" else [])
 
 
-def sqlite_append_only(table: str, message: str, stream: str) -> tuple[list[str], list[str]]:
+def sqlite_append_only(table: str, message: str, stream: str | None, *,
+                       clashes: str = "") -> tuple[list[str], list[str]]:
     """SQLite's triggers keeping ``table`` append-only (no UPDATE, no DELETE, no REPLACE over a
-    stored row: its id, or its place ``seq`` in the ``stream`` column's stream), and the
-    statements dropping them."""
+    stored row: its id, or its place ``seq`` in the ``stream`` column's stream, or any other
+    unique key ``clashes`` tests, an SQL condition over ``NEW``), and the statements dropping them.
+    A table with no stream of sequence numbers (a tournament's table results) gives None."""
+    same_place = f"OR EXISTS (SELECT 1 FROM {table} WHERE {stream} = NEW.{stream} AND seq = NEW.seq)" if stream else ""
     install = [
         f"""
     CREATE TRIGGER {table}_no_update BEFORE UPDATE ON {table}
@@ -50,8 +53,7 @@ def sqlite_append_only(table: str, message: str, stream: str) -> tuple[list[str]
         # the stored row, so refusing there leaves the row untouched.
         f"""
     CREATE TRIGGER {table}_no_replace BEFORE INSERT ON {table}
-    WHEN EXISTS (SELECT 1 FROM {table} WHERE id = NEW.id)
-      OR EXISTS (SELECT 1 FROM {table} WHERE {stream} = NEW.{stream} AND seq = NEW.seq)
+    WHEN EXISTS (SELECT 1 FROM {table} WHERE id = NEW.id) {same_place} {f"OR ({clashes})" if clashes else ""}
     BEGIN SELECT RAISE(ABORT, '{table} is append-only: an insert may not take the id or seq of a stored event'); END;
     """,
     ]

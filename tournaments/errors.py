@@ -23,7 +23,21 @@ REFUSALS: dict[str, tuple[Callable[[], str], int]] = {
     "not_an_organiser": (lambda: gettext("Only the organisers of this club run its tournaments."), 403),
     "not_at_this_table": (lambda: gettext("Only the players of this table or an organiser enter its result."), 403),
     "table_size_out_of_range": (lambda: gettext("A table seats 2 to 6 players."), 422),
-    "format_not_available_yet": (lambda: gettext("Only Swiss tournaments can be run for now."), 422),
+    "unknown_format": (lambda: gettext("Choose a format: Swiss rounds, a round robin or a final table."), 422),
+    "round_robin_not_possible": (lambda: gettext("No round robin fits %(count)s players at tables of %(size)s: "
+                                                 "it needs %(works)s."), 422),
+    "round_robin_closed": (lambda: gettext("The round robin's schedule is fixed since round 1: "
+                                           "no one joins it now."), 409),
+    "settings_locked": (lambda: gettext("Round 1 is drawn: the tournament's settings no longer change."), 409),
+    "points_not_whole_numbers": (lambda: gettext("Placement points are whole numbers (0 or more) separated by "
+                                                 "slashes, such as 6/4/2/1 (tables of %(size)s)."), 422),
+    "points_wrong_count": (lambda: gettext("Tables of %(size)s need one number of points for each place."), 422),
+    "points_increasing": (lambda: gettext("A place never earns more points than the place before it "
+                                          "(tables of %(size)s)."), 422),
+    "unknown_tiebreaker": (lambda: gettext("This page does not know that tie-breaker."), 422),
+    "tiebreaker_twice": (lambda: gettext("Choose each tie-breaker once."), 422),
+    "compensation_out_of_range": (lambda: gettext("The first-player compensation is a number of points from "
+                                                  "0 to 9.99."), 422),
     "rounds_out_of_range": (lambda: gettext("A tournament has 1 to 20 rounds."), 422),
     "no_name": (lambda: gettext("Give the tournament a name."), 422),
     "already_registered": (lambda: gettext("%(player)s is already registered."), 409),

@@ -37,12 +37,14 @@ def standings_csv(tournament: Tournament, rows: Sequence[StandingRow]) -> bytes:
         out = io.StringIO()
         writer = csv.writer(out)
         names = list(tournament.tiebreakers)
+        final = [gettext("Place at the final table")] if tournament.has_final else []
         writer.writerow([gettext("Rank"), gettext("Player"), gettext("Points"), gettext("Tables"),
-                         *[words.get(name, name) for name in names], gettext("Dropped out after round")])
+                         *[words.get(name, name) for name in names], gettext("Dropped out after round"), *final])
         for row in rows:
-            writer.writerow([row.line.rank, row.entrant.player.display_name, floatformat(row.line.points, "-2u"),
+            writer.writerow([row.rank, row.entrant.player.display_name, floatformat(row.line.points, "-2u"),
                              row.line.played, *[floatformat(row.line.tiebreaks[name], "-3u") for name in names],
-                             row.entrant.dropped_after_round if row.entrant.dropped_after_round is not None else ""])
+                             row.entrant.dropped_after_round if row.entrant.dropped_after_round is not None else "",
+                             *([row.final_place or ""] if tournament.has_final else [])])
     return (BYTE_ORDER_MARK + out.getvalue()).encode("utf-8")
 
 
@@ -65,11 +67,13 @@ def _pdf(title: str) -> Any:
     return pdf
 
 
-def _heading(pdf: Any, tournament: Tournament, subtitle: str) -> None:
+def _heading(pdf: Any, tournament: Tournament, subtitle: str, round_number: int | None = None) -> None:
+    """The club, the tournament and its game (a round's sheet: the game that round plays), the subtitle."""
     pdf.set_font(FONT_FAMILY, "B", 15)
     pdf.multi_cell(0, 8, printable(tournament.organisation.name), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(FONT_FAMILY, "B", 13)
-    game = f" — {tournament.game.title}" if tournament.game else ""
+    played = tournament.game_of_round(round_number) if round_number is not None else tournament.game
+    game = f" — {played.title}" if played else ""
     pdf.multi_cell(0, 7, printable(tournament.name + game), new_x="LMARGIN", new_y="NEXT")
     pdf.set_font(FONT_FAMILY, "", 12)
     pdf.cell(0, 7, printable(subtitle), new_x="LMARGIN", new_y="NEXT")
@@ -81,9 +85,10 @@ def pairing_pdf(tournament: Tournament, drawn: Round, tables: Sequence[TableView
     from fpdf import FontFace
 
     with translation.override(language_of(tournament)):
-        round_words = gettext("Round %(number)s") % {"number": drawn.number}
+        round_words = (gettext("Final table") if tournament.is_final(drawn.number)
+                       else gettext("Round %(number)s") % {"number": drawn.number})
         pdf = _pdf(f"{tournament.name} — {round_words}")
-        _heading(pdf, tournament, round_words)
+        _heading(pdf, tournament, round_words, drawn.number)
         pdf.set_font(FONT_FAMILY, "", 11)
         with pdf.table(col_widths=(30, 20, 130), text_align=("LEFT", "RIGHT", "LEFT"), line_height=7,
                        headings_style=FontFace(emphasis="BOLD", fill_color=(230, 230, 230)),
@@ -111,6 +116,11 @@ def standings_pdf(tournament: Tournament, rows: Sequence[StandingRow], rounds_dr
         subtitle = gettext("Standings after round %(number)s") % {"number": rounds_drawn}
         pdf = _pdf(f"{tournament.name} — {subtitle}")
         _heading(pdf, tournament, subtitle)
+        if tournament.has_final and any(row.final_place for row in rows):
+            pdf.set_font(FONT_FAMILY, "", 10)
+            pdf.multi_cell(0, 6, printable(gettext("The finalists come first, by their places at the final table; "
+                                                   "then everyone else by the rounds before the final.")),
+                           new_x="LMARGIN", new_y="NEXT")
         if not rows:
             pdf.cell(0, 7, printable(gettext("No table has a result yet.")), new_x="LMARGIN", new_y="NEXT")
             return bytes(pdf.output())
@@ -129,7 +139,9 @@ def standings_pdf(tournament: Tournament, rows: Sequence[StandingRow], rounds_dr
                 if row.entrant.dropped_after_round is not None:
                     name += " " + gettext("(dropped out after round %(round)s)") % {
                         "round": row.entrant.dropped_after_round}
-                for text in (str(row.line.rank), name, floatformat(row.line.points, "-2"), str(row.line.played),
+                if row.final_place:
+                    name += " " + gettext("(final table: place %(place)s)") % {"place": row.final_place}
+                for text in (str(row.rank), name, floatformat(row.line.points, "-2"), str(row.line.played),
                              *[floatformat(row.line.tiebreaks[n], "-2") for n in names]):
                     line.cell(printable(text))
         return bytes(pdf.output())
@@ -143,9 +155,10 @@ def score_sheet_pdf(tournament: Tournament, drawn: Round, table: TableView) -> b
     """One table's sheet: its players in seat order, a row of empty boxes each for the scores,
     a box for the total and one for the place, and a line for the players' signatures."""
     with translation.override(language_of(tournament)):
-        subtitle = gettext("Round %(number)s, table %(table)s") % {"number": drawn.number, "table": table.number}
+        subtitle = (gettext("Final table") if tournament.is_final(drawn.number)
+                    else gettext("Round %(number)s, table %(table)s") % {"number": drawn.number, "table": table.number})
         pdf = _pdf(f"{tournament.name} — {subtitle}")
-        _heading(pdf, tournament, subtitle)
+        _heading(pdf, tournament, subtitle, drawn.number)
         pdf.set_font(FONT_FAMILY, "B", 10)
         name_width, box, height = 55.0, 13.0, 14.0
         pdf.cell(10, 8, printable(gettext("Seat")), border=1, align="C")

@@ -77,11 +77,56 @@ class Tournament(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    @property
+    def has_final(self) -> bool:
+        return self.format == Tournament.Format.FINAL_TABLE
+
+    @property
+    def rounds_in_all(self) -> int:
+        """Every round the tournament plays: the planned rounds, and the final table after them."""
+        return self.rounds_planned + (1 if self.has_final else 0)
+
+    def is_final(self, round_number: int) -> bool:
+        return self.has_final and round_number == self.rounds_planned + 1
+
+    def rotation(self) -> list[CatalogueRecord]:
+        """The games played in turn, in order (round n plays the (n - 1) mod k-th); with no
+        rotation set, the one game (or none)."""
+        games = [entry.game for entry in self.games_in_rotation.select_related("game")]
+        return games or ([self.game] if self.game is not None else [])
+
+    def game_of_round(self, round_number: int) -> CatalogueRecord | None:
+        games = self.rotation()
+        return games[(round_number - 1) % len(games)] if games else None
+
     def settings(self) -> placements.Settings:
         return placements.Settings(
             points_by_size={int(size): tuple(points) for size, points in self.placement_points.items()},
             tiebreakers=tuple(self.tiebreakers),
             first_player_compensation=Fraction(self.first_player_compensation))
+
+
+class TournamentGame(models.Model):
+    """One game of a tournament's rotation at its place in the order (0 first).
+
+    A row a game rather than a list of ids on the tournament: the catalogue record stays a foreign
+    key (protected while a tournament plays it, its title read in the same query as the round's),
+    and a game may come twice in a rotation (A, B, A). ``Tournament.game`` stays the first of the
+    rotation, what a tournament of one game has always named."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="games_in_rotation",
+                                   verbose_name=_("tournament"))
+    position = models.PositiveSmallIntegerField(_("position"))
+    game = models.ForeignKey(CatalogueRecord, on_delete=models.PROTECT, related_name="+", verbose_name=_("game"))
+
+    class Meta:
+        ordering = ["tournament", "position"]
+        verbose_name = _("game of a rotation")
+        verbose_name_plural = _("games of a rotation")
+        constraints = [models.UniqueConstraint(fields=["tournament", "position"], name="rotation_position_once")]
+
+    def __str__(self) -> str:
+        return f"{self.tournament} #{self.position + 1}: {self.game}"
 
 
 class Entrant(models.Model):
@@ -175,6 +220,7 @@ class TableResult(models.Model):
         ]
 
     def save(self, *args: Any, **kwargs: Any) -> None:
+        # The database refuses too, for any client (tournaments.immutability's triggers).
         if not self._state.adding:
             raise ImmutableResult("a table's result is never changed: enter a correction")
         super().save(*args, **kwargs)

@@ -303,6 +303,61 @@ def assign(players: Iterable[int], history: History, table_size: int, *, seed: i
     return search.assignment(groups, exact, seed)
 
 
+def best_seat_orders(seat_counts: Sequence[Sequence[int]]) -> tuple[int, list[tuple[int, ...]]]:
+    """The seat order of one table for its players' past seats: the lowest seat penalty and every
+    order reaching it (``order[position]`` is the index in ``seat_counts`` of who sits there).
+
+    A player's penalty at a position is how often they sat there more than at their least-used
+    position of the table. The one body of that rule: :func:`assign`'s tables and the fixed
+    tables of :func:`seat_fixed_tables` (a round robin's schedule) are seated by it.
+
+    >>> best_seat_orders([(1, 0, 0), (0, 1, 0), (0, 0, 1)])
+    (0, [(1, 2, 0), (2, 0, 1)])
+    """
+    size = len(seat_counts)
+    penalties = []
+    for counts in seat_counts:
+        row = list(counts[:size]) + [0] * (size - len(counts[:size]))
+        least = min(row)
+        penalties.append([count - least for count in row])
+    best, orders = None, []
+    for order in itertools.permutations(range(size)):
+        cost = sum(penalties[member][position] for position, member in enumerate(order))
+        if best is None or cost < best:
+            best, orders = cost, [order]
+        elif cost == best:
+            orders.append(order)
+    return int(best or 0), orders
+
+
+def seat_fixed_tables(tables: Sequence[Sequence[int]], history: History, *, seed: int, round_number: int,
+                      reason: Reason) -> Assignment:
+    """A round whose tables are already decided (a round robin's schedule), each seated by
+    :func:`best_seat_orders` for its players' past seats, the seed drawing among equal orders.
+    Each table's reasons: ``reason`` (why these players), then each player's ``seat``.
+
+    >>> fixed = seat_fixed_tables([(1, 2, 3)], history_of([[(1, 2, 3)]], {}), seed=1, round_number=2,
+    ...                           reason=Reason("round_robin", {"round": 2, "rounds": 4}))
+    >>> fixed.tables[0].players[0] != 1, [r.code for r in fixed.tables[0].why]
+    (True, ['round_robin', 'seat', 'seat', 'seat'])
+    """
+    rng = random.Random(f"tournament-pairing:{seed}:{round_number}")
+    seated_tables = []
+    for number, group in enumerate(tables, start=1):
+        players = sorted(group)
+        counts = [history.seats.get(player, ()) for player in players]
+        _, orders = best_seat_orders(counts)
+        order = rng.choice(orders)
+        seated = tuple(players[member] for member in order)
+        why = [reason]
+        for position, player in enumerate(seated):
+            before = tuple(history.seats.get(player, ())) + (0,) * (position + 1)
+            why.append(Reason("seat", {"player": player, "seat": position, "times_before": before[position]}))
+        seated_tables.append(Table(number, seated, tuple(why)))
+    repeats = sum(history.times_met(a, b) > 0 for table in tables for a, b in itertools.combinations(table, 2))
+    return Assignment(round_number, tuple(seated_tables), repeats, True, 0)
+
+
 class _Search:
     """One round's search over indices 0..n-1 of the players, in standings order."""
 
@@ -340,28 +395,9 @@ class _Search:
     def repeats(self, group: Sequence[int]) -> int:
         return sum(self.conflict[i][j] > 0 for i, j in itertools.combinations(group, 2))
 
-    def seat_penalties(self, group: Sequence[int]) -> list[list[int]]:
-        size = len(group)
-        rows = []
-        for i in group:
-            counts = self.seat_counts[i][:size]
-            least = min(counts)
-            rows.append([count - least for count in counts])
-        return rows
-
     def best_seating(self, group: Sequence[int]) -> tuple[int, list[tuple[int, ...]]]:
         """The lowest seat penalty of ``group`` and every permutation (position → index) reaching it."""
-        penalties = self.seat_penalties(group)
-        size = len(group)
-        best, orders = None, []
-        for order in itertools.permutations(range(size)):
-            # order[position] is the group member seated there
-            cost = sum(penalties[member][position] for position, member in enumerate(order))
-            if best is None or cost < best:
-                best, orders = cost, [order]
-            elif cost == best:
-                orders.append(order)
-        return int(best or 0), orders
+        return best_seat_orders([self.seat_counts[i] for i in group])
 
     def cost(self, group: Sequence[int]) -> float:
         """The table's whole cost: repeats, then seat penalties, then the standings' spread."""

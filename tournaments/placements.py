@@ -177,6 +177,80 @@ def standings(results: Sequence[TableResult], settings: Settings = DEFAULT) -> l
             for rank, player in zip(ranks, players)]
 
 
+@dataclass(frozen=True)
+class FinalLine:
+    """A line of a tournament with a final table: ``rank`` overall, the player's Swiss ``line``
+    and their ``final_place`` at the final table (None: not a finalist)."""
+
+    rank: int
+    line: StandingLine
+    final_place: int | None
+
+
+def final_standings(swiss: Sequence[StandingLine], final: TableResult) -> list[FinalLine]:
+    """The final order: the finalists by their places at the final table (a tie there broken by
+    the Swiss standings before it), then everyone else in the Swiss order, their ties kept.
+
+    Players 1 to 4 led the Swiss rounds; at the final, 3 wins, and 1 and 4 tie for second (1 was
+    ahead of 4 before the final, so 1 is second):
+
+    >>> swiss = standings([TableResult((1, 2, 3, 4), scores=(9, 8, 7, 6)), TableResult((5, 6), scores=(3, 3))])
+    >>> [(line.rank, line.line.player, line.final_place)
+    ...  for line in final_standings(swiss, TableResult((4, 3, 2, 1), scores=(5, 9, 1, 5)))]
+    [(1, 3, 1), (2, 1, 2), (3, 4, 2), (4, 2, 4), (5, 5, None), (5, 6, None)]
+    """
+    places = dict(zip(final.players, final.ranks()))
+    order = {line.player: index for index, line in enumerate(swiss)}
+    finalists = sorted((line for line in swiss if line.player in places),
+                       key=lambda line: (places[line.player], order[line.player]))
+    rest = [line for line in swiss if line.player not in places]
+    rest_ranks = competition_ranks([-line.rank for line in rest])
+    return ([FinalLine(rank, line, places[line.player]) for rank, line in enumerate(finalists, start=1)]
+            + [FinalLine(len(finalists) + rank, line, None) for rank, line in zip(rest_ranks, rest)])
+
+
+def checked_points(size: int, points: Sequence[object]) -> tuple[int, ...]:
+    """A table size's placement points as an organiser gives them (``"6/4/2/1".split("/")``, or
+    numbers): whole numbers, one per place, never more for a place than for the one before.
+    Refused with a :class:`ResultError`: ``points_not_whole_numbers``, ``points_wrong_count``,
+    ``points_increasing``.
+
+    >>> checked_points(4, " 6/4/2/2 ".split("/"))
+    (6, 4, 2, 2)
+    >>> try:
+    ...     checked_points(3, [5, 1, 3])
+    ... except ResultError as error:
+    ...     print(error.reason)
+    points_increasing
+    """
+    values = []
+    for value in points:
+        text = str(value).strip()
+        if not text.isdigit():
+            raise ResultError("points_not_whole_numbers", "placement points are whole numbers, 0 or more")
+        values.append(int(text))
+    if len(values) != size:
+        raise ResultError("points_wrong_count", "one number of placement points for each place")
+    if any(later > earlier for earlier, later in zip(values, values[1:])):
+        raise ResultError("points_increasing", "placement points never rise from a place to the next")
+    return tuple(values)
+
+
+def checked_tiebreakers(names: Sequence[str]) -> tuple[str, ...]:
+    """The tie-breakers in the order chosen, blanks left out; an unknown one (``unknown_tiebreaker``)
+    or one chosen twice (``tiebreaker_twice``) refused.
+
+    >>> checked_tiebreakers(["head_to_head", "", "opponents_points"])
+    ('head_to_head', 'opponents_points')
+    """
+    chosen = tuple(name for name in names if name)
+    if any(name not in TIEBREAKERS for name in chosen):
+        raise ResultError("unknown_tiebreaker", "no such tie-breaker")
+    if len(set(chosen)) != len(chosen):
+        raise ResultError("tiebreaker_twice", "a tie-breaker is chosen twice")
+    return chosen
+
+
 def _opponents_points(results: Sequence[TableResult], points: Mapping[int, Fraction]) -> dict[int, Fraction]:
     total = {player: Fraction(0) for player in points}
     for result in results:

@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from decimal import Decimal
 from typing import Any
 
 from accounts.models import Organisation
+from games.models import CatalogueRecord
+from games.selectors import game_slug_for
+from scoring import selectors as scoring_selectors
 
 from . import placements
 from .models import Entrant, Round, Seat, TableResult, Tournament
@@ -52,13 +56,20 @@ def past_tables(tournament: Tournament) -> list[list[list[int]]]:
     return [list(tables.values()) for tables in rounds.values()]
 
 
-def table_results(tournament: Tournament) -> list[placements.TableResult]:
-    """Each entered table's result, as ``placements`` scores it (entrant ids as players)."""
+def table_results(tournament: Tournament, *, final: bool = False) -> list[placements.TableResult]:
+    """Each entered table's result, as ``placements`` scores it (entrant ids as players): the
+    Swiss (or round robin) rounds', or with ``final`` the final table's alone."""
+    rounds = tournament.rounds.all()
+    if tournament.has_final:
+        final_number = tournament.rounds_planned + 1
+        rounds = rounds.filter(number=final_number) if final else rounds.exclude(number=final_number)
+    elif final:
+        return []
     seats: dict[tuple[int, int], list[int]] = {}
-    for seat in Seat.objects.filter(round__tournament=tournament).order_by("round_id", "table_number", "position"):
+    for seat in Seat.objects.filter(round__in=rounds).order_by("round_id", "table_number", "position"):
         seats.setdefault((seat.round_id, seat.table_number), []).append(seat.entrant_id)
     results = []
-    for key, result in latest_results(tournament.rounds.all()).items():
+    for key, result in latest_results(rounds).items():
         players = tuple(seats.get(key, ()))
         if result.scores is not None:
             results.append(placements.TableResult(players, scores=tuple(result.scores)))
@@ -68,6 +79,8 @@ def table_results(tournament: Tournament) -> list[placements.TableResult]:
 
 
 def standings(tournament: Tournament) -> list[placements.StandingLine]:
+    """The standings of the rounds before any final table (the final ranks its players apart:
+    :func:`standing_rows`)."""
     return placements.standings(table_results(tournament), tournament.settings())
 
 
@@ -75,11 +88,69 @@ def standings(tournament: Tournament) -> list[placements.StandingLine]:
 class StandingRow:
     line: placements.StandingLine
     entrant: Entrant
+    final_place: int | None = None
+    finalist: bool = False
+    overall_rank: int | None = None
+
+    @property
+    def rank(self) -> int:
+        return self.overall_rank if self.overall_rank is not None else self.line.rank
 
 
 def standing_rows(tournament: Tournament) -> list[StandingRow]:
+    """The standings as the pages and files show them: once a final table's result is in, its
+    players first by their places there (``placements.final_standings``), then the others."""
     entrants = {entrant.pk: entrant for entrant in tournament.entrants.select_related("player")}
-    return [StandingRow(line, entrants[line.player]) for line in standings(tournament)]
+    lines = standings(tournament)
+    final = table_results(tournament, final=True)
+    if final:
+        return [StandingRow(row.line, entrants[row.line.player], row.final_place, row.final_place is not None,
+                            row.rank) for row in placements.final_standings(lines, final[0])]
+    finalists = set(Seat.objects.filter(round__tournament=tournament, round__number=tournament.rounds_planned + 1)
+                    .values_list("entrant_id", flat=True)) if tournament.has_final else set()
+    return [StandingRow(line, entrants[line.player], finalist=line.player in finalists) for line in lines]
+
+
+@dataclass(frozen=True)
+class FirstPlayerFigure:
+    """The club's measured first-seat advantage for a game at a table size: the first seat's win
+    ``rate`` over ``games`` games, the ``fair`` share (1 / size), and the compensation it suggests
+    in placement points, (rate − fair) × the winner's points (none below 0)."""
+
+    game: str
+    table_size: int
+    games: int
+    rate: float
+    fair: float
+    suggested: Decimal
+
+    @property
+    def rate_percent(self) -> int:
+        return round(100 * self.rate)
+
+    @property
+    def fair_percent(self) -> int:
+        return round(100 * self.fair)
+
+
+def first_player_figure(user: Any, organisation: Organisation | None, game: CatalogueRecord | None,
+                        table_size: int, winner_points: int) -> FirstPlayerFigure | None:
+    """The figure beside the compensation setting, from the organisation's game statistics as
+    ``user`` may see them (scoring's selectors: games hidden from the reader left out). None
+    without a game; ``games`` 0 when the club has no game of it at that size yet."""
+    if game is None:
+        return None
+    fair = 1 / table_size
+    slug = game_slug_for(game)
+    rows = scoring_selectors.game_statistics_seen_by(
+        user, scoring_selectors.game_statistics(user, organisation).filter(game_slug=slug), organisation)
+    row = rows[0] if rows else None
+    games = int(row.player_counts.get(str(table_size), 0)) if row else 0
+    if not games:
+        return FirstPlayerFigure(game.title, table_size, 0, 0.0, fair, Decimal(0))
+    rate = float(row.seat_advantage.get(str(table_size), {}).get("0", 0.0))
+    suggested = Decimal(str(max(0.0, (rate - fair) * winner_points))).quantize(Decimal("0.01"))
+    return FirstPlayerFigure(game.title, table_size, games, rate, fair, suggested)
 
 
 @dataclass

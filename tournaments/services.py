@@ -5,12 +5,16 @@ organisation's statistics (and for the tournament's league, if it has one)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.contrib.auth.models import AbstractBaseUser
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import Organisation
 from accounts.roles import Action, can
@@ -24,7 +28,8 @@ from scoring.models import League
 
 from . import pairing, placements, selectors
 from .errors import TournamentError
-from .models import Entrant, Round, Seat, TableResult, Tournament
+from .models import (Entrant, Round, Seat, TableResult, Tournament, TournamentGame, default_placement_points,
+                     default_tiebreakers)
 
 MAX_ROUNDS = 20
 PLACES = "places"
@@ -47,20 +52,92 @@ def _not_finished(tournament: Tournament) -> None:
 def create_tournament(organisation: Organisation, by: AbstractBaseUser, *, name: str, table_size: int = 4,
                       rounds_planned: int = 3, format: str = Tournament.Format.SWISS,
                       game: CatalogueRecord | None = None, league: League | None = None,
-                      keep_apart_in_round_1: bool = True) -> Tournament:
+                      keep_apart_in_round_1: bool = True, games: Sequence[CatalogueRecord] | None = None,
+                      placement_points: Mapping[int | str, Sequence[object]] | None = None,
+                      tiebreakers: Sequence[str] | None = None,
+                      first_player_compensation: Decimal | str | int | None = None) -> Tournament:
+    """A new tournament. ``games``, when given, is the rotation in order (``game`` is then its
+    first); ``placement_points`` (by table size: the numbers, or their texts), ``tiebreakers`` and
+    ``first_player_compensation`` replace the presets where given."""
     _organiser(organisation, by)
+    fields, rotation = _checked_settings(name=name, table_size=table_size, rounds_planned=rounds_planned,
+                                         format=format, game=game, games=games, placement_points=placement_points,
+                                         tiebreakers=tiebreakers, first_player_compensation=first_player_compensation)
+    made = Tournament.objects.create(organisation=organisation, league=league,
+                                     keep_apart_in_round_1=keep_apart_in_round_1, created_by=by, **fields)
+    _set_rotation(made, rotation)
+    return made
+
+
+@transaction.atomic
+def update_settings(tournament: Tournament, by: AbstractBaseUser, *, name: str, table_size: int = 4,
+                    rounds_planned: int = 3, format: str = Tournament.Format.SWISS,
+                    game: CatalogueRecord | None = None, league: League | None = None,
+                    keep_apart_in_round_1: bool = True, games: Sequence[CatalogueRecord] | None = None,
+                    placement_points: Mapping[int | str, Sequence[object]] | None = None,
+                    tiebreakers: Sequence[str] | None = None,
+                    first_player_compensation: Decimal | str | int | None = None) -> Tournament:
+    """The tournament's settings, as :func:`create_tournament` takes them, changed until round 1
+    is drawn (then 409 ``settings_locked``: the rounds drawn were drawn by them)."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    _organiser(tournament, by)
+    if tournament.rounds.exists():
+        raise TournamentError("settings_locked")
+    fields, rotation = _checked_settings(name=name, table_size=table_size, rounds_planned=rounds_planned,
+                                         format=format, game=game, games=games, placement_points=placement_points,
+                                         tiebreakers=tiebreakers, first_player_compensation=first_player_compensation)
+    for field, value in {**fields, "league": league, "keep_apart_in_round_1": keep_apart_in_round_1}.items():
+        setattr(tournament, field, value)
+    tournament.save()
+    _set_rotation(tournament, rotation)
+    return tournament
+
+
+MAX_COMPENSATION = Decimal("9.99")
+
+
+def _checked_settings(*, name: str, table_size: int, rounds_planned: int, format: str,
+                      game: CatalogueRecord | None, games: Sequence[CatalogueRecord] | None,
+                      placement_points: Mapping[int | str, Sequence[object]] | None, tiebreakers: Sequence[str] | None,
+                      first_player_compensation: Decimal | str | int | None,
+                      ) -> tuple[dict[str, Any], list[CatalogueRecord]]:
+    """The settings' fields as the model keeps them, and the rotation (empty: one game or none);
+    the first refusal found raised."""
     if not name.strip():
         raise TournamentError("no_name")
     if not pairing.MIN_TABLE_SIZE <= table_size <= pairing.MAX_TABLE_SIZE:
         raise TournamentError("table_size_out_of_range")
     if not 1 <= rounds_planned <= MAX_ROUNDS:
         raise TournamentError("rounds_out_of_range")
-    if format != Tournament.Format.SWISS:
-        # Round robin (pairing.round_robin) and a final table are in the engine, not yet in the app.
-        raise TournamentError("format_not_available_yet")
-    return Tournament.objects.create(organisation=organisation, name=name.strip(), table_size=table_size,
-                                     rounds_planned=rounds_planned, format=format, game=game, league=league,
-                                     keep_apart_in_round_1=keep_apart_in_round_1, created_by=by)
+    if format not in Tournament.Format.values:
+        raise TournamentError("unknown_format")
+    points = default_placement_points()
+    for size, values in (placement_points or {}).items():
+        try:
+            points[str(int(size))] = list(placements.checked_points(int(size), values))
+        except placements.ResultError as error:
+            raise TournamentError(error.reason, size=size) from None
+    try:
+        chosen = list(placements.checked_tiebreakers(tiebreakers)) if tiebreakers is not None else default_tiebreakers()
+    except placements.ResultError as error:
+        raise TournamentError(error.reason) from None
+    try:
+        compensation = Decimal(str(first_player_compensation or 0)).quantize(Decimal("0.01"))
+    except InvalidOperation:
+        raise TournamentError("compensation_out_of_range") from None
+    if not 0 <= compensation <= MAX_COMPENSATION:
+        raise TournamentError("compensation_out_of_range")
+    rotation = list(games) if games else []
+    first = rotation[0] if rotation else game
+    return ({"name": name.strip(), "table_size": table_size, "rounds_planned": rounds_planned, "format": format,
+             "game": first, "placement_points": points, "tiebreakers": chosen,
+             "first_player_compensation": compensation}, rotation if len(rotation) > 1 else [])
+
+
+def _set_rotation(tournament: Tournament, rotation: list[CatalogueRecord]) -> None:
+    tournament.games_in_rotation.all().delete()
+    TournamentGame.objects.bulk_create([TournamentGame(tournament=tournament, position=position, game=game)
+                                        for position, game in enumerate(rotation)])
 
 
 @transaction.atomic
@@ -80,6 +157,8 @@ def register_player(tournament: Tournament, player: Player, by: AbstractBaseUser
     if tournament.entrants.filter(player=player).exists():
         raise TournamentError("already_registered", player=str(player))
     late = tournament.status == Tournament.Status.RUNNING
+    if late and tournament.format == Tournament.Format.ROUND_ROBIN:
+        raise TournamentError("round_robin_closed")
     return Entrant.objects.create(tournament=tournament, player=player, group=group.strip(), checked_in=late)
 
 
@@ -87,6 +166,10 @@ def register_player(tournament: Tournament, player: Player, by: AbstractBaseUser
 def check_in(entrant: Entrant, by: AbstractBaseUser, *, present: bool = True) -> Entrant:
     _organiser(entrant.tournament, by)
     _not_finished(entrant.tournament)
+    if (present and entrant.tournament.format == Tournament.Format.ROUND_ROBIN
+            and entrant.tournament.status == Tournament.Status.RUNNING
+            and not entrant.seats.filter(round__number=1).exists()):
+        raise TournamentError("round_robin_closed")
     entrant.checked_in = present
     entrant.save(update_fields=["checked_in"])
     return entrant
@@ -108,7 +191,9 @@ def drop(entrant: Entrant, by: AbstractBaseUser) -> Entrant:
 @transaction.atomic
 def draw_round(tournament: Tournament, by: AbstractBaseUser) -> Round:
     """Seat the checked-in players still in for the next round (``pairing.assign``), with the
-    history of the past rounds, the standings' points and, in round 1, the groups kept apart."""
+    history of the past rounds, the standings' points and, in round 1, the groups kept apart. A
+    round robin plays its schedule's next round (:func:`_round_robin_round`); a final table's last
+    round seats the leaders (:func:`_final_round`)."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     _organiser(tournament, by)
     _not_finished(tournament)
@@ -117,7 +202,7 @@ def draw_round(tournament: Tournament, by: AbstractBaseUser) -> Round:
         missing = selectors.tables_without_result(last)
         if missing:
             raise TournamentError("round_incomplete", round=last.number, table=missing[0])
-        if last.number >= tournament.rounds_planned:
+        if last.number >= tournament.rounds_in_all:
             raise TournamentError("all_rounds_drawn")
     number = (last.number if last else 0) + 1
     present = list(tournament.entrants.filter(checked_in=True, dropped_after_round=None))
@@ -126,9 +211,15 @@ def draw_round(tournament: Tournament, by: AbstractBaseUser) -> Round:
     if number == 1 and tournament.keep_apart_in_round_1:
         apart = [(a.pk, b.pk) for i, a in enumerate(present) for b in present[i + 1:] if a.group and a.group == b.group]
     history = pairing.history_of(selectors.past_tables(tournament), points, apart)
+    seed = tournament.pk * 1000 + number
     try:
-        assignment = pairing.assign([entrant.pk for entrant in present], history, tournament.table_size,
-                                    seed=tournament.pk * 1000 + number, round_number=number)
+        if tournament.format == Tournament.Format.ROUND_ROBIN:
+            assignment = _round_robin_round(tournament, number, present, history, seed)
+        elif tournament.is_final(number):
+            assignment = _final_round(tournament, number, present)
+        else:
+            assignment = pairing.assign([entrant.pk for entrant in present], history, tournament.table_size,
+                                        seed=seed, round_number=number)
     except pairing.PairingError as error:
         raise TournamentError(error.reason) from None
     drawn = Round.objects.create(tournament=tournament, number=number, drawn_by=by, why={
@@ -140,6 +231,61 @@ def draw_round(tournament: Tournament, by: AbstractBaseUser) -> Round:
         tournament.status = Tournament.Status.RUNNING
         tournament.save(update_fields=["status"])
     return drawn
+
+
+def _round_robin_round(tournament: Tournament, number: int, present: list[Entrant], history: pairing.History,
+                       seed: int) -> pairing.Assignment:
+    """The schedule's round ``number``. The schedule is fixed by round 1's entrants, in an order
+    drawn with the tournament's own seed, so that every later round finds it again from round 1's
+    seats; ``rounds_planned`` becomes its count of rounds. A drop-out's seat stays empty (the table
+    plays short); a table left with one player is not played."""
+    if number == 1:
+        entrants = sorted(entrant.pk for entrant in present)
+    else:
+        entrants = sorted(Seat.objects.filter(round__tournament=tournament, round__number=1)
+                          .values_list("entrant_id", flat=True))
+    random.Random(f"tournament-round-robin:{tournament.pk}").shuffle(entrants)
+    schedule = pairing.round_robin(entrants, tournament.table_size)
+    if schedule is None:
+        raise TournamentError("round_robin_not_possible", count=len(entrants), size=tournament.table_size,
+                              works=_round_robin_counts(tournament.table_size))
+    if number == 1:
+        tournament.rounds_planned = len(schedule)
+        tournament.save(update_fields=["rounds_planned"])
+    playing = {entrant.pk for entrant in present}
+    tables = [[player for player in table if player in playing] for table in schedule[number - 1]]
+    played = [table for table in tables if len(table) >= 2]
+    if not played:
+        raise TournamentError("too_few_players")
+    fixed = pairing.seat_fixed_tables(played, history, seed=seed, round_number=number, reason=pairing.Reason(
+        "round_robin", {"round": number, "rounds": len(schedule)}))
+    short = [tournament.table_size - len(table.players) for table in fixed.tables]
+    return dataclasses.replace(fixed, tables=tuple(
+        dataclasses.replace(table, why=(*table.why, pairing.Reason("short", {"empty": empty}))) if empty else table
+        for table, empty in zip(fixed.tables, short)))
+
+
+def _round_robin_counts(table_size: int) -> str:
+    """The counts of players a round robin is built for at ``table_size``, in the reader's words."""
+    if table_size == 2:
+        return gettext("an even number of players")
+    if table_size in (3, 4, 5):
+        return gettext("exactly %(needed)s players") % {"needed": table_size * table_size}
+    return gettext("tables of 2 to 5 players (none is built for 6)")
+
+
+def _final_round(tournament: Tournament, number: int, present: list[Entrant]) -> pairing.Assignment:
+    """The final table: the top ``table_size`` of the standings among the players still in, seated
+    from the last-placed of them (seat 1, the first player) to the leader (the last seat): the
+    first move goes to whoever has the most ground to make up."""
+    playing = {entrant.pk for entrant in present}
+    finalists = [line.player for line in selectors.standings(tournament) if line.player in playing]
+    finalists = finalists[:tournament.table_size]
+    if len(finalists) < 2:
+        raise TournamentError("too_few_players")
+    seated = tuple(reversed(finalists))
+    table = pairing.Table(1, seated, (pairing.Reason("final", {"size": len(seated)}),))
+    return pairing.Assignment(number, (table,), 0, True, 0)
 
 
 def _plain(params: dict[str, Any]) -> dict[str, Any]:
@@ -191,27 +337,30 @@ def enter_result(tournament: Tournament, round_number: int, table_number: int,
         record_services.append_event(record, record_services.last_seq(record), record_services.CORRECTION,
                                      {**payload, "reason": reason.strip()[:500]}, recorded_by=by)
     elif previous is None:
-        record = _result_record(tournament, [seat.entrant.player for seat in seats], payload, by)
+        record = _result_record(tournament, [seat.entrant.player for seat in seats], payload, by,
+                                round_number=round_number)
     stored = TableResult.objects.create(
         round=drawn, table_number=table_number, places=list(ranks),
         scores=in_seat_order if told == SCORES else None, game_record=record, corrects=previous,
         reason=reason.strip() if previous else "", entered_by=by)
-    if (drawn.number >= tournament.rounds_planned and not selectors.tables_without_result(drawn)):
+    if drawn.number >= tournament.rounds_in_all and not selectors.tables_without_result(drawn):
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
     return stored
 
 
 def _result_record(tournament: Tournament, seated: list[Player], payload: dict[str, Any],
-                   by: AbstractBaseUser) -> GameRecord | None:
+                   by: AbstractBaseUser, *, round_number: int | None = None) -> GameRecord | None:
     """The result-only record of a table, made as the site's result form makes one
-    (``ludolog.web.results.store_result``: ``start_game`` then its ``result`` event). No game
-    chosen for the tournament: no record (there is nothing to count it for)."""
-    if tournament.game is None:
+    (``ludolog.web.results.store_result``: ``start_game`` then its ``result`` event), of the game
+    the round plays (a rotation's turn). No game chosen for the tournament: no record (there is
+    nothing to count it for)."""
+    game = tournament.game_of_round(round_number) if round_number is not None else tournament.game
+    if game is None:
         return None
     record = record_services.start_game(
-        game_slug=game_slug_for(tournament.game), seats=[record_services.SeatSpec(p.display_name) for p in seated],
-        created_by=by, result_only=True, catalogue_record=tournament.game, played_on=timezone.localdate(),
+        game_slug=game_slug_for(game), seats=[record_services.SeatSpec(p.display_name) for p in seated],
+        created_by=by, result_only=True, catalogue_record=game, played_on=timezone.localdate(),
         location=tournament.name[:200], is_friendly=tournament.league_id is None, organisation=tournament.organisation)
     record_services.append_event(record, 0, RESULT, payload, recorded_by=by)
     return record

@@ -111,3 +111,19 @@ def test_a_thirteen_player_tournament_run_from_a_phone(browser, live_server, art
     wide.goto(f"{base}rounds/3/")
     wide.screenshot(path=str(artifacts / "tournament-round-1280-fr.png"), full_page=True)
     assert not page.script_errors and not wide.script_errors
+
+
+@pytest.mark.slow(seconds=6)
+def test_the_new_tournament_form_on_a_phone_and_a_laptop(browser, live_server, artifacts: Path, django_user_model):
+    """The settings form with its scoring opened: tournaments-form-390.png, tournaments-form-1280.png."""
+    library = the_library()
+    organiser = give_role(django_user_model.objects.create_user("organisatrice"), Role.ORGANISER, library)
+    for viewport, name in ((PHONE, "tournaments-form-390.png"), (LAPTOP, "tournaments-form-1280.png")):
+        page = logged_in_page(browser, live_server, organiser, viewport=viewport)
+        page.goto(f"{live_server.url}/tournaments/")
+        page.locator(".scoring-settings summary").click()
+        assert page.locator('[data-testid="compensation"] input[type="checkbox"]').is_checked() is False
+        assert page.locator("#t-points-4").input_value() == "6/4/2/1"
+        assert_no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts / name), full_page=True)
+        assert not page.script_errors

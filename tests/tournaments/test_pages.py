@@ -141,3 +141,64 @@ def test_each_reason_of_a_table_is_worded_for_the_reader():
         "Ada takes seat 3, had 2 times before.")
     assert why_words({"code": "together_despite_request", "params": {"players": [2, 1]}}, names).startswith(
         "Bruno and Ada sit together")
+
+
+def test_the_settings_form_refuses_bad_points_and_shows_the_clubs_figure(organiser_client, library, game):
+    page = organiser_client.post("/tournaments/", {"name": "", "game": [str(game.pk)], "table_size": "4",
+                                                   "figure": "1"}).content.decode()
+    assert "No games yet of Terra Mystica at tables of 4" in page
+    form = {"name": "Open", "format": "final_table", "game": [str(game.pk), ""], "table_size": "4",
+            "rounds_planned": "2", "points_4": "6/4/2/1", "points_3": "5/3/4", "tiebreaker": ["head_to_head", ""]}
+    bad = organiser_client.post("/tournaments/", form)
+    assert bad.status_code == 422 and b'data-reason="points_increasing"' in bad.content
+    assert not Tournament.objects.exists()
+    made = organiser_client.post("/tournaments/", {**form, "points_3": "5/3/1", "compensate": "1",
+                                                   "first_player_compensation": "0,3"})
+    tournament = Tournament.objects.get()
+    assert made.status_code == 302 and tournament.format == "final_table" and tournament.tiebreakers == ["head_to_head"]
+    assert str(tournament.first_player_compensation) == "0.30"
+    settings = organiser_client.get(f"/tournaments/{tournament.pk}/settings/").content.decode()
+    assert 'value="6/4/2/1"' in settings and "0.30" in settings
+    changed = organiser_client.post(f"/tournaments/{tournament.pk}/settings/", {**form, "points_3": "5/3/1",
+                                                                                  "name": "Open d'hiver"})
+    tournament.refresh_from_db()
+    assert changed.status_code == 302 and tournament.name == "Open d'hiver"
+    assert tournament.first_player_compensation == 0
+    Round.objects.create(tournament=tournament, number=1)
+    locked = organiser_client.post(f"/tournaments/{tournament.pk}/settings/", {**form, "points_3": "5/3/1"})
+    assert locked.status_code == 409 and b'data-reason="settings_locked"' in locked.content
+
+
+def test_the_round_and_its_sheets_name_the_rounds_game_and_the_final_is_marked(organiser_client, library, organiser,
+                                                                             game):
+    from games.models import CatalogueRecord
+
+    azul = CatalogueRecord.objects.create(title="Azul", added_with_a_result=True)
+    tournament = services.create_tournament(library, organiser, name="Finale", table_size=3, rounds_planned=1,
+                                            format=Tournament.Format.FINAL_TABLE, games=[azul, game])
+    for name in ("Ada", "Bruno", "Chloé", "Dimitri", "Élise", "Fanny"):
+        services.check_in(services.register(tournament, name, organiser), organiser)
+    enter_round(tournament, services.draw_round(tournament, organiser), organiser)
+    final = services.draw_round(tournament, organiser)
+    base = f"/tournaments/{tournament.pk}/rounds/2/"
+    page = organiser_client.get(base).content.decode()
+    assert "Game of this round: Terra Mystica" in page and "The final table: the top 3 of the standings." in page
+    assert "Game of this round: Terra Mystica" in organiser_client.get(f"{base}tables/1/").content.decode()
+    sheet = organiser_client.get(f"{base}tables/1/sheet.pdf")
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(sheet.content)).pages)
+    assert "Terra Mystica" in text and "Azul" not in text
+    enter_round(tournament, final, organiser)
+    rows = list(csv.reader(io.StringIO(organiser_client.get(f"/tournaments/{tournament.pk}/standings.csv")
+                                       .content.decode("utf-8-sig"))))
+    assert rows[0][-1] == "Place at the final table" and [row[-1] for row in rows[1:]] == ["1", "2", "3", "", "", ""]
+
+
+def test_the_figure_beside_the_compensation_is_the_clubs(organiser_client, tournament, organiser, game,
+                                                         django_capture_on_commit_callbacks, celery_eager):
+    with django_capture_on_commit_callbacks(execute=True):  # the records are scored once committed
+        enter_round(tournament, services.draw_round(tournament, organiser), organiser)
+    page = organiser_client.post("/tournaments/", {"name": "", "game": [str(game.pk)], "table_size": "4",
+                                                   "points_4": "6/4/2/1", "figure": "1"}).content.decode()
+    assert ("the first seat won 100 % of 1 game (a fair share: 25 %)" in page
+            and "Suggested compensation: 4.50 points." in page and 'value="4.50"' in page)
+    assert Tournament.objects.count() == 1

@@ -38,7 +38,7 @@ def enter_round(tournament: Tournament, drawn: Round, by) -> None:
 @pytest.mark.parametrize(("fields", "reason", "status"), [
     ({"table_size": 7}, "table_size_out_of_range", 422),
     ({"table_size": 1}, "table_size_out_of_range", 422),
-    ({"format": Tournament.Format.ROUND_ROBIN}, "format_not_available_yet", 422),
+    ({"format": "knockout"}, "unknown_format", 422),
     ({"rounds_planned": 0}, "rounds_out_of_range", 422),
     ({"name": "  "}, "no_name", 422),
 ])

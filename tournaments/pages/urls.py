@@ -7,6 +7,7 @@ from . import exports, views
 urlpatterns = [
     path("tournaments/", views.tournament_list, name="tournaments"),
     path("tournaments/<int:pk>/", views.tournament_page, name="tournament"),
+    path("tournaments/<int:pk>/settings/", views.settings_page, name="tournament-settings"),
     path("tournaments/<int:pk>/standings.csv", exports.standings_csv, name="tournament-standings-csv"),
     path("tournaments/<int:pk>/standings.pdf", exports.standings_pdf, name="tournament-standings-pdf"),
     path("tournaments/<int:pk>/rounds/<int:number>/", views.round_page, name="tournament-round"),
