@@ -127,6 +127,8 @@ def test_an_abandoned_recording_leaves_the_table_to_a_hand_result(
     page = client.get(f"/tournaments/{tournament.pk}/rounds/1/tables/1/").content.decode()
     assert 'data-state="abandoned"' in page and 'data-testid="result-form"' in page
     assert 'data-testid="record-game"' not in page and 'data-testid="continue-recording"' not in page
+    tables = client.get(f"/api/tournaments/{tournament.pk}/rounds/1/").json()["tables"]
+    assert tables[0]["recording"] == {"game_record": recording.game_record_id, "state": "abandoned"}
     seats = table_of(drawn, 1).seats
     stored = services.enter_result(tournament, 1, 1, [(s.entrant_id, s.position + 1) for s in seats], organiser,
                                    told=services.PLACES)
