@@ -230,6 +230,7 @@ SPECTACULAR_SETTINGS = {
         "ScoringStatusEnum": ["not_finished", "waiting", "scored", "unscorable"],
         "CopyLoanStatusEnum": ["available", "on_loan", "on_hold_shelf", "in_repair", "withdrawn", "needs_check"],
         "HoldStatusEnum": "loans.models.Hold.Status",
+        "TournamentStatusEnum": "tournaments.models.Tournament.Status",
     },
     "POSTPROCESSING_HOOKS": [
         "drf_spectacular.hooks.postprocess_schema_enums",

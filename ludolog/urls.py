@@ -22,6 +22,7 @@ urlpatterns = [
     path("api/", include("ludolog.api_organisations")),
     path("api/", include("ludolog.api_reports")),
     path("api/", include("agenda.urls")),
+    path("api/", include("tournaments.urls")),
     path("api/schema/", SchemaView.as_view(), name="schema"),
     # The split view serves Swagger UI's start-up script as a file: the pages allow no inline script.
     path("api/schema/ui/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="schema-ui"),

@@ -53,6 +53,12 @@ REFUSALS: dict[str, tuple[Callable[[], str], int]] = {
     "result_already_entered": (lambda: gettext("This table's result is already in: an organiser may correct it, "
                                                "with a reason."), 409),
     "dropped_already": (lambda: gettext("%(player)s has already dropped out."), 409),
+    "no_rules_engine": (lambda: gettext("This round's game cannot be recorded move by move: enter the table's "
+                                        "result instead."), 422),
+    "table_size_not_for_game": (lambda: gettext("%(game)s is played by %(least)s to %(most)s players: this table's "
+                                                "game cannot be recorded move by move."), 422),
+    "table_already_recording": (lambda: gettext("This table's game is already being recorded."), 409),
+    "recording_refused": (lambda: gettext("The recorder could not start this table's game: %(problem)s"), 422),
     "unknown_action": (lambda: gettext("This page does not know what to do with that."), 400),
     "unknown_entrant": (lambda: gettext("This player is not registered in this tournament."), 404),
 }

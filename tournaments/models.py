@@ -201,6 +201,8 @@ class TableResult(models.Model):
     table_number = models.PositiveSmallIntegerField(_("table"))
     places = models.JSONField(_("places"))
     scores = models.JSONField(_("scores"), null=True, blank=True)
+    # Kept with the scores: the standings rank them again (and the score ratio leaves them out).
+    lowest_wins = models.BooleanField(_("the lowest score wins"), default=False)
     game_record = models.ForeignKey(GameRecord, null=True, on_delete=models.SET_NULL, related_name="+",
                                     verbose_name=_("game record"))
     corrects = models.OneToOneField("self", null=True, blank=True, on_delete=models.PROTECT,
@@ -227,3 +229,26 @@ class TableResult(models.Model):
 
     def delete(self, *args: Any, **kwargs: Any) -> Any:
         raise ImmutableResult("a table's result is never deleted: enter a correction")
+
+
+class TableRecording(models.Model):
+    """A table's game recorded move by move with the recorder: the engine record started from the
+    table. One a table; when that record finishes, the table's result is entered from it
+    (``services.enter_recorded_result``)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="recordings", verbose_name=_("round"))
+    table_number = models.PositiveSmallIntegerField(_("table"))
+    game_record = models.OneToOneField(GameRecord, on_delete=models.PROTECT, related_name="tournament_table",
+                                       verbose_name=_("game record"))
+    started_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+",
+                                   verbose_name=_("started by"))
+    started_at = models.DateTimeField(_("started at"), auto_now_add=True)
+
+    class Meta:
+        ordering = ["round", "table_number"]
+        verbose_name = _("table recording")
+        verbose_name_plural = _("table recordings")
+        constraints = [models.UniqueConstraint(fields=["round", "table_number"], name="table_recorded_once")]
+
+    def __str__(self) -> str:
+        return f"{self.round} · {self.table_number}"

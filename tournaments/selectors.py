@@ -7,18 +7,60 @@ from decimal import Decimal
 from typing import Any
 
 from accounts.models import Organisation
+from accounts.roles import Action, can
 from games.models import CatalogueRecord
+from games.registry import EngineAdapter, get_engine
 from games.selectors import game_slug_for
+from records.models import GameRecord
+from records.selectors import ended_short_of_a_tile
 from scoring import selectors as scoring_selectors
 
 from . import placements
-from .models import Entrant, Round, Seat, TableResult, Tournament
+from .models import Entrant, Round, Seat, TableRecording, TableResult, Tournament
+
+
+def sees_tournaments(user: Any, organisation: Organisation | None) -> bool:
+    """Who sees an organisation's tournaments (pages, files and API alike): its organisers, and
+    its members who record games."""
+    return organisation is not None and (can(user, Action.RUN_LEAGUES, organisation)
+                                         or can(user, Action.RECORD_GAMES, organisation))
 
 
 def tournaments_of(organisation: Organisation | None) -> list[Tournament]:
     if organisation is None:
         return []
     return list(Tournament.objects.filter(organisation=organisation).select_related("game"))
+
+
+def game_of_round(drawn: Round) -> CatalogueRecord | None:
+    """The game the round's tables play: the tournament's, or its rotation's turn."""
+    return drawn.tournament.game_of_round(drawn.number)
+
+
+def engine_of_round(drawn: Round) -> EngineAdapter | None:
+    """The rules engine of the round's game, when it has one: its tables may be recorded move by move."""
+    game = game_of_round(drawn)
+    return get_engine(game.engine_slug) if game is not None and game.engine_slug else None
+
+
+def recording_of(drawn: Round, table_number: int) -> TableRecording | None:
+    return drawn.recordings.filter(table_number=table_number).select_related("game_record").first()
+
+
+IN_PROGRESS, FINISHED, ABANDONED, ENDED_EARLY = "in_progress", "finished", "abandoned", "ended_early"
+
+
+def recording_state(recording: TableRecording) -> str:
+    """Where a table's recorded game stands: in progress, finished (its result is the table's),
+    abandoned, or ended early (short of a tile: not the table's result)."""
+    record = recording.game_record
+    if record.status == GameRecord.Status.IN_PROGRESS:
+        return IN_PROGRESS
+    if record.status == GameRecord.Status.ABANDONED:
+        return ABANDONED
+    if GameRecord.objects.filter(pk=record.pk).filter(ended_short_of_a_tile()).exists():
+        return ENDED_EARLY
+    return FINISHED
 
 
 def last_round(tournament: Tournament) -> Round | None:
@@ -72,7 +114,7 @@ def table_results(tournament: Tournament, *, final: bool = False) -> list[placem
     for key, result in latest_results(rounds).items():
         players = tuple(seats.get(key, ()))
         if result.scores is not None:
-            results.append(placements.TableResult(players, scores=tuple(result.scores)))
+            results.append(placements.TableResult(players, scores=tuple(result.scores), lowest_wins=result.lowest_wins))
         else:
             results.append(placements.TableResult(players, places=tuple(result.places)))
     return results
@@ -159,6 +201,7 @@ class TableView:
     seats: list[Seat] = field(default_factory=list)
     why: list[dict[str, Any]] = field(default_factory=list)
     result: TableResult | None = None
+    recording: TableRecording | None = None
 
     @property
     def seats_with_results(self) -> list[tuple[Seat, Any, Any]]:
@@ -174,7 +217,10 @@ def tables_of(drawn: Round) -> list[TableView]:
     for seat in drawn.seats.select_related("entrant__player").order_by("table_number", "position"):
         tables.setdefault(seat.table_number, TableView(seat.table_number)).seats.append(seat)
     results = latest_results([drawn])
+    recordings = {recording.table_number: recording
+                  for recording in drawn.recordings.select_related("game_record")}
     for table in tables.values():
         table.why = list(drawn.why.get(str(table.number), []))
         table.result = results.get((drawn.pk, table.number))
+        table.recording = recordings.get(table.number)
     return list(tables.values())

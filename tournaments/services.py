@@ -19,17 +19,20 @@ from django.utils.translation import gettext
 from accounts.models import Organisation
 from accounts.roles import Action, can
 from games.models import CatalogueRecord
+from games.engines.ranks import competition_ranks
 from games.registry import RESULT
 from games.selectors import game_slug_for
 from records import players as record_players
 from records import services as record_services
+from records.errors import RecordError
 from records.models import GameRecord, Player
 from scoring.models import League
+from scoring.services import final_scores
 
 from . import pairing, placements, selectors
 from .errors import TournamentError
-from .models import (Entrant, Round, Seat, TableResult, Tournament, TournamentGame, default_placement_points,
-                     default_tiebreakers)
+from .models import (Entrant, Round, Seat, TableRecording, TableResult, Tournament, TournamentGame,
+                     default_placement_points, default_tiebreakers)
 
 MAX_ROUNDS = 20
 PLACES = "places"
@@ -300,14 +303,8 @@ def enter_result(tournament: Tournament, round_number: int, table_number: int,
     the table, ``told`` says which. Entered by an organiser, or by a member who may record games
     and sits at the table. Once in, only an organiser corrects it, with a ``reason``."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    drawn = tournament.rounds.filter(number=round_number).first()
-    seats = list(drawn.seats.filter(table_number=table_number).select_related("entrant__player")) if drawn else []
-    if not seats:
-        raise TournamentError("table_not_in_round", round=round_number, table=table_number)
-    organiser = can(by, Action.RUN_LEAGUES, tournament.organisation)
-    if not organiser and not (can(by, Action.RECORD_GAMES, tournament.organisation)
-                              and any(seat.entrant.player.user_id == by.pk for seat in seats)):
-        raise TournamentError("not_at_this_table")
+    drawn, seats = _table(tournament, round_number, table_number)
+    organiser = _at_the_table(tournament, seats, by)
     told_by = [entrant for entrant, _value in places_or_scores]
     if len(set(told_by)) != len(told_by):
         raise TournamentError("player_twice")
@@ -333,20 +330,113 @@ def enter_result(tournament: Tournament, round_number: int, table_number: int,
         {"seat": seat, "rank": rank, **({"score": value} if told == SCORES else {})}
         for seat, (value, rank) in enumerate(zip(in_seat_order, ranks))]}
     record = previous.game_record if previous else None
-    if record is not None:
+    if record is not None and record.result_only:
         record_services.append_event(record, record_services.last_seq(record), record_services.CORRECTION,
                                      {**payload, "reason": reason.strip()[:500]}, recorded_by=by)
     elif previous is None:
-        record = _result_record(tournament, [seat.entrant.player for seat in seats], payload, by,
-                                round_number=round_number)
+        # A table recorded with the recorder has its record: the result links it rather than
+        # making a second one (an abandoned record counts for nothing: a result-only one is made).
+        recording = TableRecording.objects.filter(round=drawn, table_number=table_number).select_related(
+            "game_record").first()
+        if recording is not None and recording.game_record.status != GameRecord.Status.ABANDONED:
+            record = recording.game_record
+        else:
+            record = _result_record(tournament, [seat.entrant.player for seat in seats], payload, by,
+                                    round_number=round_number)
     stored = TableResult.objects.create(
         round=drawn, table_number=table_number, places=list(ranks),
-        scores=in_seat_order if told == SCORES else None, game_record=record, corrects=previous,
-        reason=reason.strip() if previous else "", entered_by=by)
+        scores=in_seat_order if told == SCORES else None, lowest_wins=told == SCORES and lowest_wins,
+        game_record=record, corrects=previous, reason=reason.strip() if previous else "", entered_by=by)
     if drawn.number >= tournament.rounds_in_all and not selectors.tables_without_result(drawn):
         tournament.status = Tournament.Status.FINISHED
         tournament.save(update_fields=["status"])
     return stored
+
+
+def _table(tournament: Tournament, round_number: int, table_number: int) -> tuple[Round, list[Seat]]:
+    """The round and the table's seats in seat order; 422 ``table_not_in_round`` when there is no such table."""
+    drawn = tournament.rounds.filter(number=round_number).first()
+    seats = list(drawn.seats.filter(table_number=table_number).select_related("entrant__player")) if drawn else []
+    if drawn is None or not seats:
+        raise TournamentError("table_not_in_round", round=round_number, table=table_number)
+    return drawn, seats
+
+
+def _at_the_table(tournament: Tournament, seats: list[Seat], by: AbstractBaseUser) -> bool:
+    """Who acts for a table (enters its result, records its game): an organiser (True), or a
+    member who may record games and whose player sits at it (False); 403 otherwise."""
+    organiser = can(by, Action.RUN_LEAGUES, tournament.organisation)
+    if not organiser and not (can(by, Action.RECORD_GAMES, tournament.organisation)
+                              and any(seat.entrant.player.user_id == by.pk for seat in seats)):
+        raise TournamentError("not_at_this_table")
+    return organiser
+
+
+@transaction.atomic
+def start_recording(tournament: Tournament, round_number: int, table_number: int,
+                    by: AbstractBaseUser) -> TableRecording:
+    """Start the table's game in the recorder: an engine record of the round's game, seated in
+    the table's seat order (seat 0 plays first), the organisation's, friendly unless the
+    tournament has a league. When it finishes its final ranks and scores are the table's result
+    (:func:`enter_recorded_result`). Who may: as for the table's result."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if tournament.status == Tournament.Status.FINISHED:
+        raise TournamentError("tournament_finished")
+    drawn, seats = _table(tournament, round_number, table_number)
+    _at_the_table(tournament, seats, by)
+    existing = TableRecording.objects.filter(round=drawn, table_number=table_number).first()
+    if existing is not None:
+        raise TournamentError("table_already_recording", record=existing.game_record_id)
+    if selectors.result_of(drawn, table_number) is not None:
+        raise TournamentError("result_already_entered")
+    game, engine = selectors.game_of_round(drawn), selectors.engine_of_round(drawn)
+    if game is None or engine is None:
+        raise TournamentError("no_rules_engine")
+    if not engine.min_players <= len(seats) <= engine.max_players:
+        raise TournamentError("table_size_not_for_game", game=game.title, least=engine.min_players,
+                              most=engine.max_players)
+    try:
+        record = record_services.start_game(
+            game_slug=engine.slug, seats=[record_services.SeatSpec(seat.entrant.player.display_name) for seat in seats],
+            created_by=by, catalogue_record=game, organisation=tournament.organisation,
+            played_on=timezone.localdate(), is_friendly=tournament.league_id is None, location=tournament.name[:200])
+    except RecordError as error:
+        raise TournamentError("recording_refused", problem=error.message) from None
+    return TableRecording.objects.create(round=drawn, table_number=table_number, game_record=record, started_by=by)
+
+
+def recorded_result(recording: TableRecording) -> tuple[str, list[int]] | None:
+    """What a recording's finished record tells of its table, seat by seat: ``(SCORES, scores)``
+    when its ranks are the scores' order, else ``(PLACES, ranks)`` (a tie-break of the game's own
+    separated equal scores: the places stand). Read as scoring reads a record's final scores
+    (replayed from its events). None when the record is no result: in progress, abandoned, or
+    ended short of a tile (the table's result is then entered by hand)."""
+    if selectors.recording_state(recording) != selectors.FINISHED:
+        return None
+    finals = sorted(final_scores(recording.game_record), key=lambda final: final.seat)
+    scores = [final.score for final in finals]
+    ranks = [final.rank for final in finals]
+    if all(score is not None for score in scores) and competition_ranks(scores) == ranks:
+        return SCORES, [int(score) for score in scores]  # type: ignore[arg-type]
+    return PLACES, ranks
+
+
+def enter_recorded_result(record_id: int) -> TableResult | None:
+    """A recording's record ended: the table's result entered from its final ranks and scores
+    (:func:`enter_result`, as the recording's starter), unless it is no result
+    (:func:`recorded_result`) or the table's result is already in. None when nothing was entered."""
+    recording = (TableRecording.objects.select_related("round__tournament", "game_record", "started_by")
+                 .filter(game_record_id=record_id).first())
+    if recording is None or recording.started_by is None:
+        return None
+    told = recorded_result(recording)
+    if told is None or selectors.result_of(recording.round, recording.table_number) is not None:
+        return None
+    kind, values = told
+    seats = list(recording.round.seats.filter(table_number=recording.table_number).order_by("position"))
+    return enter_result(recording.round.tournament, recording.round.number, recording.table_number,
+                        [(seat.entrant_id, value) for seat, value in zip(seats, values)], recording.started_by,
+                        told=kind)
 
 
 def _result_record(tournament: Tournament, seated: list[Player], payload: dict[str, Any],

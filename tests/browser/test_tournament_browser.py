@@ -2,7 +2,12 @@
 of four and three, one drop-out after round 2, every table's result typed on the phone, then the
 standings CSV and the pairing sheet PDF read back. Screenshots: tournament-390-fr.png,
 tournament-round-390-fr.png, tournament-table-390-fr.png, tournament-1280-fr.png,
-tournament-round-1280-fr.png, tournaments-390-fr.png (the list and its form)."""
+tournament-round-1280-fr.png, tournaments-390-fr.png (the list and its form).
+
+And a table's game recorded from the table (Pebbles, the tests' toy engine): "Record this game"
+tapped on the phone opens the recorder seated in the table's order; the game tapped to its end
+enters the table's result. Screenshots: tournament-table-record-390.png,
+tournament-table-recorded-390.png."""
 
 from __future__ import annotations
 
@@ -17,10 +22,12 @@ from accounts.roles import Role
 from games.models import CatalogueRecord
 from records.models import GameRecord, Player
 from tests.factories import give_role, the_library
+from tests.toy_game import SLUG, registered
 from tournaments import selectors
 from tournaments.models import Entrant, Round, TableResult, Tournament
 
-from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
+from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, assert_tap_targets, logged_in_page
+from .taps import wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -127,3 +134,51 @@ def test_the_new_tournament_form_on_a_phone_and_a_laptop(browser, live_server, a
         assert_no_sideways_scroll(page)
         page.screenshot(path=str(artifacts / name), full_page=True)
         assert not page.script_errors
+
+
+@pytest.mark.slow(seconds=15)
+def test_a_tables_game_recorded_from_the_table_enters_its_result(browser, live_server, artifacts: Path,
+                                                                 django_user_model):
+    from tournaments import services
+
+    with registered():
+        library = the_library()
+        organiser = give_role(django_user_model.objects.create_user("organisatrice"), Role.ORGANISER, library)
+        pebbles = CatalogueRecord.objects.create(title="Cailloux", engine_slug=SLUG)
+        tournament = Tournament.objects.create(organisation=library, name="Coupe des cailloux", game=pebbles,
+                                               table_size=3, rounds_planned=1, created_by=organiser)
+        players = Player.objects.bulk_create([Player(display_name=name, name_key=name.lower())
+                                              for name in ("Adèle", "Baptiste", "Chloé")])
+        Entrant.objects.bulk_create([Entrant(tournament=tournament, player=player, checked_in=True) for player in players])
+        seated = [seat.entrant.player.display_name
+                  for seat in services.draw_round(tournament, organiser).seats.order_by("position")]
+        table = f"{live_server.url}/tournaments/{tournament.pk}/rounds/1/tables/1/"
+        page = logged_in_page(browser, live_server, organiser, viewport=PHONE)
+
+        page.goto(table)
+        assert_no_sideways_scroll(page)
+        assert_tap_targets(page)
+        page.screenshot(path=str(artifacts / "tournament-table-record-390.png"), full_page=True)
+        with page.expect_navigation():
+            page.locator('[data-testid="record-game"] button').click()
+        record = GameRecord.objects.get(game_slug=SLUG)
+        assert page.url == f"{live_server.url}/scorekeeping/{record.pk}/"
+        assert [seat.player.display_name for seat in record.seats.order_by("seat_order")] == seated
+        for seq, count in enumerate((2, 2, 2, 1), start=1):
+            page.locator('[data-testid="choice"]').nth(count - 1).click()
+            page.locator('[data-testid="confirm"]').click()
+            wait_stored(page, seq)
+        page.get_by_text("End the game and score it?").wait_for()
+        with page.expect_navigation():
+            page.locator('[data-testid="end-confirm"]').click()
+        page.get_by_text("The game is over.").first.wait_for()
+
+        page.goto(table)
+        result = TableResult.objects.get()  # the first seat took the last pebble: 3 + 3 against 2 and 2
+        assert (result.scores, result.places, result.game_record) == ([6, 2, 2], [1, 2, 2], record)
+        assert page.locator('[data-testid="recording"]').get_attribute("data-state") == "finished"
+        page.screenshot(path=str(artifacts / "tournament-table-recorded-390.png"), full_page=True)
+        tournament.refresh_from_db()
+        assert tournament.status == Tournament.Status.FINISHED
+        assert page.script_errors == []
+        page.context.close()

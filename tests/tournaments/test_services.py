@@ -184,3 +184,13 @@ def test_the_first_player_compensation_is_taken_from_the_first_seat(tournament, 
     services.enter_result(tournament, 1, 2, [(seats[0], 30), (seats[1], 20), (seats[2], 10)], organiser)
     points = {line.player: line.points for line in selectors.standings(tournament)}
     assert [points[s] for s in seats] == [Fraction(9, 2), 3, 1]
+
+
+def test_a_table_where_the_lowest_score_wins_stays_so_in_the_standings(tournament, organiser):
+    drawn = services.draw_round(tournament, organiser)
+    seats = [seat.entrant_id for seat in table_of(drawn, 2).seats]
+    services.enter_result(tournament, 1, 2, [(seats[0], 30), (seats[1], 20), (seats[2], 10)], organiser,
+                          lowest_wins=True)
+    assert TableResult.objects.get().lowest_wins is True
+    points = {line.player: line.points for line in selectors.standings(tournament)}
+    assert [points[s] for s in seats] == [1, 3, 5]  # 10 wins: the third seat's 5 points at three

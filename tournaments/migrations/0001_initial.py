@@ -99,6 +99,7 @@ class Migration(migrations.Migration):
                 ('table_number', models.PositiveSmallIntegerField(verbose_name='table')),
                 ('places', models.JSONField(verbose_name='places')),
                 ('scores', models.JSONField(blank=True, null=True, verbose_name='scores')),
+                ('lowest_wins', models.BooleanField(default=False, verbose_name='the lowest score wins')),
                 ('reason', models.CharField(blank=True, max_length=500, verbose_name='reason for the correction')),
                 ('entered_at', models.DateTimeField(auto_now_add=True, verbose_name='entered at')),
                 ('corrects', models.OneToOneField(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='corrected_by', to='tournaments.tableresult', verbose_name='corrects')),

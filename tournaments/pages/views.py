@@ -33,7 +33,7 @@ def refused(request: HttpRequest, words: str, status: int = 403) -> HttpResponse
 
 
 def _may_see(request: HttpRequest) -> bool:
-    return may(request, Action.RUN_LEAGUES) or may(request, Action.RECORD_GAMES)
+    return selectors.sees_tournaments(request.user, current_organisation(request))
 
 
 def _tournament(request: HttpRequest, pk: int) -> Tournament:
@@ -326,7 +326,17 @@ def table_page(request: HttpRequest, pk: int, number: int, table: int) -> HttpRe
         return refused(request, TournamentError("table_not_in_round", round=number, table=table).message, 404)
     refusal, status = None, 200
     told = request.POST.get("told", services.SCORES)
-    if request.method == "POST":
+    if request.method == "POST" and request.POST.get("action") == "record":
+        try:
+            recording = services.start_recording(tournament, number, table, request.user)
+        except TournamentError as error:
+            refusal, status = error, error.status_code
+            found.recording = selectors.recording_of(drawn, table)
+        else:
+            messages.success(request, gettext("Table %(table)s's game is being recorded: %(player)s plays first.") % {
+                "table": table, "player": found.seats[0].entrant.player})
+            return redirect("scorekeeping-record", pk=recording.game_record_id)
+    elif request.method == "POST":
         values = [(seat.entrant_id, request.POST.get(f"seat-{seat.entrant_id}", "").strip()) for seat in found.seats]
         if any(not value.lstrip("-").isdigit() for _entrant, value in values):
             refusal, status = TournamentError("wrong_count"), 422
@@ -340,10 +350,15 @@ def table_page(request: HttpRequest, pk: int, number: int, table: int) -> HttpRe
             else:
                 messages.success(request, gettext("Table %(table)s's result is in.") % {"table": table})
                 return redirect("tournament-round", pk=tournament.pk, number=number)
+    organises = may(request, Action.RUN_LEAGUES)
+    acts = organises or (may(request, Action.RECORD_GAMES)
+                         and any(seat.entrant.player.user_id == request.user.pk for seat in found.seats))
     return render(request, "tournaments/table.html", {
         "tournament": tournament, "round": drawn, "table": found, "refusal": refusal, "told": told,
         "game": tournament.game_of_round(drawn.number),
-        "posted": request.POST, "organises": may(request, Action.RUN_LEAGUES),
+        "posted": request.POST, "organises": organises, "acts": acts,
+        "recordable": selectors.engine_of_round(drawn) is not None and tournament.status != Tournament.Status.FINISHED,
+        "recording_state": selectors.recording_state(found.recording) if found.recording else "",
         "lines": [(seat, seat_words(seat.position), request.POST.get(f"seat-{seat.entrant_id}", ""))
                   for seat in found.seats]}, status=status)
 
