@@ -29,8 +29,9 @@ REFUSALS: dict[str, tuple[Callable[[], str], int]] = {
     "round_robin_closed": (lambda: gettext("The round robin's schedule is fixed since round 1: "
                                            "no one joins it now."), 409),
     "settings_locked": (lambda: gettext("Round 1 is drawn: the tournament's settings no longer change."), 409),
-    "points_not_whole_numbers": (lambda: gettext("Placement points are whole numbers (0 or more) separated by "
-                                                 "slashes, such as 6/4/2/1 (tables of %(size)s)."), 422),
+    "points_not_whole_numbers": (lambda: gettext(
+        "The points for each place are whole numbers (0 or more) separated by slashes, such as 6/4/2/1 "
+        "(tables of %(size)s)."), 422),
     "points_wrong_count": (lambda: gettext("Tables of %(size)s need one number of points for each place."), 422),
     "points_increasing": (lambda: gettext("A place never earns more points than the place before it "
                                           "(tables of %(size)s)."), 422),
