@@ -325,7 +325,11 @@ def table_page(request: HttpRequest, pk: int, number: int, table: int) -> HttpRe
     if found is None:
         return refused(request, TournamentError("table_not_in_round", round=number, table=table).message, 404)
     refusal, status = None, 200
-    told = request.POST.get("told", services.SCORES)
+    # A correction starts from what the table told: its kind and its values, seat by seat.
+    told_before = services.PLACES if found.result is not None and found.result.scores is None else services.SCORES
+    told = request.POST.get("told", told_before)
+    current = {seat.entrant_id: (score if told_before == services.SCORES else place)
+               for seat, place, score in found.seats_with_results} if found.result is not None else {}
     if request.method == "POST" and request.POST.get("action") == "record":
         try:
             recording = services.start_recording(tournament, number, table, request.user)
@@ -359,7 +363,8 @@ def table_page(request: HttpRequest, pk: int, number: int, table: int) -> HttpRe
         "posted": request.POST, "organises": organises, "acts": acts,
         "recordable": selectors.engine_of_round(drawn) is not None and tournament.status != Tournament.Status.FINISHED,
         "recording_state": selectors.recording_state(found.recording) if found.recording else "",
-        "lines": [(seat, seat_words(seat.position), request.POST.get(f"seat-{seat.entrant_id}", ""))
+        "lines": [(seat, seat_words(seat.position),
+                   request.POST.get(f"seat-{seat.entrant_id}", current.get(seat.entrant_id, "")))
                   for seat in found.seats]}, status=status)
 
 
