@@ -264,6 +264,8 @@ def django_db_setup(django_db_setup, django_db_blocker) -> None:
     else:
         return
 
+    from agenda.immutability import TABLES as AGENDA_TABLES
+    from agenda.immutability import flush_statements as agenda_flush
     from loans.immutability import flush_statements as copy_event_flush
     from records.immutability import EVENT_TABLE, flush_statements
     from tournaments.immutability import TABLE_RESULT_TABLE
@@ -280,6 +282,8 @@ def django_db_setup(django_db_setup, django_db_blocker) -> None:
         statements = original(self, style, tables, reset_sequences=reset_sequences, allow_cascade=allow_cascade)
         if TABLE_RESULT_TABLE in tables:
             statements = table_result_flush(vendor, statements)
+        if any(table in tables for table in AGENDA_TABLES):
+            statements = agenda_flush(vendor, statements)
         if EVENT_TABLE not in tables:
             return statements
         return copy_event_flush(vendor, flush_statements(vendor, statements))
@@ -296,19 +300,20 @@ def django_db_setup(django_db_setup, django_db_blocker) -> None:
 def deleting_flush(operations, tables: list[str]) -> list[str]:
     """PostgreSQL's flush between tests with real transactions, as DELETEs: a test leaves a few
     rows, and a TRUNCATE of every table (Django's flush) gives each a new file, 0.25 s a test here.
-    The events (the games', the copies' and the households'), the reports sent and the tournaments'
-    table results go first, their
-    append-only guards lifted for those statements; every other foreign key waits for the end of the flush's transaction (Django makes
+    The events (the games', the copies' and the households'), the reports sent, the tournaments'
+    table results and the agenda's counts go first, their append-only guards lifted for those
+    statements; every other foreign key waits for the end of the flush's transaction (Django makes
     them deferrable), when every table is empty."""
     from loans.immutability import COPY_EVENT_TABLE, HOUSEHOLD_EVENT_TABLE
     from records.immutability import EVENT_TABLE
+    from agenda.immutability import TABLES as AGENDA_TABLES
     from reports.immutability import REPORT_SENT_TABLE
     from tournaments.immutability import TABLE_RESULT_TABLE
 
     quote = operations.quote_name
     statements = []
     append_only = [table for table in (EVENT_TABLE, COPY_EVENT_TABLE, HOUSEHOLD_EVENT_TABLE, REPORT_SENT_TABLE,
-                                       TABLE_RESULT_TABLE) if table in tables]
+                                       TABLE_RESULT_TABLE, *AGENDA_TABLES) if table in tables]
     if append_only:
         # Checked at once, not queued to the commit: a queued check of a table that refers to itself
         # (a table result's correction) would forbid enabling its triggers again in this transaction.

@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 
 import pytest
+from django.db import DatabaseError, connection, transaction
 from django.utils import timezone
 
 from agenda import services
@@ -14,7 +15,7 @@ from agenda.errors import (
     CheckInClosed, CountBelowZero, CountingClosed, HoursInUse, InvalidFields, NotRegistered, ReasonRequired,
     RegistrationClosed,
 )
-from agenda.models import DoorCount, ImmutableAgendaEventError, Registration, Session, SessionChange
+from agenda.models import DoorCount, ImmutableAgendaEventError, PlayTally, Registration, Session, SessionChange
 from games.models import CatalogueRecord
 from outbox.models import Message
 
@@ -213,3 +214,19 @@ def test_a_play_tally_below_zero_is_refused(session_now, librarian):
     services.tally_play(session_now, librarian, record=record, delta=-1, key="p2")
     with pytest.raises(CountBelowZero):
         services.tally_play(session_now, librarian, record=record, delta=-1, key="p3")
+
+
+def test_the_database_refuses_to_change_or_delete_a_count_whatever_client_asks(session_now, librarian):
+    """Raw SQL, past the models: the triggers of agenda.immutability on PostgreSQL and SQLite."""
+    services.count_at_the_door(session_now, librarian, public="adult", delta=1, key="k")
+    record = CatalogueRecord.objects.create(title="Dixit")
+    services.tally_play(session_now, librarian, record=record, delta=1, key="p")
+    services.edit_session(session_now, librarian, {"capacity": 40})
+    for model in (DoorCount, PlayTally, SessionChange):
+        table = model._meta.db_table
+        for statement in (f"UPDATE {table} SET recorded_at = recorded_at WHERE id = %s" if model is not SessionChange
+                          else f"UPDATE {table} SET reason = 'edited' WHERE id = %s",
+                          f"DELETE FROM {table} WHERE id = %s"):
+            with pytest.raises(DatabaseError, match="append-only"), transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(statement, [model.objects.get().pk])
+    assert DoorCount.objects.get().delta == 1 and SessionChange.objects.get().reason == ""
