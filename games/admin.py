@@ -26,7 +26,7 @@ from .models import (
 )
 from . import covers
 from .jobs_admin import ImportJobAdmin
-from .selectors import likely_duplicates, record_label
+from .forms import LikelyDuplicatesCheck
 from .services import MAX_LABELS, copy_labels, export_unimarc, start_unimarc_import
 from .signals import catalogued
 from .tasks import queue_unimarc_import
@@ -116,46 +116,16 @@ class UnimarcImportForm(forms.Form):
     file = forms.FileField(label=_("UNIMARC file (ISO 2709, MARCXML or PMB XML)"))
 
 
-class CatalogueRecordForm(forms.ModelForm):
-    """A record catalogued by hand, warned of a likely duplicate before it is saved: another record
-    with one of its EANs (which the catalogue cannot hold twice), or with the same title,
-    publisher and year (saved anyway once "Catalogue it anyway" is ticked: two editions may
-    share all three)."""
-
-    catalogue_anyway = forms.BooleanField(
-        label=_("Catalogue it anyway"), required=False,
-        help_text=_("Tick it when the record named above is another game or another edition."))
+class CatalogueRecordForm(LikelyDuplicatesCheck, forms.ModelForm):
+    """The operator's record form: the duplicate check of the librarian's (:mod:`games.forms`),
+    its warnings linking to the admin's page of the record named."""
 
     class Meta:
         model = CatalogueRecord
         fields = "__all__"
 
-    def _eans(self) -> list[str]:
-        """The EANs typed in the identifiers' lines (the inline's own fields, read from the same
-        data: the record's form is checked before its lines are)."""
-        data, eans = self.data, []
-        for index in range(min(int(data.get("identifiers-TOTAL_FORMS") or 0), 1000)):
-            if data.get(f"identifiers-{index}-scheme") == Identifier.Scheme.EAN and not data.get(
-                    f"identifiers-{index}-DELETE"):
-                eans.append(data.get(f"identifiers-{index}-value", ""))
-        return eans
-
-    def clean(self) -> dict:
-        cleaned = super().clean()
-        publisher = cleaned.get("publisher")
-        duplicates = likely_duplicates(cleaned.get("title") or "", publisher.pk if publisher else None,
-                                       cleaned.get("publication_year"), self._eans(), exclude=self.instance.pk)
-        for record, why in duplicates:
-            described = format_html("<a href=\"{}\">{}</a>", reverse("admin:games_cataloguerecord_change", args=[record.pk]), record_label(record))
-            if why == "ean":
-                self.add_error(None, format_html(
-                    _("Likely a duplicate: {record} already has this EAN. Add a copy to it rather than a new record."),
-                    record=described))
-            elif not cleaned.get("catalogue_anyway"):
-                self.add_error(None, format_html(
-                    _("Likely a duplicate: {record} has the same title, publisher and year. Add a copy to it, or "
-                      "tick “Catalogue it anyway” if this is another game or edition."), record=described))
-        return cleaned
+    def record_url(self, record: CatalogueRecord) -> str:
+        return reverse("admin:games_cataloguerecord_change", args=[record.pk])
 
 
 @admin.register(CatalogueRecord)

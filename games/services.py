@@ -16,7 +16,8 @@ from django.utils.dateparse import parse_date
 from accounts.models import Organisation
 from accounts.selectors import only_library
 
-from . import labels, unimarc, unimarc_import
+from . import covers, labels, unimarc, unimarc_import
+from .signals import catalogued
 
 from .models import (
     CatalogueRecord,
@@ -255,3 +256,71 @@ def run_unimarc_import(job: UnimarcImport, chunk: int) -> None:
 
     unimarc_import.store(import_plan, job.organisation, chunk=chunk, start=job.done, on_chunk=advance)
     job.finish(report)
+
+
+class RecordRefused(Exception):
+    """A record the librarian's form cannot store as it is: ``reason`` says why
+    (``"duplicate_ean"``, ``"same_title"``: :class:`games.forms.LikelyDuplicatesCheck`; or
+    ``"invalid_record"``), the forms say where. Nothing is stored."""
+
+    status_code = 422
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@transaction.atomic
+def catalogue_record(form: Any, lines: Any, library: Organisation) -> CatalogueRecord:
+    """Store a record as the librarian's form says it (:class:`games.forms.LibrarianRecordForm`
+    and its :class:`games.forms.RecordLines`), new or changed, in one transaction: the publisher
+    and the people named as typed (found by name whatever the case, else added), the lines
+    changed, added or deleted, the new copies ``library``'s; then, as the admin's save does, the
+    record said catalogued (the loans desk reads the box's checklist from its contents) and its
+    cover's thumbnails made. Refused (:class:`RecordRefused`) where a form has errors."""
+    if not (form.is_valid() & lines.is_valid()):
+        raise RecordRefused(form.duplicate_reason or "invalid_record")
+    previous_cover = (CatalogueRecord.objects.filter(pk=form.instance.pk).values_list("cover", flat=True).first()
+                      if form.instance.pk else "")
+    record = form.save(commit=False)
+    record.publisher = _named(Publisher, form.cleaned_data["publisher_name"])
+    record.save()
+    form.save_m2m()
+    for formset in (lines.other_titles, lines.identifiers):
+        formset.instance = record
+        formset.save()
+    _store_contributions(lines.contributions, record)
+    lines.new_copies.instance = record
+    for copy in lines.new_copies.save(commit=False):
+        copy.organisation = library
+        copy.save()
+    catalogued([record.pk])  # the desk reads its checklist from its contents (loans listens)
+    if "cover" in form.changed_data:
+        covers.record_cover_changed(record, previous_cover)
+    return record
+
+
+def _named(model: type[Publisher] | type[Person], name: str) -> Any:
+    """The publisher or person called ``name`` whatever its case, added where the catalogue has none."""
+    if not name:
+        return None
+    return model.objects.filter(name__iexact=name).order_by("pk").first() or model.objects.create(name=name)
+
+
+def _store_contributions(formset: Any, record: CatalogueRecord) -> None:
+    """The people's lines: deleted, changed, or added after those already there, in the form's order."""
+    deleted = set(map(id, formset.deleted_forms))
+    position = max(record.contributions.values_list("position", flat=True), default=-1) + 1
+    for line in formset.forms:
+        if id(line) in deleted:
+            if line.instance.pk:
+                line.instance.delete()
+            continue
+        if not line.has_changed():
+            continue
+        contribution = line.save(commit=False)
+        contribution.record = record
+        contribution.person = _named(Person, line.cleaned_data["name"])
+        if contribution.pk is None:
+            contribution.position, position = position, position + 1
+        contribution.save()

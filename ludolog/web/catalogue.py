@@ -511,9 +511,10 @@ def _result_rows(ids: list[int]) -> list[ResultRow]:
     return [rows[pk] for pk in ids if pk in rows]
 
 
-def may_import_catalogue(request: HttpRequest) -> bool:
-    """Whether the reader may bring a catalogue file into the current organisation's (its
-    librarians, where it lends games)."""
+def may_catalogue(request: HttpRequest) -> bool:
+    """Whether the reader keeps the catalogue from its pages: catalogues a game, edits a record,
+    brings a catalogue file in (the current organisation's librarians, where it lends games:
+    the copies they add are its)."""
     organisation = current_organisation(request)
     return organisation is not None and organisation.lends_games and may(request, Action.EDIT_CATALOGUE)
 
@@ -554,7 +555,7 @@ def catalogue_search(request: HttpRequest) -> HttpResponse:
         "page": page,
         "page_range": page.paginator.get_elided_page_range(page.number, on_each_side=2, on_ends=1),
         "filtered": any(getattr(choice, name) is not None for name in search.FACETS),
-        "may_import": may_import_catalogue(request),
+        "may_catalogue": may_catalogue(request),
         # Mistyped words were searched for as the catalogue's nearest ones: the reader is told so,
         # with the corrected search as a link (a whole page, so that the search box says it too).
         "corrected": hits.corrected,
@@ -667,6 +668,7 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
         "text_language": next((copy.organisation.language for copy in copies
                                if copy.organisation is not None and copy.organisation.language), ""),
         "librarian": may(request, Action.EDIT_CATALOGUE),
+        "may_catalogue": may_catalogue(request),
         "print_labels": may(request, Action.PRINT_COPY_LABELS),
         "desk_staff": may(request, Action.USE_DESK),
         "document_type": document_type_label(record.document_type),

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from . import catalogue, catalogue_import, labels
+from . import catalogue, catalogue_form, catalogue_import, labels
 
 urlpatterns = [
     path("", catalogue.catalogue_search, name="search"),
@@ -9,7 +9,9 @@ urlpatterns = [
     path("import/<int:pk>/", catalogue_import.import_job, name="import-job"),
     path("import/<int:pk>/go-on/", catalogue_import.import_checked, name="import-checked"),
     path("labels.pdf", labels.copy_labels_pdf, name="labels"),
+    path("new/", catalogue_form.new_record, name="new"),
     path("<int:pk>/", catalogue.catalogue_record, name="record"),
+    path("<int:pk>/edit/", catalogue_form.edit_record, name="edit"),
     # The checklist is the loans app's page, mounted by name; here, it keeps its address and its
     # name, catalogue:checklist.
     path("", include("loans.pages.checklist_urls")),
