@@ -145,6 +145,7 @@ class ContributionForm(forms.ModelForm):
     """A person's part in the record, the person named as typed."""
 
     name = forms.CharField(label=_("name"), max_length=200)
+    field_order = ["name", "role"]
 
     class Meta:
         model = Contribution
