@@ -639,7 +639,7 @@ def test_librarians_see_the_gaps_as_not_stated(client, sparse):
     assert field(html, "Maximum age") == "not stated (99)"
     assert field(html, "Average duration (minutes)") == "not stated"
     assert field(html, "Observed duration") == "not recorded"
-    assert f'<a href="/admin/games/cataloguerecord/{sparse.pk}/change/">Edit this record</a>' in html
+    assert f'<a href="/catalogue/{sparse.pk}/edit/" data-testid="edit-record">Edit this record</a>' in html
     french = get(client, reverse("catalogue:record", args=[sparse.pk]), HTTP_ACCEPT_LANGUAGE="fr")
     assert field(french, "Durée moyenne (minutes)") == "non renseigné"
 
