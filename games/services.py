@@ -278,7 +278,7 @@ def catalogue_record(form: Any, lines: Any, library: Organisation) -> CatalogueR
     changed, added or deleted, the new copies ``library``'s; then, as the admin's save does, the
     record said catalogued (the loans desk reads the box's checklist from its contents) and its
     cover's thumbnails made. Refused (:class:`RecordRefused`) where a form has errors."""
-    if not (form.is_valid() & lines.is_valid()):
+    if not (form.is_valid() & lines.is_valid()):  # both checked: every error shown at once
         raise RecordRefused(form.duplicate_reason or "invalid_record")
     previous_cover = (CatalogueRecord.objects.filter(pk=form.instance.pk).values_list("cover", flat=True).first()
                       if form.instance.pk else "")
