@@ -16,6 +16,7 @@ cheap for one record, so that it always agrees with the list of games shown unde
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -121,6 +122,13 @@ LANGUAGE_NAMES: dict[str, Promise] = {
 }
 """The languages of the catalogue in the reader's language ("français, anglais" for a French
 reader, "French, English" for an English one). A code not here reads as the catalogue names it."""
+
+
+def record_text_language(copies: Iterable[Copy]) -> str:
+    """The language a record's own text (contents, summary, notes) is written in: its library's,
+    said so to the browser and to screen readers whatever the page's language ("" unknown)."""
+    return next((copy.organisation.language for copy in copies
+                 if copy.organisation is not None and copy.organisation.language), "")
 
 
 def language_label(code: str, name: str = "") -> str:
@@ -663,10 +671,7 @@ def catalogue_record(request: HttpRequest, pk: int) -> HttpResponse:
     context = {
         "record": record,
         "reader_title": title_for_reader(record, get_language()),
-        # The record's own text (contents, summary, notes) is in the language its library wrote it
-        # in, said so to the browser and to screen readers whatever the page's language.
-        "text_language": next((copy.organisation.language for copy in copies
-                               if copy.organisation is not None and copy.organisation.language), ""),
+        "text_language": record_text_language(copies),
         "librarian": may(request, Action.EDIT_CATALOGUE),
         "may_catalogue": may_catalogue(request),
         "print_labels": may(request, Action.PRINT_COPY_LABELS),

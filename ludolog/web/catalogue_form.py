@@ -18,12 +18,13 @@ from django.urls import reverse
 from django.utils.translation import gettext
 
 from accounts.current import current_organisation
+from accounts.models import Organisation
 from games import services
 from games.forms import LibrarianRecordForm, RecordLines
 from games.models import CatalogueRecord, Copy
 from games.registry import engine_slugs
 
-from .catalogue import may_catalogue
+from .catalogue import language_label, may_catalogue, record_text_language
 from .games import game_name
 
 
@@ -46,6 +47,7 @@ def _page(request: HttpRequest, record: CatalogueRecord) -> HttpResponse:
     form = LibrarianRecordForm(data, files, instance=record, record_url=_record_url,
                                engine_names={slug: game_name(slug) for slug in engine_slugs()})
     lines = RecordLines.of(record, data, files)
+    _in_the_readers_words(form, lines, record, current_organisation(request))
     status = 200
     if request.method == "POST":
         try:
@@ -61,6 +63,24 @@ def _page(request: HttpRequest, record: CatalogueRecord) -> HttpResponse:
         "record": record if record.pk else None, "form": form, "lines": lines, "copies": copies,
         "asks_anyway": form.asks_anyway or bool(form["catalogue_anyway"].value()),
     }, status=status)
+
+
+def _in_the_readers_words(form: LibrarianRecordForm, lines: RecordLines, record: CatalogueRecord,
+                          organisation: Organisation | None) -> None:
+    """Languages named in the reader's language, as the record page names them; the record's own
+    text marked with the language its library writes it in (a new record: the organisation's)."""
+    def named(language) -> str:
+        return language_label(language.code, language.name)
+
+    form.fields["languages"].label_from_instance = named
+    for line in [*lines.other_titles.forms, lines.other_titles.empty_form]:
+        line.fields["language"].label_from_instance = named
+    copies = Copy.objects.filter(record=record).select_related("organisation") if record.pk else []
+    text_language = record_text_language(copies) or getattr(organisation, "language", "")
+    for name in ("contents", "summary", "notes"):
+        form.fields[name].widget.attrs["data-own-text"] = ""  # as the record page marks it
+        if text_language:
+            form.fields[name].widget.attrs["lang"] = text_language
 
 
 def new_record(request: HttpRequest) -> HttpResponse:

@@ -156,7 +156,9 @@ def pages_for(viewer: str) -> list[str]:
                   for record in GameRecord.objects.filter(status="in_progress").order_by("pk")[:2]]
     if viewer == "bibliothecaire":
         pages += ["/desk/", "/desk/usage/", "/library/households/", "/library/lending-rules/", "/library/volunteers/",
-                  "/catalogue/import/"]
+                  "/catalogue/import/", "/catalogue/new/"]
+        pages += [f"/catalogue/{record.pk}/edit/"
+                  for record in CatalogueRecord.objects.exclude(engine_slug="").order_by("pk")[:1]]
     return pages
 
 
