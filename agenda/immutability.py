@@ -18,7 +18,7 @@ from __future__ import annotations
 from django.db import migrations
 
 from loans.immutability import sqlite_append_only
-from records.immutability import postgresql_append_only, vendor_statements
+from records.immutability import Guards, postgresql_append_only
 
 DOOR_COUNT_TABLE = "agenda_doorcount"
 PLAY_TALLY_TABLE = "agenda_playtally"
@@ -51,26 +51,17 @@ TRIGGERS = {
 """Every trigger the migrations leave installed on the agenda's counts, by database."""
 
 
-def _install(vendor: str) -> list[str]:
-    if vendor == "postgresql":
-        return [statement for install, remove in POSTGRESQL.values() for statement in (*remove, *install)]
-    if vendor == "sqlite":
-        return [statement for install, remove in SQLITE.values() for statement in (*remove, *install)]
-    return []
-
-
-def _remove(vendor: str) -> list[str]:
-    chosen = POSTGRESQL if vendor == "postgresql" else SQLITE if vendor == "sqlite" else {}
-    return [statement for _install_statements, remove in chosen.values() for statement in remove]
+GUARDS = Guards(
+    install={"postgresql": [statement for install, _remove in POSTGRESQL.values() for statement in install],
+             "sqlite": [statement for install, _remove in SQLITE.values() for statement in install]},
+    remove={"postgresql": [statement for _install, remove in POSTGRESQL.values() for statement in remove],
+            "sqlite": [statement for _install, remove in SQLITE.values() for statement in remove]})
 
 
 def agenda_triggers() -> migrations.RunPython:
     """The migration operation (re)installing the agenda's append-only triggers, on either database."""
-    return vendor_statements(_install, _remove)
+    return GUARDS.migration()
 
 
-def flush_statements(vendor: str, statements: list[str]) -> list[str]:
-    """A database flush (tests only) wrapped so that SQLite's triggers let it through."""
-    if vendor == "sqlite":
-        return [*_remove("sqlite"), *statements, *_install("sqlite")]
-    return statements
+flush_statements = GUARDS.flush
+"""A database flush (tests only) wrapped so that SQLite's triggers let it through."""

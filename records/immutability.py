@@ -29,6 +29,7 @@ writes every stored event's hash once, lifts the update trigger for its own stat
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from django.db import migrations
 from django.db.migrations.operations.base import Operation
@@ -225,3 +226,23 @@ def vendor_statements(
             schema_editor.execute(statement)
 
     return migrations.RunPython(forwards, backwards)
+
+
+@dataclass(frozen=True)
+class Guards:
+    """The append-only guards of some tables: each database's statements installing them and
+    removing them. ``migration()`` (re)installs them (removed first: the same operation serves a
+    later migration after SQLite rebuilt a table); ``flush(vendor, statements)`` wraps a test
+    flush so that SQLite's guards let it through (PostgreSQL's flush lifts them itself)."""
+
+    install: dict[str, list[str]]
+    remove: dict[str, list[str]]
+
+    def migration(self) -> migrations.RunPython:
+        return vendor_statements(lambda vendor: [*self.remove.get(vendor, []), *self.install.get(vendor, [])],
+                                 lambda vendor: self.remove.get(vendor, []))
+
+    def flush(self, vendor: str, statements: list[str]) -> list[str]:
+        if vendor == "sqlite":
+            return [*self.remove.get(vendor, []), *statements, *self.install.get(vendor, [])]
+        return statements

@@ -18,7 +18,7 @@ from __future__ import annotations
 from django.db import migrations
 
 from loans.immutability import sqlite_append_only
-from records.immutability import postgresql_append_only, vendor_statements
+from records.immutability import Guards, postgresql_append_only
 
 TABLE_RESULT_TABLE = "tournaments_tableresult"
 MESSAGE = "tournaments_tableresult is append-only: a table result is corrected by a new row, never changed"
@@ -32,23 +32,21 @@ SQLITE_INSTALL, SQLITE_REMOVE = sqlite_append_only(
              f"OR (NEW.corrects_id IS NOT NULL AND EXISTS (SELECT 1 FROM {TABLE_RESULT_TABLE} "
              f"WHERE corrects_id = NEW.corrects_id))"))
 
-TRIGGERS = {
+TRIGGERS = TRIGGERS = {
     "postgresql": ["tournaments_tableresult_append_only"],
     "sqlite": ["tournaments_tableresult_no_update", "tournaments_tableresult_no_delete",
                "tournaments_tableresult_no_replace"],
 }
 """Every trigger the migrations leave installed on the table results, by database."""
 
+GUARDS = Guards(install={"postgresql": POSTGRESQL_INSTALL, "sqlite": SQLITE_INSTALL},
+                remove={"postgresql": POSTGRESQL_REMOVE, "sqlite": SQLITE_REMOVE})
+
 
 def table_result_triggers() -> migrations.RunPython:
     """The migration operation (re)installing the table results' triggers, on either database."""
-    install = {"postgresql": [*POSTGRESQL_REMOVE, *POSTGRESQL_INSTALL], "sqlite": [*SQLITE_REMOVE, *SQLITE_INSTALL]}
-    remove = {"postgresql": POSTGRESQL_REMOVE, "sqlite": SQLITE_REMOVE}
-    return vendor_statements(lambda vendor: install.get(vendor, []), lambda vendor: remove.get(vendor, []))
+    return GUARDS.migration()
 
 
-def flush_statements(vendor: str, statements: list[str]) -> list[str]:
-    """A database flush (tests only) wrapped so that SQLite's triggers let it through."""
-    if vendor == "sqlite":
-        return [*SQLITE_REMOVE, *statements, *SQLITE_INSTALL]
-    return statements
+flush_statements = GUARDS.flush
+"""A database flush (tests only) wrapped so that SQLite's triggers let it through."""
