@@ -15,7 +15,7 @@ from django.utils import timezone
 
 from tests.loans.test_usage import library
 
-from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
+from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, at_each_width, logged_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,12 +34,14 @@ def volunteer(desk_user):
 
 
 @pytest.mark.slow(seconds=20)
-@pytest.mark.parametrize("language, locale", [("en", "en-US"), ("fr", "fr-FR")])
-@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
+@pytest.mark.parametrize("language, locale, viewport", [("en", "en-US", LAPTOP), ("fr", "fr-FR", PHONE)],
+                         ids=["en-1280", "fr-390"])
 def test_the_usage_table_reads_on_a_phone_and_a_laptop(browser, live_server, artifacts: Path, volunteer, viewport,
                                                        language, locale):
+    """Clicked through on a laptop in English and on a phone in French (the longer words on the
+    narrower screen); each state of the table looked at on both screens."""
     lib = library(timezone.localdate())
-    words, width = WORDS[language], viewport["width"]
+    words = WORDS[language]
     page = logged_in_page(browser, live_server, volunteer, viewport=viewport, locale=locale)
     page.goto(f"{live_server.url}/desk/")
     page.wait_for_selector("html[data-camera-ready]", state="attached")  # the scan box's buttons settled
@@ -51,14 +53,18 @@ def test_the_usage_table_reads_on_a_phone_and_a_laptop(browser, live_server, art
     dixit = page.locator(f'tbody[data-record="{lib.dixit.pk}"]')
     assert words["hint"] in dixit.locator("th").inner_text()
     waiting = dixit.locator('[data-figure="waiting"]')
-    assert waiting.is_visible() and waiting.inner_text().strip().endswith("2")
-    if width < 640:  # a card per game: each figure with its name beside it
-        assert words["waiting"] in waiting.evaluate("cell => getComputedStyle(cell, '::before').content")
-        assert page.locator('[data-testid="usage-table"] thead').is_hidden()
-    else:
-        assert words["loans"] in page.locator('[data-testid="usage-table"] thead').inner_text()
-    assert_no_sideways_scroll(page)
-    page.screenshot(path=str(artifacts / f"desk-usage-{width}-{language}.png"), full_page=True)
+
+    def table_at(width: int) -> None:
+        assert waiting.is_visible() and waiting.inner_text().strip().endswith("2")
+        if width < 640:  # a card per game: each figure with its name beside it
+            assert words["waiting"] in waiting.evaluate("cell => getComputedStyle(cell, '::before').content")
+            assert page.locator('[data-testid="usage-table"] thead').is_hidden()
+        else:
+            assert words["loans"] in page.locator('[data-testid="usage-table"] thead').inner_text()
+        assert_no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts / f"desk-usage-{width}-{language}.png"), full_page=True)
+
+    at_each_width(page, table_at)
 
     dixit.locator("summary").click()
     copy_line = dixit.locator('li[data-copy="B1"]')
@@ -73,9 +79,13 @@ def test_the_usage_table_reads_on_a_phone_and_a_laptop(browser, live_server, art
     assert order == [str(lib.catan.pk), str(lib.dixit.pk), str(lib.azul.pk), str(lib.scrabble.pk)]
     azul = page.locator(f'tbody[data-record="{lib.azul.pk}"]')
     azul.locator("summary").click()
-    assert azul.locator('li[data-copy="A2"]').is_visible()
-    assert_no_sideways_scroll(page)
-    page.screenshot(path=str(artifacts / f"desk-usage-copies-{width}-{language}.png"), full_page=True)
+
+    def copies_at(width: int) -> None:
+        assert azul.locator('li[data-copy="A2"]').is_visible()
+        assert_no_sideways_scroll(page)
+        page.screenshot(path=str(artifacts / f"desk-usage-copies-{width}-{language}.png"), full_page=True)
+
+    at_each_width(page, copies_at)
     page.context.close()
 
 

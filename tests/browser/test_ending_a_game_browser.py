@@ -16,7 +16,7 @@ from records.models import Event, GameRecord
 from records.services import append_event
 from tests.factories import new_record, simulated_document
 
-from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, assert_tap_targets, logged_in_page
+from .recorder_driver import PHONE, assert_no_sideways_scroll, assert_tap_targets, at_each_width, logged_in_page
 from .taps import lay_tile, wait_stored
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,18 +35,22 @@ def winners_of(record: GameRecord) -> list[str]:
 
 
 def end_screen_shots(browser, live_server, keeper, record: GameRecord, artifacts: Path) -> None:
-    """The end screen on a phone and a laptop, in English and French: looked at, and kept."""
-    for size, viewport in (("390", PHONE), ("1280", LAPTOP)):
-        for language, locale, heading in (("en", "en-US", "The game is over."), ("fr", "fr-FR", "La partie est terminée.")):
-            page = logged_in_page(browser, live_server, keeper, viewport=viewport, locale=locale)
-            page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
-            screen = page.locator('[data-testid="end-screen"]')
+    """The end screen on a phone and a laptop, in English and French: looked at, and kept (a
+    page a language, resized)."""
+    for language, locale, heading in (("en", "en-US", "The game is over."), ("fr", "fr-FR", "La partie est terminée.")):
+        page = logged_in_page(browser, live_server, keeper, viewport=PHONE, locale=locale)
+        page.goto(f"{live_server.url}/scorekeeping/{record.pk}/")
+        screen = page.locator('[data-testid="end-screen"]')
+
+        def end_at(width: int) -> None:
             assert screen.is_visible() and screen.locator("h2").inner_text().startswith(heading)
             assert page.locator("body").inner_text().count(heading) == 1
             assert_no_sideways_scroll(page)
-            page.screenshot(path=str(artifacts / f"end-screen-{language}-{size}.png"), full_page=True)
-            assert page.script_errors == []
-            page.context.close()
+            page.screenshot(path=str(artifacts / f"end-screen-{language}-{width}.png"), full_page=True)
+
+        at_each_width(page, end_at)
+        assert page.script_errors == []
+        page.context.close()
 
 
 @pytest.mark.slow(seconds=25)

@@ -21,7 +21,7 @@ from scoring import leagues
 from scoring.models import League
 from tests.factories import give_role
 
-from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, logged_in_page
+from .recorder_driver import LAPTOP, PHONE, assert_no_sideways_scroll, at_each_width, logged_in_page
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -61,12 +61,20 @@ def the_demo_ludotheque(django_user_model, language: str):
 
 
 @pytest.mark.slow(seconds=12)
-@pytest.mark.parametrize("language", ["en", "fr"])
-@pytest.mark.parametrize("viewport", [PHONE, LAPTOP], ids=["390", "1280"])
+@pytest.mark.parametrize("language, viewport", [("en", LAPTOP), ("fr", PHONE)], ids=["en-1280", "fr-390"])
 def test_an_organiser_creates_a_league_for_every_game(browser, live_server, artifacts: Path, django_user_model,
                                                       viewport, language):
+    """Clicked through on a laptop in English and on a phone in French (the longer words on the
+    narrower screen); each step looked at on both screens."""
     words = WORDS[language]
-    suffix = f"{language}-{viewport['width']}"
+
+    def look(step: str) -> None:
+        def at(width: int) -> None:
+            assert_no_sideways_scroll(page)
+            page.screenshot(path=str(artifacts / f"league-{step}-{language}-{width}.png"), full_page=True)
+
+        at_each_width(page, at)
+
     ludotheque, organiser, people = the_demo_ludotheque(django_user_model, language)
     visited: list[str] = []
     page = watched(logged_in_page(browser, live_server, organiser, viewport=viewport,
@@ -92,8 +100,7 @@ def test_an_organiser_creates_a_league_for_every_game(browser, live_server, arti
     co_organisers = page.get_by_test_id("organisers-choice")
     co_organisers.get_by_label("Bruno", exact=True).check()
     co_organisers.get_by_label("Chloé", exact=True).check()
-    assert_no_sideways_scroll(page)
-    page.screenshot(path=str(artifacts / f"league-form-{suffix}.png"), full_page=True)
+    look("form")
     assert page.script_errors == []  # type: ignore[attr-defined]
 
     with page.expect_navigation():
@@ -106,8 +113,7 @@ def test_an_organiser_creates_a_league_for_every_game(browser, live_server, arti
     assert set(league.organisers.all()) == {people["Bruno"], people["Chloé"]}
     assert set(league.members.values_list("display_name", flat=True)) == {"Alice", "Bruno", "Chloé"}
     assert "25 / 18 / 15 / 12" in page.get_by_test_id("points-by-place").inner_text()
-    assert_no_sideways_scroll(page)
-    page.screenshot(path=str(artifacts / f"league-saved-{suffix}.png"), full_page=True)
+    look("saved")
 
     with page.expect_navigation():
         page.get_by_role("link", name=words["edit"]).click()
@@ -120,8 +126,7 @@ def test_an_organiser_creates_a_league_for_every_game(browser, live_server, arti
     assert games.get_by_label("Les Aventuriers du Rail").is_visible()
     assert not games.get_by_label("Azul").is_visible()
     assert "hunters-gatherers" not in games.inner_text()
-    assert_no_sideways_scroll(page)
-    page.screenshot(path=str(artifacts / f"league-edit-{suffix}.png"), full_page=True)
+    look("edit")
     assert page.script_errors == []  # type: ignore[attr-defined]
 
     assert visited and not [url for url in visited if urlparse(url).path.startswith("/admin/")]
