@@ -56,9 +56,10 @@ def supervised_worker(tmp_path, scoring_queue) -> Iterator[Callable[..., tuple[s
     # supervisor was started in: the test is over and its queue is its own, so nothing is left for
     # a warm shutdown to finish (one took seconds of the test's time on a busy machine).
     for supervisor in started:
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(supervisor.pid, signal.SIGKILL)
-        supervisor.wait()
+        if supervisor.poll() is None:  # (once reaped, its id may be another process's)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(supervisor.pid, signal.SIGKILL)
+            supervisor.wait()
 
 
 def finished_unqueued(players: int, seed: int):
