@@ -14,10 +14,13 @@ from tests.scoring.test_leagues import LEAGUE_GAMES, make_league, play_and_score
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def league():
-    league = make_league()
-    play_and_score(LEAGUE_GAMES)
+@pytest.fixture(scope="module")
+def league(module_transaction, django_db_blocker):
+    """The league and its scored games, built once for the module's tests (each test's own
+    changes are rolled back)."""
+    with django_db_blocker.unblock():
+        league = make_league()
+        play_and_score(LEAGUE_GAMES)
     return league
 
 

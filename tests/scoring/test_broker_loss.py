@@ -4,6 +4,7 @@ is started again when it dies."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -43,7 +44,7 @@ def supervised_worker(tmp_path, scoring_queue) -> Iterator[Callable[..., tuple[s
         log_path = tmp_path / f"supervise-{len(started)}.log"
         supervisor = subprocess.Popen(
             [sys.executable, "-m", "ludolog.supervise", "worker", "-Q", scoring_queue, "-l", "info", *celery_options],
-            cwd=ROOT, stdout=open(log_path, "w"), stderr=subprocess.STDOUT,
+            cwd=ROOT, stdout=open(log_path, "w"), stderr=subprocess.STDOUT, start_new_session=True,
             env={**os.environ, "DATABASE_URL": database_url_for_other_processes(), "LUDOLOG_SCORING_QUEUE": scoring_queue,
                  "CELERY_BROKER_URL": broker_url, "CELERY_RESULT_BACKEND": broker_url, **env},
         )
@@ -51,14 +52,14 @@ def supervised_worker(tmp_path, scoring_queue) -> Iterator[Callable[..., tuple[s
         return supervisor, log_path
 
     yield start
+    # The supervisor and its worker (and the worker's pool) killed together, in the session each
+    # supervisor was started in: the test is over and its queue is its own, so nothing is left for
+    # a warm shutdown to finish (one took seconds of the test's time on a busy machine).
     for supervisor in started:
-        if supervisor.poll() is None:
-            supervisor.terminate()
-            try:
-                supervisor.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                supervisor.kill()
-                supervisor.wait()
+        if supervisor.poll() is None:  # (once reaped, its id may be another process's)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(supervisor.pid, signal.SIGKILL)
+            supervisor.wait()
 
 
 def finished_unqueued(players: int, seed: int):

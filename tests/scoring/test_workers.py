@@ -28,7 +28,11 @@ def scored(*records) -> bool:
     return ScoredRecord.objects.filter(pk__in=[r.pk for r in records]).count() == len(records)
 
 
-def test_a_finished_game_is_scored_by_a_worker_as_the_engine_scores_it(start_worker):
+def test_a_finished_game_is_scored_by_a_worker_and_those_finished_while_the_broker_is_down_by_the_sweep(
+        start_worker):
+    """One worker for both paths (a worker's start is most of each): the normal one, scoring as
+    the engine scores and a second run rewriting nothing; then games finished while the broker
+    was down, which nothing queued until the sweep."""
     start_worker()
     record = play(4, 21)  # finishing commits, then queues the task to the worker
     wait_for(lambda: scored(record), what="the worker to score the record")
@@ -39,8 +43,6 @@ def test_a_finished_game_is_scored_by_a_worker_as_the_engine_scores_it(start_wor
     wait_for(lambda: ScoredRecord.objects.get(pk=record.pk).scored_at > first_run, what="the second run")
     assert list(SeatResult.objects.order_by("pk").values_list("pk", "score", "rank", "breakdown")) == rows
 
-
-def test_games_finished_while_the_broker_is_down_are_scored_by_the_sweep(start_worker):
     script = textwrap.dedent("""
         import django
         django.setup()
@@ -57,13 +59,14 @@ def test_games_finished_while_the_broker_is_down_are_scored_by_the_sweep(start_w
     assert "the sweep will pick it up" in finished.stderr  # the publish failed and was logged
     records = [GameRecord.objects.get(pk=int(pk)) for pk in finished.stdout.split()]
     assert all(r.status == GameRecord.Status.FINISHED for r in records)
-    assert not SeatResult.objects.exists()
+    assert not SeatResult.objects.filter(record__in=records).exists()  # the worker was there: nothing reached it
 
-    start_worker()
     tasks.sweep.apply_async(queue=tasks.scoring_queue())
     wait_for(lambda: scored(*records), what="the swept records to be scored")
     assert stored(records[0]) == engine_scores(4, 22)
     assert [(s, r) for _seat, s, r, _b in stored(records[1])] == [(7, 2), (9, 1)]
+    assert list(SeatResult.objects.filter(record=record).order_by("pk").values_list(
+        "pk", "score", "rank", "breakdown")) == rows  # the sweep left the scored game alone
 
 
 def test_a_task_killed_with_its_worker_is_delivered_again_and_completes(start_worker):
