@@ -41,7 +41,7 @@ from records.models import Event, EventVerification, GameRecord
 from records.selectors import AppendTarget
 from records.services import RecordFull, append_event
 from tests.factories import (
-    ROOT, VERIFIED_APPS, event, keeper_api, plain_postgresql_client, post_event, seeded_record, simulated_document,
+    ROOT, VERIFIED_APPS, event, keeper_api, manage_py, plain_postgresql_client, post_event, seeded_record, simulated_document,
     sqlite_env,
 )
 
@@ -215,11 +215,11 @@ def test_verify_events_names_an_event_edited_in_the_sqlite_file(migrated_sqlite,
     """Someone with the file: drops the trigger with the sqlite3 module and edits an event."""
     game = tmp_path / "game.json"
     game.write_text(json.dumps(simulated_document("hunters-gatherers", 2, 5)))
-    imported = run_manage(migrated_sqlite, "import_record", str(game))
-    assert imported.returncode == 0, imported.stderr
-    record_id = int(imported.stdout.split()[-1])
-    intact = run_manage(migrated_sqlite, "verify_events")
-    assert intact.returncode == 0 and intact.stdout.endswith("in 1 record checked: every hash matches\n")
+    intact = manage_py(sqlite_env(migrated_sqlite), ["import_record", str(game)], ["verify_events"])
+    assert intact.returncode == 0, intact.stderr
+    imported, checked = intact.stdout.splitlines()[-2:]  # the record's id, then what verify_events found
+    record_id = int(imported)
+    assert checked.endswith("in 1 record checked: every hash matches")
 
     db = sqlite3.connect(migrated_sqlite)
     db.execute("DROP TRIGGER records_event_no_update")
@@ -262,14 +262,13 @@ def test_the_migrations_chain_and_checkpoint_what_was_stored_before_them_on_sqli
     club's file of then would go: players before records 0005 (their name keys), events before
     0006 (their hash chain), records before 0017 (their checkpoints), a desk's copy events before
     loans 0010 (their chain and checkpoints). Each is its own migration test's worth, and each
-    migrated the file from nothing again (four files, fifteen ``manage.py`` runs; now seven).
+    migrated the file from nothing again (four files, fifteen processes; now one file, four).
 
     The file is migrated as far as records 0007 and taken back to 0004 (0007 to 0005 reversed
     alone: reversing 0006 puts the triggers back), then only as far as each stage needs."""
     database = tmp_path / "ledger.sqlite3"
-    up_to_0007 = run_manage(database, "migrate", "records", "0007", "-v0")
-    assert up_to_0007.returncode == 0, up_to_0007.stderr
-    back = run_manage(database, "migrate", "records", "0004", "-v0")
+    env = sqlite_env(database)
+    back = manage_py(env, ["migrate", "records", "0007", "-v0"], ["migrate", "records", "0004", "-v0"])
     assert back.returncode == 0, back.stderr
     db = sqlite3.connect(database)
     assert {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == {
@@ -280,14 +279,11 @@ def test_the_migrations_chain_and_checkpoint_what_was_stored_before_them_on_sqli
     db.commit()
     db.close()
     # loans 0009 takes records as far as 0021: 0005, 0006 and 0017 have run.
-    up_to_loans_0009 = run_manage(database, "migrate", "loans", "0009", "-v0")
+    up_to_loans_0009 = manage_py(env, ["migrate", "loans", "0009", "-v0"])
     assert up_to_loans_0009.returncode == 0, up_to_loans_0009.stderr
     with sqlite3.connect(database) as db:
         copies = insert_legacy_copy_events(db)
-    for app in VERIFIED_APPS:
-        forward = run_manage(database, "migrate", app, "-v0")
-        assert forward.returncode == 0, forward.stderr
-    verified = run_manage(database, "verify_events")
+    verified = manage_py(env, *(["migrate", app, "-v0"] for app in VERIFIED_APPS), ["verify_events"])
     assert verified.returncode == 0, verified.stdout + verified.stderr
     assert verified.stdout == f"3 events in 2 records, {copies[0]} events in {copies[1]} copies checked: every hash matches\n"
 
@@ -375,17 +371,12 @@ def test_migration_0006_chains_the_events_already_stored_on_postgresql():
     with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")
     try:
-        def manage(*args: str) -> subprocess.CompletedProcess:
-            return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
-
-        assert manage("migrate", "records", "0004", "-v0").returncode == 0
+        migrated = manage_py(env, ["migrate", "records", "0004", "-v0"])
+        assert migrated.returncode == 0, migrated.stderr
         with psycopg.connect(env["DATABASE_URL"], autocommit=True) as db:
             insert_legacy_players(db, "%s")
             insert_legacy_events(db, "%s")
-        for app in VERIFIED_APPS:
-            forward = manage("migrate", app, "-v0")
-            assert forward.returncode == 0, forward.stderr
-        verified = manage("verify_events")
+        verified = manage_py(env, *(["migrate", app, "-v0"] for app in VERIFIED_APPS), ["verify_events"])
         assert verified.stdout == "3 events in 2 records checked: every hash matches\n", verified.stderr
         with psycopg.connect(env["DATABASE_URL"], autocommit=True) as db:
             assert_player_keys(db)
