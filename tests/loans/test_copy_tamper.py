@@ -6,7 +6,9 @@ are each named by ``verify_events`` (copy, seq, what) with exit 1; a copy's chai
 together with its stored checkpoint passes the store alone but not the checkpoint file the beat
 keeps. ``rebuild_copy_states`` refuses to fold a broken chain, naming the copy; the desk's copy
 page and the API answer 409 ``copy_tampered``, never a 500. On SQLite the copy events have their
-append-only triggers too.
+append-only triggers too. Migration 0010, which chains and checkpoints the copy events stored
+before it, is tested in the SQLite file that takes the game records' events through theirs
+(``tests/records/test_event_integrity.py``): one file migrated from nothing rather than two.
 
 Every edit is made as an attacker with database access would: raw SQL with the triggers off (a
 PostgreSQL superuser's replica mode, dropped SQLite triggers), rolled back with the test.
@@ -16,14 +18,10 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sqlite3
-import subprocess
-import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from decimal import Decimal
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
@@ -35,7 +33,6 @@ from loans.errors import CopyChainsBroken
 from loans.immutability import TRIGGERS
 from loans.models import CopyCheckpoint, CopyEvent, CopyState
 from records import tasks as records_tasks
-from tests.factories import ROOT, VERIFIED_APPS, sqlite_env
 
 pytestmark = pytest.mark.django_db
 
@@ -302,40 +299,3 @@ def test_the_documented_form_is_pinned():
                     '"recorded_by":null,"seq":2,"type":"returned"}')
 
 
-def run_manage(database: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=sqlite_env(database),
-                          capture_output=True, text=True, timeout=300)
-
-
-@pytest.mark.slow
-def test_the_migration_chains_and_checkpoints_the_events_stored_before_it(tmp_path):
-    """A desk's events stored before migration 0010 get their chain in order, each copy its
-    checkpoint, and verify with SQLite's triggers installed after."""
-    database = tmp_path / "desk.sqlite3"
-    assert run_manage(database, "migrate", "loans", "0009", "-v0").returncode == 0
-    with sqlite3.connect(database) as db:  # a desk's day, written as the desk of then wrote it
-        db.execute("INSERT INTO games_cataloguerecord (id, title, document_type, contents, summary, notes, engine_slug,"
-                   " created_at, updated_at, cover, added_with_a_result) VALUES (1, 'Azul', '', '', '', '', '',"
-                   " '2026-01-01 00:00:00', '2026-01-01 00:00:00', '', 0)")
-        db.executemany("INSERT INTO games_copy (id, barcode, shelf_location, status, missing_pieces, record_id)"
-                       " VALUES (?, ?, '', 'available', '', 1)", [(1, "OLD-1"), (2, "OLD-2")])
-        db.execute("INSERT INTO loans_household (id, name, card_number, fee_paid, deposit_held, loan_limit, notes, email,"
-                   " address, phone, postcode, town) VALUES (1, 'Martin', 'C-1', 1, 0, 3, '', '', '', '', '', '')")
-        db.executemany("INSERT INTO loans_copyevent (copy_id, seq, type, payload, recorded_at, household_id)"
-                       " VALUES (?, ?, ?, ?, ?, 1)", [
-                           (1, 1, "lent", '{"lent_on": "2026-12-01", "due_on": "2026-12-22"}', "2026-12-01 10:00:00"),
-                           (1, 2, "returned", '{"returned_on": "2026-12-25", "days_late": 3, "late_fee": "0.60"}',
-                            "2026-12-25 10:00:00.123456"),
-                           (2, 1, "lent", '{"lent_on": "2026-12-02", "due_on": "2026-12-23"}', "2026-12-02 10:00:00")])
-        before = db.execute("SELECT COUNT(*), COUNT(DISTINCT copy_id) FROM loans_copyevent").fetchone()
-    for app in VERIFIED_APPS:
-        migrated = run_manage(database, "migrate", app, "-v0")
-        assert migrated.returncode == 0, migrated.stderr
-    with sqlite3.connect(database) as db:
-        assert db.execute("SELECT COUNT(*) FROM loans_copyevent WHERE hash = ''").fetchone() == (0,)
-        assert db.execute("SELECT COUNT(*) FROM loans_copycheckpoint").fetchone() == (before[1],)
-        with pytest.raises(sqlite3.DatabaseError, match="append-only"):
-            db.execute("DELETE FROM loans_copyevent")
-    verified = run_manage(database, "verify_events")
-    assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert f"{before[0]} events in {before[1]} copies" in verified.stdout

@@ -1,18 +1,13 @@
-"""A real Celery worker process answers through Redis."""
+"""A real Celery worker process answers through Redis. (A web process that starts while the broker
+is down: ``tests/ludolog/test_deploy.py``, with what a web process loads before its first request.)"""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import uuid
-from pathlib import Path
 
 import pytest
 
 from scoring.tasks import ping
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.mark.redis
@@ -39,17 +34,6 @@ def test_web_process_connects_to_the_broker_and_declares_the_queue_at_start_up()
         assert broker.exists(f"_kombu.binding.{queue}")
     finally:
         broker.delete(f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}")
-
-
-def test_a_web_process_starts_even_when_the_broker_is_down():
-    env = dict(os.environ, CELERY_BROKER_URL="redis://127.0.0.1:1/0", CELERY_RESULT_BACKEND="")
-    started = subprocess.run(
-        [sys.executable, "-c", "import ludolog.wsgi as w; print(callable(w.application))"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
-    )
-    assert started.returncode == 0, started.stderr
-    assert started.stdout.strip() == "True"
-    assert "the broker did not answer at start-up" in started.stderr
 
 
 def test_an_eager_process_has_no_broker_to_warm_up(celery_eager):

@@ -21,34 +21,40 @@ ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "ludolog" / "deploy"
 
 
-def test_gunicorn_takes_the_deployment_configuration():
-    gunicorn = Path(sys.executable).parent / "gunicorn"
-    checked = subprocess.run([str(gunicorn), "--check-config", "-c", str(DEPLOY / "gunicorn.conf.py"), "ludolog.wsgi"],
-                             cwd=ROOT, capture_output=True, text=True)
-    assert checked.returncode == 0, checked.stderr
+def test_gunicorn_takes_the_configuration_and_its_app_loads_everything_before_a_first_request():
+    """``gunicorn --check-config`` with the deployment's configuration loads the application as
+    each worker does before it accepts a request (``ludolog.wsgi``): the URLconf (and the views it
+    imports), every engine's data and every game's web module with its tile pictures (each
+    Carcassonne tile's geometry) are loaded then, not in a first request. And a broker that does
+    not answer then is no reason not to start: it is warned of, and the first task queued connects.
 
-
-def test_a_web_process_has_its_views_and_engines_loaded_before_its_first_request():
-    """gunicorn imports ludolog.wsgi in each worker before it accepts a request: the URLconf (and
-    the views it imports), every engine's data and every game's web module with its tile pictures
-    (each Carcassonne tile's geometry) are loaded then, not in a first request."""
+    One process for the three (gunicorn's own command, then a look at what it loaded), each start
+    of Django being seconds of a core."""
     probe = (
-        "import sys, ludolog.wsgi, games.registry\n"
+        "import sys\n"
+        "from gunicorn.app.wsgiapp import run\n"
+        "sys.argv = ['gunicorn', '--check-config', '-c', sys.argv[1], 'ludolog.wsgi']\n"
+        "try:\n"
+        "    run()\n"
+        "except SystemExit as checked:\n"
+        "    assert not checked.code, f'gunicorn --check-config exited {checked.code}'\n"
+        "import ludolog.wsgi, games.registry\n"
         "from games.engines.hunters_gatherers.tileset import load_tileset\n"
         "from games.engines.carcassonne.tileset import load_tileset as carcassonne_tiles\n"
         "from ludolog.web.games import _loaded\n"
         "from ludolog.web.games.carcassonne.drawing import _shape\n"
         # The registry's own table: asking it through get_engine would fill it.
         "loaded = sorted(games.registry._ADAPTERS)\n"
-        "print('records.views' in sys.modules, loaded == games.registry.engine_slugs(), len(loaded),"
-        " load_tileset.cache_info().currsize, carcassonne_tiles.cache_info().currsize, len(_loaded),"
-        " _shape.cache_info().currsize)\n"
+        "print(callable(ludolog.wsgi.application), 'records.views' in sys.modules,"
+        " loaded == games.registry.engine_slugs(), len(loaded), load_tileset.cache_info().currsize,"
+        " carcassonne_tiles.cache_info().currsize, len(_loaded), _shape.cache_info().currsize)\n"
     )
-    env = {key: value for key, value in os.environ.items() if key != "CELERY_BROKER_URL"}
-    started = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True,
-                             text=True, timeout=120)
+    env = dict(os.environ, CELERY_BROKER_URL="redis://127.0.0.1:1/0", CELERY_RESULT_BACKEND="")
+    started = subprocess.run([sys.executable, "-c", probe, str(DEPLOY / "gunicorn.conf.py")], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=120)
     assert started.returncode == 0, started.stderr
-    assert started.stdout.split() == ["True", "True", "4", "1", "1", "4", "65"]  # 65 tiles: base and both expansions
+    assert started.stdout.split() == ["True", "True", "True", "4", "1", "1", "4", "65"]  # 65 tiles: base and both expansions
+    assert "the broker did not answer at start-up" in started.stderr
 
 
 def test_a_worker_sets_what_it_loaded_aside_from_the_collector_after_its_first_request():

@@ -1,6 +1,5 @@
 """Fixtures of the event store's tests: a SQLite file migrated as ``make run`` migrates it, for
 the tests that act as a plain client of the file (the sqlite3 module) or run ``manage.py`` on it;
-an empty database of the suite's kind, for a migration test to migrate only as far as it needs;
 the scorekeeper's API client."""
 
 from __future__ import annotations
@@ -10,11 +9,7 @@ import os
 import shutil
 import subprocess
 import sys
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
-
-import psycopg
 
 import pytest
 from rest_framework.test import APIClient
@@ -49,27 +44,6 @@ def migrated_sqlite(migrated_sqlite_template, tmp_path) -> Path:
     database = tmp_path / "ledger.sqlite3"
     shutil.copy(migrated_sqlite_template, database)
     return database
-
-
-@pytest.fixture
-def empty_database(tmp_path) -> Iterator[str]:
-    """The URL of an empty database of the kind the suite runs on: a PostgreSQL database of the
-    test's own, dropped after it, or a SQLite file. A migration test migrates it only as far as
-    the migration before the one it tests (a few seconds), where taking the test database back
-    there would unapply every app's migrations after it, and apply them again."""
-    url = os.environ.get("DATABASE_URL", "")
-    if not url.startswith(("postgres://", "postgresql://")):
-        yield f"sqlite:///{tmp_path / 'empty.sqlite3'}"
-        return
-    server = url.rsplit("/", 1)[0]
-    name = f"ludolog_empty_{uuid.uuid4().hex[:8]}"
-    with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-        admin.execute(f"CREATE DATABASE {name}")
-    try:
-        yield f"{server}/{name}"
-    finally:
-        with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
-            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 @pytest.fixture

@@ -4,7 +4,9 @@
   ``verify_events`` names each record and seq that no longer matches: an event altered by a
   superuser with the triggers off (PostgreSQL) or by someone editing the file (SQLite) is found.
 * Migration 0006 chains the events already stored, and every guard trigger is in place after
-  the migrations.
+  the migrations. On SQLite one file goes through every migration that takes over what was
+  stored before it (players' keys 0005, the chain 0006, the checkpoints 0017, the copy events'
+  chain, loans 0010); on PostgreSQL the chain and the players' keys.
 * A record takes at most ``LUDOLOG_MAX_EVENTS_PER_RECORD`` events: the next answers 409
   ``record_full`` and stores nothing.
 """
@@ -39,7 +41,7 @@ from records.models import Event, EventVerification, GameRecord
 from records.selectors import AppendTarget
 from records.services import RecordFull, append_event
 from tests.factories import (
-    ROOT, VERIFIED_APPS, event, keeper_api, plain_postgresql_client, post_event, seeded_record, simulated_document,
+    ROOT, VERIFIED_APPS, event, keeper_api, manage_py, plain_postgresql_client, post_event, seeded_record, simulated_document,
     sqlite_env,
 )
 
@@ -213,11 +215,11 @@ def test_verify_events_names_an_event_edited_in_the_sqlite_file(migrated_sqlite,
     """Someone with the file: drops the trigger with the sqlite3 module and edits an event."""
     game = tmp_path / "game.json"
     game.write_text(json.dumps(simulated_document("hunters-gatherers", 2, 5)))
-    imported = run_manage(migrated_sqlite, "import_record", str(game))
-    assert imported.returncode == 0, imported.stderr
-    record_id = int(imported.stdout.split()[-1])
-    intact = run_manage(migrated_sqlite, "verify_events")
-    assert intact.returncode == 0 and intact.stdout.endswith("in 1 record checked: every hash matches\n")
+    intact = manage_py(sqlite_env(migrated_sqlite), ["import_record", str(game)], ["verify_events"])
+    assert intact.returncode == 0, intact.stderr
+    imported, checked = intact.stdout.splitlines()[-2:]  # the record's id, then what verify_events found
+    record_id = int(imported)
+    assert checked.endswith("in 1 record checked: every hash matches")
 
     db = sqlite3.connect(migrated_sqlite)
     db.execute("DROP TRIGGER records_event_no_update")
@@ -254,37 +256,89 @@ def test_verify_events_names_an_event_a_superuser_edited_with_the_triggers_off()
     assert verify_command("--record", str(other.pk))[0] == 0
 
 
-def test_migration_0006_chains_the_events_already_stored_on_sqlite(tmp_path):
-    """Back to 0005 (0007 and 0006 reversed), events stored without hashes, then forwards.
+@pytest.mark.slow(seconds=25)
+def test_the_migrations_chain_and_checkpoint_what_was_stored_before_them_on_sqlite(tmp_path):
+    """One SQLite file through the migrations that take over what was stored before them, as a
+    club's file of then would go: players before records 0005 (their name keys), events before
+    0006 (their hash chain), records before 0017 (their checkpoints), a desk's copy events before
+    loans 0010 (their chain and checkpoints). Each is its own migration test's worth, and each
+    migrated the file from nothing again (four files, fifteen processes; now one file, four).
 
-    The file is migrated as far as 0007 and no further: 0007 and 0006 are reversed alone, not
-    every app's migrations after them (which took most of this test's minute)."""
+    The file is migrated as far as records 0007 and taken back to 0004 (0007 to 0005 reversed
+    alone: reversing 0006 puts the triggers back), then only as far as each stage needs."""
     database = tmp_path / "ledger.sqlite3"
-    up_to_0007 = run_manage(database, "migrate", "records", "0007", "-v0")
-    assert up_to_0007.returncode == 0, up_to_0007.stderr
-    back = run_manage(database, "migrate", "records", "0005", "-v0")
+    env = sqlite_env(database)
+    back = manage_py(env, ["migrate", "records", "0007", "-v0"], ["migrate", "records", "0004", "-v0"])
     assert back.returncode == 0, back.stderr
     db = sqlite3.connect(database)
     assert {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'")} == {
         "records_event_no_update", "records_event_no_delete",
     }
+    insert_legacy_players(db, "?")
     insert_legacy_events(db, "?")
     db.commit()
     db.close()
-    for app in VERIFIED_APPS:
-        forward = run_manage(database, "migrate", app, "-v0")
-        assert forward.returncode == 0, forward.stderr
-    verified = run_manage(database, "verify_events")
+    # loans 0009 takes records as far as 0021: 0005, 0006 and 0017 have run.
+    up_to_loans_0009 = manage_py(env, ["migrate", "loans", "0009", "-v0"])
+    assert up_to_loans_0009.returncode == 0, up_to_loans_0009.stderr
+    with sqlite3.connect(database) as db:
+        copies = insert_legacy_copy_events(db)
+    verified = manage_py(env, *(["migrate", app, "-v0"] for app in VERIFIED_APPS), ["verify_events"])
     assert verified.returncode == 0, verified.stdout + verified.stderr
-    assert verified.stdout == "3 events in 2 records checked: every hash matches\n"
+    assert verified.stdout == f"3 events in 2 records, {copies[0]} events in {copies[1]} copies checked: every hash matches\n"
+
     db = sqlite3.connect(database)
-    # The event store's own (the copy events' are loans.immutability's, checked in tests/loans).
+    assert_player_keys(db)
+    # The event store's own triggers; the copy events' (loans 0011) below.
     assert {name for (name,) in db.execute(
         "SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name LIKE 'records%'")} == set(
         TRIGGERS["sqlite"]
     )
     with pytest.raises(sqlite3.IntegrityError, match="append-only"):
         db.execute("UPDATE records_event SET hash = ''")
+    assert db.execute("SELECT COUNT(*) FROM loans_copyevent WHERE hash = ''").fetchone() == (0,)
+    assert db.execute("SELECT COUNT(*) FROM loans_copycheckpoint").fetchone() == (copies[1],)
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        db.execute("DELETE FROM loans_copyevent")
+    # 0017 kept each stored record's header in its checkpoint: a seed changed since is found.
+    record_id = db.execute("SELECT min(id) FROM records_gamerecord").fetchone()[0]
+    db.execute("UPDATE records_gamerecord SET seed = 5 WHERE id = ?", [record_id])
+    db.commit()
+    db.close()
+    tampered = run_manage(database, "verify_events")
+    assert tampered.returncode == 1 and f"record {record_id}" in tampered.stdout, tampered.stdout
+
+
+def insert_legacy_players(db, mark: str) -> None:
+    """Players as a store before records 0005 held them (no name key)."""
+    for name in ("Chloé", " Gaspard  LE Roux"):
+        db.execute(f"INSERT INTO records_player (display_name) VALUES ({mark})", [name])
+
+
+def assert_player_keys(db) -> None:
+    """Records 0005 gave the players stored before it their keys."""
+    assert dict(db.execute("SELECT display_name, name_key FROM records_player").fetchall()) == {
+        "Chloé": "chloe", " Gaspard  LE Roux": "gaspard le roux",
+    }
+
+
+def insert_legacy_copy_events(db) -> tuple[int, int]:
+    """A desk's day as the desk before loans 0010 wrote it: two copies, three copy events (no
+    hash). Returns how many events and copies."""
+    db.execute("INSERT INTO games_cataloguerecord (id, title, document_type, contents, summary, notes, engine_slug,"
+               " created_at, updated_at, cover, added_with_a_result) VALUES (1, 'Azul', '', '', '', '', '',"
+               " '2026-01-01 00:00:00', '2026-01-01 00:00:00', '', 0)")
+    db.executemany("INSERT INTO games_copy (id, barcode, shelf_location, status, missing_pieces, record_id)"
+                   " VALUES (?, ?, '', 'available', '', 1)", [(1, "OLD-1"), (2, "OLD-2")])
+    db.execute("INSERT INTO loans_household (id, name, card_number, fee_paid, deposit_held, loan_limit, notes, email,"
+               " address, phone, postcode, town) VALUES (1, 'Martin', 'C-1', 1, 0, 3, '', '', '', '', '', '')")
+    db.executemany("INSERT INTO loans_copyevent (copy_id, seq, type, payload, recorded_at, household_id)"
+                   " VALUES (?, ?, ?, ?, ?, 1)", [
+                       (1, 1, "lent", '{"lent_on": "2026-12-01", "due_on": "2026-12-22"}', "2026-12-01 10:00:00"),
+                       (1, 2, "returned", '{"returned_on": "2026-12-25", "days_late": 3, "late_fee": "0.60"}',
+                        "2026-12-25 10:00:00.123456"),
+                       (2, 1, "lent", '{"lent_on": "2026-12-02", "due_on": "2026-12-23"}', "2026-12-02 10:00:00")])
+    return db.execute("SELECT COUNT(*), COUNT(DISTINCT copy_id) FROM loans_copyevent").fetchone()
 
 
 def insert_legacy_events(db, mark: str) -> None:
@@ -307,7 +361,9 @@ def insert_legacy_events(db, mark: str) -> None:
 @pytest.mark.slow(seconds=18)
 @pytest.mark.postgres
 def test_migration_0006_chains_the_events_already_stored_on_postgresql():
-    """In a throwaway database: the update trigger is lifted for the migration only."""
+    """In a throwaway database: the update trigger is lifted for the migration only. Migrated
+    as far as 0004, it holds players stored before 0005 too, which gives them their name keys
+    (the suite's database kind for that migration, without a scenario of its own)."""
     name = f"ludolog_c_migration_{uuid.uuid4().hex[:8]}"
     server = os.environ["DATABASE_URL"].rsplit("/", 1)[0]
     env = dict(os.environ, DATABASE_URL=f"{server}/{name}")
@@ -315,18 +371,15 @@ def test_migration_0006_chains_the_events_already_stored_on_postgresql():
     with psycopg.connect(f"{server}/postgres", autocommit=True) as admin:
         admin.execute(f"CREATE DATABASE {name}")
     try:
-        def manage(*args: str) -> subprocess.CompletedProcess:
-            return subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
-
-        assert manage("migrate", "records", "0005", "-v0").returncode == 0
+        migrated = manage_py(env, ["migrate", "records", "0004", "-v0"])
+        assert migrated.returncode == 0, migrated.stderr
         with psycopg.connect(env["DATABASE_URL"], autocommit=True) as db:
+            insert_legacy_players(db, "%s")
             insert_legacy_events(db, "%s")
-        for app in VERIFIED_APPS:
-            forward = manage("migrate", app, "-v0")
-            assert forward.returncode == 0, forward.stderr
-        verified = manage("verify_events")
+        verified = manage_py(env, *(["migrate", app, "-v0"] for app in VERIFIED_APPS), ["verify_events"])
         assert verified.stdout == "3 events in 2 records checked: every hash matches\n", verified.stderr
         with psycopg.connect(env["DATABASE_URL"], autocommit=True) as db:
+            assert_player_keys(db)
             enabled = dict(db.execute(
                 "SELECT tgname, tgenabled FROM pg_trigger WHERE tgrelid = 'records_event'::regclass AND NOT tgisinternal"
             ).fetchall())

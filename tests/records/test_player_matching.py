@@ -1,14 +1,12 @@
-"""A name typed at the table finds its player whatever its case and accents: "alice" is Alice."""
+"""A name typed at the table finds its player whatever its case and accents: "alice" is Alice.
+
+Migration 0005, which gives the players stored before it their keys, is tested with the event
+chain's 0006 (``tests/records/test_event_integrity.py``, on SQLite and on PostgreSQL)."""
 
 from __future__ import annotations
 
 import doctest
-import os
-import sqlite3
-import subprocess
-import sys
 
-import psycopg
 import pytest
 from django.contrib.auth.models import User
 from rest_framework.test import APIClient
@@ -17,7 +15,7 @@ from records import players
 from records.models import GameRecord, Player
 from records.players import SamePlayerTwice, name_key, seat_players
 from records.services import SeatSpec, start_game
-from tests.factories import HG, ROOT
+from tests.factories import HG
 
 
 def test_the_module_examples_hold():
@@ -115,33 +113,3 @@ def test_the_api_seats_the_known_player_for_any_spelling_and_refuses_one_player_
     assert refused.status_code == 400
     assert refused.data["reason"] == "duplicate_player" and refused.data["seat"] == 1
     assert GameRecord.objects.count() == 1
-
-
-def test_the_migration_gives_existing_players_their_keys(empty_database):
-    """Players stored before migration 0005, in a database of the suite's kind migrated only as
-    far as 0004 (not the test database, which would have to unapply every app's migrations after
-    it), are given their keys by it."""
-    env = {name: value for name, value in os.environ.items() if name != "CELERY_BROKER_URL"}
-
-    def manage(*args: str) -> None:
-        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, capture_output=True, text=True,
-                              env={**env, "DATABASE_URL": empty_database})
-        assert done.returncode == 0, done.stderr
-
-    manage("migrate", "records", "0004", "-v0")
-    with plain_client(empty_database) as db:
-        mark = "?" if isinstance(db, sqlite3.Connection) else "%s"
-        for name in ("Chloé", " Gaspard  LE Roux"):
-            db.execute(f"INSERT INTO records_player (display_name) VALUES ({mark})", [name])
-    manage("migrate", "records", "0005", "-v0")
-    with plain_client(empty_database) as db:
-        assert dict(db.execute("SELECT display_name, name_key FROM records_player").fetchall()) == {
-            "Chloé": "chloe", " Gaspard  LE Roux": "gaspard le roux",
-        }
-
-
-def plain_client(url: str) -> sqlite3.Connection | psycopg.Connection:
-    """Any client of the database at ``url``, committing what it writes."""
-    if url.startswith("sqlite:///"):
-        return sqlite3.connect(url.removeprefix("sqlite:///"))
-    return psycopg.connect(url, autocommit=True)

@@ -55,14 +55,19 @@ def test_a_set_up_the_rules_refuse_stores_nothing(api, setup, field):
 
 
 def test_a_game_recorded_through_the_api_pays_chips_scores_and_replays(api, django_capture_on_commit_callbacks, celery_eager):
+    """And before the first chip paid for an island, the recorder is offered that island (one
+    game recorded for both: they took 4.6 and 5.6 s, most of it the same appends)."""
     engine = get_engine(MAPS)
     created = create(api, seed=7)
     record_id = created.data["id"]
     setup = GameRecord.objects.get(pk=record_id).setup
     events = engine.demo_game(3, 7, setup)
-    assert any("island" in payload for _kind, payload in events), "the simple player pays a chip"
+    first_island = next((i for i, (_k, p) in enumerate(events) if "island" in p), None)
+    assert first_island is not None, "the simple player pays a chip"
     with django_capture_on_commit_callbacks(execute=True):
         for seq, (kind, payload) in enumerate(events):
+            if seq == first_island:
+                assert_the_island_is_offered(api, record_id, payload)
             body = {k: v for k, v in payload.items() if k not in ("tile", "reveal", "chip")}  # Ludolog deals
             answer = api.post(f"/api/records/{record_id}/events/", {"expected_seq": seq, "type": kind, "payload": body},
                               format="json")
@@ -106,18 +111,9 @@ def test_a_table_without_a_seed_names_the_chips_it_turns_over_and_the_tiles_it_t
     assert Event.objects.filter(record=record).count() == index
 
 
-def test_the_recorder_offers_the_islands_a_chip_may_pay_for(api):
-    engine = get_engine(MAPS)
-    created = create(api, seed=7)
-    record_id = created.data["id"]
-    setup = GameRecord.objects.get(pk=record_id).setup
-    events = engine.demo_game(3, 7, setup)
-    first_island = next(i for i, (_k, p) in enumerate(events) if "island" in p)
-    for seq, (kind, payload) in enumerate(events[:first_island]):
-        assert api.post(f"/api/records/{record_id}/events/", {"expected_seq": seq, "type": kind, "payload": payload},
-                        format="json").status_code == 201
+def assert_the_island_is_offered(api: APIClient, record_id: int, paid: dict) -> None:
+    """The recorder's options, before the event ``paid`` pays a chip for an island's tile."""
     options = api.get(f"/api/records/{record_id}/options/").data
-    paid = events[first_island][1]
     offered = [i for i in options["islands"] if i["payable"]]
     assert {(i["colour"], i["stack"]) for i in offered} >= {(paid["island"], paid["stack"])}
     island = api.get(f"/api/records/{record_id}/options/?island={paid['island']}&stack={paid['stack']}").data
